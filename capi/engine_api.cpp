@@ -1,0 +1,212 @@
+// Life cycle, errors, versions and policies of the C ABI.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "handle.h"
+
+using namespace rota;
+
+namespace rota::capi {
+
+int status_of(Errc c) {
+    switch (c) {
+        case Errc::invalid: return ROTA_EINVAL;
+        case Errc::config: return ROTA_ECONFIG;
+        case Errc::not_found: return ROTA_ENOTFOUND;
+        case Errc::exists: return ROTA_EEXIST;
+        case Errc::time: return ROTA_ETIME;
+        case Errc::script: return ROTA_ESCRIPT;
+        case Errc::state: return ROTA_ESTATE;
+        case Errc::internal: return ROTA_EINTERNAL;
+    }
+    return ROTA_EINTERNAL;
+}
+
+}  // namespace rota::capi
+
+void rota_engine::log(const std::string& line) {
+    if (log_fn)
+        log_fn(log_ud, line.c_str());
+    else if (log_default)
+        std::fprintf(stderr, "rota: %s\n", line.c_str());
+}
+
+void rota_engine::install_policies() {
+    for (int h = 0; h < kHookCount; ++h) {
+        Hook hook = static_cast<Hook>(h);
+        sched->set_policy(hook, lua && lua->provides(hook) ? lua : nullptr);
+    }
+}
+
+namespace {
+
+LuaConfig lua_config(const EngineConfig& c, const std::string& base_dir) {
+    LuaConfig lc;
+    for (const auto& s : c.scripts) lc.hooks.push_back({s.hook, LuaHookConfig{s.script, s.params}});
+    lc.instruction_budget = c.instruction_budget;
+    lc.memory_limit = static_cast<std::size_t>(c.memory_limit_mb) << 20;
+    if (!base_dir.empty()) lc.search_path.push_back(base_dir);
+    for (const auto& d : c.search_path)
+        lc.search_path.push_back(d.empty() || d[0] == '/' || base_dir.empty() ? d
+                                                                              : base_dir + "/" + d);
+    return lc;
+}
+
+int create(const std::string& text, const std::string& source, const std::string& base_dir,
+           rota_engine** out) {
+    if (!out) return ROTA_EINVAL;
+    rota_engine* e = new (std::nothrow) rota_engine;
+    *out = e;
+    if (!e) return ROTA_ENOMEM;
+    e->base_dir = base_dir;
+    try {
+        e->config = parse_config(text, source);
+        if (!e->config.scripts.empty())
+            e->lua = std::make_shared<LuaPolicy>(lua_config(e->config, base_dir));
+        e->sched = std::make_unique<Scheduler>(e->config.scheduler);
+        e->sched->set_log([e](const std::string& l) { e->log(l); });
+        if (e->lua) e->lua->set_log([e](const std::string& l) { e->log(l); });
+        e->install_policies();
+        return ROTA_OK;
+    } catch (const Error& x) {
+        e->sched.reset();
+        e->err = x.what();
+        return capi::status_of(x.code());
+    } catch (const std::exception& x) {
+        e->sched.reset();
+        e->err = x.what();
+        return ROTA_EINTERNAL;
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* rota_version(void) { return ROTA_VERSION; }
+int rota_abi_version(void) { return ROTA_ABI_VERSION; }
+
+const char* rota_status_name(int s) {
+    static const char* names[] = {"ROTA_OK",       "ROTA_DONE",      "ROTA_EINVAL",
+                                  "ROTA_ECONFIG",  "ROTA_ENOTFOUND", "ROTA_EEXIST",
+                                  "ROTA_ETIME",    "ROTA_ESCRIPT",   "ROTA_ESTATE",
+                                  "ROTA_EINTERNAL", "ROTA_ENOMEM",   "ROTA_ERANGE"};
+    return s >= 0 && s <= ROTA_ERANGE ? names[s] : "ROTA_UNKNOWN";
+}
+
+const char* rota_strerror(int s) {
+    static const char* text[] = {"success",
+                                 "nothing more to return",
+                                 "invalid argument or malformed input",
+                                 "bad configuration",
+                                 "no such job",
+                                 "job id already submitted",
+                                 "time went backwards",
+                                 "policy script failed to load or compile",
+                                 "not valid in the current state",
+                                 "internal error (a bug in rota)",
+                                 "out of memory",
+                                 "output buffer too small"};
+    return s >= 0 && s <= ROTA_ERANGE ? text[s] : "unknown status code";
+}
+
+const char* rota_errmsg(const rota_engine* e) {
+    return e ? e->err.c_str() : "engine could not be allocated";
+}
+
+int rota_engine_new(const char* config_toml, const char* base_dir, rota_engine** out) {
+    if (!config_toml) {
+        if (out) *out = nullptr;
+        return ROTA_EINVAL;
+    }
+    return create(config_toml, "<config>", base_dir ? base_dir : ".", out);
+}
+
+int rota_engine_new_file(const char* path, rota_engine** out) {
+    if (!path) {
+        if (out) *out = nullptr;
+        return ROTA_EINVAL;
+    }
+    std::ifstream in(path);
+    if (!in) {
+        int rc = create("", path, ".", out);  // a handle that carries the error
+        if (*out) (*out)->err = std::string("cannot open config file '") + path + "'";
+        return rc == ROTA_ENOMEM ? rc : ROTA_ECONFIG;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string p(path);
+    auto slash = p.find_last_of('/');
+    return create(ss.str(), p, slash == std::string::npos ? "." : p.substr(0, slash), out);
+}
+
+void rota_engine_free(rota_engine* e) { delete e; }
+
+int rota_reload_policies(rota_engine* e) {
+    return capi::guard(e, [&] {
+        if (!e->lua) return ROTA_OK;  // nothing configured, nothing to reload
+        try {
+            e->lua->reload();
+        } catch (const Error& x) {
+            ++e->reload_failures;
+            e->log(std::string("policy reload failed, keeping the running policies: ") +
+                   x.what());
+            throw;
+        }
+        ++e->reloads;
+        e->install_policies();
+        return ROTA_OK;
+    });
+}
+
+namespace {
+
+// A backfill_select policy that calls a C function.
+class NativeBackfill : public Policy {
+public:
+    NativeBackfill(rota_backfill_select_fn fn, void* ud) : fn_(fn), ud_(ud) {}
+    bool provides(Hook h) const override { return h == Hook::backfill_select; }
+    HookOutcome backfill_select(const JobBatch& c, const PassContext& ctx,
+                                std::vector<std::uint32_t>& picks) override {
+        rota_candidates rc{c.size(),      c.id.data(),     c.procs.data(), c.estimate.data(),
+                           c.submit.data(), ctx.now,       ctx.free_procs, ctx.head_id,
+                           ctx.head_jumps, ctx.shadow_time == kNoTime ? -1 : ctx.shadow_time,
+                           ctx.extra_procs};
+        picks.resize(c.size());
+        int n = fn_(ud_, &rc, picks.data());
+        if (n < 0 || static_cast<std::size_t>(n) > c.size()) {
+            picks.clear();
+            return HookOutcome::failure("native backfill_select returned " + std::to_string(n));
+        }
+        picks.resize(static_cast<std::size_t>(n));
+        return {};
+    }
+
+private:
+    rota_backfill_select_fn fn_;
+    void* ud_;
+};
+
+}  // namespace
+
+int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud) {
+    return capi::guard(e, [&] {
+        if (fn)
+            e->sched->set_policy(Hook::backfill_select, std::make_shared<NativeBackfill>(fn, ud));
+        else
+            e->install_policies();
+        return ROTA_OK;
+    });
+}
+
+int rota_set_log(rota_engine* e, rota_log_fn fn, void* ud) {
+    return capi::guard(e, [&] {
+        e->log_fn = fn;
+        e->log_ud = ud;
+        e->log_default = false;
+        return ROTA_OK;
+    });
+}
+
+}  // extern "C"

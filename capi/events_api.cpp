@@ -1,0 +1,84 @@
+// Events and actions of the C ABI.
+#include "handle.h"
+
+using namespace rota;
+
+extern "C" {
+
+int rota_advance(rota_engine* e, rota_time t) {
+    return capi::guard(e, [&] {
+        e->sched->advance(t);
+        return ROTA_OK;
+    });
+}
+
+rota_time rota_now(const rota_engine* e) { return e && e->sched ? e->sched->now() : 0; }
+
+int rota_submit(rota_engine* e, const rota_job* job) {
+    return capi::guard(e, [&] {
+        if (!job || job->size < offsetof(rota_job, npools))
+            throw Error(Errc::invalid, "rota_submit: job is NULL or its size field is not set");
+        JobSpec s;
+        s.id = job->id;
+        s.estimate = job->estimate;
+        s.procs = job->procs;
+        s.user = job->user;
+        s.priority = job->priority;
+        if (job->size >= sizeof(rota_job) && job->npools > 0) {
+            if (!job->pools) throw Error(Errc::invalid, "rota_submit: npools > 0 but pools is NULL");
+            s.pools.assign(job->pools, job->pools + job->npools);
+        }
+        e->sched->submit(s);
+        return ROTA_OK;
+    });
+}
+
+int rota_job_end(rota_engine* e, int64_t id) {
+    return capi::guard(e, [&] {
+        e->sched->job_end(id);
+        return ROTA_OK;
+    });
+}
+
+int rota_cancel(rota_engine* e, int64_t id) {
+    return capi::guard(e, [&] {
+        e->sched->cancel(id);
+        return ROTA_OK;
+    });
+}
+
+int rota_schedule(rota_engine* e) {
+    return capi::guard(e, [&] {
+        e->sched->schedule();
+        return ROTA_OK;
+    });
+}
+
+int rota_next_wakeup(rota_engine* e, rota_time* t) {
+    return capi::guard(e, [&] {
+        if (!t) throw Error(Errc::invalid, "rota_next_wakeup: t is NULL");
+        auto w = e->sched->next_wakeup();
+        if (!w) return ROTA_DONE;
+        *t = *w;
+        return ROTA_OK;
+    });
+}
+
+int rota_next_action(rota_engine* e, rota_action* out) {
+    return capi::guard(e, [&] {
+        if (!out || out->size < sizeof(rota_action))
+            throw Error(Errc::invalid, "rota_next_action: out is NULL or its size field is not set");
+        Action a;
+        if (!e->sched->next_action(a)) return ROTA_DONE;
+        out->type = static_cast<int>(a.type);
+        out->job = a.job;
+        out->time = a.time;
+        out->row = a.row;
+        out->nnodes = static_cast<int32_t>(a.node_count);
+        out->nodes = e->sched->action_nodes(a);
+        out->reason = e->sched->action_reason(a);
+        return ROTA_OK;
+    });
+}
+
+}  // extern "C"

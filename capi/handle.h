@@ -1,0 +1,63 @@
+// What a rota_engine handle holds, and the guard that turns C++ exceptions
+// into status codes at the ABI boundary.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "capi/include/rota.h"
+#include "config.h"
+#include "engine/error.h"
+#include "engine/scheduler.h"
+#include "lua/lua_policy.h"
+
+struct rota_engine {
+    std::unique_ptr<rota::Scheduler> sched;  // null if creation failed
+    std::shared_ptr<rota::LuaPolicy> lua;    // null if no script is configured
+    rota::EngineConfig config;
+    std::string base_dir;
+    std::string err;
+    rota_log_fn log_fn = nullptr;
+    void* log_ud = nullptr;
+    bool log_default = true;
+    std::uint64_t reloads = 0;
+    std::uint64_t reload_failures = 0;
+    std::vector<rota::JobId> ids;  // scratch for list queries
+
+    void log(const std::string& line);
+    void install_policies();  // configured Lua hooks into the scheduler
+};
+
+namespace rota::capi {
+
+int status_of(Errc c);
+
+// Runs `f` and maps what it throws to a status code and e->err.
+template <class F>
+int guard(rota_engine* e, F&& f) {
+    if (!e) return ROTA_EINVAL;
+    if (!e->sched) {
+        e->err = "engine was not created: " + e->err;
+        return ROTA_ESTATE;
+    }
+    try {
+        int rc = f();
+        if (rc == ROTA_OK || rc == ROTA_DONE) e->err.clear();
+        return rc;
+    } catch (const Error& x) {
+        e->err = x.what();
+        return status_of(x.code());
+    } catch (const std::bad_alloc&) {
+        e->err = "out of memory";
+        return ROTA_ENOMEM;
+    } catch (const std::exception& x) {
+        e->err = std::string("internal error: ") + x.what();
+        return ROTA_EINTERNAL;
+    } catch (...) {
+        e->err = "internal error: unknown exception";
+        return ROTA_EINTERNAL;
+    }
+}
+
+}  // namespace rota::capi

@@ -1,0 +1,298 @@
+/*
+** rota.h — the public C interface of rota, an embeddable parallel-job
+** scheduling engine. This header is the reference: what it does not
+** document is not API.
+**
+** The model (see docs/c-api.md for a walk-through):
+**
+**   - An engine (rota_engine) holds the state of one machine: its nodes, the
+**     queue, the running jobs and the reservations. Create it from a TOML
+**     configuration, destroy it with rota_engine_free().
+**   - The embedder (a batch system, or rota's own simulator) feeds it
+**     events: rota_advance() sets the time, rota_submit(), rota_job_end() and
+**     rota_cancel() report what happened, and rota_schedule() runs one
+**     scheduling pass over everything reported since the last one.
+**   - The engine answers with actions (start job J on nodes ..., kill J at
+**     its walltime, reject J with a reason), pulled with rota_next_action().
+**   - Queries read the state at any time: queue, running jobs, idle nodes,
+**     reservations, counters.
+**
+** Rules that hold for every function:
+**
+**   - Every function taking an engine returns a status code (ROTA_OK on
+**     success). On failure, rota_errmsg() gives a message for the last error
+**     on that engine and the engine state is unchanged.
+**   - Time is an int64 count of microseconds (rota_time). It never goes
+**     backwards: rota_advance() to an earlier time is an error.
+**   - The same inputs give the same actions, bit for bit.
+**   - An engine is not thread-safe; use one per thread. Any number of engines
+**     may live in one process.
+**   - Structs passed in or out start with a `size` field that the caller sets
+**     to sizeof(the struct) as it knows it, so that later versions can add
+**     fields without breaking compiled callers.
+**   - No C++ exception ever crosses this interface.
+*/
+#ifndef ROTA_H
+#define ROTA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define ROTA_API __attribute__((visibility("default")))
+#else
+#define ROTA_API
+#endif
+
+/* Compile-time version. Compare with rota_version() at run time. */
+#define ROTA_VERSION "0.1.0"
+#define ROTA_VERSION_NUMBER 1000 /* major*1000000 + minor*1000 + patch */
+/* Bumped whenever a compiled caller could break. */
+#define ROTA_ABI_VERSION 1
+
+/* Status codes. */
+#define ROTA_OK 0        /* success */
+#define ROTA_DONE 1      /* nothing more: no action left, no wakeup pending */
+#define ROTA_EINVAL 2    /* bad argument or malformed input */
+#define ROTA_ECONFIG 3   /* bad configuration: unknown key, wrong type, bad value */
+#define ROTA_ENOTFOUND 4 /* unknown job id */
+#define ROTA_EEXIST 5    /* job id already submitted */
+#define ROTA_ETIME 6     /* time went backwards */
+#define ROTA_ESCRIPT 7   /* a policy script failed to load or compile */
+#define ROTA_ESTATE 8    /* call not valid in the job's or engine's state */
+#define ROTA_EINTERNAL 9 /* broken invariant inside rota: a bug, please report */
+#define ROTA_ENOMEM 10   /* out of memory */
+#define ROTA_ERANGE 11   /* output buffer too small; the needed count is returned */
+
+typedef int64_t rota_time; /* microseconds */
+typedef struct rota_engine rota_engine;
+
+/* ------------------------------------------------------------------------ */
+/* Versions and errors                                                       */
+
+/* The library's version string, e.g. "0.1.0". */
+ROTA_API const char* rota_version(void);
+/* The library's ROTA_ABI_VERSION; refuse to run if it differs from yours. */
+ROTA_API int rota_abi_version(void);
+/* A short constant name for a status code ("ROTA_ETIME"). Never NULL. */
+ROTA_API const char* rota_status_name(int status);
+/* A one-line English description of a status code. Never NULL. */
+ROTA_API const char* rota_strerror(int status);
+/* The message of the last failed call on `e` ("" if none). The pointer stays
+** valid until the next call on `e`. Accepts NULL (returns a message saying
+** the engine could not be allocated). */
+ROTA_API const char* rota_errmsg(const rota_engine* e);
+
+/* ------------------------------------------------------------------------ */
+/* Life cycle                                                                */
+
+/* Create an engine from a TOML configuration held in a string (see
+** docs/config.md for every key). `base_dir` is where relative policy script
+** paths are looked up first (NULL: the current directory); the shipped
+** policies directory is always searched last.
+**
+** Like sqlite3_open(), *out is set even on failure (unless memory ran out),
+** to a handle that only answers rota_errmsg() and must be passed to
+** rota_engine_free(). Returns ROTA_ECONFIG for a bad configuration (the
+** message names the key), ROTA_ESCRIPT when a policy script does not load
+** (the message names file and line). */
+ROTA_API int rota_engine_new(const char* config_toml, const char* base_dir, rota_engine** out);
+/* Same, reading the configuration from a file; relative script paths are
+** looked up first beside that file. */
+ROTA_API int rota_engine_new_file(const char* path, rota_engine** out);
+/* Destroy an engine. Passing NULL is a no-op. */
+ROTA_API void rota_engine_free(rota_engine* e);
+
+/* ------------------------------------------------------------------------ */
+/* Events                                                                    */
+
+/* A job as submitted. Set size = sizeof(rota_job). */
+typedef struct rota_job {
+    size_t size;
+    int64_t id;         /* unique among the jobs the engine knows */
+    rota_time estimate; /* requested time (walltime), > 0: the job is killed when it runs this long */
+    int32_t procs;      /* processors (nodes), > 0 */
+    int32_t user;       /* user id, or -1 */
+    int32_t priority;   /* handed to policies; the engine itself ignores it */
+    int32_t npools;     /* number of values in `pools`: 0 or the machine's pool count */
+    const int64_t* pools; /* demand on each configured pool ([[machine.pools]] order) */
+} rota_job;
+
+/* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the
+** current time. Running jobs whose estimate has expired by `t` are killed:
+** each gives a ROTA_ACTION_KILL action timed at its expiry. */
+ROTA_API int rota_advance(rota_engine* e, rota_time t);
+/* The current time of the engine (0 when created). */
+ROTA_API rota_time rota_now(const rota_engine* e);
+
+/* Submit a job at the current time. It is considered at the next pass.
+** ROTA_EINVAL for procs <= 0, estimate <= 0 or a wrong pool count,
+** ROTA_EEXIST for a duplicate id. A job that can never fit the machine is
+** accepted here and rejected (ROTA_ACTION_REJECT, with a reason) at the next
+** pass. */
+ROTA_API int rota_submit(rota_engine* e, const rota_job* job);
+/* A running job ended on its own (finished or failed) at the current time.
+** ROTA_ENOTFOUND for an unknown id, ROTA_ESTATE if the job is not running. */
+ROTA_API int rota_job_end(rota_engine* e, int64_t id);
+/* Withdraw a job in any state: waiting jobs leave the queue, running ones
+** are considered stopped (the embedder stops them). */
+ROTA_API int rota_cancel(rota_engine* e, int64_t id);
+/* Run one scheduling pass: admission and order of new jobs, then starts,
+** reservations and backfilling as configured. Call it once after each batch
+** of events with the same time. */
+ROTA_API int rota_schedule(rota_engine* e);
+/* The earliest time the engine needs to be advanced to even if no other
+** event happens (a walltime expiry or the start of a reservation), in *t.
+** Returns ROTA_DONE (and leaves *t) when there is none. */
+ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                   */
+
+#define ROTA_ACTION_START 1  /* start `job` on `nodes` now */
+#define ROTA_ACTION_KILL 2   /* kill `job`: its estimate expired at `time` */
+#define ROTA_ACTION_REJECT 3 /* `job` will never run here: `reason` says why */
+
+/* Set size = sizeof(rota_action) before calling rota_next_action(). */
+typedef struct rota_action {
+    size_t size;
+    int type;              /* ROTA_ACTION_* */
+    int64_t job;
+    rota_time time;        /* when it takes effect */
+    int32_t row;           /* Ousterhout matrix row; 0 under space sharing */
+    int32_t nnodes;        /* START: number of nodes */
+    const int32_t* nodes;  /* START: node numbers, 0-based; else NULL */
+    const char* reason;    /* REJECT: why; else NULL */
+} rota_action;
+
+/* Pop the oldest pending action into *out: ROTA_OK, or ROTA_DONE when none
+** is left. `nodes` and `reason` stay valid until the next event call. */
+ROTA_API int rota_next_action(rota_engine* e, rota_action* out);
+
+/* ------------------------------------------------------------------------ */
+/* Queries (read-only, at any time)                                          */
+
+#define ROTA_JOB_PENDING 0   /* submitted, not yet through admission */
+#define ROTA_JOB_HELD 1      /* admission said hold: asked again each pass */
+#define ROTA_JOB_QUEUED 2
+#define ROTA_JOB_RUNNING 3
+
+typedef struct rota_job_info {
+    size_t size;
+    int64_t id;
+    int state;                /* ROTA_JOB_* */
+    rota_time submit;         /* engine time of rota_submit */
+    rota_time start;          /* RUNNING: start time; else -1 */
+    rota_time reserved_start; /* QUEUED with a reservation: its start; else -1 */
+    rota_time estimate;
+    int32_t procs;
+    int32_t jumps;            /* times jumped while at the queue head */
+} rota_job_info;
+
+/* Information on a job the engine still holds (finished, killed, rejected
+** and cancelled jobs are forgotten: ROTA_ENOTFOUND). */
+ROTA_API int rota_job_info_get(rota_engine* e, int64_t id, rota_job_info* out);
+
+/* The list queries below copy up to `cap` values into `out` and set *n to
+** the full count; they return ROTA_ERANGE when cap < *n (call again with a
+** bigger buffer; `out` may be NULL when cap is 0). */
+
+/* Waiting jobs, in the order the queue policy gives. */
+ROTA_API int rota_queue(rota_engine* e, int64_t* out, size_t cap, size_t* n);
+/* Jobs held by admission. */
+ROTA_API int rota_held(rota_engine* e, int64_t* out, size_t cap, size_t* n);
+/* Running jobs, by start time. */
+ROTA_API int rota_running(rota_engine* e, int64_t* out, size_t cap, size_t* n);
+/* The nodes a running job holds. ROTA_ESTATE if it is not running. */
+ROTA_API int rota_job_nodes(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n);
+/* Idle nodes, in increasing order. */
+ROTA_API int rota_free_nodes(rota_engine* e, int32_t* out, size_t cap, size_t* n);
+
+typedef struct rota_reservation {
+    size_t size;
+    int64_t job;
+    rota_time start;
+    rota_time end; /* start + estimate */
+    int32_t procs;
+    int32_t row;   /* 0 under space sharing */
+} rota_reservation;
+
+/* Reservations held by waiting jobs, in queue order. Each element's size
+** field is set by the library. */
+ROTA_API int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t* n);
+
+typedef struct rota_machine_info {
+    size_t size;
+    int32_t procs;         /* nodes (columns) */
+    int32_t rows;          /* matrix rows (multiprogramming level); 1 = space sharing */
+    int32_t npools;
+    int32_t reservation_depth; /* -1 = unlimited */
+    int32_t backfill;      /* 0 = FCFS */
+} rota_machine_info;
+
+ROTA_API int rota_machine(rota_engine* e, rota_machine_info* out);
+
+#define ROTA_HOOK_ADMISSION 0
+#define ROTA_HOOK_ORDER 1
+#define ROTA_HOOK_BACKFILL_SELECT 2
+#define ROTA_HOOK_COUNT 3
+
+typedef struct rota_counters {
+    size_t size;
+    uint64_t passes, submitted, started, backfilled, finished, killed, rejected, cancelled;
+    uint64_t hook_calls[ROTA_HOOK_COUNT];
+    uint64_t hook_failures[ROTA_HOOK_COUNT];
+    uint64_t hook_nanoseconds[ROTA_HOOK_COUNT];
+    uint64_t reloads, reload_failures;
+} rota_counters;
+
+ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
+
+/* ------------------------------------------------------------------------ */
+/* Policies                                                                  */
+
+/* Recompile every configured policy script from disk. Only if all load,
+** compile and pass a dry run are they swapped in; otherwise the running
+** ones stay and ROTA_ESCRIPT is returned with file and line in the message.
+** Call it between passes (any time the engine is not inside a call). */
+ROTA_API int rota_reload_policies(rota_engine* e);
+
+/* A candidate batch handed to a native backfill_select callback: parallel
+** arrays of `n` entries, valid during the call only. */
+typedef struct rota_candidates {
+    size_t n;
+    const int64_t* id;
+    const int32_t* procs;
+    const rota_time* estimate;
+    const rota_time* submit;
+    rota_time now;
+    int32_t free_procs;
+    int64_t head_id;          /* first job that could not start, -1 if none */
+    int32_t head_jumps;
+    rota_time shadow_time;    /* head's reservation start, -1 if none */
+    int32_t extra_procs;
+} rota_candidates;
+
+/* A backfill_select policy written in C: write up to c->n 0-based indices of
+** the candidates to start, in order, into picks[] and return how many; a
+** negative return is a failure (counted; no backfill this pass). */
+typedef int (*rota_backfill_select_fn)(void* ud, const rota_candidates* c, uint32_t* picks);
+
+/* Install a native backfill_select policy, replacing the configured one
+** (NULL restores the configuration's). */
+ROTA_API int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud);
+
+/* Where the engine's log lines go (hook failures, reloads). The default
+** writes them to stderr prefixed "rota: ". NULL silences them. */
+typedef void (*rota_log_fn)(void* ud, const char* line);
+ROTA_API int rota_set_log(rota_engine* e, rota_log_fn fn, void* ud);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROTA_H */

@@ -1,0 +1,22 @@
+// Actions the engine asks the embedder to carry out (ARCHITECTURE §1).
+#pragma once
+
+#include <cstdint>
+
+#include "types.h"
+
+namespace rota {
+
+enum class ActionType : std::uint8_t { start = 1, kill = 2, reject = 3 };
+
+struct Action {
+    ActionType type;
+    JobId job;
+    Time time;                     // when it takes effect
+    std::int32_t row = 0;          // matrix row (0 under space sharing)
+    std::uint32_t node_offset = 0; // into the engine's node arena
+    std::uint32_t node_count = 0;
+    std::int32_t reason = -1;      // into the engine's reason arena
+};
+
+}  // namespace rota

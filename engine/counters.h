@@ -1,0 +1,29 @@
+// Counters an embedder can read at any time (ARCHITECTURE §1, queries).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "policy.h"
+
+namespace rota {
+
+struct HookStats {
+    std::uint64_t calls = 0;
+    std::uint64_t failures = 0;
+    std::uint64_t nanoseconds = 0;
+};
+
+struct Counters {
+    std::uint64_t passes = 0;
+    std::uint64_t submitted = 0;
+    std::uint64_t started = 0;
+    std::uint64_t backfilled = 0;  // started past a blocked job
+    std::uint64_t finished = 0;
+    std::uint64_t killed = 0;
+    std::uint64_t rejected = 0;
+    std::uint64_t cancelled = 0;
+    std::array<HookStats, kHookCount> hooks{};
+};
+
+}  // namespace rota

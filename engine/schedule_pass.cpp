@@ -1,0 +1,334 @@
+// The scheduling pass for space sharing (ARCHITECTURE §4, phase
+// `schedule`): admission, queue order, start in order while jobs fit,
+// reservations up to the configured depth, then backfilling.
+//
+//   reservation_depth 1    EASY (seed 002 §2.1; seed 000 §3)
+//   reservation_depth -1   conservative backfilling (seed 000 §3, Figure 4)
+//   reservation_depth 0    no reservations: FPFS (seed 001 §3) with the
+//                          jump limit enforced by the backfill_select hook
+//   backfill = false       FCFS (seed 002 §2.1)
+//
+// Reservations persist across passes, so a reservation once given is never
+// delayed; when capacity comes back early they are compressed in queue
+// order, each moved to its earliest slot with every other one in place.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "error.h"
+#include "scheduler.h"
+
+namespace rota {
+
+namespace {
+
+std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point t0) {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now() - t0)
+                                          .count());
+}
+
+}  // namespace
+
+bool Scheduler::call_ok(Hook h, const HookOutcome& o, std::uint64_t ns) {
+    HookStats& st = counters_.hooks[static_cast<int>(h)];
+    ++st.calls;
+    st.nanoseconds += ns;
+    if (o.ok) return true;
+    ++st.failures;
+    // Log the first failures of each hook; later ones are only counted, so
+    // a broken script cannot flood the embedder's log.
+    auto& n = logged_failures_[static_cast<int>(h)];
+    if (log_ && n < 10) {
+        ++n;
+        log_(std::string("policy hook ") + hook_name(h) + " failed: " + o.error +
+             (n == 10 ? " (further failures of this hook are only counted)" : "") +
+             "; using its fallback");
+    }
+    return false;
+}
+
+void Scheduler::schedule() {
+    begin_event();
+    ++counters_.passes;
+    profile_.advance(now_);
+    admit();
+    if (dirty_) compress_reservations();
+    dirty_ = false;
+    schedule_queue();
+}
+
+PassContext Scheduler::context(Slot head) const {
+    PassContext c;
+    c.now = now_;
+    c.machine_procs = cfg_.procs;
+    c.free_procs = nodes_.idle();
+    c.queue_length = static_cast<std::int32_t>(queue_.size());
+    if (head != static_cast<Slot>(-1)) {
+        const Job& h = job(head);
+        c.head_id = h.spec.id;
+        c.head_procs = h.spec.procs;
+        c.head_jumps = h.jumps;
+        if (h.reserved()) {
+            c.shadow_time = h.reserved_start;
+            c.extra_procs = profile_.free_procs_at(h.reserved_start);
+        }
+    }
+    return c;
+}
+
+void Scheduler::reject(Slot s, std::string reason) {
+    Action a{ActionType::reject, job(s).spec.id, now_};
+    a.reason = static_cast<std::int32_t>(reason_arena_.size());
+    reason_arena_.push_back(reason);
+    emit(a);
+    job(s).state = JobState::rejected;
+    ++counters_.rejected;
+    forget(s);
+}
+
+void Scheduler::queue_insert(Slot s) {
+    Job& j = job(s);
+    j.state = JobState::queued;
+    auto before = [this](Slot a, Slot b) {
+        const Job& x = job(a);
+        const Job& y = job(b);
+        return x.order_key != y.order_key ? x.order_key < y.order_key : x.seq < y.seq;
+    };
+    if (queue_.empty() || !before(s, queue_.back())) {
+        queue_.push_back(s);  // the common case under FCFS
+        return;
+    }
+    queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), s, before), s);
+}
+
+// Admission and order for the jobs that arrived since the last pass and for
+// held ones: one hook call each, with the whole batch.
+void Scheduler::admit() {
+    if (pending_.empty() && held_.empty()) return;
+    batch_slots_.clear();
+    // Held jobs arrived earlier than pending ones: keep arrival order.
+    for (Slot s : held_) batch_slots_.push_back(s);
+    held_.clear();
+    for (Slot s : pending_) {
+        std::string why;
+        if (!possible(job(s), why)) {
+            reject(s, why);  // can never run here, whatever the policy says
+            continue;
+        }
+        batch_slots_.push_back(s);
+    }
+    pending_.clear();
+    if (batch_slots_.empty()) return;
+
+    batch_.clear();
+    for (Slot s : batch_slots_) batch_.push(job(s));
+    const PassContext ctx = context(static_cast<Slot>(-1));
+
+    bool decided = false;
+    if (auto& p = policy_[static_cast<int>(Hook::admission)]) {
+        auto t0 = std::chrono::steady_clock::now();
+        admissions_.clear();
+        HookOutcome o = p->admission(batch_, ctx, admissions_);
+        if (o.ok && admissions_.size() != batch_.size())
+            o = HookOutcome::failure("answered " + std::to_string(admissions_.size()) +
+                                     " decisions for " + std::to_string(batch_.size()) + " jobs");
+        for (const auto& a : admissions_)
+            if (o.ok && a.kind == AdmissionKind::reject && a.reason.empty())
+                o = HookOutcome::failure("a reject needs a reason");
+        decided = call_ok(Hook::admission, o, elapsed_ns(t0));
+    }
+    if (!decided) admissions_.assign(batch_.size(), Admission{});
+
+    // Order keys for the accepted ones, in one more call.
+    std::size_t accepted = 0;
+    for (std::size_t i = 0; i < batch_slots_.size(); ++i) {
+        Slot s = batch_slots_[i];
+        switch (admissions_[i].kind) {
+            case AdmissionKind::reject:
+                reject(s, admissions_[i].reason);
+                break;
+            case AdmissionKind::hold:
+                job(s).state = JobState::held;
+                held_.push_back(s);
+                break;
+            case AdmissionKind::accept:
+                batch_slots_[accepted++] = s;
+                break;
+        }
+    }
+    batch_slots_.resize(accepted);
+    if (accepted == 0) return;
+
+    bool keyed = false;
+    if (auto& p = policy_[static_cast<int>(Hook::order)]) {
+        batch_.clear();
+        for (Slot s : batch_slots_) batch_.push(job(s));
+        auto t0 = std::chrono::steady_clock::now();
+        keys_.clear();
+        HookOutcome o = p->order(batch_, ctx, keys_);
+        if (o.ok && keys_.size() != batch_.size())
+            o = HookOutcome::failure("answered " + std::to_string(keys_.size()) + " keys for " +
+                                     std::to_string(batch_.size()) + " jobs");
+        for (double k : keys_)
+            if (o.ok && !std::isfinite(k)) o = HookOutcome::failure("a key is not a finite number");
+        keyed = call_ok(Hook::order, o, elapsed_ns(t0));
+    }
+    for (std::size_t i = 0; i < batch_slots_.size(); ++i) {
+        Job& j = job(batch_slots_[i]);
+        // The FCFS fallback: arrival time orders, ties by arrival sequence.
+        j.order_key = keyed ? keys_[i] : static_cast<double>(j.submit);
+        queue_insert(batch_slots_[i]);
+    }
+}
+
+void Scheduler::reserve(Slot s, Time t) {
+    Job& j = job(s);
+    profile_.take(t, t + j.spec.estimate, demand(j));
+    j.reserved_start = t;
+    ++reserved_count_;
+}
+
+void Scheduler::unreserve(Slot s) {
+    Job& j = job(s);
+    profile_.give(j.reserved_start, j.reserved_start + j.spec.estimate, demand(j));
+    j.reserved_start = kNoTime;
+    --reserved_count_;
+}
+
+// A reservation moves only to an earlier or equal slot: every other
+// reservation stays in place while one is moved, so none is delayed.
+void Scheduler::compress_reservations() {
+    if (reserved_count_ == 0) return;
+    for (Slot s : queue_) {
+        Job& j = job(s);
+        if (!j.reserved()) continue;
+        Time old = j.reserved_start;
+        unreserve(s);
+        Time t = profile_.earliest(now_, demand(j), j.spec.estimate);
+        if (t > old) throw Error(Errc::internal, "compression would delay a reservation");
+        reserve(s, t);
+    }
+}
+
+void Scheduler::start(Slot s) {
+    Job& j = job(s);
+    if (j.reserved()) {
+        // Its reservation already holds the capacity from now on.
+        j.reserved_start = kNoTime;
+        --reserved_count_;
+    } else {
+        profile_.take(now_, now_ + j.spec.estimate, demand(j));
+    }
+    if (j.spec.procs > nodes_.idle())
+        throw Error(Errc::internal, "start: profile and idle nodes disagree");
+    j.nodes.reserve(static_cast<std::size_t>(j.spec.procs));
+    nodes_.allocate(j.spec.procs, j.nodes);
+    j.start = now_;
+    j.state = JobState::running;
+    ++running_count_;
+    ++counters_.started;
+    expiries_.push({j.estimated_end(), j.seq, s});
+    Action a{ActionType::start, j.spec.id, now_};
+    a.node_offset = static_cast<std::uint32_t>(node_arena_.size());
+    a.node_count = static_cast<std::uint32_t>(j.nodes.size());
+    node_arena_.insert(node_arena_.end(), j.nodes.begin(), j.nodes.end());
+    emit(a);
+}
+
+void Scheduler::schedule_queue() {
+    constexpr Slot kNone = static_cast<Slot>(-1);
+    const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
+    Slot head = kNone;  // first job in order that could not start
+    std::size_t keep = 0;
+    // Backfill candidates appear only once the reservation depth is used
+    // up, after which the walk makes no reservation: a candidate's fit
+    // cannot be spoiled by a later step of the walk.
+    batch_slots_.clear();
+    batch_.clear();
+
+    for (std::size_t r = 0; r < queue_.size(); ++r) {
+        Slot s = queue_[r];
+        Job& j = job(s);
+        bool started = false;
+        if (j.reserved()) {
+            if (j.reserved_start == now_) {
+                start(s);
+                started = true;
+            }
+        } else if (head == kNone && fits_now(j)) {
+            start(s);
+            started = true;
+        } else if (!cfg_.backfill) {
+            // FCFS: nothing passes the first job that cannot start.
+            if (head == kNone) head = s;
+            std::copy(queue_.begin() + static_cast<std::ptrdiff_t>(r), queue_.end(),
+                      queue_.begin() + static_cast<std::ptrdiff_t>(keep));
+            keep += queue_.size() - r;
+            break;
+        } else if (unlimited || reserved_count_ < cfg_.reservation_depth) {
+            Time t = profile_.earliest(now_, demand(j), j.spec.estimate);
+            if (t == now_) {
+                start(s);
+                started = true;
+            } else {
+                reserve(s, t);
+            }
+        } else if (head != kNone && fits_now(j)) {
+            batch_slots_.push_back(s);
+            batch_.push(j);
+        }
+        if (!started) {
+            if (head == kNone) head = s;
+            queue_[keep++] = s;
+        }
+    }
+    queue_.resize(keep);
+    if (!batch_slots_.empty()) backfill(head);
+}
+
+// Among the jobs past the head that fit now without delaying a
+// reservation (the batch built by the walk), the backfill_select hook
+// chooses which to start and in what order; the engine re-checks each pick
+// against the profile as it changes.
+void Scheduler::backfill(Slot head) {
+    picks_.clear();
+    if (auto& p = policy_[static_cast<int>(Hook::backfill_select)]) {
+        auto t0 = std::chrono::steady_clock::now();
+        HookOutcome o = p->backfill_select(batch_, context(head), picks_);
+        if (o.ok) {
+            picked_.assign(batch_slots_.size(), 0);
+            for (auto i : picks_) {
+                if (i >= batch_slots_.size()) {
+                    o = HookOutcome::failure("picked candidate " + std::to_string(i + 1) +
+                                             " of " + std::to_string(batch_slots_.size()));
+                    break;
+                }
+                if (picked_[i]++) {
+                    o = HookOutcome::failure("picked candidate " + std::to_string(i + 1) +
+                                             " twice");
+                    break;
+                }
+            }
+        }
+        if (!call_ok(Hook::backfill_select, o, elapsed_ns(t0))) return;  // fallback: none
+    } else {
+        for (std::uint32_t i = 0; i < batch_slots_.size(); ++i) picks_.push_back(i);  // first fit
+    }
+
+    bool any = false;
+    for (auto i : picks_) {
+        Slot s = batch_slots_[i];
+        if (!fits_now(job(s))) continue;
+        start(s);
+        ++counters_.backfilled;
+        ++job(head).jumps;
+        any = true;
+    }
+    if (any)
+        queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
+                                    [this](Slot s) { return job(s).state == JobState::running; }),
+                     queue_.end());
+}
+
+}  // namespace rota

@@ -1,0 +1,269 @@
+#include "scheduler.h"
+
+#include <algorithm>
+#include <string>
+
+#include "error.h"
+
+namespace rota {
+
+namespace {
+
+std::vector<std::int64_t> capacities(const SchedulerConfig& cfg) {
+    std::vector<std::int64_t> c;
+    for (const auto& p : cfg.pools) c.push_back(p.capacity);
+    return c;
+}
+
+SchedulerConfig checked(SchedulerConfig cfg) {
+    if (cfg.procs <= 0)
+        throw Error(Errc::config, "machine.procs must be positive, got " + std::to_string(cfg.procs));
+    if (cfg.reservation_depth < SchedulerConfig::kUnlimited)
+        throw Error(Errc::config, "scheduler.reservation_depth must be -1 (unlimited) or >= 0");
+    for (const auto& p : cfg.pools)
+        if (p.capacity <= 0)
+            throw Error(Errc::config, "pool '" + p.name + "' needs a positive capacity");
+    return cfg;
+}
+
+}  // namespace
+
+Scheduler::Scheduler(SchedulerConfig cfg)
+    : cfg_(checked(std::move(cfg))),
+      profile_(cfg_.procs, capacities(cfg_)),
+      nodes_(cfg_.procs),
+      pool_capacity_(capacities(cfg_)) {}
+
+// Action arenas live until the embedder has drained them and calls again.
+void Scheduler::begin_event() {
+    if (action_head_ == actions_.size() && !actions_.empty()) {
+        actions_.clear();
+        action_head_ = 0;
+        node_arena_.clear();
+        reason_arena_.clear();
+    }
+}
+
+Scheduler::Slot Scheduler::slot_of(JobId id) const {
+    auto it = index_.find(id);
+    if (it == index_.end()) throw Error(Errc::not_found, "no job " + std::to_string(id));
+    return it->second;
+}
+
+const Job* Scheduler::find(JobId id) const {
+    auto it = index_.find(id);
+    return it == index_.end() ? nullptr : &jobs_[it->second];
+}
+
+Demand Scheduler::demand(const Job& j) const {
+    return Demand{j.spec.procs, pool_capacity_.empty() ? nullptr : j.spec.pools.data()};
+}
+
+bool Scheduler::fits_now(const Job& j) const {
+    if (j.spec.procs > nodes_.idle()) return false;
+    return profile_.fits(now_, demand(j), j.spec.estimate);
+}
+
+bool Scheduler::possible(const Job& j, std::string& why) const {
+    if (j.spec.procs > cfg_.procs) {
+        why = "requests " + std::to_string(j.spec.procs) + " processors; the machine has " +
+              std::to_string(cfg_.procs);
+        return false;
+    }
+    for (std::size_t k = 0; k < pool_capacity_.size(); ++k) {
+        if (j.spec.pools[k] > pool_capacity_[k]) {
+            why = "requests " + std::to_string(j.spec.pools[k]) + " of " + cfg_.pools[k].name +
+                  "; the machine has " + std::to_string(pool_capacity_[k]);
+            return false;
+        }
+    }
+    return true;
+}
+
+void Scheduler::submit(const JobSpec& spec) {
+    begin_event();
+    if (spec.procs <= 0)
+        throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": procs must be positive");
+    if (spec.estimate <= 0)
+        throw Error(Errc::invalid,
+                    "job " + std::to_string(spec.id) + ": estimate must be positive");
+    if (spec.pools.size() != pool_capacity_.size())
+        throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": gives " +
+                                       std::to_string(spec.pools.size()) +
+                                       " pool amounts; the machine has " +
+                                       std::to_string(pool_capacity_.size()) + " pools");
+    for (auto v : spec.pools)
+        if (v < 0)
+            throw Error(Errc::invalid,
+                        "job " + std::to_string(spec.id) + ": pool amounts must be >= 0");
+    if (index_.count(spec.id))
+        throw Error(Errc::exists, "job " + std::to_string(spec.id) + " was already submitted");
+
+    Slot s;
+    if (!free_slots_.empty()) {
+        s = free_slots_.back();
+        free_slots_.pop_back();
+        jobs_[s] = Job{};
+    } else {
+        s = static_cast<Slot>(jobs_.size());
+        jobs_.emplace_back();
+    }
+    Job& j = jobs_[s];
+    j.spec = spec;
+    j.submit = now_;
+    j.seq = next_seq_++;
+    j.state = JobState::pending;
+    index_.emplace(spec.id, s);
+    pending_.push_back(s);
+    ++counters_.submitted;
+}
+
+void Scheduler::stop_running(Slot s, JobState final_state) {
+    Job& j = job(s);
+    nodes_.release(j.nodes);
+    const Time end = j.estimated_end();
+    if (now_ < end) {
+        // The rest of its estimate is free again: reservations may move up.
+        profile_.give(now_, end, demand(j));
+        dirty_ = true;
+    }
+    --running_count_;
+    j.state = final_state;
+    forget(s);
+}
+
+void Scheduler::forget(Slot s) {
+    index_.erase(jobs_[s].spec.id);
+    jobs_[s].nodes.clear();
+    jobs_[s].nodes.shrink_to_fit();
+    free_slots_.push_back(s);
+}
+
+void Scheduler::job_end(JobId id) {
+    begin_event();
+    Slot s = slot_of(id);
+    if (job(s).state != JobState::running)
+        throw Error(Errc::state, "job " + std::to_string(id) + " is " +
+                                     job_state_name(job(s).state) + ", not running");
+    ++counters_.finished;
+    stop_running(s, JobState::finished);
+}
+
+void Scheduler::cancel(JobId id) {
+    begin_event();
+    Slot s = slot_of(id);
+    Job& j = job(s);
+    switch (j.state) {
+        case JobState::running:
+            stop_running(s, JobState::cancelled);
+            break;
+        case JobState::queued:
+            if (j.reserved()) {
+                unreserve(s);
+                dirty_ = true;
+            }
+            queue_.erase(std::find(queue_.begin(), queue_.end(), s));
+            forget(s);
+            break;
+        case JobState::held:
+            held_.erase(std::find(held_.begin(), held_.end(), s));
+            forget(s);
+            break;
+        case JobState::pending:
+            pending_.erase(std::find(pending_.begin(), pending_.end(), s));
+            forget(s);
+            break;
+        default:
+            throw Error(Errc::internal, "cancel: job in final state still indexed");
+    }
+    ++counters_.cancelled;
+}
+
+void Scheduler::advance(Time t) {
+    begin_event();
+    if (t < now_)
+        throw Error(Errc::time, "time went backwards: " + std::to_string(t) + " < now " +
+                                    std::to_string(now_) + " (microseconds)");
+    now_ = t;
+    // Jobs are killed at their estimate (walltime), as the papers assume.
+    while (!expiries_.empty() && expiries_.top().end <= now_) {
+        Expiry e = expiries_.top();
+        expiries_.pop();
+        Job& j = job(e.slot);
+        if (j.state != JobState::running || j.seq != e.seq) continue;  // ended earlier
+        Action a{ActionType::kill, j.spec.id, e.end};
+        emit(a);
+        ++counters_.killed;
+        stop_running(e.slot, JobState::killed);
+    }
+    profile_.advance(now_);
+}
+
+std::optional<Time> Scheduler::next_wakeup() const {
+    std::optional<Time> best;
+    while (!expiries_.empty()) {
+        const Expiry& e = expiries_.top();
+        const Job& j = job(e.slot);
+        if (j.state == JobState::running && j.seq == e.seq) {
+            best = e.end;
+            break;
+        }
+        expiries_.pop();
+    }
+    std::int32_t seen = 0;
+    for (Slot s : queue_) {
+        if (seen == reserved_count_) break;
+        const Job& j = job(s);
+        if (!j.reserved()) continue;
+        ++seen;
+        if (j.reserved_start > now_ && (!best || j.reserved_start < *best)) best = j.reserved_start;
+    }
+    return best;
+}
+
+bool Scheduler::next_action(Action& out) {
+    if (action_head_ == actions_.size()) return false;
+    out = actions_[action_head_++];
+    return true;
+}
+
+const std::int32_t* Scheduler::action_nodes(const Action& a) const {
+    return a.node_count ? node_arena_.data() + a.node_offset : nullptr;
+}
+
+const char* Scheduler::action_reason(const Action& a) const {
+    return a.reason >= 0 ? reason_arena_[static_cast<std::size_t>(a.reason)].c_str() : nullptr;
+}
+
+void Scheduler::queue_ids(std::vector<JobId>& out) const {
+    for (Slot s : queue_) out.push_back(job(s).spec.id);
+}
+
+void Scheduler::held_ids(std::vector<JobId>& out) const {
+    for (Slot s : held_) out.push_back(job(s).spec.id);
+}
+
+void Scheduler::running_ids(std::vector<JobId>& out) const {
+    std::vector<std::pair<std::pair<Time, std::uint64_t>, JobId>> r;
+    for (const auto& [id, s] : index_)
+        if (job(s).state == JobState::running) r.push_back({{job(s).start, job(s).seq}, id});
+    std::sort(r.begin(), r.end());
+    for (auto& x : r) out.push_back(x.second);
+}
+
+void Scheduler::reservations(std::vector<ReservationInfo>& out) const {
+    for (Slot s : queue_) {
+        const Job& j = job(s);
+        if (j.reserved())
+            out.push_back({j.spec.id, j.reserved_start, j.reserved_start + j.spec.estimate,
+                           j.spec.procs});
+    }
+}
+
+void Scheduler::set_policy(Hook h, std::shared_ptr<Policy> p) {
+    if (p && !p->provides(h))
+        throw Error(Errc::config, std::string("policy does not provide hook ") + hook_name(h));
+    policy_[static_cast<int>(h)] = std::move(p);
+}
+
+}  // namespace rota

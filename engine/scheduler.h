@@ -1,0 +1,149 @@
+// The engine: the state of one machine (nodes, queue, running jobs,
+// reservations), the events that change it and the scheduling pass.
+// Single-threaded: one Scheduler per thread, any number per process.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "action.h"
+#include "config.h"
+#include "counters.h"
+#include "job.h"
+#include "nodes.h"
+#include "policy.h"
+#include "profile.h"
+
+namespace rota {
+
+struct ReservationInfo {
+    JobId job;
+    Time start;
+    Time end;
+    std::int32_t procs;
+};
+
+class Scheduler {
+public:
+    explicit Scheduler(SchedulerConfig cfg);
+
+    // Events. Each applies at the current time (set by advance) and throws
+    // rota::Error on bad input, leaving the state unchanged.
+    void submit(const JobSpec& spec);
+    void job_end(JobId id);  // the job finished or failed on its own
+    void cancel(JobId id);
+    void advance(Time t);    // also kills running jobs whose estimate expired
+    void schedule();         // one scheduling pass
+
+    // Actions, oldest first. Pointers into the arenas stay valid until the
+    // next event call.
+    bool next_action(Action& out);
+    const std::int32_t* action_nodes(const Action& a) const;
+    const char* action_reason(const Action& a) const;
+
+    // The earliest time the engine must be advanced to even if nothing else
+    // happens: a walltime expiry or the start of a reservation.
+    std::optional<Time> next_wakeup() const;
+
+    // Queries.
+    Time now() const { return now_; }
+    const SchedulerConfig& config() const { return cfg_; }
+    const Job* find(JobId id) const;
+    void queue_ids(std::vector<JobId>& out) const;   // in policy order
+    void running_ids(std::vector<JobId>& out) const; // by start
+    void held_ids(std::vector<JobId>& out) const;
+    void reservations(std::vector<ReservationInfo>& out) const;
+    const NodePool& nodes() const { return nodes_; }
+    const Profile& profile() const { return profile_; }
+    const Counters& counters() const { return counters_; }
+    std::size_t queue_length() const { return queue_.size(); }
+    std::size_t running_count() const { return running_count_; }
+    std::size_t held_count() const { return held_.size(); }
+
+    // Policies: one per hook, null meaning the built-in default.
+    void set_policy(Hook h, std::shared_ptr<Policy> p);
+    std::shared_ptr<Policy> policy(Hook h) const { return policy_[static_cast<int>(h)]; }
+    using LogSink = std::function<void(const std::string&)>;
+    void set_log(LogSink sink) { log_ = std::move(sink); }
+
+private:
+    using Slot = std::uint32_t;
+
+    SchedulerConfig cfg_;
+    Time now_ = 0;
+    std::uint64_t next_seq_ = 0;
+    Profile profile_;
+    NodePool nodes_;
+    std::vector<std::int64_t> pool_capacity_;
+
+    std::vector<Job> jobs_;  // slab; slots are reused
+    std::vector<Slot> free_slots_;
+    std::unordered_map<JobId, Slot> index_;
+
+    std::vector<Slot> pending_;  // submitted since the last pass
+    std::vector<Slot> held_;
+    std::vector<Slot> queue_;    // policy order: (order_key, seq)
+    std::int32_t reserved_count_ = 0;
+    std::size_t running_count_ = 0;
+    bool dirty_ = false;  // capacity came back early: reservations may move up
+
+    struct Expiry {
+        Time end;
+        std::uint64_t seq;
+        Slot slot;
+        bool operator>(const Expiry& o) const { return end != o.end ? end > o.end : seq > o.seq; }
+    };
+    // Mutable: next_wakeup() drops stale tops (jobs that ended early) lazily.
+    mutable std::priority_queue<Expiry, std::vector<Expiry>, std::greater<>> expiries_;
+
+    std::vector<Action> actions_;
+    std::size_t action_head_ = 0;
+    std::vector<std::int32_t> node_arena_;
+    std::vector<std::string> reason_arena_;
+
+    std::array<std::shared_ptr<Policy>, kHookCount> policy_{};
+    Counters counters_;
+    LogSink log_;
+    std::array<std::uint32_t, kHookCount> logged_failures_{};
+
+    // Scratch reused by every pass so a pass allocates nothing.
+    JobBatch batch_;
+    std::vector<Slot> batch_slots_;
+    std::vector<Admission> admissions_;
+    std::vector<double> keys_;
+    std::vector<std::uint32_t> picks_;
+    std::vector<std::uint8_t> picked_;
+
+    // Pass phases (schedule_pass.cpp).
+    void admit();
+    void compress_reservations();
+    void schedule_queue();
+    void backfill(Slot head);
+    PassContext context(Slot head) const;
+
+    // Mechanics.
+    Job& job(Slot s) { return jobs_[s]; }
+    const Job& job(Slot s) const { return jobs_[s]; }
+    Slot slot_of(JobId id) const;
+    Demand demand(const Job& j) const;
+    bool fits_now(const Job& j) const;
+    bool possible(const Job& j, std::string& why) const;
+    void start(Slot s);
+    void reserve(Slot s, Time t);
+    void unreserve(Slot s);
+    void stop_running(Slot s, JobState final_state);
+    void forget(Slot s);
+    void reject(Slot s, std::string reason);
+    void queue_insert(Slot s);
+    void begin_event();
+    void emit(Action a) { actions_.push_back(a); }
+    bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
+};
+
+}  // namespace rota

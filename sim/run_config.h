@@ -1,0 +1,49 @@
+// The `rota simulate` configuration: the [simulator] table of the TOML file
+// (docs/config.md), overridden by command-line flags, plus the engine's own
+// tables, which are handed to rota_engine_new() with the chosen policy
+// preset applied.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "sim/generate.h"
+
+namespace rota::sim {
+
+class ConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct RunConfig {
+    std::string trace;                  // empty: the generated workload
+    std::int32_t procs = 0;             // 0: from the trace header
+    std::vector<std::string> policies;  // fcfs, easy, conservative, fpfs
+    std::string compat = "none";        // none | pyss
+    std::string jobs_csv;
+    std::string summary_json;
+    std::int64_t max_jumps = 10;
+    bool progress = true;
+    GenerateOptions workload;           // [simulator.workload]
+    toml::table engine;                 // every table but [simulator]
+    std::string base_dir = ".";         // where the config file is
+};
+
+// Reads a config file; "" gives the defaults. Throws ConfigError naming the
+// key for an unknown key or a wrong type.
+RunConfig load_run_config(const std::string& path);
+
+// Policy names accepted by --policy, and whether `name` is one of them.
+const std::vector<std::string>& policy_names();
+void check_policy(const std::string& name);
+
+// The engine configuration for one run: the file's engine tables with the
+// machine size and the policy preset applied (docs/config.md, "Presets").
+std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int32_t procs);
+
+}  // namespace rota::sim

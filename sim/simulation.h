@@ -1,0 +1,53 @@
+// The trace-driven simulator: it plays the machine for an engine it knows
+// only through the C ABI (rota.h), feeding arrivals and job ends and
+// carrying out the engine's actions, and records what happened to each job.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "capi/include/rota.h"
+#include "sim/metrics.h"
+#include "sim/swf.h"
+
+namespace rota::sim {
+
+// How events with the same timestamp are ordered (docs/simulate.md).
+enum class EventOrder {
+    // All job ends first, then all arrivals in trace order, then one pass.
+    batched,
+    // pyss's rules: arrivals (in trace order) before ends, ends in the order
+    // the jobs started, and a pass after every single event.
+    pyss,
+};
+
+struct SimOptions {
+    EventOrder order = EventOrder::batched;
+    // Called after each pass with the engine, for live views and checks.
+    std::function<void(rota_engine*, std::int64_t now_us)> after_pass;
+    // Called every `progress_every` arrivals with (arrived, total).
+    std::function<void(std::int64_t, std::int64_t)> progress;
+    std::int64_t progress_every = 10000;
+};
+
+struct SimResult {
+    std::vector<JobOutcome> jobs;  // in input order
+    double capacity_loss = 0;      // eq. 2 of seed 000
+    std::int64_t event_times = 0;  // distinct timestamps simulated
+    rota_counters counters{};
+    std::vector<std::pair<std::int64_t, std::string>> rejections;  // job id, reason
+};
+
+// Thrown when the engine answers an error; carries the engine's message.
+class SimError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Runs `jobs` (seconds, sorted by submit or not: ties keep input order) on
+// the engine `e` until every job has ended or nothing can happen any more.
+SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt);
+
+}  // namespace rota::sim
