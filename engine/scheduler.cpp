@@ -195,6 +195,10 @@ void Scheduler::advance(Time t) {
         emit(a);
         ++counters_.killed;
         stop_running(e.slot, JobState::killed);
+        // Nothing comes back early, but compressing after every job end
+        // (as pyss does) lets reservations that moved up at the previous
+        // end make room for ones ahead of them in the queue.
+        dirty_ = true;
     }
     profile_.advance(now_);
 }

@@ -1,0 +1,102 @@
+// Small schedules worked out by hand from the papers' examples. Times are
+// seconds; every job's runtime equals its estimate unless stated.
+#include "support.h"
+
+using namespace rota;
+using rota::test::job;
+using rota::test::run;
+using Starts = std::map<std::int64_t, std::int64_t>;
+
+// Seed 000 §3, Figure 4: five jobs in arrival order; without backfilling
+// job 5 waits behind jobs 3 and 4, with it job 5 fills the hole left by
+// job 1 between T1 = 100 and T2 = 200 without delaying job 3.
+TEST_CASE("scenario: seed 000 Figure 4, FCFS against FCFS with backfilling") {
+    std::vector<sim::TraceJob> jobs{
+        job(1, 0, 4, 100), job(2, 0, 4, 200), job(3, 0, 8, 100),
+        job(4, 0, 6, 100), job(5, 0, 4, 100),
+    };
+    CHECK(run("fcfs", 8, jobs) == Starts{{1, 0}, {2, 0}, {3, 200}, {4, 300}, {5, 400}});
+    CHECK(run("easy", 8, jobs) == Starts{{1, 0}, {2, 0}, {3, 200}, {4, 300}, {5, 100}});
+    CHECK(run("conservative", 8, jobs) ==
+          Starts{{1, 0}, {2, 0}, {3, 200}, {4, 300}, {5, 100}});
+}
+
+// EASY (seed 002 §2.1): job 3 fits in the idle processors now but would
+// still run at the head's shadow time, when the head needs them all: it is
+// refused. Job 4 ends before the shadow time and is backfilled.
+TEST_CASE("scenario: EASY refuses a backfill that would delay the head") {
+    std::vector<sim::TraceJob> jobs{
+        job(1, 0, 6, 100),   // running until 100
+        job(2, 0, 10, 100),  // head: reserved at 100
+        job(3, 0, 4, 200),   // would hold 4 processors past 100
+        job(4, 0, 4, 50),    // ends at 50: backfilled
+    };
+    CHECK(run("easy", 10, jobs) == Starts{{1, 0}, {2, 100}, {3, 200}, {4, 0}});
+}
+
+// Conservative backfilling protects every waiting job, EASY only the
+// head: job 4 uses only the head's spare processors, so EASY backfills it,
+// but it would hold them when job 3 (the whole machine) is due at 200.
+TEST_CASE("scenario: conservative refuses a backfill that would delay a later job") {
+    std::vector<sim::TraceJob> jobs{
+        job(1, 0, 6, 100),   // running until 100
+        job(2, 0, 8, 100),   // head, reserved [100, 200); 2 spare processors
+        job(3, 0, 10, 100),  // second in line, [200, 300) under conservative
+        job(4, 0, 2, 300),   // fits now in the spare 2 until 300
+    };
+    CHECK(run("easy", 10, jobs) == Starts{{1, 0}, {2, 100}, {3, 300}, {4, 0}});
+    CHECK(run("conservative", 10, jobs) == Starts{{1, 0}, {2, 100}, {3, 200}, {4, 300}});
+}
+
+// FPFS (seed 001 §3): small jobs may jump the blocked head, at most
+// maxJumps times in all; FPFS(0) is FCFS.
+TEST_CASE("scenario: FPFS with maxJumps 0, 1 and 3") {
+    std::vector<sim::TraceJob> jobs{
+        job(1, 0, 9, 100),  // running until 100
+        job(2, 0, 10, 50),  // head: needs the whole machine, runs 100..150
+        job(3, 0, 1, 5),    job(4, 10, 1, 5), job(5, 20, 1, 5),
+        job(6, 30, 1, 5),   job(7, 40, 1, 5),
+    };
+    const Starts fcfs = run("fcfs", 10, jobs);
+    CHECK(fcfs == Starts{{1, 0}, {2, 100}, {3, 150}, {4, 150}, {5, 150}, {6, 150}, {7, 150}});
+    CHECK(run("fpfs", 10, jobs, 0) == fcfs);
+    CHECK(run("fpfs", 10, jobs, 1) ==
+          Starts{{1, 0}, {2, 100}, {3, 0}, {4, 150}, {5, 150}, {6, 150}, {7, 150}});
+    CHECK(run("fpfs", 10, jobs, 3) ==
+          Starts{{1, 0}, {2, 100}, {3, 0}, {4, 10}, {5, 20}, {6, 150}, {7, 150}});
+}
+
+// Seed 002 §2.2, Figure 1: 16 CPUs and 32 GB of memory, six jobs of equal
+// runtime t. FCFS needs four epochs, FCFS/FF (first-fit backfilling)
+// three: jobs 4 and 5 join jobs 0 and 1 in the first.
+TEST_CASE("scenario: seed 002 Figure 1, FCFS and FCFS/FF with CPU and memory") {
+    const std::int64_t cpu_mem[6][2] = {{8, 4}, {4, 2}, {7, 16}, {11, 20}, {1, 12}, {1, 10}};
+    auto epochs = [&](const char* backfill) {
+        std::string cfg = std::string("[machine]\nprocs = 16\n[[machine.pools]]\nname = \"memory\"\n"
+                                      "capacity = 32\n[scheduler]\nbackfill = ") +
+                          backfill + "\nreservation_depth = 1\n";
+        auto e = rota::test::engine_from(cfg);
+        const rota_time t = 100 * 1'000'000;
+        for (int i = 0; i < 6; ++i) {
+            rota_job j{sizeof(rota_job)};
+            j.id = i;
+            j.procs = static_cast<int32_t>(cpu_mem[i][0]);
+            j.estimate = t;
+            j.npools = 1;
+            j.pools = &cpu_mem[i][1];
+            REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+        }
+        std::map<int, std::vector<int>> by_epoch;
+        for (int epoch = 0; epoch < 6; ++epoch) {
+            REQUIRE(rota_advance(e.get(), epoch * t) == ROTA_OK);  // the last epoch's jobs end
+            REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+            rota_action a{sizeof(rota_action)};
+            while (rota_next_action(e.get(), &a) == ROTA_OK)
+                if (a.type == ROTA_ACTION_START) by_epoch[epoch].push_back(static_cast<int>(a.job));
+        }
+        return by_epoch;
+    };
+    using E = std::map<int, std::vector<int>>;
+    CHECK(epochs("false") == E{{0, {0, 1}}, {1, {2}}, {2, {3, 4}}, {3, {5}}});
+    CHECK(epochs("true") == E{{0, {0, 1, 4, 5}}, {1, {2}}, {2, {3}}});
+}

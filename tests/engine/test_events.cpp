@@ -1,0 +1,121 @@
+// Engine events and their errors, straight on the Scheduler class.
+#include <catch2/catch.hpp>
+
+#include "engine/error.h"
+#include "engine/scheduler.h"
+
+using namespace rota;
+
+namespace {
+
+SchedulerConfig machine(std::int32_t procs, std::int32_t depth = 1) {
+    SchedulerConfig c;
+    c.procs = procs;
+    c.reservation_depth = depth;
+    return c;
+}
+
+JobSpec spec(JobId id, std::int32_t procs, Time est) {
+    JobSpec s;
+    s.id = id;
+    s.procs = procs;
+    s.estimate = est;
+    return s;
+}
+
+std::vector<Action> drain(Scheduler& s) {
+    std::vector<Action> v;
+    Action a;
+    while (s.next_action(a)) v.push_back(a);
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("engine: bad events are refused with a clear error and change nothing") {
+    Scheduler s(machine(4));
+    s.submit(spec(1, 2, 100));
+    CHECK_THROWS_MATCHES(s.submit(spec(1, 1, 10)), Error,
+                         Catch::Matchers::Message("job 1 was already submitted"));
+    CHECK_THROWS_AS(s.submit(spec(2, 0, 10)), Error);
+    CHECK_THROWS_AS(s.submit(spec(3, 1, 0)), Error);
+    s.advance(50);
+    try {
+        s.advance(49);
+        FAIL("time went backwards without an error");
+    } catch (const Error& e) {
+        CHECK(e.code() == Errc::time);
+        CHECK(std::string(e.what()).find("backwards") != std::string::npos);
+    }
+    CHECK(s.now() == 50);
+    CHECK_THROWS_AS(s.job_end(99), Error);
+    CHECK_THROWS_AS(s.job_end(1), Error);  // pending, not running
+    s.schedule();
+    CHECK(s.running_count() == 1);
+}
+
+TEST_CASE("engine: a job larger than the machine is rejected with a reason") {
+    Scheduler s(machine(4));
+    s.submit(spec(7, 5, 100));
+    s.schedule();
+    auto acts = drain(s);
+    REQUIRE(acts.size() == 1);
+    CHECK(acts[0].type == ActionType::reject);
+    CHECK(std::string(s.action_reason(acts[0])) == "requests 5 processors; the machine has 4");
+    CHECK(s.find(7) == nullptr);
+    CHECK(s.counters().rejected == 1);
+}
+
+TEST_CASE("engine: jobs are killed at their estimate") {
+    Scheduler s(machine(4));
+    s.submit(spec(1, 4, 100));
+    s.schedule();
+    drain(s);
+    REQUIRE(s.next_wakeup().value() == 100);
+    s.advance(150);
+    auto acts = drain(s);
+    REQUIRE(acts.size() == 1);
+    CHECK(acts[0].type == ActionType::kill);
+    CHECK(acts[0].time == 100);
+    CHECK(s.nodes().idle() == 4);
+    CHECK_FALSE(s.next_wakeup().has_value());
+}
+
+TEST_CASE("engine: start actions carry the lowest idle nodes") {
+    Scheduler s(machine(8));
+    s.submit(spec(1, 3, 100));
+    s.submit(spec(2, 2, 100));
+    s.schedule();
+    auto acts = drain(s);
+    REQUIRE(acts.size() == 2);
+    const std::int32_t* n1 = s.action_nodes(acts[0]);
+    const std::int32_t* n2 = s.action_nodes(acts[1]);
+    CHECK(std::vector<std::int32_t>(n1, n1 + acts[0].node_count) ==
+          std::vector<std::int32_t>{0, 1, 2});
+    CHECK(std::vector<std::int32_t>(n2, n2 + acts[1].node_count) ==
+          std::vector<std::int32_t>{3, 4});
+}
+
+TEST_CASE("engine: cancel works in every waiting state and frees a reservation") {
+    Scheduler s(machine(4, -1));
+    s.submit(spec(1, 4, 100));
+    s.schedule();
+    s.submit(spec(2, 4, 100));
+    s.submit(spec(3, 2, 50));
+    s.schedule();
+    std::vector<ReservationInfo> rs;
+    s.reservations(rs);
+    REQUIRE(rs.size() == 2);
+    CHECK(rs[0].start == 100);
+    CHECK(rs[1].start == 200);
+    s.cancel(2);
+    s.schedule();  // compression moves job 3 up to the freed slot
+    rs.clear();
+    s.reservations(rs);
+    REQUIRE(rs.size() == 1);
+    CHECK(rs[0].job == 3);
+    CHECK(rs[0].start == 100);
+    s.cancel(1);
+    s.schedule();
+    CHECK(s.find(3)->state == JobState::running);
+}
