@@ -1,0 +1,291 @@
+#include "sim/metrics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <ostream>
+#include <stdexcept>
+
+namespace rota::sim {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Nearest-rank percentile: the smallest value with at least p% of the values
+// at or below it, i.e. sorted[ceil(p/100 * n) - 1]. Integer arithmetic keeps
+// ranks exact (p = 95, n = 20 gives rank 19, not 19.000000001 -> 20).
+std::size_t nearest_rank(std::size_t n, unsigned percent) {
+    std::size_t rank = (percent * n + 99) / 100;
+    return std::clamp<std::size_t>(rank, 1, n) - 1;
+}
+
+Distribution distribution(std::vector<std::int64_t>& v) {
+    if (v.empty()) return {kNaN, kNaN, kNaN, kNaN};
+    std::int64_t sum = 0;
+    for (auto x : v) sum += x;
+    Distribution d{};
+    d.mean = static_cast<double>(sum) / static_cast<double>(v.size());
+    // nth_element in increasing rank order: each call only reorders the tail.
+    auto at = [&](std::size_t k, std::size_t from) {
+        std::nth_element(v.begin() + static_cast<std::ptrdiff_t>(from),
+                         v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+        return static_cast<double>(v[k]);
+    };
+    std::size_t k50 = nearest_rank(v.size(), 50);
+    std::size_t k95 = nearest_rank(v.size(), 95);
+    d.median = at(k50, 0);
+    d.p95 = at(k95, k50);
+    d.max = static_cast<double>(
+        *std::max_element(v.begin() + static_cast<std::ptrdiff_t>(k95), v.end()));
+    return d;
+}
+
+struct GroupAcc {
+    std::vector<std::int64_t> wait, response;
+    double bsld_sum = 0, wr_sum = 0, w_sum = 0;
+
+    void add(std::int64_t w, std::int64_t r, std::int64_t run, std::int32_t procs, double gamma) {
+        wait.push_back(w);
+        response.push_back(r);
+        bsld_sum +=
+            std::max(static_cast<double>(r), gamma) / std::max(static_cast<double>(run), gamma);
+        double weight = static_cast<double>(procs) * static_cast<double>(run);
+        wr_sum += weight * static_cast<double>(r);
+        w_sum += weight;
+    }
+
+    GroupSummary finish() {
+        GroupSummary g;
+        g.count = static_cast<std::int64_t>(wait.size());
+        g.wait = distribution(wait);
+        g.response = distribution(response);
+        g.mean_bounded_slowdown = g.count ? bsld_sum / static_cast<double>(g.count) : kNaN;
+        g.weighted_response = w_sum > 0 ? wr_sum / w_sum : kNaN;
+        return g;
+    }
+};
+
+nlohmann::json num(double x) {
+    if (std::isnan(x)) return nullptr;
+    return x;
+}
+
+nlohmann::json to_json(const Distribution& d) {
+    return {
+        {"mean", num(d.mean)}, {"median", num(d.median)}, {"p95", num(d.p95)}, {"max", num(d.max)}};
+}
+
+nlohmann::json to_json(const GroupSummary& g) {
+    return {{"count", g.count},
+            {"wait", to_json(g.wait)},
+            {"response", to_json(g.response)},
+            {"mean_bounded_slowdown", num(g.mean_bounded_slowdown)},
+            {"weighted_response", num(g.weighted_response)}};
+}
+
+}  // namespace
+
+const char* final_state_name(FinalState s) {
+    switch (s) {
+        case FinalState::finished:
+            return "finished";
+        case FinalState::killed:
+            return "killed";
+        case FinalState::rejected:
+            return "rejected";
+        case FinalState::unfinished:
+            return "unfinished";
+    }
+    return "?";
+}
+
+void CapacityLoss::step(std::int64_t t, std::int32_t idle_procs, bool queue_nonempty) {
+    if (started_) {
+        if (t < last_t_) {
+            throw std::invalid_argument(
+                fmt::format("CapacityLoss::step: time went back from {} to {}", last_t_, t));
+        }
+        integral_ += last_idle_ * (t - last_t_);
+    }
+    started_ = true;
+    last_t_ = t;
+    last_idle_ = queue_nonempty ? std::max<std::int64_t>(idle_procs, 0) : 0;
+}
+
+double CapacityLoss::value(std::int64_t t_end_minus_t0, std::int32_t N) const {
+    if (t_end_minus_t0 <= 0 || N <= 0) return 0;
+    return static_cast<double>(integral_) /
+           (static_cast<double>(t_end_minus_t0) * static_cast<double>(N));
+}
+
+Summary summarize(const std::vector<JobOutcome>& jobs, std::int32_t machine_procs,
+                  double capacity_loss, double bsld_threshold, std::int32_t small_limit) {
+    Summary s;
+    s.machine_procs = machine_procs;
+    s.capacity_loss = capacity_loss;
+    s.bsld_threshold = bsld_threshold;
+    s.small_limit = small_limit;
+    GroupAcc all, small, large;
+    double used = 0;  // sum of procs * run_time, eq. 1's numerator
+    for (const auto& j : jobs) {
+        ++s.jobs;
+        switch (j.state) {
+            case FinalState::finished:
+                ++s.finished;
+                break;
+            case FinalState::killed:
+                ++s.killed;
+                break;
+            case FinalState::rejected:
+                ++s.rejected;
+                break;
+            case FinalState::unfinished:
+                ++s.unfinished;
+                break;
+        }
+        if (s.first_submit < 0 || j.submit < s.first_submit) s.first_submit = j.submit;
+        bool completed = (j.state == FinalState::finished || j.state == FinalState::killed) &&
+                         j.start >= 0 && j.finish >= j.start;
+        if (!completed) continue;
+        s.last_finish = std::max(s.last_finish, j.finish);
+        std::int64_t run = j.run_time >= 0 ? j.run_time : j.finish - j.start;
+        std::int64_t wait = j.start - j.submit;
+        std::int64_t resp = j.finish - j.submit;
+        all.add(wait, resp, run, j.procs, bsld_threshold);
+        (j.procs <= small_limit ? small : large).add(wait, resp, run, j.procs, bsld_threshold);
+        used += static_cast<double>(j.procs) * static_cast<double>(run);
+    }
+    s.all = all.finish();
+    s.small = small.finish();
+    s.large = large.finish();
+    std::int64_t span = s.last_finish - s.first_submit;
+    if (s.all.count > 0 && span > 0 && machine_procs > 0) {
+        s.utilization = used / (static_cast<double>(span) * static_cast<double>(machine_procs));
+    }
+    return s;
+}
+
+nlohmann::json to_json(const Summary& s) {
+    return {
+        {"machine_procs", s.machine_procs},
+        {"jobs",
+         {{"total", s.jobs},
+          {"finished", s.finished},
+          {"killed", s.killed},
+          {"rejected", s.rejected},
+          {"unfinished", s.unfinished}}},
+        {"first_submit", s.first_submit},
+        {"last_finish", s.last_finish},
+        {"utilization", s.utilization},
+        {"capacity_loss", s.capacity_loss},
+        {"bounded_slowdown_threshold", s.bsld_threshold},
+        {"small_limit", s.small_limit},
+        {"all", to_json(s.all)},
+        {"small", to_json(s.small)},
+        {"large", to_json(s.large)},
+    };
+}
+
+void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs) {
+    fmt::memory_buffer buf;
+    auto out = std::back_inserter(buf);
+    fmt::format_to(out,
+                   "job_id,submit_time,start_time,finish_time,procs,requested_time,run_time,"
+                   "wait_time,final_state\n");
+    constexpr std::size_t kFlush = 1 << 20;
+    for (const auto& j : jobs) {
+        bool started = j.start >= 0;
+        fmt::format_to(out, "{},{},{},{},{},{},{},{},{}\n", j.id, j.submit, j.start,
+                       started ? j.finish : -1, j.procs, j.requested_time,
+                       started ? j.run_time : -1, started ? j.start - j.submit : -1,
+                       final_state_name(j.state));
+        if (buf.size() >= kFlush) {
+            os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+            buf.clear();
+        }
+    }
+    os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+void print_table(std::ostream& os, const std::vector<std::pair<std::string, Summary>>& columns) {
+    using Cell = std::function<std::string(const Summary&)>;
+    auto count = [](auto field) -> Cell {
+        return [field](const Summary& s) { return fmt::format("{}", field(s)); };
+    };
+    auto fixed = [](int digits, auto field) -> Cell {
+        return [digits, field](const Summary& s) {
+            double x = field(s);
+            return std::isnan(x) ? std::string("-") : fmt::format("{:.{}f}", x, digits);
+        };
+    };
+    std::vector<std::pair<std::string, Cell>> rows = {
+        {"jobs", count([](const Summary& s) { return s.jobs; })},
+        {"  finished", count([](const Summary& s) { return s.finished; })},
+        {"  killed", count([](const Summary& s) { return s.killed; })},
+        {"  rejected", count([](const Summary& s) { return s.rejected; })},
+        {"  unfinished", count([](const Summary& s) { return s.unfinished; })},
+        {"utilization", fixed(4, [](const Summary& s) { return s.utilization; })},
+        {"capacity loss", fixed(4, [](const Summary& s) { return s.capacity_loss; })},
+    };
+    auto group = [&](const std::string& name, GroupSummary Summary::*g) {
+        std::string p = name.empty() ? "" : name + " ";
+        rows.push_back(
+            {p + "completed jobs", count([g](const Summary& s) { return (s.*g).count; })});
+        rows.push_back(
+            {p + "wait mean (s)", fixed(1, [g](const Summary& s) { return (s.*g).wait.mean; })});
+        rows.push_back({p + "wait median (s)",
+                        fixed(0, [g](const Summary& s) { return (s.*g).wait.median; })});
+        rows.push_back(
+            {p + "wait p95 (s)", fixed(0, [g](const Summary& s) { return (s.*g).wait.p95; })});
+        rows.push_back(
+            {p + "wait max (s)", fixed(0, [g](const Summary& s) { return (s.*g).wait.max; })});
+        rows.push_back({p + "response mean (s)",
+                        fixed(1, [g](const Summary& s) { return (s.*g).response.mean; })});
+        rows.push_back({p + "response median (s)",
+                        fixed(0, [g](const Summary& s) { return (s.*g).response.median; })});
+        rows.push_back({p + "response p95 (s)",
+                        fixed(0, [g](const Summary& s) { return (s.*g).response.p95; })});
+        rows.push_back({p + "response max (s)",
+                        fixed(0, [g](const Summary& s) { return (s.*g).response.max; })});
+        rows.push_back({p + "bounded slowdown mean",
+                        fixed(3, [g](const Summary& s) { return (s.*g).mean_bounded_slowdown; })});
+        rows.push_back({p + "weighted response (s)",
+                        fixed(1, [g](const Summary& s) { return (s.*g).weighted_response; })});
+    };
+    group("", &Summary::all);
+    std::int32_t limit = columns.empty() ? 32 : columns.front().second.small_limit;
+    group(fmt::format("small (<={})", limit), &Summary::small);
+    group(fmt::format("large (>{})", limit), &Summary::large);
+
+    std::size_t label_w = 0;
+    for (const auto& r : rows) label_w = std::max(label_w, r.first.size());
+    std::vector<std::vector<std::string>> cells(columns.size());
+    std::vector<std::size_t> widths(columns.size());
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        widths[c] = columns[c].first.size();
+        for (const auto& r : rows) {
+            cells[c].push_back(r.second(columns[c].second));
+            widths[c] = std::max(widths[c], cells[c].back().size());
+        }
+    }
+    fmt::memory_buffer buf;
+    auto out = std::back_inserter(buf);
+    fmt::format_to(out, "{:<{}}", "metric", label_w);
+    for (std::size_t c = 0; c < columns.size(); ++c)
+        fmt::format_to(out, "  {:>{}}", columns[c].first, widths[c]);
+    fmt::format_to(out, "\n");
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        fmt::format_to(out, "{:<{}}", rows[r].first, label_w);
+        for (std::size_t c = 0; c < columns.size(); ++c)
+            fmt::format_to(out, "  {:>{}}", cells[c][r], widths[c]);
+        fmt::format_to(out, "\n");
+    }
+    os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+}  // namespace rota::sim

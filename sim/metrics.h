@@ -1,0 +1,84 @@
+// Schedule quality metrics (definitions: docs/workloads.md, "Metrics").
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rota::sim {
+
+enum class FinalState { finished, killed, rejected, unfinished };
+const char* final_state_name(FinalState);  // "finished", "killed", "rejected", "unfinished"
+
+struct JobOutcome {
+    std::int64_t id;
+    std::int64_t submit, start, finish;  // seconds; start/finish -1 if never ran
+    std::int32_t procs;
+    std::int64_t requested_time;
+    std::int64_t run_time;  // finish - start for started jobs
+    FinalState state;
+};
+
+// Integrates idle processors over the time during which jobs wait (eq. 2 of
+// paper 000 §2.3). The simulator calls step() after every scheduling event
+// with the state that holds from t until the next call; several calls at the
+// same t keep the last state.
+class CapacityLoss {
+  public:
+    void step(std::int64_t t, std::int32_t idle_procs, bool queue_nonempty);
+    // kappa = integral / (t_end_minus_t0 * N); 0 if the denominator is not positive.
+    double value(std::int64_t t_end_minus_t0, std::int32_t N) const;
+    // Sum of idle_procs * dt over intervals with a non-empty queue, up to the last step.
+    std::int64_t idle_proc_seconds() const { return integral_; }
+
+  private:
+    std::int64_t integral_ = 0;
+    std::int64_t last_t_ = 0;
+    std::int64_t last_idle_ = 0;  // idle procs counted while the queue is non-empty, else 0
+    bool started_ = false;
+};
+
+// nan marks an undefined value (no jobs); it becomes null in JSON.
+struct Distribution {
+    double mean, median, p95, max;  // percentiles: nearest rank
+};
+
+struct GroupSummary {
+    std::int64_t count = 0;  // completed jobs in the group
+    Distribution wait{}, response{};
+    double mean_bounded_slowdown = 0;
+    double weighted_response = 0;  // sum(w*r) / sum(w), w = procs * run_time
+};
+
+struct Summary {
+    std::int32_t machine_procs = 0;
+    // Jobs per final state, and all of them.
+    std::int64_t jobs = 0, finished = 0, killed = 0, rejected = 0, unfinished = 0;
+    // Over completed jobs (finished or killed, start and finish known);
+    // small = procs <= small_limit, large = the rest.
+    GroupSummary all, small, large;
+    std::int32_t small_limit = 32;
+    double bsld_threshold = 10;  // Γ, seconds
+    std::int64_t first_submit = -1, last_finish = -1;
+    double utilization = 0;    // eq. 1
+    double capacity_loss = 0;  // eq. 2, as computed by CapacityLoss
+};
+
+// Γ = bsld_threshold; small jobs use at most small_limit processors.
+Summary summarize(const std::vector<JobOutcome>&, std::int32_t machine_procs, double capacity_loss,
+                  double bsld_threshold = 10, std::int32_t small_limit = 32);
+
+nlohmann::json to_json(const Summary&);
+
+// Header:
+// job_id,submit_time,start_time,finish_time,procs,requested_time,run_time,wait_time,final_state
+// Times in seconds; start, finish, run and wait time are -1 for jobs that never started.
+void write_jobs_csv(std::ostream&, const std::vector<JobOutcome>&);
+
+// Metrics as rows, one column per named summary.
+void print_table(std::ostream&, const std::vector<std::pair<std::string, Summary>>& columns);
+
+}  // namespace rota::sim
