@@ -41,6 +41,7 @@ std::size_t Profile::split_at(Time t) {
 void Profile::advance(Time now) {
     std::size_t i = step_at(now);
     if (i == 0) return;
+    ++version_;
     time_.erase(time_.begin(), time_.begin() + static_cast<std::ptrdiff_t>(i));
     free_.erase(free_.begin(), free_.begin() + static_cast<std::ptrdiff_t>(i * stride_));
 }
@@ -80,6 +81,7 @@ Time Profile::earliest(Time from, const Demand& d, Time duration) const {
 
 void Profile::apply(Time start, Time end, const Demand& d, std::int64_t sign) {
     if (start >= end) return;
+    ++version_;
     std::size_t a = split_at(start);
     std::size_t b = split_at(end);
     for (std::size_t i = a; i < b; ++i) {
@@ -91,9 +93,9 @@ void Profile::apply(Time start, Time end, const Demand& d, std::int64_t sign) {
     // Merge steps equal to their predecessor so the profile stays as short
     // as the number of distinct free levels.
     auto same = [&](std::size_t i) {
-        return std::equal(free_.begin() + static_cast<std::ptrdiff_t>(i * stride_),
-                          free_.begin() + static_cast<std::ptrdiff_t>((i + 1) * stride_),
-                          free_.begin() + static_cast<std::ptrdiff_t>((i - 1) * stride_));
+        for (std::size_t k = 0; k < stride_; ++k)
+            if (free_[i * stride_ + k] != free_[(i - 1) * stride_ + k]) return false;
+        return true;
     };
     for (std::size_t i : {b, a}) {
         if (i > 0 && i < time_.size() && same(i)) {
@@ -106,6 +108,12 @@ void Profile::apply(Time start, Time end, const Demand& d, std::int64_t sign) {
 
 void Profile::take(Time start, Time end, const Demand& d) { apply(start, end, d, -1); }
 void Profile::give(Time start, Time end, const Demand& d) { apply(start, end, d, +1); }
+
+Time Profile::fit_limit(Time from, std::int32_t procs) const {
+    for (std::size_t i = step_at(from); i < time_.size(); ++i)
+        if (free_[i * stride_] < procs) return std::max(time_[i], from);
+    return kForever;
+}
 
 std::int32_t Profile::free_procs_at(Time t) const {
     return static_cast<std::int32_t>(free_[step_at(t) * stride_]);

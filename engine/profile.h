@@ -35,6 +35,13 @@ public:
     void take(Time start, Time end, const Demand& d);
     void give(Time start, Time end, const Demand& d);
 
+    // The first time >= from at which fewer than `procs` processors are
+    // free (kForever if never): a job of that width fits from `from` for
+    // any duration up to limit - from. Ignores pools.
+    Time fit_limit(Time from, std::int32_t procs) const;
+    // Bumped by every change, so callers can cache answers.
+    std::uint64_t version() const { return version_; }
+
     std::int32_t free_procs_at(Time t) const;
     std::int64_t free_pool_at(Time t, std::size_t pool) const;
     std::size_t steps() const { return time_.size(); }
@@ -46,6 +53,7 @@ private:
     std::vector<Time> time_;
     std::vector<std::int64_t> free_;
     std::size_t stride_;
+    std::uint64_t version_ = 0;
 
     std::size_t step_at(Time t) const;  // index of the step containing t
     std::size_t split_at(Time t);       // make t a step boundary; its index

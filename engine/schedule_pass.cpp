@@ -90,16 +90,37 @@ void Scheduler::reject(Slot s, std::string reason) {
 void Scheduler::queue_insert(Slot s) {
     Job& j = job(s);
     j.state = JobState::queued;
-    auto before = [this](Slot a, Slot b) {
-        const Job& x = job(a);
-        const Job& y = job(b);
+    auto before = [this](const QEntry& a, const QEntry& b) {
+        const Job& x = job(a.slot);
+        const Job& y = job(b.slot);
         return x.order_key != y.order_key ? x.order_key < y.order_key : x.seq < y.seq;
     };
-    if (queue_.empty() || !before(s, queue_.back())) {
-        queue_.push_back(s);  // the common case under FCFS
+    QEntry e{s, j.spec.procs};
+    if (queue_.empty() || !before(e, queue_.back())) {
+        queue_.push_back(e);  // the common case under FCFS
         return;
     }
-    queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), s, before), s);
+    auto pos = std::upper_bound(queue_.begin(), queue_.end(), e, before);
+    if (static_cast<std::size_t>(pos - queue_.begin()) < scanned_) rescan_ = true;
+    queue_.insert(pos, e);
+}
+
+void Scheduler::queue_erase(Slot s) {
+    auto it = std::find_if(queue_.begin(), queue_.end(), [s](const QEntry& q) { return q.slot == s; });
+    queue_.erase(it);
+    rescan_ = true;
+}
+
+void Scheduler::find_next_reservation() {
+    next_reservation_ = kForever;
+    std::int32_t seen = 0;
+    for (const QEntry& q : queue_) {
+        if (seen == reserved_count_) break;
+        const Job& j = job(q.slot);
+        if (!j.reserved()) continue;
+        ++seen;
+        next_reservation_ = std::min(next_reservation_, j.reserved_start);
+    }
 }
 
 // Admission and order for the jobs that arrived since the last pass and for
@@ -200,7 +221,9 @@ void Scheduler::unreserve(Slot s) {
 // reservation stays in place while one is moved, so none is delayed.
 void Scheduler::compress_reservations() {
     if (reserved_count_ == 0) return;
-    for (Slot s : queue_) {
+    rescan_ = true;
+    for (const QEntry& q : queue_) {
+        Slot s = q.slot;
         Job& j = job(s);
         if (!j.reserved()) continue;
         Time old = j.reserved_start;
@@ -237,18 +260,29 @@ void Scheduler::start(Slot s) {
 }
 
 void Scheduler::schedule_queue() {
-    constexpr Slot kNone = static_cast<Slot>(-1);
     const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
-    Slot head = kNone;  // first job in order that could not start
-    std::size_t keep = 0;
+    const bool full = rescan_ || now_ >= next_reservation_;
+    std::size_t r = full ? 0 : std::min(scanned_, queue_.size());
+    Slot head = full ? kNoSlot : head_;  // first job in order that could not start
+    std::size_t keep = r;
     // Backfill candidates appear only once the reservation depth is used
     // up, after which the walk makes no reservation: a candidate's fit
     // cannot be spoiled by a later step of the walk.
     batch_slots_.clear();
     batch_.clear();
+    cand_pos_.clear();
 
-    for (std::size_t r = 0; r < queue_.size(); ++r) {
-        Slot s = queue_[r];
+    for (; r < queue_.size(); ++r) {
+        const QEntry q = queue_[r];
+        // The hot path: past the head, with no reservation left to give, a
+        // job wider than the idle nodes can neither start nor be a
+        // candidate. (A reserved job due now always fits its idle nodes.)
+        if (head != kNoSlot && cfg_.backfill && q.procs > nodes_.idle() && !unlimited &&
+            reserved_count_ >= cfg_.reservation_depth) {
+            queue_[keep++] = q;
+            continue;
+        }
+        const Slot s = q.slot;
         Job& j = job(s);
         bool started = false;
         if (j.reserved()) {
@@ -256,12 +290,12 @@ void Scheduler::schedule_queue() {
                 start(s);
                 started = true;
             }
-        } else if (head == kNone && fits_now(j)) {
+        } else if (head == kNoSlot && fits_now(j)) {
             start(s);
             started = true;
         } else if (!cfg_.backfill) {
             // FCFS: nothing passes the first job that cannot start.
-            if (head == kNone) head = s;
+            if (head == kNoSlot) head = s;
             std::copy(queue_.begin() + static_cast<std::ptrdiff_t>(r), queue_.end(),
                       queue_.begin() + static_cast<std::ptrdiff_t>(keep));
             keep += queue_.size() - r;
@@ -273,18 +307,24 @@ void Scheduler::schedule_queue() {
                 started = true;
             } else {
                 reserve(s, t);
+                next_reservation_ = std::min(next_reservation_, t);
             }
-        } else if (head != kNone && fits_now(j)) {
+        } else if (head != kNoSlot && fits_now(j)) {
             batch_slots_.push_back(s);
             batch_.push(j);
+            cand_pos_.push_back(keep);
         }
         if (!started) {
-            if (head == kNone) head = s;
-            queue_[keep++] = s;
+            if (head == kNoSlot) head = s;
+            queue_[keep++] = q;
         }
     }
     queue_.resize(keep);
+    if (full) find_next_reservation();
+    rescan_ = false;
+    head_ = head;
     if (!batch_slots_.empty()) backfill(head);
+    scanned_ = queue_.size();
 }
 
 // Among the jobs past the head that fit now without delaying a
@@ -311,23 +351,32 @@ void Scheduler::backfill(Slot head) {
                 }
             }
         }
-        if (!call_ok(Hook::backfill_select, o, elapsed_ns(t0))) return;  // fallback: none
+        if (!call_ok(Hook::backfill_select, o, elapsed_ns(t0))) {
+            rescan_ = true;  // offer them again next pass
+            return;          // fallback: no backfill
+        }
     } else {
         for (std::uint32_t i = 0; i < batch_slots_.size(); ++i) picks_.push_back(i);  // first fit
     }
+    // A candidate the policy passed over may be chosen at a later pass even
+    // if nothing else changes, so it must be offered again.
+    if (picks_.size() < batch_slots_.size()) rescan_ = true;
 
-    bool any = false;
+    std::size_t first = queue_.size();
     for (auto i : picks_) {
         Slot s = batch_slots_[i];
         if (!fits_now(job(s))) continue;
         start(s);
         ++counters_.backfilled;
         ++job(head).jumps;
-        any = true;
+        first = std::min(first, cand_pos_[i]);
     }
-    if (any)
-        queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
-                                    [this](Slot s) { return job(s).state == JobState::running; }),
+    if (first < queue_.size())
+        queue_.erase(std::remove_if(queue_.begin() + static_cast<std::ptrdiff_t>(first),
+                                    queue_.end(),
+                                    [this](const QEntry& q) {
+                                        return job(q.slot).state == JobState::running;
+                                    }),
                      queue_.end());
 }
 

@@ -32,7 +32,9 @@ Scheduler::Scheduler(SchedulerConfig cfg)
     : cfg_(checked(std::move(cfg))),
       profile_(cfg_.procs, capacities(cfg_)),
       nodes_(cfg_.procs),
-      pool_capacity_(capacities(cfg_)) {}
+      pool_capacity_(capacities(cfg_)),
+      limit_(static_cast<std::size_t>(cfg_.procs) + 1, 0),
+      limit_stamp_(static_cast<std::size_t>(cfg_.procs) + 1, 0) {}
 
 // Action arenas live until the embedder has drained them and calls again.
 void Scheduler::begin_event() {
@@ -60,8 +62,20 @@ Demand Scheduler::demand(const Job& j) const {
 }
 
 bool Scheduler::fits_now(const Job& j) const {
-    if (j.spec.procs > nodes_.idle()) return false;
-    return profile_.fits(now_, demand(j), j.spec.estimate);
+    const std::int32_t p = j.spec.procs;
+    if (p > nodes_.idle()) return false;
+    if (!pool_capacity_.empty()) return profile_.fits(now_, demand(j), j.spec.estimate);
+    if (limit_version_ != profile_.version() || limit_now_ != now_) {
+        ++limit_gen_;
+        limit_version_ = profile_.version();
+        limit_now_ = now_;
+    }
+    const auto w = static_cast<std::size_t>(p);
+    if (limit_stamp_[w] != limit_gen_) {
+        limit_[w] = profile_.fit_limit(now_, p);
+        limit_stamp_[w] = limit_gen_;
+    }
+    return j.spec.estimate <= limit_[w] - now_;
 }
 
 bool Scheduler::possible(const Job& j, std::string& why) const {
@@ -127,6 +141,7 @@ void Scheduler::stop_running(Slot s, JobState final_state) {
         profile_.give(now_, end, demand(j));
         dirty_ = true;
     }
+    rescan_ = true;
     --running_count_;
     j.state = final_state;
     forget(s);
@@ -162,7 +177,7 @@ void Scheduler::cancel(JobId id) {
                 unreserve(s);
                 dirty_ = true;
             }
-            queue_.erase(std::find(queue_.begin(), queue_.end(), s));
+            queue_erase(s);
             forget(s);
             break;
         case JobState::held:
@@ -214,14 +229,9 @@ std::optional<Time> Scheduler::next_wakeup() const {
         }
         expiries_.pop();
     }
-    std::int32_t seen = 0;
-    for (Slot s : queue_) {
-        if (seen == reserved_count_) break;
-        const Job& j = job(s);
-        if (!j.reserved()) continue;
-        ++seen;
-        if (j.reserved_start > now_ && (!best || j.reserved_start < *best)) best = j.reserved_start;
-    }
+    if (reserved_count_ > 0 && next_reservation_ > now_ && next_reservation_ != kForever &&
+        (!best || next_reservation_ < *best))
+        best = next_reservation_;
     return best;
 }
 
@@ -240,7 +250,7 @@ const char* Scheduler::action_reason(const Action& a) const {
 }
 
 void Scheduler::queue_ids(std::vector<JobId>& out) const {
-    for (Slot s : queue_) out.push_back(job(s).spec.id);
+    for (const QEntry& q : queue_) out.push_back(job(q.slot).spec.id);
 }
 
 void Scheduler::held_ids(std::vector<JobId>& out) const {
@@ -256,8 +266,8 @@ void Scheduler::running_ids(std::vector<JobId>& out) const {
 }
 
 void Scheduler::reservations(std::vector<ReservationInfo>& out) const {
-    for (Slot s : queue_) {
-        const Job& j = job(s);
+    for (const QEntry& q : queue_) {
+        const Job& j = job(q.slot);
         if (j.reserved())
             out.push_back({j.spec.id, j.reserved_start, j.reserved_start + j.spec.estimate,
                            j.spec.procs});
@@ -268,6 +278,7 @@ void Scheduler::set_policy(Hook h, std::shared_ptr<Policy> p) {
     if (p && !p->provides(h))
         throw Error(Errc::config, std::string("policy does not provide hook ") + hook_name(h));
     policy_[static_cast<int>(h)] = std::move(p);
+    rescan_ = true;  // a new policy may choose differently among old candidates
 }
 
 }  // namespace rota

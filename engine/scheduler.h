@@ -88,8 +88,22 @@ private:
 
     std::vector<Slot> pending_;  // submitted since the last pass
     std::vector<Slot> held_;
-    std::vector<Slot> queue_;    // policy order: (order_key, seq)
+    // The queue in policy order (order_key, seq). Entries carry the
+    // processors so that the walk rejects most jobs without touching them.
+    struct QEntry {
+        Slot slot;
+        std::int32_t procs;
+    };
+    std::vector<QEntry> queue_;
     std::int32_t reserved_count_ = 0;
+    // The walk is incremental: while no capacity comes back, jobs it has
+    // already found unable to start cannot start either, so the next pass
+    // only looks at jobs queued since (docs/design.md, "Incremental pass").
+    static constexpr Slot kNoSlot = static_cast<Slot>(-1);
+    bool rescan_ = true;
+    std::size_t scanned_ = 0;   // queue_[0, scanned_) was walked
+    Slot head_ = kNoSlot;       // first job that could not start, from that walk
+    Time next_reservation_ = kForever;  // earliest reservation start (may be stale-early)
     std::size_t running_count_ = 0;
     bool dirty_ = false;  // capacity came back early: reservations may move up
 
@@ -119,6 +133,14 @@ private:
     std::vector<double> keys_;
     std::vector<std::uint32_t> picks_;
     std::vector<std::uint8_t> picked_;
+    std::vector<std::size_t> cand_pos_;  // queue positions of the candidates
+    // fit_limit() answers by width, valid for one profile version and time:
+    // the queue has many jobs of the same few widths.
+    mutable std::vector<Time> limit_;
+    mutable std::vector<std::uint64_t> limit_stamp_;
+    mutable std::uint64_t limit_gen_ = 0;
+    mutable std::uint64_t limit_version_ = ~std::uint64_t{0};
+    mutable Time limit_now_ = kNoTime;
 
     // Pass phases (schedule_pass.cpp).
     void admit();
@@ -141,6 +163,8 @@ private:
     void forget(Slot s);
     void reject(Slot s, std::string reason);
     void queue_insert(Slot s);
+    void queue_erase(Slot s);
+    void find_next_reservation();
     void begin_event();
     void emit(Action a) { actions_.push_back(a); }
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);

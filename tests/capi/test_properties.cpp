@@ -1,0 +1,160 @@
+// Properties that must hold for every shipped policy on several workloads,
+// checked after every scheduling pass through the public queries:
+//   - no node is ever used by two jobs, and idle + used nodes = the machine;
+//   - no started job delays an earlier reservation (a reservation's start
+//     never moves later, and a reserved job starts no later than it);
+//   - every submitted job ends finished, killed at walltime, or rejected
+//     with a reason.
+#include <set>
+
+#include "sim/generate.h"
+#include "sim/swf.h"
+#include "support.h"
+
+using namespace rota;
+
+namespace {
+
+struct Variant {
+    const char* name;
+    const char* preset;
+    const char* extra_toml;
+};
+
+const Variant kVariants[] = {
+    {"fcfs", "fcfs", ""},
+    {"easy first-fit", "easy", ""},
+    {"conservative", "conservative", ""},
+    {"fpfs(3)", "fpfs", ""},
+    {"easy best-fit", "easy", "[policy.backfill]\nscript = \"backfill/best_fit.lua\"\n"},
+    {"easy sjf", "easy", "[policy.order]\nscript = \"order/sjf.lua\"\n"},
+    {"conservative sjf + max_procs",
+     "conservative",
+     "[policy.order]\nscript = \"order/sjf.lua\"\n[policy.admission]\nscript = "
+     "\"admission/max_procs.lua\"\nmax_procs = 64\n"},
+};
+
+std::vector<sim::TraceJob> first_jobs(const std::string& rel, std::size_t n, std::int32_t& procs) {
+    std::string path = rota::test::shared_path(rel);
+    if (path.empty()) return {};
+    auto t = sim::load_trace(path, sim::Mapping::standard);
+    procs = t.header.max_procs > 0 ? t.header.max_procs : t.header.max_nodes;
+    if (t.jobs.size() > n) t.jobs.resize(n);
+    return t.jobs;
+}
+
+class Checker {
+public:
+    explicit Checker(std::int32_t procs) : procs_(procs) {}
+
+    void after_pass(rota_engine* e) {
+        ++passes_;
+        std::size_t n = 0;
+        rota_running(e, nullptr, 0, &n);
+        std::vector<int64_t> running(n);
+        REQUIRE(rota_running(e, running.data(), n, &n) == ROTA_OK);
+        std::vector<int> owner(static_cast<std::size_t>(procs_), 0);
+        std::size_t used = 0;
+        for (int64_t id : running) {
+            std::size_t k = 0;
+            rota_job_nodes(e, id, nullptr, 0, &k);
+            std::vector<int32_t> nodes(k);
+            REQUIRE(rota_job_nodes(e, id, nodes.data(), k, &k) == ROTA_OK);
+            for (int32_t node : nodes) {
+                REQUIRE(node >= 0);
+                REQUIRE(node < procs_);
+                if (owner[static_cast<std::size_t>(node)]++) {
+                    FAIL("node " << node << " is used by two jobs (one is job " << id << ")");
+                }
+                ++used;
+            }
+        }
+        std::size_t idle = 0;
+        rota_free_nodes(e, nullptr, 0, &idle);
+        REQUIRE(idle + used == static_cast<std::size_t>(procs_));
+
+        std::size_t nr = 0;
+        rota_reservations(e, nullptr, 0, &nr);
+        std::vector<rota_reservation> rs(nr);
+        REQUIRE(rota_reservations(e, rs.data(), nr, &nr) == ROTA_OK);
+        for (const auto& r : rs) {
+            auto it = reserved_.find(r.job);
+            if (it != reserved_.end() && r.start > it->second)
+                FAIL("job " << r.job << "'s reservation moved later, from " << it->second
+                            << " to " << r.start);
+            reserved_[r.job] = r.start;
+        }
+    }
+
+    void check_start(std::int64_t engine_id, std::int64_t start_s) {
+        auto it = reserved_.find(engine_id);
+        if (it != reserved_.end() && start_s * 1'000'000 > it->second)
+            FAIL("job " << engine_id << " started at " << start_s << " s, after its reservation at "
+                        << it->second / 1'000'000.0 << " s");
+    }
+
+    std::uint64_t passes() const { return passes_; }
+
+private:
+    std::int32_t procs_;
+    std::map<int64_t, rota_time> reserved_;
+    std::uint64_t passes_ = 0;
+};
+
+void check_workload(const std::string& name, const std::vector<sim::TraceJob>& jobs,
+                    std::int32_t procs) {
+    if (jobs.empty()) return;
+    for (const auto& v : kVariants) {
+        INFO(name << ", " << v.name);
+        auto e = rota::test::preset_engine(v.preset, procs, 3, v.extra_toml);
+        Checker checker(procs);
+        sim::SimOptions opt;
+        opt.after_pass = [&](rota_engine* eng, std::int64_t) { checker.after_pass(eng); };
+        auto r = sim::simulate(e.get(), jobs, opt);
+        CHECK(checker.passes() > 0);
+        std::map<std::int64_t, std::string> reasons(r.rejections.begin(), r.rejections.end());
+        std::size_t unfinished = 0;
+        for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+            const auto& o = r.jobs[i];
+            if (o.state == sim::FinalState::unfinished) ++unfinished;
+            if (o.state == sim::FinalState::rejected) {
+                CHECK_FALSE(reasons[o.id].empty());
+                continue;
+            }
+            if (o.start >= 0) checker.check_start(static_cast<std::int64_t>(i), o.start);
+            if (o.state == sim::FinalState::killed) CHECK(o.run_time == o.requested_time);
+            if (o.state == sim::FinalState::finished) CHECK(o.run_time <= o.requested_time);
+        }
+        CHECK(unfinished == 0);
+        CHECK(r.counters.hook_failures[ROTA_HOOK_BACKFILL_SELECT] == 0);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("properties: every policy on the start of KTH-SP2", "[properties]") {
+    std::int32_t procs = 0;
+    auto jobs = first_jobs("traces/KTH-SP2-1996-2.1-cln.swf.gz", 3000, procs);
+    check_workload("KTH-SP2", jobs, procs);
+}
+
+TEST_CASE("properties: every policy on the start of SDSC-SP2", "[properties]") {
+    std::int32_t procs = 0;
+    auto jobs = first_jobs("traces/SDSC-SP2-1998-4.2-cln.swf.gz", 3000, procs);
+    check_workload("SDSC-SP2", jobs, procs);
+}
+
+TEST_CASE("properties: every policy on the Lublin synthetic trace", "[properties]") {
+    std::int32_t procs = 0;
+    auto jobs = first_jobs("traces/lublin_256.swf", 3000, procs);
+    check_workload("lublin_256", jobs, procs);
+}
+
+TEST_CASE("properties: every policy on a generated overloaded workload", "[properties]") {
+    sim::GenerateOptions g;
+    g.jobs = 2000;
+    g.procs = 128;
+    g.load = 1.1;
+    g.seed = 42;
+    check_workload("generated", sim::generate(g), g.procs);
+}
