@@ -1,0 +1,244 @@
+// Broken policies and bad input through the C ABI: each gives a clear error
+// or a counted hook failure with the documented fallback, the engine keeps
+// running, and no job is lost.
+#include <filesystem>
+#include <fstream>
+
+#include "sim/generate.h"
+#include "support.h"
+
+using namespace rota;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_dir() {
+    fs::path d = fs::temp_directory_path() / ("rota-faults-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+}
+
+void write(const fs::path& p, const std::string& text) {
+    std::ofstream(p) << text;
+}
+
+std::vector<sim::TraceJob> workload() {
+    sim::GenerateOptions g;
+    g.jobs = 600;
+    g.procs = 64;
+    g.load = 0.95;
+    g.seed = 3;
+    return sim::generate(g);
+}
+
+std::string easy_with(const std::string& hook, const fs::path& script, std::int64_t budget = 100000) {
+    return "[machine]\nprocs = 64\n[scheduler]\nreservation_depth = 1\n[policy." + hook +
+           "]\nscript = \"" + script.string() + "\"\n[lua]\ninstruction_budget = " +
+           std::to_string(budget) + "\nmemory_limit_mb = 8\n";
+}
+
+void silence(rota_engine* e) { rota_set_log(e, nullptr, nullptr); }
+
+}  // namespace
+
+// The scripts fail only when there is something to decide: a script that
+// fails on an empty batch is refused at load time by the dry run.
+TEST_CASE("faults: a broken backfill script falls back to no backfill and loses no job") {
+    const auto jobs = workload();
+    const auto fcfs = rota::test::run("fcfs", 64, jobs);
+    fs::path dir = temp_dir();
+    const std::pair<const char*, const char*> faults[] = {
+        {"error", "return { backfill_select = function(c) if c.n == 0 then return {} end error('boom') end }"},
+        {"infinite loop", "return { backfill_select = function(c) if c.n == 0 then return {} end while true do end end }"},
+        {"memory bomb",
+         "return { backfill_select = function(c) if c.n == 0 then return {} end local t = {} for i = 1, 1e9 do t[i] = "
+         "string.rep('x', 64) .. i end end }"},
+        {"invalid return", "return { backfill_select = function(c) if c.n == 0 then return {} end return { c.n + 1 } end }"},
+        {"wrong type", "return { backfill_select = function(c) if c.n == 0 then return {} end return 'all' end }"},
+        {"duplicate pick", "return { backfill_select = function(c) if c.n == 0 then return {} end return { 1, 1 } end }"},
+        {"forbidden io", "return { backfill_select = function(c) if c.n == 0 then return {} end io.write('x') return {} end }"},
+        {"forbidden os", "return { backfill_select = function(c) if c.n == 0 then return {} end os.exit(1) end }"},
+        {"forbidden require", "return { backfill_select = function(c) if c.n == 0 then return {} end require('os') end }"},
+    };
+    for (const auto& [name, code] : faults) {
+        INFO(name);
+        fs::path script = dir / "broken.lua";
+        write(script, code);
+        auto e = rota::test::engine_from(easy_with("backfill", script));
+        silence(e.get());
+        auto r = sim::simulate(e.get(), jobs, {});
+        CHECK(r.counters.hook_failures[ROTA_HOOK_BACKFILL_SELECT] > 0);
+        CHECK(r.counters.hook_failures[ROTA_HOOK_BACKFILL_SELECT] ==
+              r.counters.hook_calls[ROTA_HOOK_BACKFILL_SELECT]);
+        // EASY without backfilling is FCFS, job for job.
+        CHECK(rota::test::starts(r) == fcfs);
+        for (const auto& o : r.jobs) CHECK(o.state != sim::FinalState::unfinished);
+    }
+}
+
+TEST_CASE("faults: failing admission accepts, failing order keeps FCFS") {
+    const auto jobs = workload();
+    const auto easy = rota::test::run("easy", 64, jobs);
+    fs::path dir = temp_dir();
+    fs::path adm = dir / "adm.lua";
+    write(adm, "return { admission = function(jobs) if jobs.n == 0 then return {} end return 42 end }");
+    auto e = rota::test::engine_from(easy_with("admission", adm));
+    silence(e.get());
+    auto r = sim::simulate(e.get(), jobs, {});
+    CHECK(r.counters.hook_failures[ROTA_HOOK_ADMISSION] > 0);
+    CHECK(rota::test::starts(r) == easy);
+
+    fs::path ord = dir / "ord.lua";
+    write(ord, "return { order = function(jobs) local k = {} for i = 1, jobs.n do k[i] = 0/0 end "
+               "return k end }");
+    auto e2 = rota::test::engine_from(easy_with("order", ord));
+    silence(e2.get());
+    auto r2 = sim::simulate(e2.get(), jobs, {});
+    CHECK(r2.counters.hook_failures[ROTA_HOOK_ORDER] > 0);
+    CHECK(rota::test::starts(r2) == easy);
+}
+
+TEST_CASE("faults: hook failures are logged with the hook and the script's message") {
+    fs::path dir = temp_dir();
+    fs::path script = dir / "err.lua";
+    write(script, "return { backfill_select = function(c)\n  if c.n > 0 then error('no candidates for you') end\nend }");
+    auto e = rota::test::engine_from(easy_with("backfill", script));
+    std::vector<std::string> lines;
+    rota_set_log(
+        e.get(), [](void* ud, const char* l) { static_cast<std::vector<std::string>*>(ud)->push_back(l); },
+        &lines);
+    sim::simulate(e.get(), workload(), {});
+    REQUIRE_FALSE(lines.empty());
+    CHECK(lines.size() <= 10);  // later failures are only counted
+    CHECK(lines[0].find("backfill_select") != std::string::npos);
+    CHECK(lines[0].find("err.lua:2") != std::string::npos);
+    CHECK(lines[0].find("no candidates for you") != std::string::npos);
+}
+
+TEST_CASE("faults: hot reload swaps a good script and refuses a broken one") {
+    fs::path dir = temp_dir();
+    fs::path script = dir / "policy.lua";
+    // Backfill nothing at first.
+    write(script, "return { backfill_select = function(c) return {} end }");
+    auto e = rota::test::engine_from(easy_with("backfill", script));
+    rota_engine* eng = e.get();
+    auto submit = [&](int64_t id, int32_t procs, rota_time est) {
+        rota_job j{sizeof(rota_job)};
+        j.id = id;
+        j.procs = procs;
+        j.estimate = est;
+        REQUIRE(rota_submit(eng, &j) == ROTA_OK);
+    };
+    auto started = [&] {
+        std::vector<int64_t> ids;
+        rota_action a{sizeof(rota_action)};
+        while (rota_next_action(eng, &a) == ROTA_OK)
+            if (a.type == ROTA_ACTION_START) ids.push_back(a.job);
+        return ids;
+    };
+    submit(1, 60, 1000);
+    submit(2, 64, 1000);  // head, reserved at 1000
+    submit(3, 2, 100);    // a backfill candidate
+    REQUIRE(rota_schedule(eng) == ROTA_OK);
+    CHECK(started() == std::vector<int64_t>{1});
+
+    write(script, "return { backfill_select = function(c)\n  return {1\nend }");  // syntax error
+    CHECK(rota_reload_policies(eng) == ROTA_ESCRIPT);
+    std::string msg = rota_errmsg(eng);
+    CHECK(msg.find("policy.lua:") != std::string::npos);
+    rota_counters c{sizeof(c)};
+    rota_counters_get(eng, &c);
+    CHECK(c.reload_failures == 1);
+    REQUIRE(rota_advance(eng, 10) == ROTA_OK);
+    REQUIRE(rota_schedule(eng) == ROTA_OK);
+    CHECK(started().empty());  // the old policy still refuses to backfill
+
+    write(script, "return { backfill_select = function(c) if c.n > 0 then return { 1 } end end }");
+    REQUIRE(rota_reload_policies(eng) == ROTA_OK);
+    REQUIRE(rota_advance(eng, 20) == ROTA_OK);
+    REQUIRE(rota_schedule(eng) == ROTA_OK);
+    CHECK(started() == std::vector<int64_t>{3});
+}
+
+TEST_CASE("faults: a script that fails its dry run is refused at load with file and line") {
+    fs::path script = temp_dir() / "always.lua";
+    write(script, "return { backfill_select = function(c)\n  error('always')\nend }");
+    rota_engine* e = nullptr;
+    CHECK(rota_engine_new(easy_with("backfill", script).c_str(), nullptr, &e) == ROTA_ESCRIPT);
+    CHECK(std::string(rota_errmsg(e)).find("always.lua:2: always") != std::string::npos);
+    rota_engine_free(e);
+}
+
+TEST_CASE("bad input: configuration errors name the key or the line") {
+    auto expect = [](const std::string& toml, const std::string& needle) {
+        rota_engine* e = nullptr;
+        int rc = rota_engine_new(toml.c_str(), nullptr, &e);
+        std::string msg = rota_errmsg(e);
+        rota_engine_free(e);
+        INFO(msg);
+        CHECK(rc == ROTA_ECONFIG);
+        CHECK(msg.find(needle) != std::string::npos);
+    };
+    expect("[machine]\nprocs = 8\nnodes = 3\n", "unknown key 'machine.nodes'");
+    expect("[machine]\nprocs = \"eight\"\n", "'machine.procs' must be an integer");
+    expect("[machine]\nprocs = 8\n[scheduler]\nreservation_depth = true\n",
+           "'scheduler.reservation_depth' must be an integer");
+    expect("[machine]\nprocs = 8\n[bogus]\n", "unknown key 'bogus'");
+    expect("[machine]\nprocs = 8\n[machine\n", ":3:");
+    expect("[scheduler]\nbackfill = true\n", "[machine] is required");
+    expect("[machine]\nprocs = 0\n", "machine.procs");
+    expect("[machine]\nprocs = 8\n[policy.backfill]\nmax_jumps = 3\n",
+           "'policy.backfill.script' is required");
+    expect("[machine]\nprocs = 8\n[lua]\nmemory_limit_mb = 0\n", "lua.memory_limit_mb");
+
+    rota_engine* e = nullptr;
+    CHECK(rota_engine_new("[machine]\nprocs = 8\n[policy.backfill]\nscript = \"nope.lua\"\n",
+                          nullptr, &e) == ROTA_ESCRIPT);
+    CHECK(std::string(rota_errmsg(e)).find("nope.lua") != std::string::npos);
+    CHECK(rota_schedule(e) == ROTA_ESTATE);  // a failed handle answers nothing else
+    rota_engine_free(e);
+    rota_engine_free(nullptr);  // a no-op
+    CHECK(rota_engine_new_file("/nonexistent/rota.toml", &e) == ROTA_ECONFIG);
+    CHECK(std::string(rota_errmsg(e)).find("/nonexistent/rota.toml") != std::string::npos);
+    rota_engine_free(e);
+}
+
+TEST_CASE("bad input: events through the ABI are checked") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
+    rota_engine* eng = e.get();
+    rota_job j{sizeof(rota_job)};
+    j.id = 1;
+    j.procs = 4;
+    j.estimate = 100;
+    REQUIRE(rota_submit(eng, &j) == ROTA_OK);
+    CHECK(rota_submit(eng, &j) == ROTA_EEXIST);
+    j.id = 2;
+    j.procs = 0;
+    CHECK(rota_submit(eng, &j) == ROTA_EINVAL);
+    CHECK(std::string(rota_errmsg(eng)).find("procs must be positive") != std::string::npos);
+    j.procs = 9;  // bigger than the machine: rejected at the next pass, with a reason
+    REQUIRE(rota_submit(eng, &j) == ROTA_OK);
+    REQUIRE(rota_advance(eng, 500) == ROTA_OK);
+    CHECK(rota_advance(eng, 499) == ROTA_ETIME);
+    CHECK(std::string(rota_errmsg(eng)).find("backwards") != std::string::npos);
+    CHECK(rota_now(eng) == 500);
+    CHECK(rota_job_end(eng, 77) == ROTA_ENOTFOUND);
+    CHECK(rota_job_end(eng, 1) == ROTA_ESTATE);
+    REQUIRE(rota_schedule(eng) == ROTA_OK);
+    rota_action a{sizeof(rota_action)};
+    bool rejected = false;
+    while (rota_next_action(eng, &a) == ROTA_OK) {
+        if (a.type == ROTA_ACTION_REJECT) {
+            rejected = true;
+            CHECK(a.job == 2);
+            CHECK(std::string(a.reason) == "requests 9 processors; the machine has 8");
+        }
+    }
+    CHECK(rejected);
+    rota_action small{sizeof(rota_action) - 8};
+    CHECK(rota_next_action(eng, &small) == ROTA_EINVAL);
+    size_t n = 0;
+    int64_t one[1];
+    CHECK(rota_running(eng, one, 0, &n) == ROTA_ERANGE);
+    CHECK(n == 1);
+}
