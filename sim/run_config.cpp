@@ -38,14 +38,14 @@ T get(const toml::table& t, const char* key, const std::string& where, T dflt) {
 }  // namespace
 
 const std::vector<std::string>& policy_names() {
-    static const std::vector<std::string> names{"fcfs", "easy", "conservative", "fpfs"};
+    static const std::vector<std::string> names{"fcfs", "easy", "conservative", "fpfs", "custom"};
     return names;
 }
 
 void check_policy(const std::string& name) {
     for (const auto& n : policy_names())
         if (n == name) return;
-    fail("unknown policy '" + name + "' (expected fcfs, easy, conservative or fpfs)");
+    fail("unknown policy '" + name + "' (expected fcfs, easy, conservative, fpfs or custom)");
 }
 
 RunConfig load_run_config(const std::string& path) {
@@ -117,8 +117,18 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     };
     toml::table& machine = sub(t, "machine");
     machine.insert_or_assign("procs", static_cast<std::int64_t>(procs));
+    std::ostringstream os;
+    if (policy == "custom") {  // the file's [scheduler] and [policy] as they are
+        os << t;
+        return os.str();
+    }
     toml::table& sched = sub(t, "scheduler");
     toml::table& pol = sub(t, "policy");
+    // A preset owns these keys; setting them too would silently lose one.
+    for (const char* k : {"backfill", "reservation_depth"})
+        if (sched.get(k))
+            fail(std::string("key 'scheduler.") + k + "' is set by the policy preset '" + policy +
+                 "'; use policy = \"custom\" to set it yourself");
     // Presets (docs/config.md): FCFS never backfills, EASY reserves for the
     // head only, conservative for every waiting job, FPFS for none.
     std::int64_t depth = 1;
@@ -129,12 +139,14 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     sched.insert_or_assign("reservation_depth", depth);
     toml::table& bf = sub(pol, "backfill");
     if (policy == "fpfs") {
+        if (bf.get("script"))
+            fail("key 'policy.backfill.script' is set by the policy preset 'fpfs'; use policy = "
+                 "\"custom\" to set it yourself");
         bf.insert_or_assign("script", "backfill/fpfs.lua");
         bf.insert_or_assign("max_jumps", rc.max_jumps);
     } else if (!bf.get("script")) {
         bf.insert_or_assign("script", "backfill/first_fit.lua");
     }
-    std::ostringstream os;
     os << t;
     return os.str();
 }

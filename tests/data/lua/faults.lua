@@ -1,0 +1,75 @@
+-- Test fixture: every way a hook can break, chosen by ctx.now (the "mode").
+-- Mode 0 behaves: first fit, accept all, FCFS keys.
+
+local function bomb()
+  local t = {}
+  for i = 1, math.maxinteger do
+    t[i] = string.rep("x", 64) .. i
+  end
+  return t
+end
+
+local backfill_faults = {
+  [1] = function() error("boom") end,
+  [2] = function() while true do end end,
+  [3] = function() bomb() end,
+  [4] = function() return "first" end,
+  [5] = function(c) return { c.n + 1 } end,
+  [6] = function() return { 1, 1 } end,
+  [7] = function() return { 1.5 } end,
+  [8] = function() return 0 end,
+  [9] = function() local x = nil; return x.field end,
+  [10] = function() error({ code = 7 }) end,
+  [11] = function() error("no position", 0) end,
+  -- A script that swallows the budget error must still be stopped.
+  [12] = function() while true do pcall(function() while true do end end) end end,
+  -- ...and one that swallows the memory error keeps running into the budget.
+  [13] = function() while true do pcall(bomb) end end,
+  -- Damages the tables it was handed, then fails.
+  [14] = function(c, ctx) c.id = nil; c.procs[100] = 1; rawset(ctx, "now", "x"); error("vandal") end,
+  [15] = function() return { 1, "2" } end,
+  [16] = function(c, ctx) ctx.free_procs = 1000 end,
+}
+
+local function backfill_select(c, ctx, params)
+  local fault = backfill_faults[ctx.now]
+  if fault then return fault(c, ctx) end
+  local picks = {}
+  for i = 1, #c.id do picks[i] = i end
+  return picks
+end
+
+local admission_faults = {
+  [1] = function() return { { reject = "" } } end,
+  [2] = function() return { { reject = 42 } } end,
+  [3] = function() return { {} } end,
+  [4] = function() return { "maybe" } end,
+  [5] = function() return { false } end,
+  [6] = function() return nil end,
+  [7] = function() return { 17 } end,
+}
+
+local function admission(jobs, ctx, params)
+  local fault = admission_faults[ctx.now]
+  if fault then return fault() end
+  local d = {}
+  for i = 1, jobs.n do d[i] = "accept" end
+  return d
+end
+
+local order_faults = {
+  [1] = function(jobs) return {} end,
+  [2] = function(jobs) local k = {}; for i = 1, jobs.n do k[i] = 0 / 0 end; return k end,
+  [3] = function(jobs) local k = {}; for i = 1, jobs.n do k[i] = "1" end; return k end,
+  [4] = function(jobs) return 5 end,
+}
+
+local function order(jobs, ctx, params)
+  local fault = order_faults[ctx.now]
+  if fault then return fault(jobs) end
+  local k = {}
+  for i = 1, jobs.n do k[i] = jobs.submit[i] end
+  return k
+end
+
+return { backfill_select = backfill_select, admission = admission, order = order }

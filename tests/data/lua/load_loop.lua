@@ -1,0 +1,3 @@
+-- Test fixture: never finishes loading.
+while true do end
+return {}

@@ -1,0 +1,2 @@
+-- Test fixture: provides order only.
+return { order = function(jobs) return {} end }

@@ -1,0 +1,91 @@
+// The calling convention: what a hook sees and what it may answer.
+#include <catch2/catch.hpp>
+
+#include "lua_test_util.h"
+
+using namespace rota;
+using namespace rota::test;
+using Picks = std::vector<std::uint32_t>;
+
+TEST_CASE("a hook sees the whole batch and the pass context", "[lua][calls]") {
+    std::vector<std::string> log;
+    LuaConfig cfg = config(Hook::backfill_select, fixture("ctx_echo.lua"));
+    cfg.log = [&](std::string_view line) { log.emplace_back(line); };
+    LuaPolicy p(cfg);
+    log.clear();  // the dry run printed too
+
+    PassContext ctx;
+    ctx.now = 5'000'000'000;
+    ctx.machine_procs = 128;
+    ctx.free_procs = 12;
+    ctx.queue_length = 7;
+    ctx.head_id = 42;
+    ctx.head_procs = 64;
+    ctx.head_jumps = 3;
+    ctx.shadow_time = 9'000'000'000;
+    ctx.extra_procs = 4;
+    const JobBatch big =
+        make_batch({{7, 2, 60, 10, 3, 1}, {8, 4, 120, 20, 4, -2}, {9, 1, 5, 30, 5, 0}});
+    REQUIRE(picks_of(p, big, ctx).empty());
+    ctx.shadow_time = kNoTime;
+    const JobBatch small = make_batch({{11, 16, 1, 2, 3, 4}});
+    REQUIRE(picks_of(p, small, ctx).empty());
+
+    REQUIRE(log.size() == 2);
+    CHECK(log[0] ==
+          "n=3 len=3 7/2/60/10/3/1 8/4/120/20/4/-2 9/1/5/30/5/0 now=5000000000 "
+          "machine_procs=128 free_procs=12 queue_length=7 head_id=42 head_procs=64 head_jumps=3 "
+          "shadow_time=9000000000 extra_procs=4");
+    // A shorter batch reuses the tables: # agrees with n, no stale tail.
+    CHECK(log[1] ==
+          "n=1 len=1 11/16/1/2/3/4 now=5000000000 machine_procs=128 free_procs=12 "
+          "queue_length=7 head_id=42 head_procs=64 head_jumps=3 shadow_time=nil extra_procs=4");
+}
+
+TEST_CASE("backfill_select may answer a list, one index, nil or an empty table", "[lua][calls]") {
+    TempDir dir;
+    const std::string path = dir.write("answers.lua", R"(
+        local answers = {
+            [1] = function() return { 3, 1 } end,
+            [2] = function() return 2 end,
+            [3] = function() return nil end,
+            [4] = function() return {} end,
+            [5] = function() return 2.0 end,
+        }
+        return { backfill_select = function(c, ctx)
+            local a = answers[ctx.now]
+            if a then return a() end
+        end }
+    )");
+    LuaPolicy p(config(Hook::backfill_select, path));
+    const JobBatch b = make_batch({{1, 1}, {2, 1}, {3, 1}});
+    CHECK(picks_of(p, b, make_ctx(1)) == Picks{2, 0});
+    CHECK(picks_of(p, b, make_ctx(2)) == Picks{1});
+    CHECK(picks_of(p, b, make_ctx(3)).empty());
+    CHECK(picks_of(p, b, make_ctx(4)).empty());
+    CHECK(picks_of(p, b, make_ctx(5)) == Picks{1});
+}
+
+TEST_CASE("one file may provide several hooks, hooks may come from several files", "[lua][calls]") {
+    LuaConfig cfg = config(Hook::admission, fixture("multi.lua"));
+    cfg.hooks.push_back({Hook::order, LuaHookConfig{"order/sjf.lua", {}}});
+    cfg.hooks.push_back({Hook::backfill_select, LuaHookConfig{fixture("multi.lua"), {}}});
+    LuaPolicy p(cfg);
+    const JobBatch b = make_batch({{1, 1, 30}, {2, 9, 10}});
+    std::vector<Admission> out;
+    REQUIRE(p.admission(b, make_ctx(), out).ok);
+    CHECK(out[1].kind == AdmissionKind::reject);
+    std::vector<double> keys;
+    REQUIRE(p.order(b, make_ctx(), keys).ok);
+    CHECK(keys == std::vector<double>{30, 10});
+    CHECK(picks_of(p, b, make_ctx()) == Picks{1});
+    CHECK(p.resolved_path(Hook::order) == shipped("order/sjf.lua"));
+}
+
+TEST_CASE("a hook that is not configured fails instead of guessing", "[lua][calls]") {
+    LuaPolicy p(config(Hook::order, "order/fcfs.lua"));
+    std::vector<std::uint32_t> picks;
+    const HookOutcome r = p.backfill_select(make_batch({{1, 1}}), make_ctx(), picks);
+    CHECK_FALSE(r.ok);
+    CHECK(r.error == "backfill_select: no script configured");
+}

@@ -1,0 +1,148 @@
+// Every way a hook call can break fails that call with a clear message, and
+// the next call on the same LuaPolicy works (ARCHITECTURE §5).
+#include <catch2/catch.hpp>
+
+#include "lua_test_util.h"
+
+using namespace rota;
+using namespace rota::test;
+using Picks = std::vector<std::uint32_t>;
+
+namespace {
+
+LuaConfig fault_config(Hook h) {
+    LuaConfig cfg = config(h, fixture("faults.lua"));
+    cfg.instruction_budget = 1'000'000;
+    cfg.memory_limit = 8u << 20;
+    return cfg;
+}
+
+const JobBatch kBatch = make_batch({{1, 2}, {2, 4}, {3, 8}});
+
+// Calls backfill_select in fault `mode`, then in mode 0 (well behaved).
+std::string backfill_fault(LuaPolicy& p, Time mode) {
+    std::vector<std::uint32_t> picks{99};
+    const HookOutcome bad = p.backfill_select(kBatch, make_ctx(mode), picks);
+    CHECK_FALSE(bad.ok);
+    CHECK(picks.empty());
+    const HookOutcome good = p.backfill_select(kBatch, make_ctx(0), picks);
+    CHECK(good.ok);
+    CHECK(good.error.empty());
+    CHECK(picks == Picks{0, 1, 2});
+    return bad.error;
+}
+
+}  // namespace
+
+TEST_CASE("a runtime error fails the call with file:line: message", "[lua][faults]") {
+    LuaPolicy p(fault_config(Hook::backfill_select));
+    const std::string file = fixture("faults.lua");
+    CHECK(backfill_fault(p, 1) == "backfill_select: " + file + ":13: boom");
+    CHECK_THAT(backfill_fault(p, 9),
+               Catch::StartsWith("backfill_select: " + file + ":21: attempt to index a nil"));
+    CHECK(backfill_fault(p, 10) ==
+          "backfill_select: " + file + ":22: (error object is a table value)");
+    CHECK(backfill_fault(p, 11) == "backfill_select: " + file + ":23: no position");
+}
+
+TEST_CASE("an endless loop runs out of the instruction budget", "[lua][faults]") {
+    LuaPolicy p(fault_config(Hook::backfill_select));
+    const std::string err = backfill_fault(p, 2);
+    CHECK_THAT(err, Catch::StartsWith("backfill_select: instruction budget of 1000000 exceeded"));
+    CHECK_THAT(err, Catch::Contains("faults.lua:14"));
+    SECTION("even when the script catches the budget error with pcall") {
+        CHECK_THAT(backfill_fault(p, 12),
+                   Catch::StartsWith("backfill_select: instruction budget of 1000000 exceeded"));
+    }
+    SECTION("or catches memory errors in a loop") {
+        CHECK_THAT(backfill_fault(p, 13),
+                   Catch::StartsWith("backfill_select: instruction budget of 1000000 exceeded"));
+    }
+}
+
+TEST_CASE("a memory bomb hits the memory cap and the state stays usable", "[lua][faults]") {
+    LuaConfig cfg = fault_config(Hook::backfill_select);
+    cfg.instruction_budget = 100'000'000;  // let the cap, not the budget, stop it
+    LuaPolicy p(cfg);
+    for (int round = 0; round < 3; ++round) {
+        CHECK(backfill_fault(p, 3) ==
+              "backfill_select: memory limit of 8388608 bytes exceeded in " +
+                  fixture("faults.lua"));
+    }
+}
+
+TEST_CASE("invalid backfill_select answers fail the call", "[lua][faults]") {
+    LuaPolicy p(fault_config(Hook::backfill_select));
+    const std::string prefix =
+        "backfill_select: " + fixture("faults.lua") + " returned an invalid answer: ";
+    CHECK(backfill_fault(p, 4) ==
+          prefix + "a string; expected an array of candidate indices, an index or nil");
+    CHECK(backfill_fault(p, 5) ==
+          prefix + "index 4 is outside the candidates 1..3 (at position 1)");
+    CHECK(backfill_fault(p, 6) == prefix + "index 1 appears twice (at position 2)");
+    CHECK(backfill_fault(p, 7) == prefix + "index 1.5 is not an integer (at position 1)");
+    CHECK(backfill_fault(p, 8) == prefix + "index 0 is outside the candidates 1..3");
+    CHECK(backfill_fault(p, 15) ==
+          prefix + "a string where a candidate index was expected (at position 2)");
+}
+
+TEST_CASE("a script that damages its batch tables does not break the next call", "[lua][faults]") {
+    LuaPolicy p(fault_config(Hook::backfill_select));
+    CHECK_THAT(backfill_fault(p, 14), Catch::EndsWith("vandal"));
+    CHECK_THAT(backfill_fault(p, 16), Catch::EndsWith("ctx is read-only"));
+}
+
+TEST_CASE("invalid admission answers fail the call", "[lua][faults]") {
+    LuaPolicy p(fault_config(Hook::admission));
+    const std::string prefix =
+        "admission: " + fixture("faults.lua") + " returned an invalid answer: ";
+    auto fault = [&](Time mode) {
+        std::vector<Admission> out;
+        const HookOutcome bad = p.admission(kBatch, make_ctx(mode), out);
+        CHECK_FALSE(bad.ok);
+        const HookOutcome good = p.admission(kBatch, make_ctx(0), out);
+        CHECK(good.ok);
+        REQUIRE(out.size() == 3);
+        CHECK(out[2].kind == AdmissionKind::accept);
+        return bad.error;
+    };
+    CHECK_THAT(fault(1),
+               Catch::StartsWith(prefix + "a reject without a non-empty reason for job 1"));
+    CHECK_THAT(fault(2),
+               Catch::StartsWith(prefix + "a reject without a non-empty reason for job 1"));
+    CHECK_THAT(fault(3),
+               Catch::StartsWith(prefix + "a reject without a non-empty reason for job 1"));
+    CHECK_THAT(fault(4), Catch::StartsWith(prefix + "the decision \"maybe\" for job 1"));
+    CHECK_THAT(fault(5), Catch::StartsWith(prefix + "a boolean as the decision for job 1"));
+    CHECK(fault(6) == prefix + "a nil; expected a table of decisions");
+    CHECK_THAT(fault(7), Catch::StartsWith(prefix + "a number as the decision for job 1"));
+}
+
+TEST_CASE("invalid order answers fail the call", "[lua][faults]") {
+    LuaPolicy p(fault_config(Hook::order));
+    const std::string prefix = "order: " + fixture("faults.lua") + " returned an invalid answer: ";
+    auto fault = [&](Time mode) {
+        std::vector<double> keys;
+        const HookOutcome bad = p.order(kBatch, make_ctx(mode), keys);
+        CHECK_FALSE(bad.ok);
+        const HookOutcome good = p.order(kBatch, make_ctx(0), keys);
+        CHECK(good.ok);
+        CHECK(keys == std::vector<double>{0, 0, 0});
+        return bad.error;
+    };
+    CHECK(fault(1) == prefix + "0 keys for 3 jobs");
+    CHECK(fault(2) == prefix + "NaN as the key of job 1");
+    CHECK(fault(3) == prefix + "a string as the key of job 1; expected a number");
+    CHECK(fault(4) == prefix + "a number; expected an array of sort keys");
+}
+
+TEST_CASE("a malformed batch fails the call instead of reading out of bounds", "[lua][faults]") {
+    LuaPolicy p(fault_config(Hook::backfill_select));
+    JobBatch b = kBatch;
+    b.priority.pop_back();
+    std::vector<std::uint32_t> picks;
+    const HookOutcome r = p.backfill_select(b, make_ctx(), picks);
+    CHECK_FALSE(r.ok);
+    CHECK_THAT(r.error, Catch::Contains("malformed batch"));
+    CHECK(picks_of(p, kBatch, make_ctx()) == Picks{0, 1, 2});
+}
