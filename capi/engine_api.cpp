@@ -62,11 +62,13 @@ int create(const std::string& text, const std::string& source, const std::string
     e->base_dir = base_dir;
     try {
         e->config = parse_config(text, source);
-        if (!e->config.scripts.empty())
-            e->lua = std::make_shared<LuaPolicy>(lua_config(e->config, base_dir));
+        if (!e->config.scripts.empty()) {
+            LuaConfig lc = lua_config(e->config, base_dir);
+            lc.log = [e](std::string_view l) { e->log("policy: " + std::string(l)); };
+            e->lua = std::make_shared<LuaPolicy>(std::move(lc));
+        }
         e->sched = std::make_unique<Scheduler>(e->config.scheduler);
         e->sched->set_log([e](const std::string& l) { e->log(l); });
-        if (e->lua) e->lua->set_log([e](const std::string& l) { e->log(l); });
         e->install_policies();
         return ROTA_OK;
     } catch (const Error& x) {
