@@ -79,7 +79,9 @@ int rota_job_nodes(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t*
         if (!j) throw Error(Errc::not_found, "no job " + std::to_string(id));
         if (j->state != JobState::running)
             throw Error(Errc::state, "job " + std::to_string(id) + " is not running");
-        return copy_out<int32_t>(j->nodes, out, cap, n);
+        std::vector<int32_t> nodes;
+        NodePool::expand(j->nodes, nodes);
+        return copy_out<int32_t>(nodes, out, cap, n);
     });
 }
 

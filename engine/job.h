@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "nodes.h"
 #include "types.h"
 
 namespace rota {
@@ -44,7 +45,7 @@ struct Job {
     double order_key = 0.0;        // from the order hook; lower runs first
     std::int32_t jumps = 0;        // times jumped while at the head (FPFS)
     JobState state = JobState::pending;
-    std::vector<std::int32_t> nodes;  // nodes held while running
+    std::vector<NodeRun> nodes;  // nodes held while running, as runs
     std::string reason;               // why rejected
 
     bool reserved() const { return reserved_start != kNoTime; }

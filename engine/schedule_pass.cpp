@@ -245,7 +245,6 @@ void Scheduler::start(Slot s) {
     }
     if (j.spec.procs > nodes_.idle())
         throw Error(Errc::internal, "start: profile and idle nodes disagree");
-    j.nodes.reserve(static_cast<std::size_t>(j.spec.procs));
     nodes_.allocate(j.spec.procs, j.nodes);
     j.start = now_;
     j.state = JobState::running;
@@ -254,8 +253,8 @@ void Scheduler::start(Slot s) {
     expiries_.push({j.estimated_end(), j.seq, s});
     Action a{ActionType::start, j.spec.id, now_};
     a.node_offset = static_cast<std::uint32_t>(node_arena_.size());
-    a.node_count = static_cast<std::uint32_t>(j.nodes.size());
-    node_arena_.insert(node_arena_.end(), j.nodes.begin(), j.nodes.end());
+    NodePool::expand(j.nodes, node_arena_);
+    a.node_count = static_cast<std::uint32_t>(node_arena_.size() - a.node_offset);
     emit(a);
 }
 

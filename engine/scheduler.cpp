@@ -47,14 +47,14 @@ void Scheduler::begin_event() {
 }
 
 Scheduler::Slot Scheduler::slot_of(JobId id) const {
-    auto it = index_.find(id);
-    if (it == index_.end()) throw Error(Errc::not_found, "no job " + std::to_string(id));
-    return it->second;
+    Slot s = index_.find(id);
+    if (s == JobIndex::kNone) throw Error(Errc::not_found, "no job " + std::to_string(id));
+    return s;
 }
 
 const Job* Scheduler::find(JobId id) const {
-    auto it = index_.find(id);
-    return it == index_.end() ? nullptr : &jobs_[it->second];
+    Slot s = index_.find(id);
+    return s == JobIndex::kNone ? nullptr : &jobs_[s];
 }
 
 Demand Scheduler::demand(const Job& j) const {
@@ -110,14 +110,16 @@ void Scheduler::submit(const JobSpec& spec) {
         if (v < 0)
             throw Error(Errc::invalid,
                         "job " + std::to_string(spec.id) + ": pool amounts must be >= 0");
-    if (index_.count(spec.id))
+    if (index_.find(spec.id) != JobIndex::kNone)
         throw Error(Errc::exists, "job " + std::to_string(spec.id) + " was already submitted");
 
     Slot s;
     if (!free_slots_.empty()) {
         s = free_slots_.back();
         free_slots_.pop_back();
+        auto runs = std::move(jobs_[s].nodes);  // keep its capacity: no allocation per job
         jobs_[s] = Job{};
+        jobs_[s].nodes = std::move(runs);
     } else {
         s = static_cast<Slot>(jobs_.size());
         jobs_.emplace_back();
@@ -127,7 +129,7 @@ void Scheduler::submit(const JobSpec& spec) {
     j.submit = now_;
     j.seq = next_seq_++;
     j.state = JobState::pending;
-    index_.emplace(spec.id, s);
+    index_.insert(spec.id, s);
     pending_.push_back(s);
     ++counters_.submitted;
 }
@@ -150,7 +152,6 @@ void Scheduler::stop_running(Slot s, JobState final_state) {
 void Scheduler::forget(Slot s) {
     index_.erase(jobs_[s].spec.id);
     jobs_[s].nodes.clear();
-    jobs_[s].nodes.shrink_to_fit();
     free_slots_.push_back(s);
 }
 
@@ -259,8 +260,9 @@ void Scheduler::held_ids(std::vector<JobId>& out) const {
 
 void Scheduler::running_ids(std::vector<JobId>& out) const {
     std::vector<std::pair<std::pair<Time, std::uint64_t>, JobId>> r;
-    for (const auto& [id, s] : index_)
+    index_.for_each([&](JobId id, Slot s) {
         if (job(s).state == JobState::running) r.push_back({{job(s).start, job(s).seq}, id});
+    });
     std::sort(r.begin(), r.end());
     for (auto& x : r) out.push_back(x.second);
 }

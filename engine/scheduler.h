@@ -9,13 +9,13 @@
 #include <optional>
 #include <queue>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "action.h"
 #include "config.h"
 #include "counters.h"
 #include "job.h"
+#include "job_index.h"
 #include "nodes.h"
 #include "policy.h"
 #include "profile.h"
@@ -84,7 +84,7 @@ private:
 
     std::vector<Job> jobs_;  // slab; slots are reused
     std::vector<Slot> free_slots_;
-    std::unordered_map<JobId, Slot> index_;
+    JobIndex index_;
 
     std::vector<Slot> pending_;  // submitted since the last pass
     std::vector<Slot> held_;

@@ -60,20 +60,49 @@ TEST_CASE("profile: a demand larger than the machine is an internal error") {
     CHECK_THROWS_AS(p.earliest(0, {5}, 1), Error);
 }
 
+namespace {
+std::vector<std::int32_t> flat(const std::vector<NodeRun>& runs) {
+    std::vector<std::int32_t> v;
+    NodePool::expand(runs, v);
+    return v;
+}
+}  // namespace
+
 TEST_CASE("node pool: lowest-numbered idle nodes, release makes them idle again") {
     NodePool n(130);
-    std::vector<std::int32_t> a, b;
+    std::vector<NodeRun> a, b;
     n.allocate(65, a);
-    CHECK(a.front() == 0);
-    CHECK(a.back() == 64);
+    REQUIRE(a.size() == 1);  // one run across the word boundary
+    CHECK(a[0].first == 0);
+    CHECK(a[0].count == 65);
     n.allocate(3, b);
-    CHECK(b == std::vector<std::int32_t>{65, 66, 67});
+    CHECK(flat(b) == std::vector<std::int32_t>{65, 66, 67});
     CHECK(n.idle() == 62);
     n.release(a);
     CHECK(n.idle() == 127);
-    std::vector<std::int32_t> c;
+    std::vector<NodeRun> c;
     n.allocate(2, c);
-    CHECK(c == std::vector<std::int32_t>{0, 1});
+    CHECK(flat(c) == std::vector<std::int32_t>{0, 1});
     CHECK_FALSE(n.is_idle(66));
     CHECK(n.is_idle(129));
+}
+
+TEST_CASE("node pool: allocations fill holes lowest first, as several runs") {
+    NodePool n(200);
+    std::vector<NodeRun> all, x, y;
+    n.allocate(200, all);
+    CHECK(n.idle() == 0);
+    n.release({{10, 5}, {62, 4}, {150, 50}});
+    CHECK(n.idle() == 59);
+    n.allocate(12, x);
+    CHECK(flat(x) == std::vector<std::int32_t>{10, 11, 12, 13, 14, 62, 63, 64, 65, 150, 151, 152});
+    REQUIRE(x.size() == 3);  // 62..65 crosses a word boundary but stays one run
+    n.allocate(47, y);
+    CHECK(y.size() == 1);
+    CHECK(y[0].first == 153);
+    CHECK(y[0].count == 47);
+    CHECK(n.idle() == 0);
+    std::vector<std::int32_t> idle;
+    n.idle_nodes(idle);
+    CHECK(idle.empty());
 }
