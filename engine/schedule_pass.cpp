@@ -63,7 +63,7 @@ PassContext Scheduler::context(Slot head) const {
     c.now = now_;
     c.machine_procs = cfg_.procs;
     c.free_procs = nodes_.idle();
-    c.queue_length = static_cast<std::int32_t>(queue_.size());
+    c.queue_length = static_cast<std::int32_t>(queue_.size());  // live jobs
     if (head != static_cast<Slot>(-1)) {
         const Job& h = job(head);
         c.head_id = h.spec.id;
@@ -90,33 +90,32 @@ void Scheduler::reject(Slot s, std::string reason) {
 void Scheduler::queue_insert(Slot s) {
     Job& j = job(s);
     j.state = JobState::queued;
-    auto before = [this](const QEntry& a, const QEntry& b) {
+    auto before = [this](const JobQueue::Entry& a, const JobQueue::Entry& b) {
         const Job& x = job(a.slot);
         const Job& y = job(b.slot);
         return x.order_key != y.order_key ? x.order_key < y.order_key : x.seq < y.seq;
     };
-    QEntry e{s, j.spec.procs};
-    if (queue_.empty() || !before(e, queue_.back())) {
+    JobQueue::Entry e{s, j.spec.procs, j.spec.estimate};
+    const JobQueue::Entry* last = queue_.last_live();
+    if (!last || !before(e, *last)) {
         queue_.push_back(e);  // the common case under FCFS
         return;
     }
-    auto pos = std::upper_bound(queue_.begin(), queue_.end(), e, before);
-    if (static_cast<std::size_t>(pos - queue_.begin()) < scanned_) rescan_ = true;
-    queue_.insert(pos, e);
+    queue_.insert_sorted(e, before);
+    rescan_ = true;  // positions changed, and it lands before walked jobs
 }
 
 void Scheduler::queue_erase(Slot s) {
-    auto it = std::find_if(queue_.begin(), queue_.end(), [s](const QEntry& q) { return q.slot == s; });
-    queue_.erase(it);
+    queue_.kill_slot(s);
     rescan_ = true;
 }
 
 void Scheduler::find_next_reservation() {
     next_reservation_ = kForever;
     std::int32_t seen = 0;
-    for (const QEntry& q : queue_) {
-        if (seen == reserved_count_) break;
-        const Job& j = job(q.slot);
+    for (std::size_t i = 0; i < queue_.span() && seen < reserved_count_; ++i) {
+        if (!queue_[i].live()) continue;
+        const Job& j = job(queue_[i].slot);
         if (!j.reserved()) continue;
         ++seen;
         next_reservation_ = std::min(next_reservation_, j.reserved_start);
@@ -222,10 +221,14 @@ void Scheduler::unreserve(Slot s) {
 void Scheduler::compress_reservations() {
     if (reserved_count_ == 0) return;
     rescan_ = true;
-    for (const QEntry& q : queue_) {
-        Slot s = q.slot;
+    const std::int32_t total = reserved_count_;
+    std::int32_t done = 0;
+    for (std::size_t i = 0; i < queue_.span() && done < total; ++i) {
+        if (!queue_[i].live()) continue;
+        Slot s = queue_[i].slot;
         Job& j = job(s);
         if (!j.reserved()) continue;
+        ++done;
         Time old = j.reserved_start;
         unreserve(s);
         Time t = profile_.earliest(now_, demand(j), j.spec.estimate);
@@ -261,9 +264,11 @@ void Scheduler::start(Slot s) {
 void Scheduler::schedule_queue() {
     const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
     const bool full = rescan_ || now_ >= next_reservation_;
-    std::size_t r = full ? 0 : std::min(scanned_, queue_.size());
+    std::size_t r = full ? 0 : std::min(scanned_, queue_.span());
     Slot head = full ? kNoSlot : head_;  // first job in order that could not start
-    std::size_t keep = r;
+    // Reservations held by jobs before position r: a partial walk starts
+    // past every job that held one at the end of the last walk.
+    std::int32_t reserved_ahead = full ? 0 : reserved_count_;
     // Backfill candidates appear only once the reservation depth is used
     // up, after which the walk makes no reservation: a candidate's fit
     // cannot be spoiled by a later step of the walk.
@@ -271,59 +276,84 @@ void Scheduler::schedule_queue() {
     batch_.clear();
     cand_pos_.clear();
 
-    for (; r < queue_.size(); ++r) {
-        const QEntry q = queue_[r];
-        // The hot path: past the head, with no reservation left to give, a
-        // job wider than the idle nodes can neither start nor be a
-        // candidate. (A reserved job due now always fits its idle nodes.)
-        if (head != kNoSlot && cfg_.backfill && q.procs > nodes_.idle() && !unlimited &&
-            reserved_count_ >= cfg_.reservation_depth) {
-            queue_[keep++] = q;
-            continue;
+    for (; r < queue_.span(); ++r) {
+        if (head != kNoSlot && cfg_.backfill && !unlimited &&
+            reserved_count_ >= cfg_.reservation_depth && reserved_ahead == reserved_count_) {
+            collect_candidates(r);  // the rest of the queue, nothing else to do
+            break;
         }
+        const JobQueue::Entry q = queue_[r];
+        if (!q.live()) continue;
         const Slot s = q.slot;
         Job& j = job(s);
-        bool started = false;
         if (j.reserved()) {
+            ++reserved_ahead;
             if (j.reserved_start == now_) {
                 start(s);
-                started = true;
+                queue_.kill(r);
+            } else if (head == kNoSlot) {
+                head = s;
             }
         } else if (head == kNoSlot && fits_now(j)) {
             start(s);
-            started = true;
+            queue_.kill(r);
         } else if (!cfg_.backfill) {
             // FCFS: nothing passes the first job that cannot start.
-            if (head == kNoSlot) head = s;
-            std::copy(queue_.begin() + static_cast<std::ptrdiff_t>(r), queue_.end(),
-                      queue_.begin() + static_cast<std::ptrdiff_t>(keep));
-            keep += queue_.size() - r;
+            head = s;
             break;
         } else if (unlimited || reserved_count_ < cfg_.reservation_depth) {
             Time t = profile_.earliest(now_, demand(j), j.spec.estimate);
             if (t == now_) {
                 start(s);
-                started = true;
+                queue_.kill(r);
             } else {
                 reserve(s, t);
+                ++reserved_ahead;
                 next_reservation_ = std::min(next_reservation_, t);
+                if (head == kNoSlot) head = s;
             }
-        } else if (head != kNoSlot && fits_now(j)) {
-            batch_slots_.push_back(s);
-            batch_.push(j);
-            cand_pos_.push_back(keep);
-        }
-        if (!started) {
-            if (head == kNoSlot) head = s;
-            queue_[keep++] = q;
+        } else if (head == kNoSlot) {
+            head = s;
+        } else if (fits_now(j)) {
+            add_candidate(s, r);
         }
     }
-    queue_.resize(keep);
     if (full) find_next_reservation();
     rescan_ = false;
     head_ = head;
     if (!batch_slots_.empty()) backfill(head);
-    scanned_ = queue_.size();
+    if (queue_.maybe_compact()) rescan_ = true;
+    scanned_ = queue_.span();
+}
+
+void Scheduler::add_candidate(Slot s, std::size_t pos) {
+    batch_slots_.push_back(s);
+    batch_.push(job(s));
+    cand_pos_.push_back(pos);
+}
+
+// The hot loop of a walk: past the head, with no reservation left to give
+// or to honour, a job is a candidate exactly when it fits now. Nothing
+// starts here, so the idle nodes and the profile hold still, and most jobs
+// are ruled out from their queue entry alone (tombstones are infinitely
+// wide).
+void Scheduler::collect_candidates(std::size_t r) {
+    const std::int32_t idle = nodes_.idle();
+    const std::size_t span = queue_.span();
+    if (!pool_capacity_.empty()) {
+        for (; r < span; ++r) {
+            const JobQueue::Entry& q = queue_[r];
+            if (q.procs <= idle && fits_now(job(q.slot))) add_candidate(q.slot, r);
+        }
+        return;
+    }
+    refresh_limits();
+    for (; r < span; ++r) {
+        const JobQueue::Entry& q = queue_[r];
+        if (q.procs > idle) continue;
+        if (q.estimate > limit_of(q.procs) - now_) continue;
+        add_candidate(q.slot, r);
+    }
 }
 
 // Among the jobs past the head that fit now without delaying a
@@ -361,22 +391,14 @@ void Scheduler::backfill(Slot head) {
     // if nothing else changes, so it must be offered again.
     if (picks_.size() < batch_slots_.size()) rescan_ = true;
 
-    std::size_t first = queue_.size();
     for (auto i : picks_) {
         Slot s = batch_slots_[i];
         if (!fits_now(job(s))) continue;
         start(s);
+        queue_.kill(cand_pos_[i]);
         ++counters_.backfilled;
         ++job(head).jumps;
-        first = std::min(first, cand_pos_[i]);
     }
-    if (first < queue_.size())
-        queue_.erase(std::remove_if(queue_.begin() + static_cast<std::ptrdiff_t>(first),
-                                    queue_.end(),
-                                    [this](const QEntry& q) {
-                                        return job(q.slot).state == JobState::running;
-                                    }),
-                     queue_.end());
 }
 
 }  // namespace rota

@@ -61,21 +61,29 @@ Demand Scheduler::demand(const Job& j) const {
     return Demand{j.spec.procs, pool_capacity_.empty() ? nullptr : j.spec.pools.data()};
 }
 
-bool Scheduler::fits_now(const Job& j) const {
-    const std::int32_t p = j.spec.procs;
-    if (p > nodes_.idle()) return false;
-    if (!pool_capacity_.empty()) return profile_.fits(now_, demand(j), j.spec.estimate);
+void Scheduler::refresh_limits() const {
     if (limit_version_ != profile_.version() || limit_now_ != now_) {
         ++limit_gen_;
         limit_version_ = profile_.version();
         limit_now_ = now_;
     }
+}
+
+Time Scheduler::limit_of(std::int32_t p) const {
     const auto w = static_cast<std::size_t>(p);
     if (limit_stamp_[w] != limit_gen_) {
         limit_[w] = profile_.fit_limit(now_, p);
         limit_stamp_[w] = limit_gen_;
     }
-    return j.spec.estimate <= limit_[w] - now_;
+    return limit_[w];
+}
+
+bool Scheduler::fits_now(const Job& j) const {
+    const std::int32_t p = j.spec.procs;
+    if (p > nodes_.idle()) return false;
+    if (!pool_capacity_.empty()) return profile_.fits(now_, demand(j), j.spec.estimate);
+    refresh_limits();
+    return j.spec.estimate <= limit_of(p) - now_;
 }
 
 bool Scheduler::possible(const Job& j, std::string& why) const {
@@ -251,7 +259,7 @@ const char* Scheduler::action_reason(const Action& a) const {
 }
 
 void Scheduler::queue_ids(std::vector<JobId>& out) const {
-    for (const QEntry& q : queue_) out.push_back(job(q.slot).spec.id);
+    queue_.for_each_live([&](const JobQueue::Entry& q) { out.push_back(job(q.slot).spec.id); });
 }
 
 void Scheduler::held_ids(std::vector<JobId>& out) const {
@@ -268,12 +276,12 @@ void Scheduler::running_ids(std::vector<JobId>& out) const {
 }
 
 void Scheduler::reservations(std::vector<ReservationInfo>& out) const {
-    for (const QEntry& q : queue_) {
+    queue_.for_each_live([&](const JobQueue::Entry& q) {
         const Job& j = job(q.slot);
         if (j.reserved())
             out.push_back({j.spec.id, j.reserved_start, j.reserved_start + j.spec.estimate,
                            j.spec.procs});
-    }
+    });
 }
 
 void Scheduler::set_policy(Hook h, std::shared_ptr<Policy> p) {

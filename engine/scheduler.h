@@ -16,6 +16,7 @@
 #include "counters.h"
 #include "job.h"
 #include "job_index.h"
+#include "job_queue.h"
 #include "nodes.h"
 #include "policy.h"
 #include "profile.h"
@@ -88,20 +89,14 @@ private:
 
     std::vector<Slot> pending_;  // submitted since the last pass
     std::vector<Slot> held_;
-    // The queue in policy order (order_key, seq). Entries carry the
-    // processors so that the walk rejects most jobs without touching them.
-    struct QEntry {
-        Slot slot;
-        std::int32_t procs;
-    };
-    std::vector<QEntry> queue_;
+    JobQueue queue_;  // policy order: (order_key, seq)
     std::int32_t reserved_count_ = 0;
     // The walk is incremental: while no capacity comes back, jobs it has
     // already found unable to start cannot start either, so the next pass
     // only looks at jobs queued since (docs/design.md, "Incremental pass").
     static constexpr Slot kNoSlot = static_cast<Slot>(-1);
     bool rescan_ = true;
-    std::size_t scanned_ = 0;   // queue_[0, scanned_) was walked
+    std::size_t scanned_ = 0;   // queue_ positions [0, scanned_) were walked
     Slot head_ = kNoSlot;       // first job that could not start, from that walk
     Time next_reservation_ = kForever;  // earliest reservation start (may be stale-early)
     std::size_t running_count_ = 0;
@@ -164,6 +159,11 @@ private:
     void reject(Slot s, std::string reason);
     void queue_insert(Slot s);
     void queue_erase(Slot s);
+    // Profile::fit_limit at now, cached by width; refresh_limits() first.
+    void refresh_limits() const;
+    Time limit_of(std::int32_t procs) const;
+    void add_candidate(Slot s, std::size_t pos);
+    void collect_candidates(std::size_t from);
     void find_next_reservation();
     void begin_event();
     void emit(Action a) { actions_.push_back(a); }

@@ -1,0 +1,92 @@
+// The waiting queue in policy order. Entries carry the width and estimate
+// of their job so the scheduling walk can rule most jobs out without
+// touching the job records. Removal leaves a tombstone (width "infinite",
+// so the walk's fast path skips it) and the vector is compacted only when
+// tombstones are many: starting a job from the middle of a long queue costs
+// O(1) instead of shifting the tail.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "types.h"
+
+namespace rota {
+
+class JobQueue {
+public:
+    using Slot = std::uint32_t;
+    static constexpr Slot kDead = static_cast<Slot>(-1);
+
+    struct Entry {
+        Slot slot;
+        std::int32_t procs;
+        Time estimate;
+        bool live() const { return slot != kDead; }
+    };
+
+    std::size_t size() const { return entries_.size() - dead_; }  // live entries
+    bool empty() const { return size() == 0; }
+    std::size_t span() const { return entries_.size(); }          // with tombstones
+    const Entry& operator[](std::size_t i) const { return entries_[i]; }
+
+    void push_back(const Entry& e) { entries_.push_back(e); }
+    const Entry* last_live() const {
+        for (auto it = entries_.rbegin(); it != entries_.rend(); ++it)
+            if (it->live()) return &*it;
+        return nullptr;
+    }
+    // Inserts before the first live entry `e` sorts before; compacts first,
+    // so positions change. Returns the position.
+    template <class Before>
+    std::size_t insert_sorted(const Entry& e, Before before) {
+        compact();
+        auto pos = std::upper_bound(entries_.begin(), entries_.end(), e, before);
+        auto at = static_cast<std::size_t>(pos - entries_.begin());
+        entries_.insert(pos, e);
+        return at;
+    }
+
+    void kill(std::size_t pos) {
+        entries_[pos].slot = kDead;
+        entries_[pos].procs = std::numeric_limits<std::int32_t>::max();
+        ++dead_;
+    }
+    bool kill_slot(Slot s) {
+        for (std::size_t i = 0; i < entries_.size(); ++i)
+            if (entries_[i].slot == s) {
+                kill(i);
+                return true;
+            }
+        return false;
+    }
+
+    // Drops tombstones once they are a fifth of the entries; positions
+    // change when it returns true.
+    bool maybe_compact() {
+        if (dead_ < 32 || dead_ * 4 < size()) return false;
+        compact();
+        return true;
+    }
+    void compact() {
+        if (dead_ == 0) return;
+        entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
+                                      [](const Entry& e) { return !e.live(); }),
+                       entries_.end());
+        dead_ = 0;
+    }
+
+    template <class F>
+    void for_each_live(F&& f) const {
+        for (const Entry& e : entries_)
+            if (e.live()) f(e);
+    }
+
+private:
+    std::vector<Entry> entries_;
+    std::size_t dead_ = 0;
+};
+
+}  // namespace rota
