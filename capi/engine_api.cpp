@@ -26,10 +26,7 @@ int status_of(Errc c) {
 }  // namespace rota::capi
 
 void rota_engine::log(const std::string& line) {
-    if (log_fn)
-        log_fn(log_ud, line.c_str());
-    else if (log_default)
-        std::fprintf(stderr, "rota: %s\n", line.c_str());
+    if (log_fn) log_fn(log_ud, line.c_str());
 }
 
 void rota_engine::install_policies() {
@@ -87,6 +84,8 @@ int create(const std::string& text, const std::string& source, const std::string
 extern "C" {
 
 const char* rota_version(void) { return ROTA_VERSION; }
+
+void rota_log_stderr(void*, const char* line) { std::fprintf(stderr, "rota: %s\n", line); }
 int rota_abi_version(void) { return ROTA_ABI_VERSION; }
 
 const char* rota_status_name(int s) {
@@ -171,10 +170,22 @@ public:
     bool provides(Hook h) const override { return h == Hook::backfill_select; }
     HookOutcome backfill_select(const JobBatch& c, const PassContext& ctx,
                                 std::vector<std::uint32_t>& picks) override {
-        rota_candidates rc{c.size(),      c.id.data(),     c.procs.data(), c.estimate.data(),
-                           c.submit.data(), ctx.now,       ctx.free_procs, ctx.head_id,
-                           ctx.head_jumps, ctx.shadow_time == kNoTime ? -1 : ctx.shadow_time,
-                           ctx.extra_procs};
+        rota_candidates rc{};
+        rc.size = sizeof(rc);
+        rc.n = c.size();
+        rc.id = c.id.data();
+        rc.procs = c.procs.data();
+        rc.estimate = c.estimate.data();
+        rc.submit = c.submit.data();
+        rc.now = ctx.now;
+        rc.free_procs = ctx.free_procs;
+        rc.head_id = ctx.head_id;
+        rc.head_jumps = ctx.head_jumps;
+        rc.shadow_time = ctx.shadow_time == kNoTime ? -1 : ctx.shadow_time;
+        rc.extra_procs = ctx.extra_procs;
+        rc.head_procs = ctx.head_procs;
+        rc.machine_procs = ctx.machine_procs;
+        rc.queue_length = ctx.queue_length;
         picks.resize(c.size());
         int n = fn_(ud_, &rc, picks.data());
         if (n < 0 || static_cast<std::size_t>(n) > c.size()) {
@@ -206,7 +217,6 @@ int rota_set_log(rota_engine* e, rota_log_fn fn, void* ud) {
     return capi::guard(e, [&] {
         e->log_fn = fn;
         e->log_ud = ud;
-        e->log_default = false;
         return ROTA_OK;
     });
 }

@@ -16,14 +16,14 @@ rota_time rota_now(const rota_engine* e) { return e && e->sched ? e->sched->now(
 
 int rota_submit(rota_engine* e, const rota_job* job) {
     return capi::guard(e, [&] {
-        if (!job || job->size < offsetof(rota_job, npools))
+        if (!job || job->size < offsetof(rota_job, priority))
             throw Error(Errc::invalid, "rota_submit: job is NULL or its size field is not set");
         JobSpec s;
         s.id = job->id;
         s.estimate = job->estimate;
         s.procs = job->procs;
         s.user = job->user;
-        s.priority = job->priority;
+        s.priority = job->size >= offsetof(rota_job, npools) ? job->priority : 0;
         if (job->size >= sizeof(rota_job) && job->npools > 0) {
             if (!job->pools) throw Error(Errc::invalid, "rota_submit: npools > 0 but pools is NULL");
             s.pools.assign(job->pools, job->pools + job->npools);
@@ -66,17 +66,22 @@ int rota_next_wakeup(rota_engine* e, rota_time* t) {
 
 int rota_next_action(rota_engine* e, rota_action* out) {
     return capi::guard(e, [&] {
-        if (!out || out->size < sizeof(rota_action))
+        if (!out || out->size < offsetof(rota_action, type) + sizeof(int))
             throw Error(Errc::invalid, "rota_next_action: out is NULL or its size field is not set");
         Action a;
         if (!e->sched->next_action(a)) return ROTA_DONE;
-        out->type = static_cast<int>(a.type);
-        out->job = a.job;
-        out->time = a.time;
-        out->row = a.row;
-        out->nnodes = static_cast<int32_t>(a.node_count);
-        out->nodes = e->sched->action_nodes(a);
-        out->reason = e->sched->action_reason(a);
+        static_assert(sizeof(rota_node_run) == sizeof(NodeRun));
+        rota_action full{};
+        full.size = sizeof(full);
+        full.type = static_cast<int>(a.type);
+        full.job = a.job;
+        full.time = a.time;
+        full.row = a.row;
+        full.nnodes = a.nodes;
+        full.nruns = static_cast<int32_t>(a.run_count);
+        full.runs = reinterpret_cast<const rota_node_run*>(e->sched->action_runs(a));
+        full.reason = e->sched->action_reason(a);
+        capi::copy_sized(full, out);
         return ROTA_OK;
     });
 }

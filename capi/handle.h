@@ -2,6 +2,7 @@
 // into status codes at the ABI boundary.
 #pragma once
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,9 +19,8 @@ struct rota_engine {
     rota::EngineConfig config;
     std::string base_dir;
     std::string err;
-    rota_log_fn log_fn = nullptr;
+    rota_log_fn log_fn = rota_log_stderr;
     void* log_ud = nullptr;
-    bool log_default = true;
     std::uint64_t reloads = 0;
     std::uint64_t reload_failures = 0;
     std::vector<rota::JobId> ids;  // scratch for list queries
@@ -33,12 +33,25 @@ namespace rota::capi {
 
 int status_of(Errc c);
 
+// Copies `full` into the caller's struct, only as many bytes as the size
+// the caller declared (at least the size field itself), so that callers
+// built against an older, smaller struct keep working.
+template <class T>
+void copy_sized(const T& full, T* out) {
+    const std::size_t n = out->size < sizeof(T) ? out->size : sizeof(T);
+    const std::size_t keep = out->size;
+    std::memcpy(static_cast<void*>(out), &full, n);
+    out->size = keep;
+}
+
 // Runs `f` and maps what it throws to a status code and e->err.
 template <class F>
 int guard(rota_engine* e, F&& f) {
     if (!e) return ROTA_EINVAL;
     if (!e->sched) {
-        e->err = "engine was not created: " + e->err;
+        // Keep the creation error readable: say it once, whatever the call.
+        static const std::string prefix = "engine was not created: ";
+        if (e->err.compare(0, prefix.size(), prefix) != 0) e->err = prefix + e->err;
         return ROTA_ESTATE;
     }
     try {

@@ -33,18 +33,21 @@ extern "C" {
 
 int rota_job_info_get(rota_engine* e, int64_t id, rota_job_info* out) {
     return capi::guard(e, [&] {
-        if (!out || out->size < sizeof(rota_job_info))
+        if (!out || out->size < sizeof(size_t))
             throw Error(Errc::invalid, "rota_job_info_get: out is NULL or its size is not set");
         const Job* j = e->sched->find(id);
         if (!j) throw Error(Errc::not_found, "no job " + std::to_string(id));
-        out->id = j->spec.id;
-        out->state = state_code(j->state);
-        out->submit = j->submit;
-        out->start = j->state == JobState::running ? j->start : -1;
-        out->reserved_start = j->reserved() ? j->reserved_start : -1;
-        out->estimate = j->spec.estimate;
-        out->procs = j->spec.procs;
-        out->jumps = j->jumps;
+        rota_job_info full{};
+        full.size = sizeof(full);
+        full.id = j->spec.id;
+        full.state = state_code(j->state);
+        full.submit = j->submit;
+        full.start = j->state == JobState::running ? j->start : -1;
+        full.reserved_start = j->reserved() ? j->reserved_start : -1;
+        full.estimate = j->spec.estimate;
+        full.procs = j->spec.procs;
+        full.jumps = j->jumps;
+        capi::copy_sized(full, out);
         return ROTA_OK;
     });
 }
@@ -97,46 +100,67 @@ int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t*
     return capi::guard(e, [&] {
         std::vector<ReservationInfo> rs;
         e->sched->reservations(rs);
-        std::vector<rota_reservation> v;
-        for (const auto& r : rs) v.push_back({sizeof(rota_reservation), r.job, r.start, r.end, r.procs, 0});
-        return copy_out<rota_reservation>(v, out, cap, n);
+        if (!n) throw Error(Errc::invalid, "the count pointer n is NULL");
+        *n = rs.size();
+        if (cap == 0) return rs.empty() ? ROTA_OK : ROTA_ERANGE;
+        if (!out) throw Error(Errc::invalid, "rota_reservations: out is NULL but cap > 0");
+        // 0 means the struct as this header declares it.
+        const std::size_t stride = out[0].size == 0 ? sizeof(rota_reservation) : out[0].size;
+        if (stride < sizeof(size_t))
+            throw Error(Errc::invalid, "rota_reservations: out[0].size is too small");
+        auto* bytes = reinterpret_cast<unsigned char*>(out);
+        for (std::size_t i = 0; i < std::min(cap, rs.size()); ++i) {
+            rota_reservation full{sizeof(rota_reservation), rs[i].job, rs[i].start, rs[i].end,
+                                  rs[i].procs, 0};
+            auto* el = reinterpret_cast<rota_reservation*>(bytes + i * stride);
+            el->size = stride;
+            capi::copy_sized(full, el);
+        }
+        return cap < rs.size() ? ROTA_ERANGE : ROTA_OK;
     });
 }
 
 int rota_machine(rota_engine* e, rota_machine_info* out) {
     return capi::guard(e, [&] {
-        if (!out || out->size < sizeof(rota_machine_info))
+        if (!out || out->size < sizeof(size_t))
             throw Error(Errc::invalid, "rota_machine: out is NULL or its size is not set");
         const auto& c = e->sched->config();
-        out->procs = c.procs;
-        out->rows = 1;
-        out->npools = static_cast<int32_t>(c.pools.size());
-        out->reservation_depth = c.reservation_depth;
-        out->backfill = c.backfill ? 1 : 0;
+        rota_machine_info full{};
+        full.size = sizeof(full);
+        full.procs = c.procs;
+        full.rows = 1;
+        full.npools = static_cast<int32_t>(c.pools.size());
+        full.reservation_depth = c.reservation_depth;
+        full.backfill = c.backfill ? 1 : 0;
+        capi::copy_sized(full, out);
         return ROTA_OK;
     });
 }
 
 int rota_counters_get(rota_engine* e, rota_counters* out) {
     return capi::guard(e, [&] {
-        if (!out || out->size < sizeof(rota_counters))
+        if (!out || out->size < sizeof(size_t))
             throw Error(Errc::invalid, "rota_counters_get: out is NULL or its size is not set");
         const Counters& c = e->sched->counters();
-        out->passes = c.passes;
-        out->submitted = c.submitted;
-        out->started = c.started;
-        out->backfilled = c.backfilled;
-        out->finished = c.finished;
-        out->killed = c.killed;
-        out->rejected = c.rejected;
-        out->cancelled = c.cancelled;
+        rota_counters full{};
+        full.size = sizeof(full);
+        rota_counters* o = &full;
+        o->passes = c.passes;
+        o->submitted = c.submitted;
+        o->started = c.started;
+        o->backfilled = c.backfilled;
+        o->finished = c.finished;
+        o->killed = c.killed;
+        o->rejected = c.rejected;
+        o->cancelled = c.cancelled;
         for (int h = 0; h < ROTA_HOOK_COUNT; ++h) {
-            out->hook_calls[h] = c.hooks[h].calls;
-            out->hook_failures[h] = c.hooks[h].failures;
-            out->hook_nanoseconds[h] = c.hooks[h].nanoseconds;
+            o->hook_calls[h] = c.hooks[h].calls;
+            o->hook_failures[h] = c.hooks[h].failures;
+            o->hook_nanoseconds[h] = c.hooks[h].nanoseconds;
         }
-        out->reloads = e->reloads;
-        out->reload_failures = e->reload_failures;
+        o->reloads = e->reloads;
+        o->reload_failures = e->reload_failures;
+        capi::copy_sized(full, out);
         return ROTA_OK;
     });
 }

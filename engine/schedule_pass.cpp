@@ -255,9 +255,10 @@ void Scheduler::start(Slot s) {
     ++counters_.started;
     expiries_.push({j.estimated_end(), j.seq, s});
     Action a{ActionType::start, j.spec.id, now_};
-    a.node_offset = static_cast<std::uint32_t>(node_arena_.size());
-    NodePool::expand(j.nodes, node_arena_);
-    a.node_count = static_cast<std::uint32_t>(node_arena_.size() - a.node_offset);
+    a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
+    a.run_count = static_cast<std::uint32_t>(j.nodes.size());
+    a.nodes = j.spec.procs;
+    run_arena_.insert(run_arena_.end(), j.nodes.begin(), j.nodes.end());
     emit(a);
 }
 

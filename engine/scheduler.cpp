@@ -41,7 +41,7 @@ void Scheduler::begin_event() {
     if (action_head_ == actions_.size() && !actions_.empty()) {
         actions_.clear();
         action_head_ = 0;
-        node_arena_.clear();
+        run_arena_.clear();
         reason_arena_.clear();
     }
 }
@@ -104,6 +104,8 @@ bool Scheduler::possible(const Job& j, std::string& why) const {
 
 void Scheduler::submit(const JobSpec& spec) {
     begin_event();
+    if (spec.id < 0)
+        throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": ids must be >= 0");
     if (spec.procs <= 0)
         throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": procs must be positive");
     if (spec.estimate <= 0)
@@ -250,8 +252,8 @@ bool Scheduler::next_action(Action& out) {
     return true;
 }
 
-const std::int32_t* Scheduler::action_nodes(const Action& a) const {
-    return a.node_count ? node_arena_.data() + a.node_offset : nullptr;
+const NodeRun* Scheduler::action_runs(const Action& a) const {
+    return a.run_count ? run_arena_.data() + a.run_offset : nullptr;
 }
 
 const char* Scheduler::action_reason(const Action& a) const {

@@ -45,7 +45,7 @@ public:
     // Actions, oldest first. Pointers into the arenas stay valid until the
     // next event call.
     bool next_action(Action& out);
-    const std::int32_t* action_nodes(const Action& a) const;
+    const NodeRun* action_runs(const Action& a) const;
     const char* action_reason(const Action& a) const;
 
     // The earliest time the engine must be advanced to even if nothing else
@@ -113,7 +113,7 @@ private:
 
     std::vector<Action> actions_;
     std::size_t action_head_ = 0;
-    std::vector<std::int32_t> node_arena_;
+    std::vector<NodeRun> run_arena_;
     std::vector<std::string> reason_arena_;
 
     std::array<std::shared_ptr<Policy>, kHookCount> policy_{};

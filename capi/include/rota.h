@@ -28,8 +28,15 @@
 **   - An engine is not thread-safe; use one per thread. Any number of engines
 **     may live in one process.
 **   - Structs passed in or out start with a `size` field that the caller sets
-**     to sizeof(the struct) as it knows it, so that later versions can add
-**     fields without breaking compiled callers.
+**     to sizeof(the struct) as it knows it. The library reads and writes only
+**     the fields that fit in that size, so callers compiled against an older,
+**     smaller struct keep working when fields are added at the end.
+**   - Callbacks (rota_set_backfill_select, rota_set_log) run on the thread
+**     that called into the engine, in the middle of that call: they must not
+**     call into the same engine. Their `ud` must outlive the engine or the
+**     next call replacing the callback.
+**   - "The next event call" means the next rota_advance, rota_submit,
+**     rota_job_end, rota_cancel or rota_schedule on the engine.
 **   - No C++ exception ever crosses this interface.
 */
 #ifndef ROTA_H
@@ -113,7 +120,7 @@ ROTA_API void rota_engine_free(rota_engine* e);
 /* A job as submitted. Set size = sizeof(rota_job). */
 typedef struct rota_job {
     size_t size;
-    int64_t id;         /* unique among the jobs the engine knows */
+    int64_t id;         /* >= 0, unique among the jobs the engine knows */
     rota_time estimate; /* requested time (walltime), > 0: the job is killed when it runs this long */
     int32_t procs;      /* processors (nodes), > 0 */
     int32_t user;       /* user id, or -1 */
@@ -123,14 +130,16 @@ typedef struct rota_job {
 } rota_job;
 
 /* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the
-** current time. Running jobs whose estimate has expired by `t` are killed:
-** each gives a ROTA_ACTION_KILL action timed at its expiry. */
+** current time. Running jobs whose estimate has expired by `t` (start +
+** estimate <= t) are killed: each gives a ROTA_ACTION_KILL action timed at
+** its expiry. A job that runs exactly as long as its estimate is therefore
+** killed, not reported with rota_job_end. */
 ROTA_API int rota_advance(rota_engine* e, rota_time t);
 /* The current time of the engine (0 when created). */
 ROTA_API rota_time rota_now(const rota_engine* e);
 
 /* Submit a job at the current time. It is considered at the next pass.
-** ROTA_EINVAL for procs <= 0, estimate <= 0 or a wrong pool count,
+** ROTA_EINVAL for a negative id, procs <= 0, estimate <= 0 or a wrong pool count,
 ** ROTA_EEXIST for a duplicate id. A job that can never fit the machine is
 ** accepted here and rejected (ROTA_ACTION_REJECT, with a reason) at the next
 ** pass. */
@@ -139,7 +148,8 @@ ROTA_API int rota_submit(rota_engine* e, const rota_job* job);
 ** ROTA_ENOTFOUND for an unknown id, ROTA_ESTATE if the job is not running. */
 ROTA_API int rota_job_end(rota_engine* e, int64_t id);
 /* Withdraw a job in any state: waiting jobs leave the queue, running ones
-** are considered stopped (the embedder stops them). */
+** are considered stopped (the embedder stops them; no action is emitted).
+** ROTA_ENOTFOUND for an unknown id. */
 ROTA_API int rota_cancel(rota_engine* e, int64_t id);
 /* Run one scheduling pass: admission and order of new jobs, then starts,
 ** reservations and backfilling as configured. Call it once after each batch
@@ -157,20 +167,29 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 #define ROTA_ACTION_KILL 2   /* kill `job`: its estimate expired at `time` */
 #define ROTA_ACTION_REJECT 3 /* `job` will never run here: `reason` says why */
 
+/* Consecutive node numbers first, first + 1, ..., first + count - 1. Node
+** sets come as runs, as hostlists do: a wide job's start costs a few runs,
+** not one entry per node. */
+typedef struct rota_node_run {
+    int32_t first;
+    int32_t count;
+} rota_node_run;
+
 /* Set size = sizeof(rota_action) before calling rota_next_action(). */
 typedef struct rota_action {
     size_t size;
-    int type;              /* ROTA_ACTION_* */
+    int type;                  /* ROTA_ACTION_* */
     int64_t job;
-    rota_time time;        /* when it takes effect */
-    int32_t row;           /* Ousterhout matrix row; 0 under space sharing */
-    int32_t nnodes;        /* START: number of nodes */
-    const int32_t* nodes;  /* START: node numbers, 0-based; else NULL */
-    const char* reason;    /* REJECT: why; else NULL */
+    rota_time time;            /* when it takes effect */
+    int32_t row;               /* Ousterhout matrix row; 0 under space sharing */
+    int32_t nnodes;            /* START: number of nodes */
+    int32_t nruns;             /* START: number of runs in `runs` */
+    const rota_node_run* runs; /* START: the nodes, lowest first; else NULL */
+    const char* reason;        /* REJECT: why; else NULL */
 } rota_action;
 
 /* Pop the oldest pending action into *out: ROTA_OK, or ROTA_DONE when none
-** is left. `nodes` and `reason` stay valid until the next event call. */
+** is left. `runs` and `reason` stay valid until the next event call. */
 ROTA_API int rota_next_action(rota_engine* e, rota_action* out);
 
 /* ------------------------------------------------------------------------ */
@@ -207,7 +226,8 @@ ROTA_API int rota_queue(rota_engine* e, int64_t* out, size_t cap, size_t* n);
 ROTA_API int rota_held(rota_engine* e, int64_t* out, size_t cap, size_t* n);
 /* Running jobs, by start time. */
 ROTA_API int rota_running(rota_engine* e, int64_t* out, size_t cap, size_t* n);
-/* The nodes a running job holds. ROTA_ESTATE if it is not running. */
+/* The nodes a running job holds, one number each, in increasing order.
+** ROTA_ESTATE if it is not running. */
 ROTA_API int rota_job_nodes(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n);
 /* Idle nodes, in increasing order. */
 ROTA_API int rota_free_nodes(rota_engine* e, int32_t* out, size_t cap, size_t* n);
@@ -221,8 +241,10 @@ typedef struct rota_reservation {
     int32_t row;   /* 0 under space sharing */
 } rota_reservation;
 
-/* Reservations held by waiting jobs, in queue order. Each element's size
-** field is set by the library. */
+/* Reservations held by waiting jobs, in queue order. When cap > 0 the
+** caller sets out[0].size = sizeof(rota_reservation) (0 also means that):
+** the library uses it as the element stride and fills only the fields that
+** fit, setting each element's size. */
 ROTA_API int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t* n);
 
 typedef struct rota_machine_info {
@@ -262,8 +284,10 @@ ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
 ROTA_API int rota_reload_policies(rota_engine* e);
 
 /* A candidate batch handed to a native backfill_select callback: parallel
-** arrays of `n` entries, valid during the call only. */
+** arrays of `n` entries, valid during the call only. `size` is set by the
+** library; fields past it do not exist in the library you run with. */
 typedef struct rota_candidates {
+    size_t size;
     size_t n;
     const int64_t* id;
     const int32_t* procs;
@@ -275,21 +299,28 @@ typedef struct rota_candidates {
     int32_t head_jumps;
     rota_time shadow_time;    /* head's reservation start, -1 if none */
     int32_t extra_procs;
+    int32_t head_procs;
+    int32_t machine_procs;
+    int32_t queue_length;
 } rota_candidates;
 
 /* A backfill_select policy written in C: write up to c->n 0-based indices of
-** the candidates to start, in order, into picks[] and return how many; a
-** negative return is a failure (counted; no backfill this pass). */
+** the candidates to start, in order, into picks[] and return how many. A
+** negative return, an index out of range or an index given twice is a
+** failure: counted, logged, and no backfill this pass. */
 typedef int (*rota_backfill_select_fn)(void* ud, const rota_candidates* c, uint32_t* picks);
 
 /* Install a native backfill_select policy, replacing the configured one
 ** (NULL restores the configuration's). */
 ROTA_API int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud);
 
-/* Where the engine's log lines go (hook failures, reloads). The default
-** writes them to stderr prefixed "rota: ". NULL silences them. */
+/* Where the engine's log lines go (hook failures, reloads, a policy's
+** print()). The default is rota_log_stderr, which writes them to stderr
+** prefixed "rota: "; NULL silences them. */
 typedef void (*rota_log_fn)(void* ud, const char* line);
 ROTA_API int rota_set_log(rota_engine* e, rota_log_fn fn, void* ud);
+/* The default log sink; `ud` is ignored. */
+ROTA_API void rota_log_stderr(void* ud, const char* line);
 
 #ifdef __cplusplus
 }

@@ -88,12 +88,15 @@ TEST_CASE("engine: start actions carry the lowest idle nodes") {
     s.schedule();
     auto acts = drain(s);
     REQUIRE(acts.size() == 2);
-    const std::int32_t* n1 = s.action_nodes(acts[0]);
-    const std::int32_t* n2 = s.action_nodes(acts[1]);
-    CHECK(std::vector<std::int32_t>(n1, n1 + acts[0].node_count) ==
-          std::vector<std::int32_t>{0, 1, 2});
-    CHECK(std::vector<std::int32_t>(n2, n2 + acts[1].node_count) ==
-          std::vector<std::int32_t>{3, 4});
+    REQUIRE(acts[0].run_count == 1);
+    REQUIRE(acts[1].run_count == 1);
+    const NodeRun* r1 = s.action_runs(acts[0]);
+    const NodeRun* r2 = s.action_runs(acts[1]);
+    CHECK(r1->first == 0);
+    CHECK(r1->count == 3);
+    CHECK(acts[0].nodes == 3);
+    CHECK(r2->first == 3);
+    CHECK(r2->count == 2);
 }
 
 TEST_CASE("engine: cancel works in every waiting state and frees a reservation") {

@@ -89,3 +89,28 @@ TEST_CASE("a hook that is not configured fails instead of guessing", "[lua][call
     CHECK_FALSE(r.ok);
     CHECK(r.error == "backfill_select: no script configured");
 }
+
+TEST_CASE("the example of docs/lua-api.md works as documented", "[lua][calls]") {
+    TempDir dir;
+    dir.write("site/shortest_first.lua", R"(
+local function backfill_select(c, ctx, params)
+  local idx, estimate = {}, c.estimate
+  for i = 1, c.n do idx[i] = i end
+  table.sort(idx, function(a, b)
+    if estimate[a] ~= estimate[b] then return estimate[a] < estimate[b] end
+    return a < b   -- deterministic ties: queue order
+  end)
+  local picks = {}
+  for k = 1, math.min(params.max_starts, #idx) do picks[k] = idx[k] end
+  return picks
+end
+
+return { defaults = { max_starts = 4 }, backfill_select = backfill_select }
+)");
+    LuaConfig cfg =
+        config(Hook::backfill_select, "site/shortest_first.lua", {{"max_starts", std::int64_t{2}}});
+    cfg.search_path = {dir.path().string()};
+    LuaPolicy p(cfg);
+    const JobBatch b = make_batch({{1, 1, 50}, {2, 1, 10}, {3, 1, 10}, {4, 1, 5}});
+    CHECK(picks_of(p, b, make_ctx()) == Picks{3, 1});
+}

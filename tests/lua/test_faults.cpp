@@ -86,10 +86,18 @@ TEST_CASE("invalid backfill_select answers fail the call", "[lua][faults]") {
           prefix + "a string where a candidate index was expected (at position 2)");
 }
 
+TEST_CASE("runaway recursion fails the call", "[lua][faults]") {
+    LuaPolicy p(fault_config(Hook::backfill_select));
+    CHECK_THAT(backfill_fault(p, 17), Catch::Contains("stack overflow") ||
+                                          Catch::Contains("memory limit of 8388608 bytes"));
+    CHECK_THAT(backfill_fault(p, 18), Catch::Contains("stack overflow"));
+}
+
 TEST_CASE("a script that damages its batch tables does not break the next call", "[lua][faults]") {
     LuaPolicy p(fault_config(Hook::backfill_select));
     CHECK_THAT(backfill_fault(p, 14), Catch::EndsWith("vandal"));
     CHECK_THAT(backfill_fault(p, 16), Catch::EndsWith("ctx is read-only"));
+    CHECK_THAT(backfill_fault(p, 19), Catch::EndsWith("the batch is read-only"));
 }
 
 TEST_CASE("invalid admission answers fail the call", "[lua][faults]") {
@@ -132,6 +140,7 @@ TEST_CASE("invalid order answers fail the call", "[lua][faults]") {
     };
     CHECK(fault(1) == prefix + "0 keys for 3 jobs");
     CHECK(fault(2) == prefix + "NaN as the key of job 1");
+    CHECK(fault(5) == prefix + "inf as the key of job 1");
     CHECK(fault(3) == prefix + "a string as the key of job 1; expected a number");
     CHECK(fault(4) == prefix + "a number; expected an array of sort keys");
 }

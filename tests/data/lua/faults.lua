@@ -26,14 +26,27 @@ local backfill_faults = {
   -- ...and one that swallows the memory error keeps running into the budget.
   [13] = function() while true do pcall(bomb) end end,
   -- Damages the tables it was handed, then fails.
-  [14] = function(c, ctx) c.id = nil; c.procs[100] = 1; rawset(ctx, "now", "x"); error("vandal") end,
+  [14] = function(c, ctx)
+    local _ = c.id
+    c.id = nil
+    c.procs[100] = 1
+    rawset(ctx, "now", "x")
+    rawset(c, "user", {})
+    error("vandal")
+  end,
   [15] = function() return { 1, "2" } end,
   [16] = function(c, ctx) ctx.free_procs = 1000 end,
+  [17] = function() local function f(x) return f(x + 1) + 1 end return f(1) end,
+  [19] = function(c) c.user = { 1, 2, 3 } end,
+  [18] = function() local t = setmetatable({}, { __index = function(t, k) return t[k] end }); return t.x end,
 }
 
 local function backfill_select(c, ctx, params)
   local fault = backfill_faults[ctx.now]
   if fault then return fault(c, ctx) end
+  -- Whatever an earlier call did to them, the tables are whole again.
+  assert(math.type(ctx.now) == "integer", "ctx.now damaged")
+  assert(#c.user == c.n and #c.procs == c.n, "batch damaged")
   local picks = {}
   for i = 1, #c.id do picks[i] = i end
   return picks
@@ -62,6 +75,7 @@ local order_faults = {
   [2] = function(jobs) local k = {}; for i = 1, jobs.n do k[i] = 0 / 0 end; return k end,
   [3] = function(jobs) local k = {}; for i = 1, jobs.n do k[i] = "1" end; return k end,
   [4] = function(jobs) return 5 end,
+  [5] = function(jobs) local k = {}; for i = 1, jobs.n do k[i] = math.huge end; return k end,
 }
 
 local function order(jobs, ctx, params)

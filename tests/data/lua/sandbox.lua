@@ -32,6 +32,9 @@ local function backfill_select(c, ctx, params)
   end
   -- Mode 0 also checks what the sandbox does provide.
   assert(type(rota.version) == "string" and rota.second == 1000000)
+  local s = rota.sequence(3)
+  assert(#s == 3 and s[1] == 1 and s[3] == 3 and next(rota.sequence(0)) == nil)
+  assert(not pcall(rota.sequence, -1))
   assert(string.dump == nil and ("x"):rep(2) == "xx")
   local f = assert(load("return 1 + ...", "inline", "t"))
   assert(f(1) == 2)

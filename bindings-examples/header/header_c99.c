@@ -1,0 +1,111 @@
+/*
+** header_c99.c: rota.h compiles as strict C99 (-std=c99 -pedantic -Werror)
+** with no other include before it, and links against librota.
+**
+** Run with no argument it checks the library version; with --layout it
+** prints the size and field offsets of every public struct as the C
+** compiler lays them out, which the Python example compares with its
+** ctypes declarations (schedule.py --check-layout).
+*/
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rota.h"
+
+#define STRUCT(T) printf("struct %s %lu\n", #T, (unsigned long)sizeof(T))
+#define FIELD(T, f) printf("field %s %s %lu\n", #T, #f, (unsigned long)offsetof(T, f))
+
+static void layout(void) {
+    STRUCT(rota_job);
+    FIELD(rota_job, size);
+    FIELD(rota_job, id);
+    FIELD(rota_job, estimate);
+    FIELD(rota_job, procs);
+    FIELD(rota_job, user);
+    FIELD(rota_job, priority);
+    FIELD(rota_job, npools);
+    FIELD(rota_job, pools);
+    STRUCT(rota_node_run);
+    FIELD(rota_node_run, first);
+    FIELD(rota_node_run, count);
+    STRUCT(rota_action);
+    FIELD(rota_action, size);
+    FIELD(rota_action, type);
+    FIELD(rota_action, job);
+    FIELD(rota_action, time);
+    FIELD(rota_action, row);
+    FIELD(rota_action, nnodes);
+    FIELD(rota_action, nruns);
+    FIELD(rota_action, runs);
+    FIELD(rota_action, reason);
+    STRUCT(rota_job_info);
+    FIELD(rota_job_info, size);
+    FIELD(rota_job_info, id);
+    FIELD(rota_job_info, state);
+    FIELD(rota_job_info, submit);
+    FIELD(rota_job_info, start);
+    FIELD(rota_job_info, reserved_start);
+    FIELD(rota_job_info, estimate);
+    FIELD(rota_job_info, procs);
+    FIELD(rota_job_info, jumps);
+    STRUCT(rota_reservation);
+    FIELD(rota_reservation, size);
+    FIELD(rota_reservation, job);
+    FIELD(rota_reservation, start);
+    FIELD(rota_reservation, end);
+    FIELD(rota_reservation, procs);
+    FIELD(rota_reservation, row);
+    STRUCT(rota_machine_info);
+    FIELD(rota_machine_info, size);
+    FIELD(rota_machine_info, procs);
+    FIELD(rota_machine_info, rows);
+    FIELD(rota_machine_info, npools);
+    FIELD(rota_machine_info, reservation_depth);
+    FIELD(rota_machine_info, backfill);
+    STRUCT(rota_counters);
+    FIELD(rota_counters, size);
+    FIELD(rota_counters, passes);
+    FIELD(rota_counters, submitted);
+    FIELD(rota_counters, started);
+    FIELD(rota_counters, backfilled);
+    FIELD(rota_counters, finished);
+    FIELD(rota_counters, killed);
+    FIELD(rota_counters, rejected);
+    FIELD(rota_counters, cancelled);
+    FIELD(rota_counters, hook_calls);
+    FIELD(rota_counters, hook_failures);
+    FIELD(rota_counters, hook_nanoseconds);
+    FIELD(rota_counters, reloads);
+    FIELD(rota_counters, reload_failures);
+    STRUCT(rota_candidates);
+    FIELD(rota_candidates, size);
+    FIELD(rota_candidates, n);
+    FIELD(rota_candidates, id);
+    FIELD(rota_candidates, procs);
+    FIELD(rota_candidates, estimate);
+    FIELD(rota_candidates, submit);
+    FIELD(rota_candidates, now);
+    FIELD(rota_candidates, free_procs);
+    FIELD(rota_candidates, head_id);
+    FIELD(rota_candidates, head_jumps);
+    FIELD(rota_candidates, shadow_time);
+    FIELD(rota_candidates, extra_procs);
+    FIELD(rota_candidates, head_procs);
+    FIELD(rota_candidates, machine_procs);
+    FIELD(rota_candidates, queue_length);
+}
+
+int main(int argc, char** argv) {
+    if (argc > 1 && strcmp(argv[1], "--layout") == 0) {
+        layout();
+        return 0;
+    }
+    if (strcmp(rota_version(), ROTA_VERSION) != 0 || rota_abi_version() != ROTA_ABI_VERSION) {
+        printf("header says %s (ABI %d), library says %s (ABI %d)\n", ROTA_VERSION,
+               ROTA_ABI_VERSION, rota_version(), rota_abi_version());
+        return 1;
+    }
+    printf("rota.h compiles as C99; library %s, ABI %d\n", rota_version(), rota_abi_version());
+    return 0;
+}

@@ -1,0 +1,155 @@
+// ABI conventions of rota.h: versions, status names, the size field of
+// structs, the log sink, failed handles.
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "support.h"
+
+TEST_CASE("abi: versions and status names") {
+    CHECK(std::string(rota_version()) == ROTA_VERSION);
+    CHECK(rota_abi_version() == ROTA_ABI_VERSION);
+    CHECK(std::string(rota_status_name(ROTA_ETIME)) == "ROTA_ETIME");
+    CHECK(std::string(rota_status_name(99)) == "ROTA_UNKNOWN");
+    CHECK(std::string(rota_strerror(ROTA_ETIME)) == "time went backwards");
+}
+
+TEST_CASE("abi: a caller with an older, smaller struct gets only the fields it knows") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
+    rota_job j{sizeof(rota_job)};
+    j.id = 1;
+    j.procs = 3;
+    j.estimate = 100;
+    REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+
+    // As if compiled when rota_action ended after `row`.
+    rota_action a;
+    std::memset(&a, 0xAB, sizeof a);
+    a.size = offsetof(rota_action, nnodes);
+    REQUIRE(rota_next_action(e.get(), &a) == ROTA_OK);
+    CHECK(a.size == offsetof(rota_action, nnodes));
+    CHECK(a.type == ROTA_ACTION_START);
+    CHECK(a.job == 1);
+    int32_t untouched;
+    std::memset(&untouched, 0xAB, sizeof untouched);
+    CHECK(a.nnodes == untouched);
+
+    // Reservations use the caller's element size as the stride.
+    j.id = 2;
+    j.procs = 8;
+    REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    struct Old {
+        size_t size;
+        int64_t job;
+        rota_time start;
+    } old[2];
+    std::memset(old, 0, sizeof old);
+    old[0].size = sizeof(Old);
+    size_t n = 0;
+    REQUIRE(rota_reservations(e.get(), reinterpret_cast<rota_reservation*>(old), 2, &n) ==
+            ROTA_OK);
+    REQUIRE(n == 1);
+    CHECK(old[0].job == 2);
+    CHECK(old[0].start == 100);
+    CHECK(old[1].job == 0);
+}
+
+TEST_CASE("abi: start actions give the nodes as runs") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 130\n");
+    rota_job j{sizeof(rota_job)};
+    j.estimate = 100;
+    for (int64_t id = 1; id <= 3; ++id) {
+        j.id = id;
+        j.procs = id == 2 ? 100 : 10;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    }
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    rota_action a{sizeof(rota_action)};
+    REQUIRE(rota_next_action(e.get(), &a) == ROTA_OK);
+    REQUIRE(rota_next_action(e.get(), &a) == ROTA_OK);
+    CHECK(a.job == 2);
+    CHECK(a.nnodes == 100);
+    REQUIRE(a.nruns == 1);
+    CHECK(a.runs[0].first == 10);
+    CHECK(a.runs[0].count == 100);
+    REQUIRE(rota_advance(e.get(), 1) == ROTA_OK);
+    REQUIRE(rota_job_end(e.get(), 1) == ROTA_OK);  // frees 0..9
+    j.id = 4;
+    j.procs = 15;  // 0..9 and 120..124
+    REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    while (rota_next_action(e.get(), &a) == ROTA_OK && a.job != 4) {
+    }
+    REQUIRE(a.job == 4);
+    REQUIRE(a.nruns == 2);
+    CHECK(a.runs[0].first == 0);
+    CHECK(a.runs[0].count == 10);
+    CHECK(a.runs[1].first == 120);
+    CHECK(a.runs[1].count == 5);
+    int32_t nodes[15];
+    size_t n = 0;
+    REQUIRE(rota_job_nodes(e.get(), 4, nodes, 15, &n) == ROTA_OK);
+    CHECK(n == 15);
+    CHECK(nodes[9] == 9);
+    CHECK(nodes[10] == 120);
+}
+
+TEST_CASE("abi: the log sink can be replaced and silenced; a policy's print() goes there") {
+    namespace fs = std::filesystem;
+    fs::path script = fs::temp_directory_path() / ("rota-abi-print-" + std::to_string(::getpid()) + ".lua");
+    std::ofstream(script) << "return { backfill_select = function(c)\n"
+                             "  if c.n > 0 then print('backfilling', c.n) end\n"
+                             "  return c.n > 0 and { 1 } or {}\nend }\n";
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n[policy.backfill]\nscript = \"" +
+                                     script.string() + "\"\n");
+    std::vector<std::string> lines;
+    auto sink = [](void* ud, const char* l) {
+        static_cast<std::vector<std::string>*>(ud)->push_back(l);
+    };
+    REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);
+    auto submit = [&](int64_t id, int32_t procs, rota_time est) {
+        rota_job j{sizeof(rota_job)};
+        j.id = id;
+        j.procs = procs;
+        j.estimate = est;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    };
+    submit(1, 6, 100);
+    submit(2, 8, 100);  // the head, reserved at 100
+    submit(3, 1, 50);   // a candidate
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].find("backfilling") != std::string::npos);
+
+    REQUIRE(rota_set_log(e.get(), nullptr, nullptr) == ROTA_OK);  // silenced
+    submit(4, 1, 50);
+    REQUIRE(rota_advance(e.get(), 1) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    CHECK(lines.size() == 1);
+    REQUIRE(rota_set_log(e.get(), rota_log_stderr, nullptr) == ROTA_OK);  // the default again
+    fs::remove(script);
+}
+
+TEST_CASE("abi: a handle whose creation failed keeps one readable message") {
+    rota_engine* e = nullptr;
+    REQUIRE(rota_engine_new("[machine]\nprocs = -1\n", nullptr, &e) == ROTA_ECONFIG);
+    std::string first = rota_errmsg(e);
+    CHECK(rota_schedule(e) == ROTA_ESTATE);
+    CHECK(rota_schedule(e) == ROTA_ESTATE);
+    std::string later = rota_errmsg(e);
+    CHECK(later == "engine was not created: " + first);
+    rota_engine_free(e);
+}
+
+TEST_CASE("abi: job ids must not be negative") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
+    rota_job j{sizeof(rota_job)};
+    j.id = -1;
+    j.procs = 1;
+    j.estimate = 10;
+    CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
+    CHECK(std::string(rota_errmsg(e.get())).find("ids must be >= 0") != std::string::npos);
+}
