@@ -1,0 +1,69 @@
+#include "budget.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <lua.hpp>
+
+namespace rota::lua {
+
+void* MemoryBudget::alloc(void* ud, void* ptr, std::size_t osize, std::size_t nsize) noexcept {
+    auto* m = static_cast<MemoryBudget*>(ud);
+    // For a new block Lua passes the object's type in osize, not a size.
+    if (ptr == nullptr) osize = 0;
+    if (nsize == 0) {
+        std::free(ptr);
+        m->used -= osize;
+        return nullptr;
+    }
+    // Shrinking is never refused: Lua does not expect it to fail.
+    if (m->enforce && nsize > osize && (m->used > m->limit || nsize - osize > m->limit - m->used)) {
+        return nullptr;  // Lua collects garbage, retries, then raises LUA_ERRMEM
+    }
+    void* p = std::realloc(ptr, nsize);
+    if (p != nullptr) m->used = m->used - osize + nsize;
+    return p;
+}
+
+namespace {
+
+InstructionBudget* budget_of(lua_State* L) {
+    InstructionBudget* b;
+    std::memcpy(&b, lua_getextraspace(L), sizeof b);
+    return b;
+}
+
+void count_hook(lua_State* L, lua_Debug* ar) {
+    InstructionBudget* b = budget_of(L);
+    if (--b->steps_left > 0) return;
+    if (!b->tripped) {
+        b->tripped = true;
+        if (lua_getinfo(L, "Sl", ar) != 0 && ar->currentline > 0) {
+            std::snprintf(b->where, sizeof b->where, "%s:%d", ar->short_src, ar->currentline);
+        } else {
+            std::snprintf(b->where, sizeof b->where, "%s", ar->short_src);
+        }
+        // From now on fire at every instruction, so that a script which
+        // catches the error with pcall is stopped again at once.
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    }
+    lua_pushliteral(L, "instruction budget exceeded");
+    lua_error(L);
+}
+
+}  // namespace
+
+void InstructionBudget::install(lua_State* L) {
+    InstructionBudget* self = this;
+    std::memcpy(lua_getextraspace(L), &self, sizeof self);
+    arm(L);
+}
+
+void InstructionBudget::arm(lua_State* L) {
+    steps_left = limit / kStep + (limit % kStep != 0 ? 1 : 0);
+    tripped = false;
+    // Also restarts the step counter, so each call gets its whole budget.
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, kStep);
+}
+
+}  // namespace rota::lua

@@ -1,0 +1,43 @@
+// The two limits a policy script runs under (ARCHITECTURE §5): a memory cap
+// per lua_State, enforced by the allocator, and an instruction budget per
+// hook call, enforced by a count hook. Both are cheap enough to stay armed
+// on every call.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+struct lua_State;
+
+namespace rota::lua {
+
+// The lua_Alloc of every policy state. The cap applies only while a script
+// runs (`enforce`): the runtime's own stores into the batch tables happen
+// outside protected mode, where a refused allocation would abort the
+// process, so those are always granted.
+struct MemoryBudget {
+    std::size_t limit = 0;
+    std::size_t used = 0;
+    bool enforce = false;
+
+    static void* alloc(void* ud, void* ptr, std::size_t osize, std::size_t nsize) noexcept;
+};
+
+// Counts instructions down in steps of kStep: the hook fires once per step,
+// so an unexhausted budget costs one C call per kStep VM instructions.
+struct InstructionBudget {
+    static constexpr int kStep = 1000;
+
+    std::int64_t limit = 0;  // instructions per call
+    std::int64_t steps_left = 0;
+    bool tripped = false;
+    char where[96] = {};  // "file:line" where the budget ran out
+
+    // Installs the hook and remembers `this` in the state's extra space.
+    void install(lua_State* L);
+    // Called before every script call: a fresh budget, and the normal
+    // step if the last call tripped it.
+    void arm(lua_State* L);
+};
+
+}  // namespace rota::lua

@@ -1,0 +1,91 @@
+#include "lua_policy.h"
+
+#include <cstdio>
+#include <exception>
+
+#include "engine/error.h"
+#include "vm.h"
+
+namespace rota {
+
+namespace {
+
+void log_to_stderr(std::string_view line) {
+    std::fprintf(stderr, "rota: lua: %.*s\n", static_cast<int>(line.size()), line.data());
+}
+
+void check(const LuaConfig& cfg) {
+    if (cfg.instruction_budget <= 0) {
+        throw Error(Errc::config, "lua instruction_budget must be positive");
+    }
+    if (cfg.memory_limit == 0) throw Error(Errc::config, "lua memory_limit must be positive");
+    bool seen[kHookCount] = {};
+    for (const auto& [hook, hc] : cfg.hooks) {
+        const auto i = static_cast<int>(hook);
+        if (i < 0 || i >= kHookCount) throw Error(Errc::config, "unknown policy hook");
+        if (seen[i]) {
+            throw Error(Errc::config,
+                        std::string("policy hook '") + hook_name(hook) + "' configured twice");
+        }
+        seen[i] = true;
+    }
+}
+
+// The hook methods promise not to throw; only allocation can fail in there.
+template <class F>
+HookOutcome guarded(Hook h, F&& f) {
+    try {
+        return f();
+    } catch (const std::exception& e) {
+        return HookOutcome::failure(std::string(hook_name(h)) + ": " + e.what());
+    } catch (...) {
+        return HookOutcome::failure(std::string(hook_name(h)) + ": unknown exception");
+    }
+}
+
+}  // namespace
+
+LuaPolicy::LuaPolicy(LuaConfig cfg) : cfg_(std::move(cfg)) {
+    check(cfg_);
+    if (!cfg_.log) cfg_.log = log_to_stderr;
+    auto vm = std::make_unique<lua::Vm>(cfg_);
+    vm->dry_run(last_ctx_);
+    vm_ = std::move(vm);
+}
+
+LuaPolicy::~LuaPolicy() = default;
+
+bool LuaPolicy::provides(Hook h) const {
+    return vm_->provides(h);
+}
+
+std::string LuaPolicy::resolved_path(Hook h) const {
+    return vm_->path(h);
+}
+
+void LuaPolicy::reload() {
+    // Built and tried aside: the running state is untouched until the swap.
+    auto fresh = std::make_unique<lua::Vm>(cfg_);
+    fresh->dry_run(last_ctx_);
+    vm_.swap(fresh);
+}
+
+HookOutcome LuaPolicy::admission(const JobBatch& jobs, const PassContext& ctx,
+                                 std::vector<Admission>& out) {
+    last_ctx_ = ctx;
+    return guarded(Hook::admission, [&] { return vm_->admission(jobs, ctx, out); });
+}
+
+HookOutcome LuaPolicy::order(const JobBatch& jobs, const PassContext& ctx,
+                             std::vector<double>& keys) {
+    last_ctx_ = ctx;
+    return guarded(Hook::order, [&] { return vm_->order(jobs, ctx, keys); });
+}
+
+HookOutcome LuaPolicy::backfill_select(const JobBatch& cands, const PassContext& ctx,
+                                       std::vector<std::uint32_t>& picks) {
+    last_ctx_ = ctx;
+    return guarded(Hook::backfill_select, [&] { return vm_->backfill_select(cands, ctx, picks); });
+}
+
+}  // namespace rota

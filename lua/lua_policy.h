@@ -1,0 +1,75 @@
+// rota::LuaPolicy: the engine's Policy answered by Lua 5.4 scripts
+// (ARCHITECTURE §5; the script-side API is docs/lua-api.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/policy.h"
+
+namespace rota {
+
+namespace lua {
+class Vm;
+}
+
+// One configured hook: `[policy.<hook>] script = "...", <param> = <value>`.
+struct LuaHookConfig {
+    std::string script;  // the path as written in the config
+    Params params;
+};
+
+struct LuaConfig {
+    std::vector<std::pair<Hook, LuaHookConfig>> hooks;  // only the configured hooks
+    std::int64_t instruction_budget = 10'000'000;       // Lua VM instructions per hook call
+    std::size_t memory_limit = 64u << 20;               // bytes per lua_State
+    // Directories for relative script paths, tried in order; ROTA_POLICY_DIR
+    // (the shipped policies) is always tried last.
+    std::vector<std::string> search_path;
+    // Where a script's print() goes; empty means stderr.
+    std::function<void(std::string_view)> log;
+};
+
+// Not thread-safe: one engine, one thread (ARCHITECTURE §6).
+class LuaPolicy : public Policy {
+  public:
+    // Loads and compiles every configured script and calls each hook once
+    // on an empty batch. Throws rota::Error: Errc::config for bad limits or
+    // a hook configured twice, Errc::script for a missing or broken script
+    // ("<file>:<line>: <message>" where there is a line).
+    explicit LuaPolicy(LuaConfig cfg);
+    ~LuaPolicy() override;
+    LuaPolicy(const LuaPolicy&) = delete;
+    LuaPolicy& operator=(const LuaPolicy&) = delete;
+
+    bool provides(Hook h) const override;
+    // Never throw: a broken script gives HookOutcome::failure("<hook>: ...").
+    HookOutcome admission(const JobBatch& jobs, const PassContext& ctx,
+                          std::vector<Admission>& out) override;
+    HookOutcome order(const JobBatch& jobs, const PassContext& ctx,
+                      std::vector<double>& keys) override;
+    HookOutcome backfill_select(const JobBatch& cands, const PassContext& ctx,
+                                std::vector<std::uint32_t>& picks) override;
+
+    // Re-reads and recompiles every configured script into a new lua_State
+    // and dry-runs each hook on an empty batch (with the last context seen).
+    // Only if all of that succeeds is the new state swapped in; otherwise
+    // throws rota::Error(Errc::script) and the old state keeps serving.
+    void reload();
+
+    // The file a hook's script was loaded from; empty if not configured.
+    std::string resolved_path(Hook h) const;
+
+  private:
+    LuaConfig cfg_;
+    PassContext last_ctx_;
+    std::unique_ptr<lua::Vm> vm_;
+};
+
+}  // namespace rota

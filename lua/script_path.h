@@ -1,0 +1,17 @@
+// Where a policy script named in the config lives on disk.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rota::lua {
+
+// An absolute path is taken as is; a relative one is tried against each of
+// `search_path`, then against ROTA_POLICY_DIR (the shipped policies), so a
+// site can shadow a shipped policy by putting a file of the same name in its
+// config directory. Throws rota::Error(Errc::script) naming the path and
+// every directory tried when no regular file is found.
+std::string resolve_script_path(const std::string& path,
+                                const std::vector<std::string>& search_path);
+
+}  // namespace rota::lua

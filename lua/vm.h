@@ -1,0 +1,81 @@
+// One lua_State with a set of policy scripts loaded into it: what LuaPolicy
+// swaps as a whole on reload. Each script runs in its own sandbox env; the
+// state carries the memory cap, the instruction budget and the reused batch
+// tables.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <lua.hpp>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "batch_view.h"
+#include "budget.h"
+#include "lua_policy.h"
+#include "sandbox.h"
+
+namespace rota::lua {
+
+class Vm {
+  public:
+    // Loads every configured script; throws rota::Error(Errc::script).
+    explicit Vm(const LuaConfig& cfg);
+    ~Vm();
+    Vm(const Vm&) = delete;
+    Vm& operator=(const Vm&) = delete;
+
+    bool provides(Hook h) const { return !path_[index(h)].empty(); }
+    const std::string& path(Hook h) const { return path_[index(h)]; }
+
+    // Calls every configured hook on an empty batch; throws
+    // rota::Error(Errc::script) with the first failure.
+    void dry_run(const PassContext& ctx);
+
+    // May throw only std::bad_alloc; the state stays usable either way.
+    HookOutcome admission(const JobBatch& jobs, const PassContext& ctx,
+                          std::vector<Admission>& out);
+    HookOutcome order(const JobBatch& jobs, const PassContext& ctx, std::vector<double>& keys);
+    HookOutcome backfill_select(const JobBatch& cands, const PassContext& ctx,
+                                std::vector<std::uint32_t>& picks);
+
+  private:
+    struct Closer {
+        void operator()(lua_State* L) const { lua_close(L); }
+    };
+    static std::size_t index(Hook h) { return static_cast<std::size_t>(h); }
+    lua_State* L() const { return state_.get(); }
+
+    void load_module(const std::string& path);
+    void bind_hook(Hook h, int module, const Params& params);
+    // Runs a protected C function with one light userdata argument and
+    // `nargs` more values from the stack, under the script limits.
+    int run_protected(lua_CFunction f, void* args, int nargs, int nresults);
+
+    // Hands the batch to hook `h`; the result is on top on LUA_OK.
+    int call(Hook h, const JobBatch& b, const PassContext& ctx);
+    HookOutcome precheck(Hook h, const JobBatch& b) const;
+    HookOutcome failure(Hook h, int status);
+    HookOutcome invalid(Hook h);
+    std::string error_text(int status) const;
+    std::string with_full_paths(std::string msg) const;
+
+    // Declared before the state: the allocator and the hook use them until
+    // lua_close.
+    MemoryBudget memory_;
+    InstructionBudget budget_;
+    LogSink log_;
+    std::unique_ptr<lua_State, Closer> state_;
+    BatchView view_;
+    std::array<std::string, kHookCount> path_;
+    // What Lua prints for a file in messages (it shortens long names with
+    // "...") and the full path to put back.
+    std::vector<std::pair<std::string, std::string>> chunk_ids_;
+    std::vector<std::string> modules_;  // files loaded, in stack order
+    std::vector<std::uint8_t> seen_;    // scratch of decode_picks
+    std::string why_;                   // what was wrong with the last invalid answer
+};
+
+}  // namespace rota::lua
