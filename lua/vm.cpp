@@ -303,6 +303,14 @@ HookOutcome Vm::backfill_select(const JobBatch& cands, const PassContext& ctx,
     if (HookOutcome pre = precheck(Hook::backfill_select, cands); !pre.ok) return pre;
     const int status = call(Hook::backfill_select, cands, ctx);
     if (status != LUA_OK) return failure(Hook::backfill_select, status);
+    // Returning the candidate batch itself means "all of them, in the order
+    // given": first fit answers without building a table per call.
+    if (lua_rawequal(L(), -1, slot::batch) != 0) {
+        picks.resize(cands.size());
+        for (std::uint32_t i = 0; i < picks.size(); ++i) picks[i] = i;
+        lua_settop(L(), slot::top);
+        return {};
+    }
     if (!decode_picks(L(), -1, cands.size(), picks, seen_, why_)) {
         return invalid(Hook::backfill_select);
     }
