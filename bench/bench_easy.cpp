@@ -75,10 +75,11 @@ void compare(const char* name, const std::vector<TraceJob>& jobs, std::int32_t p
         native = std::min(native, n.seconds);
         calls = l.hook_calls;
     }
-    std::printf("%-28s %9zu jobs  lua %10.0f jobs/s  native %10.0f jobs/s  lua/native %.2fx  "
-                "(%llu backfill_select calls)\n",
-                name, jobs.size(), jobs.size() / lua, jobs.size() / native, lua / native,
-                static_cast<unsigned long long>(calls));
+    std::printf(
+        "%-28s %9zu jobs  lua %10.0f jobs/s  native %10.0f jobs/s  lua/native %.2fx  "
+        "(%llu backfill_select calls)\n",
+        name, jobs.size(), jobs.size() / lua, jobs.size() / native, lua / native,
+        static_cast<unsigned long long>(calls));
 }
 
 }  // namespace
@@ -103,10 +104,11 @@ int main(int argc, char** argv) {
     long rss_before = peak_rss_kb();
     Run once = simulate_easy(jobs, g.procs, false);
     long rss_after = peak_rss_kb();
-    std::printf("peak memory: %.0f bytes/job (peak RSS %ld MiB over %zu jobs; workload and "
-                "per-job results included; %.0f bytes/job added by the simulation)\n",
-                rss_after * 1024.0 / jobs.size(), rss_after / 1024, jobs.size(),
-                (rss_after - rss_before) * 1024.0 / jobs.size());
+    std::printf(
+        "peak memory: %.0f bytes/job (peak RSS %ld MiB over %zu jobs; workload and "
+        "per-job results included; %.0f bytes/job added by the simulation)\n",
+        rss_after * 1024.0 / jobs.size(), rss_after / 1024, jobs.size(),
+        (rss_after - rss_before) * 1024.0 / jobs.size());
     (void)once;
     compare("synthetic (1024 procs, 0.9)", jobs, g.procs);
     jobs.clear();

@@ -1,7 +1,8 @@
 #include "config.h"
 
-#include <set>
 #include <toml++/toml.h>
+
+#include <set>
 
 #include "engine/error.h"
 
@@ -9,17 +10,26 @@ namespace rota {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& msg) { throw Error(Errc::config, msg); }
+[[noreturn]] void fail(const std::string& msg) {
+    throw Error(Errc::config, msg);
+}
 
 const char* type_name(const toml::node& n) {
     switch (n.type()) {
-        case toml::node_type::string: return "a string";
-        case toml::node_type::integer: return "an integer";
-        case toml::node_type::floating_point: return "a float";
-        case toml::node_type::boolean: return "a boolean";
-        case toml::node_type::table: return "a table";
-        case toml::node_type::array: return "an array";
-        default: return "a date or time";
+        case toml::node_type::string:
+            return "a string";
+        case toml::node_type::integer:
+            return "an integer";
+        case toml::node_type::floating_point:
+            return "a float";
+        case toml::node_type::boolean:
+            return "a boolean";
+        case toml::node_type::table:
+            return "a table";
+        case toml::node_type::array:
+            return "an array";
+        default:
+            return "a date or time";
     }
 }
 
@@ -33,8 +43,7 @@ void only_keys(const toml::table& t, const std::string& where, std::set<std::str
 const toml::table* table_at(const toml::table& t, const char* key, const std::string& where) {
     const toml::node* n = t.get(key);
     if (!n) return nullptr;
-    if (!n->is_table())
-        fail("key '" + where + key + "' must be a table, got " + type_name(*n));
+    if (!n->is_table()) fail("key '" + where + key + "' must be a table, got " + type_name(*n));
     return n->as_table();
 }
 

@@ -11,14 +11,22 @@ namespace rota::capi {
 
 int status_of(Errc c) {
     switch (c) {
-        case Errc::invalid: return ROTA_EINVAL;
-        case Errc::config: return ROTA_ECONFIG;
-        case Errc::not_found: return ROTA_ENOTFOUND;
-        case Errc::exists: return ROTA_EEXIST;
-        case Errc::time: return ROTA_ETIME;
-        case Errc::script: return ROTA_ESCRIPT;
-        case Errc::state: return ROTA_ESTATE;
-        case Errc::internal: return ROTA_EINTERNAL;
+        case Errc::invalid:
+            return ROTA_EINVAL;
+        case Errc::config:
+            return ROTA_ECONFIG;
+        case Errc::not_found:
+            return ROTA_ENOTFOUND;
+        case Errc::exists:
+            return ROTA_EEXIST;
+        case Errc::time:
+            return ROTA_ETIME;
+        case Errc::script:
+            return ROTA_ESCRIPT;
+        case Errc::state:
+            return ROTA_ESTATE;
+        case Errc::internal:
+            return ROTA_EINTERNAL;
     }
     return ROTA_EINTERNAL;
 }
@@ -83,16 +91,21 @@ int create(const std::string& text, const std::string& source, const std::string
 
 extern "C" {
 
-const char* rota_version(void) { return ROTA_VERSION; }
+const char* rota_version(void) {
+    return ROTA_VERSION;
+}
 
-void rota_log_stderr(void*, const char* line) { std::fprintf(stderr, "rota: %s\n", line); }
-int rota_abi_version(void) { return ROTA_ABI_VERSION; }
+void rota_log_stderr(void*, const char* line) {
+    std::fprintf(stderr, "rota: %s\n", line);
+}
+int rota_abi_version(void) {
+    return ROTA_ABI_VERSION;
+}
 
 const char* rota_status_name(int s) {
-    static const char* names[] = {"ROTA_OK",       "ROTA_DONE",      "ROTA_EINVAL",
-                                  "ROTA_ECONFIG",  "ROTA_ENOTFOUND", "ROTA_EEXIST",
-                                  "ROTA_ETIME",    "ROTA_ESCRIPT",   "ROTA_ESTATE",
-                                  "ROTA_EINTERNAL", "ROTA_ENOMEM",   "ROTA_ERANGE"};
+    static const char* names[] = {"ROTA_OK",        "ROTA_DONE",      "ROTA_EINVAL", "ROTA_ECONFIG",
+                                  "ROTA_ENOTFOUND", "ROTA_EEXIST",    "ROTA_ETIME",  "ROTA_ESCRIPT",
+                                  "ROTA_ESTATE",    "ROTA_EINTERNAL", "ROTA_ENOMEM", "ROTA_ERANGE"};
     return s >= 0 && s <= ROTA_ERANGE ? names[s] : "ROTA_UNKNOWN";
 }
 
@@ -142,7 +155,9 @@ int rota_engine_new_file(const char* path, rota_engine** out) {
     return create(ss.str(), p, slash == std::string::npos ? "." : p.substr(0, slash), out);
 }
 
-void rota_engine_free(rota_engine* e) { delete e; }
+void rota_engine_free(rota_engine* e) {
+    delete e;
+}
 
 int rota_reload_policies(rota_engine* e) {
     return capi::guard(e, [&] {
@@ -151,8 +166,7 @@ int rota_reload_policies(rota_engine* e) {
             e->lua->reload();
         } catch (const Error& x) {
             ++e->reload_failures;
-            e->log(std::string("policy reload failed, keeping the running policies: ") +
-                   x.what());
+            e->log(std::string("policy reload failed, keeping the running policies: ") + x.what());
             throw;
         }
         ++e->reloads;
@@ -165,7 +179,7 @@ namespace {
 
 // A backfill_select policy that calls a C function.
 class NativeBackfill : public Policy {
-public:
+  public:
     NativeBackfill(rota_backfill_select_fn fn, void* ud) : fn_(fn), ud_(ud) {}
     bool provides(Hook h) const override { return h == Hook::backfill_select; }
     HookOutcome backfill_select(const JobBatch& c, const PassContext& ctx,
@@ -196,7 +210,7 @@ public:
         return {};
     }
 
-private:
+  private:
     rota_backfill_select_fn fn_;
     void* ud_;
 };

@@ -12,7 +12,9 @@ int rota_advance(rota_engine* e, rota_time t) {
     });
 }
 
-rota_time rota_now(const rota_engine* e) { return e && e->sched ? e->sched->now() : 0; }
+rota_time rota_now(const rota_engine* e) {
+    return e && e->sched ? e->sched->now() : 0;
+}
 
 int rota_submit(rota_engine* e, const rota_job* job) {
     return capi::guard(e, [&] {
@@ -25,7 +27,8 @@ int rota_submit(rota_engine* e, const rota_job* job) {
         s.user = job->user;
         s.priority = job->size >= offsetof(rota_job, npools) ? job->priority : 0;
         if (job->size >= sizeof(rota_job) && job->npools > 0) {
-            if (!job->pools) throw Error(Errc::invalid, "rota_submit: npools > 0 but pools is NULL");
+            if (!job->pools)
+                throw Error(Errc::invalid, "rota_submit: npools > 0 but pools is NULL");
             s.pools.assign(job->pools, job->pools + job->npools);
         }
         e->sched->submit(s);
@@ -67,7 +70,8 @@ int rota_next_wakeup(rota_engine* e, rota_time* t) {
 int rota_next_action(rota_engine* e, rota_action* out) {
     return capi::guard(e, [&] {
         if (!out || out->size < offsetof(rota_action, type) + sizeof(int))
-            throw Error(Errc::invalid, "rota_next_action: out is NULL or its size field is not set");
+            throw Error(Errc::invalid,
+                        "rota_next_action: out is NULL or its size field is not set");
         Action a;
         if (!e->sched->next_action(a)) return ROTA_DONE;
         static_assert(sizeof(rota_node_run) == sizeof(NodeRun));

@@ -19,11 +19,16 @@ int copy_out(const std::vector<T>& v, T* out, size_t cap, size_t* n) {
 
 int state_code(JobState s) {
     switch (s) {
-        case JobState::pending: return ROTA_JOB_PENDING;
-        case JobState::held: return ROTA_JOB_HELD;
-        case JobState::queued: return ROTA_JOB_QUEUED;
-        case JobState::running: return ROTA_JOB_RUNNING;
-        default: throw Error(Errc::internal, "a job in a final state is still indexed");
+        case JobState::pending:
+            return ROTA_JOB_PENDING;
+        case JobState::held:
+            return ROTA_JOB_HELD;
+        case JobState::queued:
+            return ROTA_JOB_QUEUED;
+        case JobState::running:
+            return ROTA_JOB_RUNNING;
+        default:
+            throw Error(Errc::internal, "a job in a final state is still indexed");
     }
 }
 
@@ -110,8 +115,8 @@ int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t*
             throw Error(Errc::invalid, "rota_reservations: out[0].size is too small");
         auto* bytes = reinterpret_cast<unsigned char*>(out);
         for (std::size_t i = 0; i < std::min(cap, rs.size()); ++i) {
-            rota_reservation full{sizeof(rota_reservation), rs[i].job, rs[i].start, rs[i].end,
-                                  rs[i].procs, 0};
+            rota_reservation full{
+                sizeof(rota_reservation), rs[i].job, rs[i].start, rs[i].end, rs[i].procs, 0};
             auto* el = reinterpret_cast<rota_reservation*>(bytes + i * stride);
             el->size = stride;
             capi::copy_sized(full, el);

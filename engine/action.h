@@ -16,8 +16,8 @@ struct Action {
     std::int32_t row = 0;          // matrix row (0 under space sharing)
     std::uint32_t run_offset = 0;  // into the engine's run arena
     std::uint32_t run_count = 0;
-    std::int32_t nodes = 0;        // nodes in those runs
-    std::int32_t reason = -1;      // into the engine's reason arena
+    std::int32_t nodes = 0;    // nodes in those runs
+    std::int32_t reason = -1;  // into the engine's reason arena
 };
 
 }  // namespace rota

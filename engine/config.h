@@ -14,8 +14,8 @@ struct PoolConfig {
 };
 
 struct SchedulerConfig {
-    std::int32_t procs = 0;          // nodes of the machine, one processor each
-    std::vector<PoolConfig> pools;   // seed 002's pooled resources
+    std::int32_t procs = 0;         // nodes of the machine, one processor each
+    std::vector<PoolConfig> pools;  // seed 002's pooled resources
     // false: FCFS, stop at the first job that does not fit.
     bool backfill = true;
     // Jobs that hold a reservation when they cannot start: 1 is EASY,

@@ -12,13 +12,13 @@
 namespace rota {
 
 enum class JobState : std::uint8_t {
-    pending,    // submitted, not yet through admission
-    held,       // admission said "hold": asked again at every pass
-    queued,     // waiting in the queue (possibly holding a reservation)
+    pending,  // submitted, not yet through admission
+    held,     // admission said "hold": asked again at every pass
+    queued,   // waiting in the queue (possibly holding a reservation)
     running,
-    finished,   // ended by the embedder (rota_job_end)
-    killed,     // reached its estimate (walltime) while running
-    rejected,   // refused by admission or impossible; has a reason
+    finished,  // ended by the embedder (rota_job_end)
+    killed,    // reached its estimate (walltime) while running
+    rejected,  // refused by admission or impossible; has a reason
     cancelled,
 };
 
@@ -38,15 +38,15 @@ struct JobSpec {
 
 struct Job {
     JobSpec spec;
-    Time submit = kNoTime;         // engine time of rota_submit
-    Time start = kNoTime;          // when it started running
-    Time reserved_start = kNoTime; // start of its reservation, if any
-    std::uint64_t seq = 0;         // arrival order, the FCFS tie-breaker
-    double order_key = 0.0;        // from the order hook; lower runs first
-    std::int32_t jumps = 0;        // times jumped while at the head (FPFS)
+    Time submit = kNoTime;          // engine time of rota_submit
+    Time start = kNoTime;           // when it started running
+    Time reserved_start = kNoTime;  // start of its reservation, if any
+    std::uint64_t seq = 0;          // arrival order, the FCFS tie-breaker
+    double order_key = 0.0;         // from the order hook; lower runs first
+    std::int32_t jumps = 0;         // times jumped while at the head (FPFS)
     JobState state = JobState::pending;
     std::vector<NodeRun> nodes;  // nodes held while running, as runs
-    std::string reason;               // why rejected
+    std::string reason;          // why rejected
 
     bool reserved() const { return reserved_start != kNoTime; }
     Time estimated_end() const { return start + spec.estimate; }

@@ -10,7 +10,7 @@
 namespace rota {
 
 class JobIndex {
-public:
+  public:
     using Slot = std::uint32_t;
     static constexpr Slot kNone = static_cast<Slot>(-1);
 
@@ -41,7 +41,7 @@ public:
             if (c.slot != kNone) f(c.id, c.slot);
     }
 
-private:
+  private:
     struct Cell {
         JobId id = 0;
         Slot slot = kNone;

@@ -16,7 +16,7 @@
 namespace rota {
 
 class JobQueue {
-public:
+  public:
     using Slot = std::uint32_t;
     static constexpr Slot kDead = static_cast<Slot>(-1);
 
@@ -29,7 +29,7 @@ public:
 
     std::size_t size() const { return entries_.size() - dead_; }  // live entries
     bool empty() const { return size() == 0; }
-    std::size_t span() const { return entries_.size(); }          // with tombstones
+    std::size_t span() const { return entries_.size(); }  // with tombstones
     const Entry& operator[](std::size_t i) const { return entries_[i]; }
 
     void push_back(const Entry& e) { entries_.push_back(e); }
@@ -84,7 +84,7 @@ public:
             if (e.live()) f(e);
     }
 
-private:
+  private:
     std::vector<Entry> entries_;
     std::size_t dead_ = 0;
 };

@@ -15,7 +15,7 @@ struct NodeRun {
 };
 
 class NodePool {
-public:
+  public:
     explicit NodePool(std::int32_t nodes);
 
     std::int32_t size() const { return size_; }
@@ -29,7 +29,7 @@ public:
 
     static void expand(const std::vector<NodeRun>& runs, std::vector<std::int32_t>& out);
 
-private:
+  private:
     std::vector<std::uint64_t> bits_;  // 1 = idle
     std::int32_t size_;
     std::int32_t idle_;

@@ -4,23 +4,34 @@ namespace rota {
 
 const char* hook_name(Hook h) {
     switch (h) {
-        case Hook::admission: return "admission";
-        case Hook::order: return "order";
-        case Hook::backfill_select: return "backfill_select";
+        case Hook::admission:
+            return "admission";
+        case Hook::order:
+            return "order";
+        case Hook::backfill_select:
+            return "backfill_select";
     }
     return "?";
 }
 
 const char* job_state_name(JobState s) {
     switch (s) {
-        case JobState::pending: return "pending";
-        case JobState::held: return "held";
-        case JobState::queued: return "queued";
-        case JobState::running: return "running";
-        case JobState::finished: return "finished";
-        case JobState::killed: return "killed";
-        case JobState::rejected: return "rejected";
-        case JobState::cancelled: return "cancelled";
+        case JobState::pending:
+            return "pending";
+        case JobState::held:
+            return "held";
+        case JobState::queued:
+            return "queued";
+        case JobState::running:
+            return "running";
+        case JobState::finished:
+            return "finished";
+        case JobState::killed:
+            return "killed";
+        case JobState::rejected:
+            return "rejected";
+        case JobState::cancelled:
+            return "cancelled";
     }
     return "?";
 }

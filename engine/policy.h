@@ -39,14 +39,14 @@ struct JobBatch {
 struct PassContext {
     Time now = 0;
     std::int32_t machine_procs = 0;
-    std::int32_t free_procs = 0;     // idle processors now
+    std::int32_t free_procs = 0;  // idle processors now
     std::int32_t queue_length = 0;
     // The first job in queue order that could not start ("head"), if any.
     JobId head_id = -1;
     std::int32_t head_procs = 0;
-    std::int32_t head_jumps = 0;     // times it was jumped at the head (FPFS)
-    Time shadow_time = kNoTime;      // start of the head's reservation
-    std::int32_t extra_procs = 0;    // free at the shadow time beyond the head's need
+    std::int32_t head_jumps = 0;   // times it was jumped at the head (FPFS)
+    Time shadow_time = kNoTime;    // start of the head's reservation
+    std::int32_t extra_procs = 0;  // free at the shadow time beyond the head's need
 };
 
 enum class AdmissionKind : std::uint8_t { accept, hold, reject };
@@ -68,7 +68,7 @@ using ParamValue = std::variant<bool, std::int64_t, double, std::string>;
 using Params = std::vector<std::pair<std::string, ParamValue>>;
 
 class Policy {
-public:
+  public:
     virtual ~Policy() = default;
     virtual bool provides(Hook h) const = 0;
 

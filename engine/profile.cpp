@@ -106,8 +106,12 @@ void Profile::apply(Time start, Time end, const Demand& d, std::int64_t sign) {
     }
 }
 
-void Profile::take(Time start, Time end, const Demand& d) { apply(start, end, d, -1); }
-void Profile::give(Time start, Time end, const Demand& d) { apply(start, end, d, +1); }
+void Profile::take(Time start, Time end, const Demand& d) {
+    apply(start, end, d, -1);
+}
+void Profile::give(Time start, Time end, const Demand& d) {
+    apply(start, end, d, +1);
+}
 
 Time Profile::fit_limit(Time from, std::int32_t procs) const {
     for (std::size_t i = step_at(from); i < time_.size(); ++i)

@@ -20,7 +20,7 @@ struct Demand {
 };
 
 class Profile {
-public:
+  public:
     Profile(std::int32_t procs, std::vector<std::int64_t> pool_capacity);
 
     // Forget the past: merge every step that ends at or before `now`.
@@ -47,7 +47,7 @@ public:
     std::size_t steps() const { return time_.size(); }
     std::size_t pool_count() const { return stride_ - 1; }
 
-private:
+  private:
     // Step i covers [time_[i], time_[i+1]) (the last one extends forever)
     // and holds `stride_` free amounts: processors, then each pool.
     std::vector<Time> time_;

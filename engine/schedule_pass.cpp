@@ -23,9 +23,9 @@ namespace rota {
 namespace {
 
 std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point t0) {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                          std::chrono::steady_clock::now() - t0)
-                                          .count());
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+            .count());
 }
 
 }  // namespace
@@ -370,8 +370,8 @@ void Scheduler::backfill(Slot head) {
             picked_.assign(batch_slots_.size(), 0);
             for (auto i : picks_) {
                 if (i >= batch_slots_.size()) {
-                    o = HookOutcome::failure("picked candidate " + std::to_string(i + 1) +
-                                             " of " + std::to_string(batch_slots_.size()));
+                    o = HookOutcome::failure("picked candidate " + std::to_string(i + 1) + " of " +
+                                             std::to_string(batch_slots_.size()));
                     break;
                 }
                 if (picked_[i]++) {

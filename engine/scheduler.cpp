@@ -17,7 +17,8 @@ std::vector<std::int64_t> capacities(const SchedulerConfig& cfg) {
 
 SchedulerConfig checked(SchedulerConfig cfg) {
     if (cfg.procs <= 0)
-        throw Error(Errc::config, "machine.procs must be positive, got " + std::to_string(cfg.procs));
+        throw Error(Errc::config,
+                    "machine.procs must be positive, got " + std::to_string(cfg.procs));
     if (cfg.reservation_depth < SchedulerConfig::kUnlimited)
         throw Error(Errc::config, "scheduler.reservation_depth must be -1 (unlimited) or >= 0");
     for (const auto& p : cfg.pools)
@@ -281,8 +282,8 @@ void Scheduler::reservations(std::vector<ReservationInfo>& out) const {
     queue_.for_each_live([&](const JobQueue::Entry& q) {
         const Job& j = job(q.slot);
         if (j.reserved())
-            out.push_back({j.spec.id, j.reserved_start, j.reserved_start + j.spec.estimate,
-                           j.spec.procs});
+            out.push_back(
+                {j.spec.id, j.reserved_start, j.reserved_start + j.spec.estimate, j.spec.procs});
     });
 }
 

@@ -31,7 +31,7 @@ struct ReservationInfo {
 };
 
 class Scheduler {
-public:
+  public:
     explicit Scheduler(SchedulerConfig cfg);
 
     // Events. Each applies at the current time (set by advance) and throws
@@ -39,8 +39,8 @@ public:
     void submit(const JobSpec& spec);
     void job_end(JobId id);  // the job finished or failed on its own
     void cancel(JobId id);
-    void advance(Time t);    // also kills running jobs whose estimate expired
-    void schedule();         // one scheduling pass
+    void advance(Time t);  // also kills running jobs whose estimate expired
+    void schedule();       // one scheduling pass
 
     // Actions, oldest first. Pointers into the arenas stay valid until the
     // next event call.
@@ -56,8 +56,8 @@ public:
     Time now() const { return now_; }
     const SchedulerConfig& config() const { return cfg_; }
     const Job* find(JobId id) const;
-    void queue_ids(std::vector<JobId>& out) const;   // in policy order
-    void running_ids(std::vector<JobId>& out) const; // by start
+    void queue_ids(std::vector<JobId>& out) const;    // in policy order
+    void running_ids(std::vector<JobId>& out) const;  // by start
     void held_ids(std::vector<JobId>& out) const;
     void reservations(std::vector<ReservationInfo>& out) const;
     const NodePool& nodes() const { return nodes_; }
@@ -73,7 +73,7 @@ public:
     using LogSink = std::function<void(const std::string&)>;
     void set_log(LogSink sink) { log_ = std::move(sink); }
 
-private:
+  private:
     using Slot = std::uint32_t;
 
     SchedulerConfig cfg_;
@@ -96,8 +96,8 @@ private:
     // only looks at jobs queued since (docs/design.md, "Incremental pass").
     static constexpr Slot kNoSlot = static_cast<Slot>(-1);
     bool rescan_ = true;
-    std::size_t scanned_ = 0;   // queue_ positions [0, scanned_) were walked
-    Slot head_ = kNoSlot;       // first job that could not start, from that walk
+    std::size_t scanned_ = 0;           // queue_ positions [0, scanned_) were walked
+    Slot head_ = kNoSlot;               // first job that could not start, from that walk
     Time next_reservation_ = kForever;  // earliest reservation start (may be stale-early)
     std::size_t running_count_ = 0;
     bool dirty_ = false;  // capacity came back early: reservations may move up

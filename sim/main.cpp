@@ -1,5 +1,6 @@
 // The `rota` command-line tool: simulate traces and generated workloads
 // under the engine's policies, and generate synthetic workloads.
+#include <fmt/core.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -7,8 +8,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-
-#include <fmt/core.h>
 
 #include "sim/generate.h"
 #include "sim/metrics.h"
@@ -39,8 +38,9 @@ Workload load_workload(const RunConfig& rc) {
     }
     const bool pyss = rc.compat == "pyss";
     Trace t = load_trace(rc.trace, pyss ? Mapping::pyss : Mapping::standard, rc.procs);
-    w.procs = rc.procs > 0 ? rc.procs : t.header.max_procs > 0 ? t.header.max_procs
-                                                               : t.header.max_nodes;
+    w.procs = rc.procs > 0             ? rc.procs
+              : t.header.max_procs > 0 ? t.header.max_procs
+                                       : t.header.max_nodes;
     if (w.procs <= 0)
         throw ConfigError("the trace header gives neither MaxProcs nor MaxNodes: use --procs");
     w.name = rc.trace;
@@ -94,7 +94,8 @@ int run_simulate(RunConfig rc) {
         SimOptions opt;
         opt.order = rc.compat == "pyss" ? EventOrder::pyss : EventOrder::batched;
         if (tty) {
-            opt.progress_every = std::max<std::int64_t>(1, static_cast<std::int64_t>(w.jobs.size()) / 100);
+            opt.progress_every =
+                std::max<std::int64_t>(1, static_cast<std::int64_t>(w.jobs.size()) / 100);
             opt.progress = [&](std::int64_t d, std::int64_t t) { progress_bar(policy, d, t); };
         }
         auto t0 = std::chrono::steady_clock::now();
@@ -112,13 +113,13 @@ int run_simulate(RunConfig rc) {
         auto j = to_json(s);
         j["simulation_seconds"] = secs;
         j["skipped"] = w.stats.skipped;
-        j["hook_failures"] = r.counters.hook_failures[0] + r.counters.hook_failures[1] +
-                             r.counters.hook_failures[2];
+        j["hook_failures"] =
+            r.counters.hook_failures[0] + r.counters.hook_failures[1] + r.counters.hook_failures[2];
         if (!r.rejections.empty()) {
             auto& rej = j["rejections"] = nlohmann::json::array();
             for (std::size_t k = 0; k < r.rejections.size() && k < 100; ++k)
-                rej.push_back({{"job_id", r.rejections[k].first},
-                               {"reason", r.rejections[k].second}});
+                rej.push_back(
+                    {{"job_id", r.rejections[k].first}, {"reason", r.rejections[k].second}});
         }
         summary_json[policy] = j;
         columns.emplace_back(policy, s);
@@ -159,7 +160,8 @@ int main(int argc, char** argv) {
     sim->add_option("config", config_path, "TOML configuration file")->check(CLI::ExistingFile);
     sim->add_option("--trace", trace, "SWF trace (plain or .gz) [simulator.trace]");
     sim->add_option("--procs", procs, "machine size [simulator.procs]; default: trace header");
-    sim->add_option("--policy", policies, "fcfs|easy|conservative|fpfs|custom, comma-separated [simulator.policy]")
+    sim->add_option("--policy", policies,
+                    "fcfs|easy|conservative|fpfs|custom, comma-separated [simulator.policy]")
         ->delimiter(',');
     sim->add_option("--compat", compat, "none|pyss [simulator.compat]");
     sim->add_option("--jobs-csv", jobs_csv, "per-job CSV output [simulator.jobs_csv]");

@@ -7,7 +7,9 @@ namespace rota::sim {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& m) { throw ConfigError(m); }
+[[noreturn]] void fail(const std::string& m) {
+    throw ConfigError(m);
+}
 
 void only(const toml::table& t, const std::string& where, const std::set<std::string>& keys) {
     for (const auto& [k, v] : t)
@@ -91,8 +93,7 @@ RunConfig load_run_config(const std::string& path) {
         if (const toml::node* w = t.get("workload")) {
             if (!w->is_table()) fail("key 'simulator.workload' must be a table");
             const toml::table& wt = *w->as_table();
-            only(wt, "simulator.workload",
-                 {"jobs", "procs", "load", "phi", "seed", "users"});
+            only(wt, "simulator.workload", {"jobs", "procs", "load", "phi", "seed", "users"});
             auto& g = rc.workload;
             g.jobs = get<std::int64_t>(wt, "jobs", "simulator.workload", g.jobs);
             g.procs = get<std::int32_t>(wt, "procs", "simulator.workload", g.procs);
@@ -140,8 +141,9 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     toml::table& bf = sub(pol, "backfill");
     if (policy == "fpfs") {
         if (bf.get("script"))
-            fail("key 'policy.backfill.script' is set by the policy preset 'fpfs'; use policy = "
-                 "\"custom\" to set it yourself");
+            fail(
+                "key 'policy.backfill.script' is set by the policy preset 'fpfs'; use policy = "
+                "\"custom\" to set it yourself");
         bf.insert_or_assign("script", "backfill/fpfs.lua");
         bf.insert_or_assign("max_jumps", rc.max_jumps);
     } else if (!bf.get("script")) {

@@ -4,19 +4,19 @@
 // preset applied.
 #pragma once
 
+#include <toml++/toml.h>
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <toml++/toml.h>
 
 #include "sim/generate.h"
 
 namespace rota::sim {
 
 class ConfigError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -29,9 +29,9 @@ struct RunConfig {
     std::string summary_json;
     std::int64_t max_jumps = 10;
     bool progress = true;
-    GenerateOptions workload;           // [simulator.workload]
-    toml::table engine;                 // every table but [simulator]
-    std::string base_dir = ".";         // where the config file is
+    GenerateOptions workload;    // [simulator.workload]
+    toml::table engine;          // every table but [simulator]
+    std::string base_dir = ".";  // where the config file is
 };
 
 // Reads a config file; "" gives the defaults. Throws ConfigError naming the

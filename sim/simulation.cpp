@@ -25,7 +25,7 @@ struct EndEvent {
 };
 
 class Machine {
-public:
+  public:
     Machine(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt)
         : e_(e), in_(jobs), opt_(opt) {
         rota_machine_info mi{sizeof(mi)};
@@ -40,8 +40,8 @@ public:
         res_.jobs.resize(jobs.size());
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             const TraceJob& j = jobs[i];
-            res_.jobs[i] = JobOutcome{j.id, j.submit, -1, -1, j.procs, j.estimate, -1,
-                                      FinalState::unfinished};
+            res_.jobs[i] =
+                JobOutcome{j.id, j.submit, -1, -1, j.procs, j.estimate, -1, FinalState::unfinished};
         }
     }
 
@@ -82,7 +82,7 @@ public:
         return std::move(res_);
     }
 
-private:
+  private:
     static constexpr std::int64_t kNone = INT64_MAX;
     rota_engine* e_;
     const std::vector<TraceJob>& in_;
@@ -159,8 +159,7 @@ private:
                     --waiting_;
                     // A job that would outlive its estimate is left to the
                     // engine, which kills it at its walltime.
-                    if (j.runtime < j.estimate)
-                        ends_.push({a.time + j.runtime * kUs, started_, i});
+                    if (j.runtime < j.estimate) ends_.push({a.time + j.runtime * kUs, started_, i});
                     ++started_;
                     break;
                 }

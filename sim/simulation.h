@@ -42,7 +42,7 @@ struct SimResult {
 
 // Thrown when the engine answers an error; carries the engine's message.
 class SimError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

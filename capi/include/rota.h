@@ -120,12 +120,13 @@ ROTA_API void rota_engine_free(rota_engine* e);
 /* A job as submitted. Set size = sizeof(rota_job). */
 typedef struct rota_job {
     size_t size;
-    int64_t id;         /* >= 0, unique among the jobs the engine knows */
-    rota_time estimate; /* requested time (walltime), > 0: the job is killed when it runs this long */
-    int32_t procs;      /* processors (nodes), > 0 */
-    int32_t user;       /* user id, or -1 */
-    int32_t priority;   /* handed to policies; the engine itself ignores it */
-    int32_t npools;     /* number of values in `pools`: 0 or the machine's pool count */
+    int64_t id; /* >= 0, unique among the jobs the engine knows */
+    rota_time
+        estimate;     /* requested time (walltime), > 0: the job is killed when it runs this long */
+    int32_t procs;    /* processors (nodes), > 0 */
+    int32_t user;     /* user id, or -1 */
+    int32_t priority; /* handed to policies; the engine itself ignores it */
+    int32_t npools;   /* number of values in `pools`: 0 or the machine's pool count */
     const int64_t* pools; /* demand on each configured pool ([[machine.pools]] order) */
 } rota_job;
 
@@ -178,7 +179,7 @@ typedef struct rota_node_run {
 /* Set size = sizeof(rota_action) before calling rota_next_action(). */
 typedef struct rota_action {
     size_t size;
-    int type;                  /* ROTA_ACTION_* */
+    int type; /* ROTA_ACTION_* */
     int64_t job;
     rota_time time;            /* when it takes effect */
     int32_t row;               /* Ousterhout matrix row; 0 under space sharing */
@@ -195,8 +196,8 @@ ROTA_API int rota_next_action(rota_engine* e, rota_action* out);
 /* ------------------------------------------------------------------------ */
 /* Queries (read-only, at any time)                                          */
 
-#define ROTA_JOB_PENDING 0   /* submitted, not yet through admission */
-#define ROTA_JOB_HELD 1      /* admission said hold: asked again each pass */
+#define ROTA_JOB_PENDING 0 /* submitted, not yet through admission */
+#define ROTA_JOB_HELD 1    /* admission said hold: asked again each pass */
 #define ROTA_JOB_QUEUED 2
 #define ROTA_JOB_RUNNING 3
 
@@ -209,7 +210,7 @@ typedef struct rota_job_info {
     rota_time reserved_start; /* QUEUED with a reservation: its start; else -1 */
     rota_time estimate;
     int32_t procs;
-    int32_t jumps;            /* times jumped while at the queue head */
+    int32_t jumps; /* times jumped while at the queue head */
 } rota_job_info;
 
 /* Information on a job the engine still holds (finished, killed, rejected
@@ -238,7 +239,7 @@ typedef struct rota_reservation {
     rota_time start;
     rota_time end; /* start + estimate */
     int32_t procs;
-    int32_t row;   /* 0 under space sharing */
+    int32_t row; /* 0 under space sharing */
 } rota_reservation;
 
 /* Reservations held by waiting jobs, in queue order. When cap > 0 the
@@ -249,11 +250,11 @@ ROTA_API int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap
 
 typedef struct rota_machine_info {
     size_t size;
-    int32_t procs;         /* nodes (columns) */
-    int32_t rows;          /* matrix rows (multiprogramming level); 1 = space sharing */
+    int32_t procs; /* nodes (columns) */
+    int32_t rows;  /* matrix rows (multiprogramming level); 1 = space sharing */
     int32_t npools;
     int32_t reservation_depth; /* -1 = unlimited */
-    int32_t backfill;      /* 0 = FCFS */
+    int32_t backfill;          /* 0 = FCFS */
 } rota_machine_info;
 
 ROTA_API int rota_machine(rota_engine* e, rota_machine_info* out);
@@ -295,9 +296,9 @@ typedef struct rota_candidates {
     const rota_time* submit;
     rota_time now;
     int32_t free_procs;
-    int64_t head_id;          /* first job that could not start, -1 if none */
+    int64_t head_id; /* first job that could not start, -1 if none */
     int32_t head_jumps;
-    rota_time shadow_time;    /* head's reservation start, -1 if none */
+    rota_time shadow_time; /* head's reservation start, -1 if none */
     int32_t extra_procs;
     int32_t head_procs;
     int32_t machine_procs;

@@ -1,9 +1,10 @@
 // ABI conventions of rota.h: versions, status names, the size field of
 // structs, the log sink, failed handles.
+#include <unistd.h>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "support.h"
 
@@ -49,8 +50,7 @@ TEST_CASE("abi: a caller with an older, smaller struct gets only the fields it k
     std::memset(old, 0, sizeof old);
     old[0].size = sizeof(Old);
     size_t n = 0;
-    REQUIRE(rota_reservations(e.get(), reinterpret_cast<rota_reservation*>(old), 2, &n) ==
-            ROTA_OK);
+    REQUIRE(rota_reservations(e.get(), reinterpret_cast<rota_reservation*>(old), 2, &n) == ROTA_OK);
     REQUIRE(n == 1);
     CHECK(old[0].job == 2);
     CHECK(old[0].start == 100);
@@ -99,7 +99,8 @@ TEST_CASE("abi: start actions give the nodes as runs") {
 
 TEST_CASE("abi: the log sink can be replaced and silenced; a policy's print() goes there") {
     namespace fs = std::filesystem;
-    fs::path script = fs::temp_directory_path() / ("rota-abi-print-" + std::to_string(::getpid()) + ".lua");
+    fs::path script =
+        fs::temp_directory_path() / ("rota-abi-print-" + std::to_string(::getpid()) + ".lua");
     std::ofstream(script) << "return { backfill_select = function(c)\n"
                              "  if c.n > 0 then print('backfilling', c.n) end\n"
                              "  return c.n > 0 and { 1 } or {}\nend }\n";

@@ -31,13 +31,16 @@ std::vector<sim::TraceJob> workload() {
     return sim::generate(g);
 }
 
-std::string easy_with(const std::string& hook, const fs::path& script, std::int64_t budget = 100000) {
+std::string easy_with(const std::string& hook, const fs::path& script,
+                      std::int64_t budget = 100000) {
     return "[machine]\nprocs = 64\n[scheduler]\nreservation_depth = 1\n[policy." + hook +
-           "]\nscript = \"" + script.string() + "\"\n[lua]\ninstruction_budget = " +
-           std::to_string(budget) + "\nmemory_limit_mb = 8\n";
+           "]\nscript = \"" + script.string() +
+           "\"\n[lua]\ninstruction_budget = " + std::to_string(budget) + "\nmemory_limit_mb = 8\n";
 }
 
-void silence(rota_engine* e) { rota_set_log(e, nullptr, nullptr); }
+void silence(rota_engine* e) {
+    rota_set_log(e, nullptr, nullptr);
+}
 
 }  // namespace
 
@@ -48,17 +51,33 @@ TEST_CASE("faults: a broken backfill script falls back to no backfill and loses 
     const auto fcfs = rota::test::run("fcfs", 64, jobs);
     fs::path dir = temp_dir();
     const std::pair<const char*, const char*> faults[] = {
-        {"error", "return { backfill_select = function(c) if c.n == 0 then return {} end error('boom') end }"},
-        {"infinite loop", "return { backfill_select = function(c) if c.n == 0 then return {} end while true do end end }"},
+        {"error",
+         "return { backfill_select = function(c) if c.n == 0 then return {} end error('boom') end "
+         "}"},
+        {"infinite loop",
+         "return { backfill_select = function(c) if c.n == 0 then return {} end while true do end "
+         "end }"},
         {"memory bomb",
-         "return { backfill_select = function(c) if c.n == 0 then return {} end local t = {} for i = 1, 1e9 do t[i] = "
+         "return { backfill_select = function(c) if c.n == 0 then return {} end local t = {} for i "
+         "= 1, 1e9 do t[i] = "
          "string.rep('x', 64) .. i end end }"},
-        {"invalid return", "return { backfill_select = function(c) if c.n == 0 then return {} end return { c.n + 1 } end }"},
-        {"wrong type", "return { backfill_select = function(c) if c.n == 0 then return {} end return 'all' end }"},
-        {"duplicate pick", "return { backfill_select = function(c) if c.n == 0 then return {} end return { 1, 1 } end }"},
-        {"forbidden io", "return { backfill_select = function(c) if c.n == 0 then return {} end io.write('x') return {} end }"},
-        {"forbidden os", "return { backfill_select = function(c) if c.n == 0 then return {} end os.exit(1) end }"},
-        {"forbidden require", "return { backfill_select = function(c) if c.n == 0 then return {} end require('os') end }"},
+        {"invalid return",
+         "return { backfill_select = function(c) if c.n == 0 then return {} end return { c.n + 1 } "
+         "end }"},
+        {"wrong type",
+         "return { backfill_select = function(c) if c.n == 0 then return {} end return 'all' end "
+         "}"},
+        {"duplicate pick",
+         "return { backfill_select = function(c) if c.n == 0 then return {} end return { 1, 1 } "
+         "end }"},
+        {"forbidden io",
+         "return { backfill_select = function(c) if c.n == 0 then return {} end io.write('x') "
+         "return {} end }"},
+        {"forbidden os",
+         "return { backfill_select = function(c) if c.n == 0 then return {} end os.exit(1) end }"},
+        {"forbidden require",
+         "return { backfill_select = function(c) if c.n == 0 then return {} end require('os') end "
+         "}"},
     };
     for (const auto& [name, code] : faults) {
         INFO(name);
@@ -81,7 +100,8 @@ TEST_CASE("faults: failing admission accepts, failing order keeps FCFS") {
     const auto easy = rota::test::run("easy", 64, jobs);
     fs::path dir = temp_dir();
     fs::path adm = dir / "adm.lua";
-    write(adm, "return { admission = function(jobs) if jobs.n == 0 then return {} end return 42 end }");
+    write(adm,
+          "return { admission = function(jobs) if jobs.n == 0 then return {} end return 42 end }");
     auto e = rota::test::engine_from(easy_with("admission", adm));
     silence(e.get());
     auto r = sim::simulate(e.get(), jobs, {});
@@ -89,8 +109,9 @@ TEST_CASE("faults: failing admission accepts, failing order keeps FCFS") {
     CHECK(rota::test::starts(r) == easy);
 
     fs::path ord = dir / "ord.lua";
-    write(ord, "return { order = function(jobs) local k = {} for i = 1, jobs.n do k[i] = 0/0 end "
-               "return k end }");
+    write(ord,
+          "return { order = function(jobs) local k = {} for i = 1, jobs.n do k[i] = 0/0 end "
+          "return k end }");
     auto e2 = rota::test::engine_from(easy_with("order", ord));
     silence(e2.get());
     auto r2 = sim::simulate(e2.get(), jobs, {});
@@ -101,11 +122,14 @@ TEST_CASE("faults: failing admission accepts, failing order keeps FCFS") {
 TEST_CASE("faults: hook failures are logged with the hook and the script's message") {
     fs::path dir = temp_dir();
     fs::path script = dir / "err.lua";
-    write(script, "return { backfill_select = function(c)\n  if c.n > 0 then error('no candidates for you') end\nend }");
+    write(script,
+          "return { backfill_select = function(c)\n  if c.n > 0 then error('no candidates for "
+          "you') end\nend }");
     auto e = rota::test::engine_from(easy_with("backfill", script));
     std::vector<std::string> lines;
     rota_set_log(
-        e.get(), [](void* ud, const char* l) { static_cast<std::vector<std::string>*>(ud)->push_back(l); },
+        e.get(),
+        [](void* ud, const char* l) { static_cast<std::vector<std::string>*>(ud)->push_back(l); },
         &lines);
     sim::simulate(e.get(), workload(), {});
     REQUIRE_FALSE(lines.empty());

@@ -28,8 +28,7 @@ const Variant kVariants[] = {
     {"fpfs(3)", "fpfs", ""},
     {"easy best-fit", "easy", "[policy.backfill]\nscript = \"backfill/best_fit.lua\"\n"},
     {"easy sjf", "easy", "[policy.order]\nscript = \"order/sjf.lua\"\n"},
-    {"conservative sjf + max_procs",
-     "conservative",
+    {"conservative sjf + max_procs", "conservative",
      "[policy.order]\nscript = \"order/sjf.lua\"\n[policy.admission]\nscript = "
      "\"admission/max_procs.lua\"\nmax_procs = 64\n"},
 };
@@ -44,7 +43,7 @@ std::vector<sim::TraceJob> first_jobs(const std::string& rel, std::size_t n, std
 }
 
 class Checker {
-public:
+  public:
     explicit Checker(std::int32_t procs) : procs_(procs) {}
 
     void after_pass(rota_engine* e) {
@@ -80,8 +79,8 @@ public:
         for (const auto& r : rs) {
             auto it = reserved_.find(r.job);
             if (it != reserved_.end() && r.start > it->second)
-                FAIL("job " << r.job << "'s reservation moved later, from " << it->second
-                            << " to " << r.start);
+                FAIL("job " << r.job << "'s reservation moved later, from " << it->second << " to "
+                            << r.start);
             reserved_[r.job] = r.start;
         }
     }
@@ -95,7 +94,7 @@ public:
 
     std::uint64_t passes() const { return passes_; }
 
-private:
+  private:
     std::int32_t procs_;
     std::map<int64_t, rota_time> reserved_;
     std::uint64_t passes_ = 0;

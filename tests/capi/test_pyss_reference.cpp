@@ -53,8 +53,8 @@ void check_against_reference(const std::string& policy, const std::string& trace
             ++mismatches;
         }
     }
-    INFO(policy << " on " << trace << " (" << procs << " procs): " << mismatches
-                << " of " << r.jobs.size() << " start times differ:" << first.str());
+    INFO(policy << " on " << trace << " (" << procs << " procs): " << mismatches << " of "
+                << r.jobs.size() << " start times differ:" << first.str());
     CHECK(mismatches == 0);
 }
 

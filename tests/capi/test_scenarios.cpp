@@ -17,8 +17,7 @@ TEST_CASE("scenario: seed 000 Figure 4, FCFS against FCFS with backfilling") {
     };
     CHECK(run("fcfs", 8, jobs) == Starts{{1, 0}, {2, 0}, {3, 200}, {4, 300}, {5, 400}});
     CHECK(run("easy", 8, jobs) == Starts{{1, 0}, {2, 0}, {3, 200}, {4, 300}, {5, 100}});
-    CHECK(run("conservative", 8, jobs) ==
-          Starts{{1, 0}, {2, 0}, {3, 200}, {4, 300}, {5, 100}});
+    CHECK(run("conservative", 8, jobs) == Starts{{1, 0}, {2, 0}, {3, 200}, {4, 300}, {5, 100}});
 }
 
 // EASY (seed 002 §2.1): job 3 fits in the idle processors now but would
@@ -54,8 +53,7 @@ TEST_CASE("scenario: FPFS with maxJumps 0, 1 and 3") {
     std::vector<sim::TraceJob> jobs{
         job(1, 0, 9, 100),  // running until 100
         job(2, 0, 10, 50),  // head: needs the whole machine, runs 100..150
-        job(3, 0, 1, 5),    job(4, 10, 1, 5), job(5, 20, 1, 5),
-        job(6, 30, 1, 5),   job(7, 40, 1, 5),
+        job(3, 0, 1, 5),   job(4, 10, 1, 5), job(5, 20, 1, 5), job(6, 30, 1, 5), job(7, 40, 1, 5),
     };
     const Starts fcfs = run("fcfs", 10, jobs);
     CHECK(fcfs == Starts{{1, 0}, {2, 100}, {3, 150}, {4, 150}, {5, 150}, {6, 150}, {7, 150}});
@@ -72,8 +70,9 @@ TEST_CASE("scenario: FPFS with maxJumps 0, 1 and 3") {
 TEST_CASE("scenario: seed 002 Figure 1, FCFS and FCFS/FF with CPU and memory") {
     const std::int64_t cpu_mem[6][2] = {{8, 4}, {4, 2}, {7, 16}, {11, 20}, {1, 12}, {1, 10}};
     auto epochs = [&](const char* backfill) {
-        std::string cfg = std::string("[machine]\nprocs = 16\n[[machine.pools]]\nname = \"memory\"\n"
-                                      "capacity = 32\n[scheduler]\nbackfill = ") +
+        std::string cfg = std::string(
+                              "[machine]\nprocs = 16\n[[machine.pools]]\nname = \"memory\"\n"
+                              "capacity = 32\n[scheduler]\nbackfill = ") +
                           backfill + "\nreservation_depth = 1\n";
         auto e = rota::test::engine_from(cfg);
         const rota_time t = 100 * 1'000'000;

@@ -8,8 +8,8 @@ using namespace rota;
 
 TEST_CASE("profile: earliest slot after running jobs' estimated ends") {
     Profile p(10, {});
-    p.take(0, 100, {6});   // a running job: 6 procs until t=100
-    p.take(0, 50, {3});    // 3 procs until t=50
+    p.take(0, 100, {6});  // a running job: 6 procs until t=100
+    p.take(0, 50, {3});   // 3 procs until t=50
     CHECK(p.free_procs_at(0) == 1);
     CHECK(p.free_procs_at(50) == 4);
     CHECK(p.free_procs_at(100) == 10);
@@ -23,7 +23,7 @@ TEST_CASE("profile: earliest slot after running jobs' estimated ends") {
 
 TEST_CASE("profile: a reservation blocks only its own window") {
     Profile p(10, {});
-    p.take(0, 100, {8});   // running
+    p.take(0, 100, {8});     // running
     p.take(100, 200, {10});  // the head's reservation: the whole machine
     // 2 procs are free until 100: a job fits there only if it ends by 100.
     CHECK(p.fits(0, {2}, 100));
