@@ -140,6 +140,35 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
     }
 }
 
+double get_seconds(const toml::table& t, const char* key, const std::string& where, double dflt) {
+    const toml::node* n = t.get(key);
+    if (!n) return dflt;
+    if (n->is_integer()) return static_cast<double>(n->as_integer()->get());
+    if (!n->is_floating_point())
+        fail("key '" + where + key + "' must be a number (seconds), got " + type_name(*n));
+    return n->as_floating_point()->get();
+}
+
+// Gang scheduling (seed 000 §4-5): the table's presence turns it on.
+void parse_gang(const toml::table& t, GangConfig& g) {
+    only_keys(t, "gang", {"mpl", "slice", "backfill", "migration", "migration_cost", "migration_q"});
+    g.enabled = true;
+    std::int64_t mpl = get_int(t, "mpl", "gang.", 1);
+    if (mpl < 1 || mpl > 32) fail("key 'gang.mpl' must be between 1 and 32, got " + std::to_string(mpl));
+    g.mpl = static_cast<std::int32_t>(mpl);
+    double slice = get_seconds(t, "slice", "gang.", 200.0);
+    if (!(slice > 0) || slice > 1e9) fail("key 'gang.slice' must be a positive number of seconds");
+    g.slice = static_cast<std::int64_t>(slice * 1e6);
+    g.backfill = get_bool(t, "backfill", "gang.", false);
+    g.migration = get_bool(t, "migration", "gang.", false);
+    double cost = get_seconds(t, "migration_cost", "gang.", 0.0);
+    if (cost < 0) fail("key 'gang.migration_cost' must be >= 0 seconds");
+    g.migration_cost = static_cast<std::int64_t>(cost * 1e6);
+    std::int64_t q = get_int(t, "migration_q", "gang.", -1);
+    if (q < -1) fail("key 'gang.migration_q' must be -1 (unlimited) or >= 0");
+    g.migration_q = static_cast<std::int32_t>(q);
+}
+
 void parse_lua(const toml::table& t, EngineConfig& c) {
     only_keys(t, "lua", {"instruction_budget", "memory_limit_mb"});
     c.instruction_budget = get_int(t, "instruction_budget", "lua.", c.instruction_budget);
@@ -161,13 +190,14 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
              ": TOML syntax error: " + std::string(e.description()));
     }
     EngineConfig c;
-    only_keys(root, "", {"machine", "scheduler", "policy", "lua"});
+    only_keys(root, "", {"machine", "scheduler", "policy", "lua", "gang"});
     const toml::table* m = table_at(root, "machine", "");
     if (!m) fail("table [machine] is required (at least machine.procs)");
     parse_machine(*m, c.scheduler);
     if (const toml::table* s = table_at(root, "scheduler", "")) parse_scheduler(*s, c.scheduler);
     if (const toml::table* p = table_at(root, "policy", "")) parse_policy(*p, c);
     if (const toml::table* l = table_at(root, "lua", "")) parse_lua(*l, c);
+    if (const toml::table* g = table_at(root, "gang", "")) parse_gang(*g, c.scheduler.gang);
     return c;
 }
 

@@ -96,7 +96,7 @@ int rota_job_nodes(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t*
 int rota_free_nodes(rota_engine* e, int32_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         std::vector<int32_t> idle;
-        e->sched->nodes().idle_nodes(idle);
+        e->sched->idle_nodes(idle);
         return copy_out<int32_t>(idle, out, cap, n);
     });
 }
@@ -133,7 +133,7 @@ int rota_machine(rota_engine* e, rota_machine_info* out) {
         rota_machine_info full{};
         full.size = sizeof(full);
         full.procs = c.procs;
-        full.rows = 1;
+        full.rows = c.gang.enabled ? c.gang.mpl : 1;
         full.npools = static_cast<int32_t>(c.pools.size());
         full.reservation_depth = c.reservation_depth;
         full.backfill = c.backfill ? 1 : 0;

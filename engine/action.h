@@ -7,7 +7,17 @@
 
 namespace rota {
 
-enum class ActionType : std::uint8_t { start = 1, kill = 2, reject = 3 };
+enum class ActionType : std::uint8_t {
+    start = 1,
+    kill = 2,
+    reject = 3,
+    replicate = 4,    // gang: the job also runs in `row`, same columns
+    unreplicate = 5,  // gang: the job leaves `row` (not its home row)
+    move = 6,         // gang: the job's home row is now `row`, same columns
+    switch_row = 7,   // gang: `row` is the active row from `time` on
+    suspend = 8,      // gang: stop executing the job (context switch out)
+    resume = 9,       // gang: execute the job (context switch in)
+};
 
 struct Action {
     ActionType type;

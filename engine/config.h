@@ -13,6 +13,18 @@ struct PoolConfig {
     std::int64_t capacity = 0;
 };
 
+// Gang scheduling on the Ousterhout matrix (seed 000 §4-5). Present
+// (enabled) even with one row, so that GS-1 and BGS-1 run the gang phases.
+struct GangConfig {
+    bool enabled = false;
+    std::int32_t mpl = 1;            // rows of the matrix
+    std::int64_t slice = 0;          // time-slice length, microseconds
+    bool backfill = false;           // BGS: backfilling in each row, with reservations
+    bool migration = false;          // MGS / MBGS
+    std::int64_t migration_cost = 0; // C, microseconds (checkpoint C/2 + restart C/2)
+    std::int32_t migration_q = -1;   // Q: most tasks migrated per slice; -1 unlimited
+};
+
 struct SchedulerConfig {
     std::int32_t procs = 0;         // nodes of the machine, one processor each
     std::vector<PoolConfig> pools;  // seed 002's pooled resources
@@ -23,6 +35,7 @@ struct SchedulerConfig {
     // reservation-depth; seed 002 §2.1, seed 001 §3).
     std::int32_t reservation_depth = 1;
     static constexpr std::int32_t kUnlimited = -1;
+    GangConfig gang;
 };
 
 }  // namespace rota

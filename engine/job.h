@@ -44,12 +44,18 @@ struct Job {
     std::uint64_t seq = 0;          // arrival order, the FCFS tie-breaker
     double order_key = 0.0;         // from the order hook; lower runs first
     std::int32_t jumps = 0;         // times jumped while at the head (FPFS)
+    // The time the job holds its place for: its estimate, times the MPL
+    // under gang scheduling (seed 000 §5.2).
+    Time window = 0;
+    std::int16_t home_row = -1;      // gang: the row it belongs to
+    std::int16_t reserved_row = -1;  // gang: the row of its reservation
+    std::uint32_t row_mask = 0;      // gang: every row it occupies
     JobState state = JobState::pending;
     std::vector<NodeRun> nodes;  // nodes held while running, as runs
     std::string reason;          // why rejected
 
     bool reserved() const { return reserved_start != kNoTime; }
-    Time estimated_end() const { return start + spec.estimate; }
+    Time estimated_end() const { return start + window; }
 };
 
 }  // namespace rota

@@ -51,6 +51,11 @@ bool Scheduler::call_ok(Hook h, const HookOutcome& o, std::uint64_t ns) {
 void Scheduler::schedule() {
     begin_event();
     ++counters_.passes;
+    if (cfg_.gang.enabled) {
+        admit();
+        gang_pass();
+        return;
+    }
     profile_.advance(now_);
     admit();
     if (dirty_) compress_reservations();

@@ -19,6 +19,13 @@ SchedulerConfig checked(SchedulerConfig cfg) {
     if (cfg.procs <= 0)
         throw Error(Errc::config,
                     "machine.procs must be positive, got " + std::to_string(cfg.procs));
+    if (cfg.gang.enabled) {
+        if (cfg.gang.mpl < 1 || cfg.gang.mpl > 32)
+            throw Error(Errc::config, "gang.mpl must be between 1 and 32");
+        if (cfg.gang.slice <= 0) throw Error(Errc::config, "gang.slice must be positive");
+        if (!cfg.pools.empty())
+            throw Error(Errc::config, "gang scheduling does not support pooled resources yet");
+    }
     if (cfg.reservation_depth < SchedulerConfig::kUnlimited)
         throw Error(Errc::config, "scheduler.reservation_depth must be -1 (unlimited) or >= 0");
     for (const auto& p : cfg.pools)
@@ -35,7 +42,21 @@ Scheduler::Scheduler(SchedulerConfig cfg)
       nodes_(cfg_.procs),
       pool_capacity_(capacities(cfg_)),
       limit_(static_cast<std::size_t>(cfg_.procs) + 1, 0),
-      limit_stamp_(static_cast<std::size_t>(cfg_.procs) + 1, 0) {}
+      limit_stamp_(static_cast<std::size_t>(cfg_.procs) + 1, 0) {
+    if (cfg_.gang.enabled) {
+        matrix_ = Matrix(cfg_.gang.mpl, cfg_.procs);
+        row_profile_.assign(static_cast<std::size_t>(cfg_.gang.mpl), Profile(cfg_.procs, {}));
+    }
+}
+
+void Scheduler::idle_nodes(std::vector<std::int32_t>& out) const {
+    if (!cfg_.gang.enabled) {
+        nodes_.idle_nodes(out);
+        return;
+    }
+    for (std::int32_t c = 0; c < matrix_.cols(); ++c)
+        if (matrix_.at(active_row_, c) == Matrix::kEmpty) out.push_back(c);
+}
 
 // Action arenas live until the embedder has drained them and calls again.
 void Scheduler::begin_event() {
@@ -138,6 +159,7 @@ void Scheduler::submit(const JobSpec& spec) {
     Job& j = jobs_[s];
     j.spec = spec;
     j.submit = now_;
+    j.window = spec.estimate * (cfg_.gang.enabled ? cfg_.gang.mpl : 1);
     j.seq = next_seq_++;
     j.state = JobState::pending;
     index_.insert(spec.id, s);
@@ -147,6 +169,14 @@ void Scheduler::submit(const JobSpec& spec) {
 
 void Scheduler::stop_running(Slot s, JobState final_state) {
     Job& j = job(s);
+    if (cfg_.gang.enabled) {
+        gang_stop(s);
+        --running_count_;
+        j.state = final_state;
+        rescan_ = true;
+        forget(s);
+        return;
+    }
     nodes_.release(j.nodes);
     const Time end = j.estimated_end();
     if (now_ < end) {
@@ -186,7 +216,10 @@ void Scheduler::cancel(JobId id) {
             break;
         case JobState::queued:
             if (j.reserved()) {
-                unreserve(s);
+                if (cfg_.gang.enabled)
+                    gang_unreserve(s);
+                else
+                    unreserve(s);
                 dirty_ = true;
             }
             queue_erase(s);
@@ -211,8 +244,14 @@ void Scheduler::advance(Time t) {
     if (t < now_)
         throw Error(Errc::time, "time went backwards: " + std::to_string(t) + " < now " +
                                     std::to_string(now_) + " (microseconds)");
+    // Slice boundaries up to t, each at its own time (seed 000 §4).
+    while (cfg_.gang.enabled && slice_end_ <= t) {
+        now_ = std::max(now_, slice_end_);
+        rotate_slices();
+    }
     now_ = t;
-    // Jobs are killed at their estimate (walltime), as the papers assume.
+    // Jobs are killed at their estimate (walltime), as the papers assume;
+    // under gang scheduling at estimate x MPL, the most a job can need.
     while (!expiries_.empty() && expiries_.top().end <= now_) {
         Expiry e = expiries_.top();
         expiries_.pop();
@@ -241,6 +280,8 @@ std::optional<Time> Scheduler::next_wakeup() const {
         }
         expiries_.pop();
     }
+    if (cfg_.gang.enabled && slice_end_ != kForever && (!best || slice_end_ < *best))
+        best = slice_end_;
     if (reserved_count_ > 0 && next_reservation_ > now_ && next_reservation_ != kForever &&
         (!best || next_reservation_ < *best))
         best = next_reservation_;

@@ -17,6 +17,7 @@
 #include "job.h"
 #include "job_index.h"
 #include "job_queue.h"
+#include "matrix.h"
 #include "nodes.h"
 #include "policy.h"
 #include "profile.h"
@@ -28,6 +29,7 @@ struct ReservationInfo {
     Time start;
     Time end;
     std::int32_t procs;
+    std::int32_t row = 0;
 };
 
 class Scheduler {
@@ -60,7 +62,12 @@ class Scheduler {
     void running_ids(std::vector<JobId>& out) const;  // by start
     void held_ids(std::vector<JobId>& out) const;
     void reservations(std::vector<ReservationInfo>& out) const;
+    // Gang scheduling: the matrix, the active row (executing now).
+    const Matrix& matrix() const { return matrix_; }
+    std::int32_t active_row() const { return active_row_; }
     const NodePool& nodes() const { return nodes_; }
+    // Idle nodes; under gang scheduling, the free columns of the active row.
+    void idle_nodes(std::vector<std::int32_t>& out) const;
     const Profile& profile() const { return profile_; }
     const Counters& counters() const { return counters_; }
     std::size_t queue_length() const { return queue_.size(); }
@@ -136,6 +143,37 @@ class Scheduler {
     mutable std::uint64_t limit_gen_ = 0;
     mutable std::uint64_t limit_version_ = ~std::uint64_t{0};
     mutable Time limit_now_ = kNoTime;
+
+    // Gang scheduling (gang_pass.cpp): the matrix, a profile per row, the
+    // active row and the jobs announced as executing in it.
+    Matrix matrix_;
+    std::vector<Profile> row_profile_;
+    std::int32_t active_row_ = 0;
+    Time slice_end_ = kForever;
+    std::vector<Slot> executing_;
+    std::vector<Slot> gang_running_;  // in start order
+    struct Placement {
+        Slot slot;
+        std::int16_t home;
+        std::uint32_t mask;
+    };
+    std::vector<Placement> before_pass_;
+
+    void gang_pass();
+    void clean_matrix();
+    void compact_matrix();
+    void gang_compress();
+    void gang_schedule();
+    void fill_matrix();
+    void gang_start(Slot s, std::int32_t row);
+    void gang_reserve(Slot s);
+    void gang_unreserve(Slot s);
+    void gang_stop(Slot s);
+    void move_home(Slot s, std::int32_t row);
+    void announce_placements();
+    void announce_active();
+    void rotate_slices();
+    std::int32_t best_row(std::int32_t procs, Time window, bool check_profile) const;
 
     // Pass phases (schedule_pass.cpp).
     void admit();

@@ -1,0 +1,341 @@
+// Gang scheduling on the Ousterhout matrix (seed 000 §4.2, §5.1-5.2). At
+// every scheduling event the matrix is recomputed by the phases of §4.2,
+// each a function named as in the paper:
+//
+//   clean_matrix    drop replicas, keep home rows
+//   compact_matrix  move jobs from less to more populated rows (same
+//                   columns), never across a reservation (BGS)
+//   schedule        GS: best-fit row for each job in FCFS order, stop at the
+//                   first that does not fit; BGS: backfilling in every row,
+//                   estimate x MPL, a reservation in the row where a job can
+//                   start earliest
+//   fill_matrix     replicate jobs, in start order, into rows where their
+//                   columns are free, while the matrix changes
+//
+// The active row rotates every time slice over the non-empty rows; the
+// engine announces what to suspend and resume.
+#include <algorithm>
+
+#include "error.h"
+#include "scheduler.h"
+
+namespace rota {
+
+namespace {
+
+std::uint32_t bit(std::int32_t row) { return std::uint32_t{1} << row; }
+
+}  // namespace
+
+std::int32_t Scheduler::best_row(std::int32_t procs, Time window, bool check_profile) const {
+    std::int32_t best = -1;
+    for (std::int32_t r = 0; r < matrix_.rows(); ++r) {
+        if (matrix_.free(r) < procs) continue;
+        if (check_profile && !row_profile_[static_cast<std::size_t>(r)].fits(now_, {procs}, window))
+            continue;
+        if (best < 0 || matrix_.free(r) < matrix_.free(best)) best = r;  // best fit
+    }
+    return best;
+}
+
+void Scheduler::gang_start(Slot s, std::int32_t row) {
+    Job& j = job(s);
+    auto& prof = row_profile_[static_cast<std::size_t>(row)];
+    if (j.reserved()) {
+        if (j.reserved_row != row || j.reserved_start != now_)
+            throw Error(Errc::internal, "gang start outside the job's reservation");
+        j.reserved_start = kNoTime;
+        j.reserved_row = -1;
+        --reserved_count_;
+    } else {
+        prof.take(now_, now_ + j.window, {j.spec.procs});
+    }
+    if (matrix_.free(row) < j.spec.procs)
+        throw Error(Errc::internal, "gang start: the row has too few free columns");
+    j.nodes.clear();
+    matrix_.lowest_free(row, j.spec.procs, j.nodes);
+    matrix_.place(row, j.nodes, s);
+    j.home_row = static_cast<std::int16_t>(row);
+    j.row_mask = bit(row);
+    j.start = now_;
+    j.state = JobState::running;
+    ++running_count_;
+    ++counters_.started;
+    expiries_.push({j.estimated_end(), j.seq, s});
+    gang_running_.push_back(s);
+    Action a{ActionType::start, j.spec.id, now_};
+    a.row = row;
+    a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
+    a.run_count = static_cast<std::uint32_t>(j.nodes.size());
+    a.nodes = j.spec.procs;
+    run_arena_.insert(run_arena_.end(), j.nodes.begin(), j.nodes.end());
+    emit(a);
+}
+
+void Scheduler::gang_stop(Slot s) {
+    Job& j = job(s);
+    for (std::int32_t r = 0; r < matrix_.rows(); ++r)
+        if (j.row_mask & bit(r)) matrix_.clear(r, j.nodes);
+    const Time end = j.estimated_end();
+    if (now_ < end) {
+        row_profile_[static_cast<std::size_t>(j.home_row)].give(now_, end, {j.spec.procs});
+    }
+    j.row_mask = 0;
+    gang_running_.erase(std::find(gang_running_.begin(), gang_running_.end(), s));
+    auto it = std::find(executing_.begin(), executing_.end(), s);
+    if (it != executing_.end()) executing_.erase(it);
+    // Capacity came back (or a pyss-style compression is due): see design.md.
+    dirty_ = true;
+}
+
+void Scheduler::move_home(Slot s, std::int32_t row) {
+    Job& j = job(s);
+    const std::int32_t from = j.home_row;
+    matrix_.clear(from, j.nodes);
+    matrix_.place(row, j.nodes, s);
+    const Time end = j.estimated_end();
+    if (now_ < end) {
+        row_profile_[static_cast<std::size_t>(from)].give(now_, end, {j.spec.procs});
+        row_profile_[static_cast<std::size_t>(row)].take(now_, end, {j.spec.procs});
+    }
+    j.home_row = static_cast<std::int16_t>(row);
+    j.row_mask = bit(row);
+}
+
+void Scheduler::gang_reserve(Slot s) {
+    Job& j = job(s);
+    Time best = kForever;
+    std::int32_t row = 0;
+    for (std::int32_t r = 0; r < matrix_.rows(); ++r) {
+        Time t = row_profile_[static_cast<std::size_t>(r)].earliest(now_, {j.spec.procs}, j.window);
+        if (t < best) {
+            best = t;
+            row = r;
+        }
+    }
+    row_profile_[static_cast<std::size_t>(row)].take(best, best + j.window, {j.spec.procs});
+    j.reserved_start = best;
+    j.reserved_row = static_cast<std::int16_t>(row);
+    ++reserved_count_;
+}
+
+void Scheduler::gang_unreserve(Slot s) {
+    Job& j = job(s);
+    row_profile_[static_cast<std::size_t>(j.reserved_row)].give(
+        j.reserved_start, j.reserved_start + j.window, {j.spec.procs});
+    j.reserved_start = kNoTime;
+    j.reserved_row = -1;
+    --reserved_count_;
+}
+
+// CleanMatrix (§5.1): every job keeps only its home row.
+void Scheduler::clean_matrix() {
+    for (Slot s : gang_running_) {
+        Job& j = job(s);
+        for (std::int32_t r = 0; r < matrix_.rows(); ++r)
+            if (r != j.home_row && (j.row_mask & bit(r))) matrix_.clear(r, j.nodes);
+        j.row_mask = bit(j.home_row);
+    }
+}
+
+// CompactMatrix (§5.1): from the least to the most populated row, try to
+// move each job into a more populated row where its columns are free, so
+// that the emptiest rows open up for wide jobs. Under BGS a move must not
+// break a reservation of the target row (§5.2).
+void Scheduler::compact_matrix() {
+    const std::int32_t rows = matrix_.rows();
+    if (rows < 2) return;
+    std::vector<std::int32_t> order(static_cast<std::size_t>(rows));
+    for (std::int32_t r = 0; r < rows; ++r) order[static_cast<std::size_t>(r)] = r;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int32_t a, std::int32_t b) { return matrix_.used(a) < matrix_.used(b); });
+    std::vector<Slot> jobs;
+    for (std::size_t ii = 0; ii + 1 < order.size(); ++ii) {
+        const std::int32_t from = order[ii];
+        jobs.clear();
+        for (Slot s : gang_running_)
+            if (job(s).home_row == from) jobs.push_back(s);
+        for (std::size_t jj = order.size() - 1; jj > ii; --jj) {
+            const std::int32_t to = order[jj];
+            for (Slot s : jobs) {
+                Job& j = job(s);
+                if (j.home_row != from || !matrix_.columns_free(to, j.nodes)) continue;
+                if (cfg_.gang.backfill && now_ < j.estimated_end() &&
+                    !row_profile_[static_cast<std::size_t>(to)].fits(
+                        now_, {j.spec.procs}, j.estimated_end() - now_))
+                    continue;
+                move_home(s, to);
+            }
+        }
+    }
+}
+
+// BGS: when capacity came back, each reservation in queue order moves to
+// the earliest slot of any row, every other reservation in place, so none
+// moves later (as for conservative backfilling, design.md).
+void Scheduler::gang_compress() {
+    for (std::size_t i = 0; i < queue_.span(); ++i) {
+        if (!queue_[i].live()) continue;
+        Slot s = queue_[i].slot;
+        Job& j = job(s);
+        if (!j.reserved()) continue;
+        const Time old = j.reserved_start;
+        gang_unreserve(s);
+        gang_reserve(s);
+        if (j.reserved_start > old)
+            throw Error(Errc::internal, "compression would delay a reservation");
+    }
+}
+
+// Schedule (§5.1 for GS, §5.2 for BGS).
+void Scheduler::gang_schedule() {
+    for (std::size_t i = 0; i < queue_.span(); ++i) {
+        if (!queue_[i].live()) continue;
+        const Slot s = queue_[i].slot;
+        Job& j = job(s);
+        if (!cfg_.gang.backfill) {
+            std::int32_t r = best_row(j.spec.procs, j.window, false);
+            if (r < 0) break;  // GS stops at the first job that cannot start
+            gang_start(s, r);
+            queue_.kill(i);
+            continue;
+        }
+        if (j.reserved()) {
+            if (j.reserved_start == now_) {
+                gang_start(s, j.reserved_row);
+                queue_.kill(i);
+            }
+            continue;
+        }
+        std::int32_t r = best_row(j.spec.procs, j.window, true);
+        if (r >= 0) {
+            gang_start(s, r);
+            queue_.kill(i);
+        } else {
+            gang_reserve(s);
+        }
+    }
+    queue_.maybe_compact();
+}
+
+// FillMatrix (§5.1): replicate jobs, in start order, into the first row
+// where all their columns are free, again while the matrix changes.
+// Replicas are not bound by reservations (§5.2): the next event cleans them.
+void Scheduler::fill_matrix() {
+    if (matrix_.rows() < 2) return;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (Slot s : gang_running_) {
+            Job& j = job(s);
+            for (std::int32_t r = 0; r < matrix_.rows(); ++r) {
+                if ((j.row_mask & bit(r)) || !matrix_.columns_free(r, j.nodes)) continue;
+                matrix_.place(r, j.nodes, s);
+                j.row_mask |= bit(r);
+                changed = true;
+                break;
+            }
+        }
+    }
+}
+
+void Scheduler::gang_pass() {
+    for (auto& p : row_profile_) p.advance(now_);
+    before_pass_.clear();
+    for (Slot s : gang_running_) before_pass_.push_back({s, job(s).home_row, job(s).row_mask});
+    clean_matrix();
+    compact_matrix();
+    if (dirty_ && cfg_.gang.backfill) gang_compress();
+    dirty_ = false;
+    gang_schedule();
+    fill_matrix();
+    find_next_reservation();
+    announce_placements();
+    // Keep a non-empty row active, and slice only when two rows have work.
+    std::int32_t nonempty = 0;
+    for (std::int32_t r = 0; r < matrix_.rows(); ++r) nonempty += matrix_.used(r) > 0;
+    if (matrix_.used(active_row_) == 0 && nonempty > 0) {
+        rotate_slices();
+    } else {
+        if (nonempty >= 2 && slice_end_ == kForever) slice_end_ = now_ + cfg_.gang.slice;
+        if (nonempty < 2) slice_end_ = kForever;
+        announce_active();
+    }
+}
+
+// What changed in the rows of jobs that were already running: a real
+// batch system only needs the net result of clean, compact and fill.
+void Scheduler::announce_placements() {
+    auto emit_row = [&](ActionType t, const Job& j, std::int32_t row) {
+        Action a{t, j.spec.id, now_};
+        a.row = row;
+        a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
+        a.run_count = static_cast<std::uint32_t>(j.nodes.size());
+        a.nodes = j.spec.procs;
+        run_arena_.insert(run_arena_.end(), j.nodes.begin(), j.nodes.end());
+        emit(a);
+    };
+    std::size_t b = 0;
+    for (Slot s : gang_running_) {
+        const Job& j = job(s);
+        std::uint32_t old = bit(j.home_row);
+        std::int16_t old_home = j.home_row;
+        if (b < before_pass_.size() && before_pass_[b].slot == s) {
+            old = before_pass_[b].mask;
+            old_home = before_pass_[b].home;
+            ++b;
+        }
+        if (old_home != j.home_row) emit_row(ActionType::move, j, j.home_row);
+        for (std::int32_t r = 0; r < matrix_.rows(); ++r) {
+            const bool was = old & bit(r), is = j.row_mask & bit(r);
+            if (is && !was) emit_row(ActionType::replicate, j, r);
+            if (was && !is) emit_row(ActionType::unreplicate, j, r);
+        }
+    }
+}
+
+// Suspend what left the active row, resume what entered it.
+void Scheduler::announce_active() {
+    std::vector<Slot> now_running;
+    for (std::int32_t c = 0; c < matrix_.cols(); ++c) {
+        Slot s = matrix_.at(active_row_, c);
+        if (s != Matrix::kEmpty && (now_running.empty() || now_running.back() != s) &&
+            std::find(now_running.begin(), now_running.end(), s) == now_running.end())
+            now_running.push_back(s);
+    }
+    for (Slot s : executing_)
+        if (std::find(now_running.begin(), now_running.end(), s) == now_running.end()) {
+            Action a{ActionType::suspend, job(s).spec.id, now_};
+            a.row = active_row_;
+            emit(a);
+        }
+    for (Slot s : now_running)
+        if (std::find(executing_.begin(), executing_.end(), s) == executing_.end()) {
+            Action a{ActionType::resume, job(s).spec.id, now_};
+            a.row = active_row_;
+            emit(a);
+        }
+    executing_ = std::move(now_running);
+}
+
+// The next non-empty row becomes active for a new slice.
+void Scheduler::rotate_slices() {
+    const std::int32_t rows = matrix_.rows();
+    std::int32_t nonempty = 0, next = -1;
+    for (std::int32_t k = 1; k <= rows; ++k) {
+        const std::int32_t r = (active_row_ + k) % rows;
+        if (matrix_.used(r) == 0) continue;
+        ++nonempty;
+        if (next < 0) next = r;
+    }
+    if (next >= 0 && next != active_row_) {
+        active_row_ = next;
+        Action a{ActionType::switch_row, -1, now_};
+        a.row = next;
+        emit(a);
+    }
+    slice_end_ = nonempty >= 2 ? now_ + cfg_.gang.slice : kForever;
+    announce_active();
+}
+
+}  // namespace rota
