@@ -151,10 +151,12 @@ double get_seconds(const toml::table& t, const char* key, const std::string& whe
 
 // Gang scheduling (seed 000 §4-5): the table's presence turns it on.
 void parse_gang(const toml::table& t, GangConfig& g) {
-    only_keys(t, "gang", {"mpl", "slice", "backfill", "migration", "migration_cost", "migration_q"});
+    only_keys(t, "gang",
+              {"mpl", "slice", "backfill", "migration", "migration_cost", "migration_q"});
     g.enabled = true;
     std::int64_t mpl = get_int(t, "mpl", "gang.", 1);
-    if (mpl < 1 || mpl > 32) fail("key 'gang.mpl' must be between 1 and 32, got " + std::to_string(mpl));
+    if (mpl < 1 || mpl > 32)
+        fail("key 'gang.mpl' must be between 1 and 32, got " + std::to_string(mpl));
     g.mpl = static_cast<std::int32_t>(mpl);
     double slice = get_seconds(t, "slice", "gang.", 200.0);
     if (!(slice > 0) || slice > 1e9) fail("key 'gang.slice' must be a positive number of seconds");

@@ -136,8 +136,58 @@ int rota_machine(rota_engine* e, rota_machine_info* out) {
         full.rows = c.gang.enabled ? c.gang.mpl : 1;
         full.npools = static_cast<int32_t>(c.pools.size());
         full.reservation_depth = c.reservation_depth;
-        full.backfill = c.backfill ? 1 : 0;
+        full.backfill = c.gang.enabled ? (c.gang.backfill ? 1 : 0) : (c.backfill ? 1 : 0);
+        full.gang = c.gang.enabled ? 1 : 0;
+        full.slice = c.gang.enabled ? c.gang.slice : 0;
         capi::copy_sized(full, out);
+        return ROTA_OK;
+    });
+}
+
+int rota_active_row(rota_engine* e, int32_t* row) {
+    return capi::guard(e, [&] {
+        if (!row) throw Error(Errc::invalid, "rota_active_row: row is NULL");
+        *row = e->sched->config().gang.enabled ? e->sched->active_row() : 0;
+        return ROTA_OK;
+    });
+}
+
+int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_t* n) {
+    return capi::guard(e, [&] {
+        const auto& c = e->sched->config();
+        const int32_t rows = c.gang.enabled ? c.gang.mpl : 1;
+        if (row < 0 || row >= rows)
+            throw Error(Errc::invalid, "row " + std::to_string(row) + " is outside 0.." +
+                                           std::to_string(rows - 1));
+        std::vector<int64_t> ids(static_cast<std::size_t>(c.procs), -1);
+        if (c.gang.enabled) {
+            const Matrix& m = e->sched->matrix();
+            for (int32_t col = 0; col < m.cols(); ++col) {
+                Matrix::Slot s = m.at(row, col);
+                if (s != Matrix::kEmpty) ids[static_cast<std::size_t>(col)] = e->sched->job_at(s);
+            }
+        } else {
+            e->ids.clear();
+            e->sched->running_ids(e->ids);
+            for (int64_t id : e->ids)
+                for (const NodeRun& r : e->sched->find(id)->nodes)
+                    for (int32_t col = r.first; col < r.first + r.count; ++col)
+                        ids[static_cast<std::size_t>(col)] = id;
+        }
+        return copy_out<int64_t>(ids, out, cap, n);
+    });
+}
+
+int rota_job_rows(rota_engine* e, int64_t id, int32_t* home, uint32_t* mask) {
+    return capi::guard(e, [&] {
+        if (!home || !mask) throw Error(Errc::invalid, "rota_job_rows: home or mask is NULL");
+        const Job* j = e->sched->find(id);
+        if (!j) throw Error(Errc::not_found, "no job " + std::to_string(id));
+        if (j->state != JobState::running)
+            throw Error(Errc::state, "job " + std::to_string(id) + " is not running");
+        const bool gang = e->sched->config().gang.enabled;
+        *home = gang ? j->home_row : 0;
+        *mask = gang ? j->row_mask : 1u;
         return ROTA_OK;
     });
 }

@@ -17,12 +17,12 @@ struct PoolConfig {
 // (enabled) even with one row, so that GS-1 and BGS-1 run the gang phases.
 struct GangConfig {
     bool enabled = false;
-    std::int32_t mpl = 1;            // rows of the matrix
-    std::int64_t slice = 0;          // time-slice length, microseconds
-    bool backfill = false;           // BGS: backfilling in each row, with reservations
-    bool migration = false;          // MGS / MBGS
-    std::int64_t migration_cost = 0; // C, microseconds (checkpoint C/2 + restart C/2)
-    std::int32_t migration_q = -1;   // Q: most tasks migrated per slice; -1 unlimited
+    std::int32_t mpl = 1;             // rows of the matrix
+    std::int64_t slice = 0;           // time-slice length, microseconds
+    bool backfill = false;            // BGS: backfilling in each row, with reservations
+    bool migration = false;           // MGS / MBGS
+    std::int64_t migration_cost = 0;  // C, microseconds (checkpoint C/2 + restart C/2)
+    std::int32_t migration_q = -1;    // Q: most tasks migrated per slice; -1 unlimited
 };
 
 struct SchedulerConfig {

@@ -23,7 +23,9 @@ namespace rota {
 
 namespace {
 
-std::uint32_t bit(std::int32_t row) { return std::uint32_t{1} << row; }
+std::uint32_t bit(std::int32_t row) {
+    return std::uint32_t{1} << row;
+}
 
 }  // namespace
 
@@ -147,8 +149,9 @@ void Scheduler::compact_matrix() {
     if (rows < 2) return;
     std::vector<std::int32_t> order(static_cast<std::size_t>(rows));
     for (std::int32_t r = 0; r < rows; ++r) order[static_cast<std::size_t>(r)] = r;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::int32_t a, std::int32_t b) { return matrix_.used(a) < matrix_.used(b); });
+    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+        return matrix_.used(a) < matrix_.used(b);
+    });
     std::vector<Slot> jobs;
     for (std::size_t ii = 0; ii + 1 < order.size(); ++ii) {
         const std::int32_t from = order[ii];
@@ -161,8 +164,8 @@ void Scheduler::compact_matrix() {
                 Job& j = job(s);
                 if (j.home_row != from || !matrix_.columns_free(to, j.nodes)) continue;
                 if (cfg_.gang.backfill && now_ < j.estimated_end() &&
-                    !row_profile_[static_cast<std::size_t>(to)].fits(
-                        now_, {j.spec.procs}, j.estimated_end() - now_))
+                    !row_profile_[static_cast<std::size_t>(to)].fits(now_, {j.spec.procs},
+                                                                     j.estimated_end() - now_))
                     continue;
                 move_home(s, to);
             }

@@ -12,13 +12,15 @@
 namespace rota {
 
 class Matrix {
-public:
+  public:
     using Slot = std::uint32_t;
     static constexpr Slot kEmpty = static_cast<Slot>(-1);
 
     Matrix() = default;
     Matrix(std::int32_t rows, std::int32_t cols)
-        : rows_(rows), cols_(cols), cell_(static_cast<std::size_t>(rows) * cols, kEmpty),
+        : rows_(rows),
+          cols_(cols),
+          cell_(static_cast<std::size_t>(rows) * cols, kEmpty),
           used_(static_cast<std::size_t>(rows), 0) {}
 
     std::int32_t rows() const { return rows_; }
@@ -61,7 +63,7 @@ public:
         return n;
     }
 
-private:
+  private:
     std::int32_t rows_ = 0, cols_ = 0;
     std::vector<Slot> cell_;
     std::vector<std::int32_t> used_;

@@ -65,6 +65,7 @@ class Scheduler {
     // Gang scheduling: the matrix, the active row (executing now).
     const Matrix& matrix() const { return matrix_; }
     std::int32_t active_row() const { return active_row_; }
+    JobId job_at(Matrix::Slot s) const { return jobs_[s].spec.id; }
     const NodePool& nodes() const { return nodes_; }
     // Idle nodes; under gang scheduling, the free columns of the active row.
     void idle_nodes(std::vector<std::int32_t>& out) const;

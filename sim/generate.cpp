@@ -50,10 +50,17 @@ void check(bool ok, const char* what) {
 }
 
 void validate(const GenerateOptions& o) {
+    check(o.model == WorkloadModel::standard || o.model == WorkloadModel::zhang, "unknown model");
     check(o.jobs >= 0, "jobs must be >= 0");
     check(o.procs >= 1, "procs must be >= 1");
-    check(std::isfinite(o.load) && o.load > 0, "load must be > 0");
     check(o.phi >= 0 && o.phi <= 1, "phi must be in [0, 1]");
+    if (o.model == WorkloadModel::zhang) {
+        check(std::isfinite(o.factor) && o.factor > 0 && o.factor <= 1000,
+              "factor must be in (0, 1000]");
+        return;
+    }
+    check(o.factor == 1.0, "factor applies only to model zhang");
+    check(std::isfinite(o.load) && o.load > 0, "load must be > 0");
     check(o.p_serial >= 0 && o.p_serial <= 1, "p_serial must be in [0, 1]");
     check(o.p_pow2 >= 0 && o.p_pow2 <= 1, "p_pow2 must be in [0, 1]");
     check(std::isfinite(o.runtime_mu), "runtime_mu must be finite");
@@ -93,10 +100,116 @@ std::int64_t sample_estimate(Rng& rng, const GenerateOptions& o, std::int64_t ru
     return std::max(runtime, static_cast<std::int64_t>(est));
 }
 
+// ---- The zhang model: paper 000 §2.1-2.2 (docs/workloads.md, "The zhang model") ----
+
+// Size class k holds the sizes (2^(k-1), 2^k]; class 0 is size 1 [000 §2.1:
+// "each class is a bin in which the upper boundary is a power of 2"].
+// Execution times of a class follow a two-branch hyper-Erlang distribution of
+// common order kZhangRuntimeOrder: with probability short_prob an Erlang with
+// mean short_mean, else one with mean long_mean (seconds, at factor 1).
+struct ZhangClass {
+    double prob;        // fraction of the jobs in the class
+    double short_prob;  // probability of the short branch
+    double short_mean;  // s
+    double long_mean;   // s
+};
+constexpr ZhangClass kZhangClasses[] = {
+    // prob, short_prob, short_mean, long_mean    sizes
+    {0.22, 0.70, 330, 4000},  // 1
+    {0.08, 0.70, 350, 4200},  // 2
+    {0.09, 0.70, 360, 4400},  // 3-4
+    {0.11, 0.70, 390, 4700},  // 5-8
+    {0.10, 0.70, 410, 5000},  // 9-16
+    {0.10, 0.70, 440, 5300},  // 17-32
+    {0.14, 0.70, 460, 5600},  // 33-64
+    {0.10, 0.70, 500, 6000},  // 65-128
+    {0.06, 0.70, 530, 6400},  // 129-256
+};
+constexpr int kZhangRuntimeOrder = 2;
+// Probability that a job of class k >= 2 has size 2^k; else its size is
+// uniform on (2^(k-1), 2^k).
+constexpr double kZhangPow2 = 0.75;
+// Interarrival times: hyper-exponential (hyper-Erlang of order 1) in model
+// time units; the whole arrival process is rescaled afterwards to the
+// offered load kZhangBaseLoad of the base execution times.
+constexpr double kZhangGapShortProb = 0.9;
+constexpr double kZhangGapShortMean = 1.0;
+constexpr double kZhangGapLongMean = 10.0;
+// Cap of the Φ-model overestimation factor (1-Φ)/(1-y), which is unbounded
+// as y -> 1: about (1-Φ)/100 of the jobs (0.8 % for Φ = 0.2) are affected.
+constexpr double kZhangMaxOverestimation = 100;
+
+double hyper_erlang(Rng& rng, int order, double p_short, double short_mean, double long_mean) {
+    double mean = rng.uniform() < p_short ? short_mean : long_mean;
+    double x = 0;
+    for (int i = 0; i < order; ++i) x += rng.exponential(mean / order);
+    return x;
+}
+
+std::int32_t zhang_size(Rng& rng, std::int32_t procs) {
+    double u = rng.uniform();
+    int k = 0;
+    constexpr int last = static_cast<int>(std::size(kZhangClasses)) - 1;
+    for (double c = kZhangClasses[0].prob; k < last && u >= c; c += kZhangClasses[k].prob) ++k;
+    std::int64_t size = std::int64_t{1} << k;
+    if (k >= 2 && rng.uniform() >= kZhangPow2) {
+        std::int64_t lo = (std::int64_t{1} << (k - 1)) + 1;  // lo .. 2^k - 1
+        size = lo + static_cast<std::int64_t>(rng.uniform() * static_cast<double>(size - lo));
+    }
+    return static_cast<std::int32_t>(std::min<std::int64_t>(size, procs));
+}
+
+int zhang_class(std::int32_t size) {
+    int k = 0;
+    while ((std::int64_t{1} << k) < size) ++k;
+    return std::min(k, static_cast<int>(std::size(kZhangClasses)) - 1);
+}
+
+std::vector<TraceJob> generate_zhang(const GenerateOptions& o) {
+    Rng rng(o.seed);
+    std::vector<TraceJob> jobs(static_cast<std::size_t>(o.jobs));
+    std::vector<double> arrival(jobs.size());  // model time units
+    double clock = 0;
+    double base_work = 0;  // at factor 1
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        // Every draw is made whatever the factor, so a seed gives the same
+        // arrivals, sizes, base runtimes and overestimation factors.
+        if (i > 0)
+            clock +=
+                hyper_erlang(rng, 1, kZhangGapShortProb, kZhangGapShortMean, kZhangGapLongMean);
+        arrival[i] = clock;
+        TraceJob& j = jobs[i];
+        j.id = static_cast<std::int64_t>(i) + 1;
+        j.user = -1;
+        j.procs = zhang_size(rng, o.procs);
+        const ZhangClass& c = kZhangClasses[zhang_class(j.procs)];
+        double x = hyper_erlang(rng, kZhangRuntimeOrder, c.short_prob, c.short_mean, c.long_mean);
+        std::int64_t base = std::max<std::int64_t>(1, std::llround(x));
+        double y = rng.uniform();
+        double over =
+            y < o.phi ? 1.0 : std::min((1.0 - o.phi) / (1.0 - y), kZhangMaxOverestimation);
+        base_work += static_cast<double>(j.procs) * static_cast<double>(base);
+
+        j.runtime = std::max<std::int64_t>(1, std::llround(o.factor * static_cast<double>(base)));
+        j.estimate = j.runtime;
+        if (over > 1.0)
+            j.estimate = std::max(j.runtime, static_cast<std::int64_t>(
+                                                 std::ceil(static_cast<double>(j.runtime) * over)));
+    }
+    // Rescale the arrivals so that the base workload offers kZhangBaseLoad on
+    // o.procs processors over its span: the same times for every factor.
+    const double span = base_work / (kZhangBaseLoad * static_cast<double>(o.procs));
+    const double scale = clock > 0 ? span / clock : 0;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        jobs[i].submit = static_cast<std::int64_t>(std::floor(arrival[i] * scale));
+    return jobs;
+}
+
 }  // namespace
 
 std::vector<TraceJob> generate(const GenerateOptions& o) {
     validate(o);
+    if (o.model == WorkloadModel::zhang) return generate_zhang(o);
     Rng rng(o.seed);
     const double log2_procs = std::log2(static_cast<double>(o.procs));
 
@@ -158,7 +271,38 @@ double offered_load(const std::vector<TraceJob>& jobs, std::int32_t procs) {
     return work / (static_cast<double>(procs) * span);
 }
 
+GenerateOptions zhang_options(double factor, std::uint64_t seed) {
+    GenerateOptions o;
+    o.model = WorkloadModel::zhang;
+    o.factor = factor;
+    o.jobs = 10000;
+    o.procs = kZhangProcs;
+    o.phi = 0.2;
+    o.seed = seed;
+    return o;
+}
+
+const char* model_name(WorkloadModel m) {
+    switch (m) {
+        case WorkloadModel::standard:
+            return "standard";
+        case WorkloadModel::zhang:
+            return "zhang";
+    }
+    return "?";
+}
+
+WorkloadModel parse_model(const std::string& name) {
+    if (name == "standard") return WorkloadModel::standard;
+    if (name == "zhang") return WorkloadModel::zhang;
+    throw std::invalid_argument("unknown workload model '" + name +
+                                "' (expected standard or zhang)");
+}
+
 std::string describe(const GenerateOptions& o) {
+    if (o.model == WorkloadModel::zhang)
+        return fmt::format("model=zhang factor={} jobs={} procs={} phi={} seed={}", o.factor,
+                           o.jobs, o.procs, o.phi, o.seed);
     return fmt::format(
         "jobs={} procs={} load={} phi={} seed={} p_serial={} p_pow2={} runtime_mu={} "
         "runtime_sigma={} runtime_max={} estimate_max={} users={}",
@@ -172,7 +316,13 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
     fmt::format_to(out, "; Version: 2.2\n");
     fmt::format_to(out, "; Computer: synthetic ({} processors)\n", o.procs);
     fmt::format_to(out, "; Installation: rota generate\n");
-    fmt::format_to(out, "; Generator: rota::sim::generate v1 (model: docs/workloads.md)\n");
+    if (o.model == WorkloadModel::zhang)
+        fmt::format_to(out,
+                       "; Generator: rota::sim::generate v1, model zhang: LLNL ASCI Blue-Pacific "
+                       "model of paper 000 §2.1-2.2, runtime factor {} (docs/workloads.md)\n",
+                       o.factor);
+    else
+        fmt::format_to(out, "; Generator: rota::sim::generate v1 (model: docs/workloads.md)\n");
     fmt::format_to(out, "; GeneratorOptions: {}\n", describe(o));
     fmt::format_to(out, "; MaxJobs: {}\n", jobs.size());
     fmt::format_to(out, "; MaxRecords: {}\n", jobs.size());

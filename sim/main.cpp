@@ -8,8 +8,10 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "sim/generate.h"
+#include "sim/matrix_view.h"
 #include "sim/metrics.h"
 #include "sim/run_config.h"
 #include "sim/simulation.h"
@@ -93,6 +95,19 @@ int run_simulate(RunConfig rc) {
         }
         SimOptions opt;
         opt.order = rc.compat == "pyss" ? EventOrder::pyss : EventOrder::batched;
+        opt.cs_overhead = rc.cs_overhead;
+        if (rc.matrix_at >= 0) {
+            auto at = static_cast<std::int64_t>(rc.matrix_at * 1e6);
+            auto printed = std::make_shared<bool>(false);
+            const auto* jobs = &w.jobs;
+            opt.after_pass = [at, printed, policy, jobs](rota_engine* eng, std::int64_t now) {
+                if (*printed || now < at) return;
+                *printed = true;
+                print_matrix(std::cout, eng, policy, now, [jobs](std::int64_t i) {
+                    return (*jobs)[static_cast<std::size_t>(i)].id;
+                });
+            };
+        }
         if (tty) {
             opt.progress_every =
                 std::max<std::int64_t>(1, static_cast<std::int64_t>(w.jobs.size()) / 100);
@@ -156,6 +171,8 @@ int main(int argc, char** argv) {
     double load = -1;
     std::int64_t seed = -1;
     bool no_progress = false;
+    std::int64_t mpl = -1, migration_q = -2;
+    double slice = -1, cs_overhead = -1, migration_cost = -1, matrix_at = -1;
     auto* sim = app.add_subcommand("simulate", "simulate a trace or a generated workload");
     sim->add_option("config", config_path, "TOML configuration file")->check(CLI::ExistingFile);
     sim->add_option("--trace", trace, "SWF trace (plain or .gz) [simulator.trace]");
@@ -171,13 +188,29 @@ int main(int argc, char** argv) {
     sim->add_option("--load", load, "generated workload: offered load [simulator.workload.load]");
     sim->add_option("--seed", seed, "generated workload: seed [simulator.workload.seed]");
     sim->add_flag("--no-progress", no_progress, "no progress bar [simulator.progress = false]");
+    sim->add_option("--mpl", mpl, "gang: multiprogramming level, matrix rows [simulator.mpl]");
+    sim->add_option("--slice", slice, "gang: time slice, seconds [simulator.slice]");
+    sim->add_option("--cs-overhead", cs_overhead,
+                    "gang: context-switch overhead, fraction of a slice [simulator.cs_overhead]");
+    sim->add_option("--migration-cost", migration_cost,
+                    "gang: migration cost C, seconds [simulator.migration_cost]");
+    sim->add_option("--migration-q", migration_q,
+                    "gang: most tasks migrated per slice, -1 unlimited [simulator.migration_q]");
+    sim->add_option("--matrix-at", matrix_at,
+                    "gang: print the matrix at this simulated time, seconds [simulator.matrix_at]");
 
     GenerateOptions g;
-    std::string out_path;
+    std::string out_path, gen_model = "standard";
     auto* gen = app.add_subcommand("generate", "write a synthetic workload as SWF");
+    gen->add_option("--model", gen_model,
+                    "standard (default) | zhang: seed 000's LLNL workload (320 nodes, load 0.55 "
+                    "at factor 1)")
+        ->check(CLI::IsMember({"standard", "zhang"}));
+    gen->add_option("--factor", g.factor,
+                    "zhang: execution-time factor, 1.0..1.8 = workloads 0..8 of seed 000 Table 1");
     gen->add_option("--jobs", g.jobs, "number of jobs");
-    gen->add_option("--procs", g.procs, "machine size");
-    gen->add_option("--load", g.load, "offered load");
+    gen->add_option("--procs", g.procs, "machine size (default: 1024; zhang: 320)");
+    gen->add_option("--load", g.load, "offered load (standard model only)");
     gen->add_option("--phi", g.phi, "Φ: fraction of jobs whose estimate is exact (seed 000 §2.1)");
     gen->add_option("--seed", g.seed, "random seed");
     gen->add_option("-o,--output", out_path, "output file (default: stdout)");
@@ -185,6 +218,14 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
     try {
         if (*gen) {
+            g.model = parse_model(gen_model);
+            if (g.model == WorkloadModel::zhang) {
+                if (gen->count("--load") > 0)
+                    throw ConfigError("--load does not apply to --model zhang: use --factor");
+                if (gen->count("--procs") == 0) g.procs = kZhangProcs;
+            } else if (gen->count("--factor") > 0) {
+                throw ConfigError("--factor applies only to --model zhang");
+            }
             auto w = generate(g);
             if (out_path.empty()) {
                 write_swf(std::cout, w, g);
@@ -210,6 +251,12 @@ int main(int argc, char** argv) {
         if (load > 0) rc.workload.load = load;
         if (seed >= 0) rc.workload.seed = static_cast<std::uint64_t>(seed);
         if (no_progress) rc.progress = false;
+        if (mpl > 0) rc.mpl = mpl;
+        if (slice > 0) rc.slice = slice;
+        if (cs_overhead >= 0) rc.cs_overhead = cs_overhead;
+        if (migration_cost >= 0) rc.migration_cost = migration_cost;
+        if (migration_q >= -1) rc.migration_q = migration_q;
+        if (matrix_at >= 0) rc.matrix_at = matrix_at;
         return run_simulate(std::move(rc));
     } catch (const std::exception& e) {
         std::cerr << "rota: error: " << e.what() << "\n";

@@ -40,14 +40,16 @@ T get(const toml::table& t, const char* key, const std::string& where, T dflt) {
 }  // namespace
 
 const std::vector<std::string>& policy_names() {
-    static const std::vector<std::string> names{"fcfs", "easy", "conservative", "fpfs", "custom"};
+    static const std::vector<std::string> names{"fcfs", "easy", "conservative", "fpfs",  "gs",
+                                                "bgs",  "mgs",  "mbgs",         "custom"};
     return names;
 }
 
 void check_policy(const std::string& name) {
     for (const auto& n : policy_names())
         if (n == name) return;
-    fail("unknown policy '" + name + "' (expected fcfs, easy, conservative, fpfs or custom)");
+    fail("unknown policy '" + name +
+         "' (expected fcfs, easy, conservative, fpfs, gs, bgs, mgs, mbgs or custom)");
 }
 
 RunConfig load_run_config(const std::string& path) {
@@ -68,7 +70,8 @@ RunConfig load_run_config(const std::string& path) {
         const toml::table& t = *s->as_table();
         only(t, "simulator",
              {"trace", "procs", "policy", "compat", "jobs_csv", "summary_json", "max_jumps",
-              "progress", "workload"});
+              "progress", "workload", "mpl", "slice", "cs_overhead", "migration_cost",
+              "migration_q", "matrix_at"});
         rc.trace = get<std::string>(t, "trace", "simulator", "");
         if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
         rc.procs = get<std::int32_t>(t, "procs", "simulator", 0);
@@ -90,6 +93,12 @@ RunConfig load_run_config(const std::string& path) {
         rc.summary_json = get<std::string>(t, "summary_json", "simulator", "");
         rc.max_jumps = get<std::int64_t>(t, "max_jumps", "simulator", 10);
         rc.progress = get<bool>(t, "progress", "simulator", true);
+        rc.mpl = get<std::int64_t>(t, "mpl", "simulator", rc.mpl);
+        rc.slice = get<double>(t, "slice", "simulator", rc.slice);
+        rc.cs_overhead = get<double>(t, "cs_overhead", "simulator", rc.cs_overhead);
+        rc.migration_cost = get<double>(t, "migration_cost", "simulator", rc.migration_cost);
+        rc.migration_q = get<std::int64_t>(t, "migration_q", "simulator", rc.migration_q);
+        rc.matrix_at = get<double>(t, "matrix_at", "simulator", rc.matrix_at);
         if (const toml::node* w = t.get("workload")) {
             if (!w->is_table()) fail("key 'simulator.workload' must be a table");
             const toml::table& wt = *w->as_table();
@@ -123,6 +132,24 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
         os << t;
         return os.str();
     }
+    const bool gang = policy == "gs" || policy == "bgs" || policy == "mgs" || policy == "mbgs";
+    if (gang) {
+        if (t.get("gang"))
+            fail("table [gang] is set by the policy preset '" + policy +
+                 "'; use policy = \"custom\" to set it yourself");
+        toml::table g;
+        g.insert("mpl", rc.mpl);
+        g.insert("slice", rc.slice);
+        g.insert("backfill", policy == "bgs" || policy == "mbgs");
+        g.insert("migration", policy == "mgs" || policy == "mbgs");
+        g.insert("migration_cost", rc.migration_cost);
+        g.insert("migration_q", rc.migration_q);
+        t.insert("gang", std::move(g));
+        os << t;
+        return os.str();
+    }
+    if (t.get("gang"))
+        fail("table [gang] needs a gang preset (gs, bgs, mgs, mbgs) or policy = \"custom\"");
     toml::table& sched = sub(t, "scheduler");
     toml::table& pol = sub(t, "policy");
     // A preset owns these keys; setting them too would silently lose one.

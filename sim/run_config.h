@@ -28,6 +28,13 @@ struct RunConfig {
     std::string jobs_csv;
     std::string summary_json;
     std::int64_t max_jumps = 10;
+    // Gang scheduling presets gs, bgs, mgs, mbgs (seed 000 §5).
+    std::int64_t mpl = 5;
+    double slice = 200.0;           // seconds
+    double cs_overhead = 0.0;       // fraction of the slice
+    double migration_cost = 0.0;    // C, seconds
+    std::int64_t migration_q = -1;  // tasks per slice, -1 unlimited
+    double matrix_at = -1;          // print the matrix at this time (seconds)
     bool progress = true;
     GenerateOptions workload;    // [simulator.workload]
     toml::table engine;          // every table but [simulator]

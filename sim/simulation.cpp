@@ -180,6 +180,9 @@ class Machine {
 }  // namespace
 
 SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt) {
+    rota_machine_info mi{sizeof(mi)};
+    check(e, rota_machine(e, &mi), "rota_machine");
+    if (mi.gang) return simulate_gang(e, jobs, opt);
     return Machine(e, jobs, opt).run();
 }
 

@@ -30,11 +30,15 @@ struct SimOptions {
     // Called every `progress_every` arrivals with (arrived, total).
     std::function<void(std::int64_t, std::int64_t)> progress;
     std::int64_t progress_every = 10000;
+    // Gang scheduling: context-switch overhead as a fraction of the time
+    // slice, paid by every job switched in at a slice boundary (seed 000 §5).
+    double cs_overhead = 0.0;
 };
 
 struct SimResult {
     std::vector<JobOutcome> jobs;  // in input order
-    double capacity_loss = 0;      // eq. 2 of seed 000
+    double capacity_loss = 0;      // eq. 2 of seed 000 (eq. 3 under gang scheduling)
+    std::int64_t slices = 0;       // gang: slice boundaries simulated
     std::int64_t event_times = 0;  // distinct timestamps simulated
     rota_counters counters{};
     std::vector<std::pair<std::int64_t, std::string>> rejections;  // job id, reason
@@ -49,5 +53,9 @@ class SimError : public std::runtime_error {
 // Runs `jobs` (seconds, sorted by submit or not: ties keep input order) on
 // the engine `e` until every job has ended or nothing can happen any more.
 SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt);
+
+// The gang-scheduled machine (sim/gang_machine.cpp): jobs progress only
+// while their row is active; simulate() calls it for a [gang] engine.
+SimResult simulate_gang(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt);
 
 }  // namespace rota::sim

@@ -63,6 +63,8 @@ static void layout(void) {
     FIELD(rota_machine_info, npools);
     FIELD(rota_machine_info, reservation_depth);
     FIELD(rota_machine_info, backfill);
+    FIELD(rota_machine_info, gang);
+    FIELD(rota_machine_info, slice);
     STRUCT(rota_counters);
     FIELD(rota_counters, size);
     FIELD(rota_counters, passes);

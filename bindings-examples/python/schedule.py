@@ -128,6 +128,8 @@ class RotaMachineInfo(Structure):
         ("npools", c_int32),
         ("reservation_depth", c_int32),
         ("backfill", c_int32),
+        ("gang", c_int32),
+        ("slice", rota_time),
     ]
 
 
@@ -221,6 +223,9 @@ FUNCTIONS = {
     "rota_reload_policies": (c_int, (rota_engine_p,)),
     "rota_set_backfill_select": (c_int, (rota_engine_p, BACKFILL_SELECT_FN, c_void_p)),
     "rota_set_log": (c_int, (rota_engine_p, LOG_FN, c_void_p)),
+    "rota_active_row": (c_int, (rota_engine_p, POINTER(c_int32))),
+    "rota_matrix_row": (c_int, (rota_engine_p, c_int32, POINTER(c_int64), c_size_t, POINTER(c_size_t))),
+    "rota_job_rows": (c_int, (rota_engine_p, c_int64, POINTER(c_int32), POINTER(c_uint32))),
     "rota_log_stderr": (None, (c_void_p, c_char_p)),
 }
 

@@ -164,9 +164,18 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 /* ------------------------------------------------------------------------ */
 /* Actions                                                                   */
 
-#define ROTA_ACTION_START 1  /* start `job` on `nodes` now */
+#define ROTA_ACTION_START 1  /* start `job` on `runs` now (gang: placed in home `row`) */
 #define ROTA_ACTION_KILL 2   /* kill `job`: its estimate expired at `time` */
 #define ROTA_ACTION_REJECT 3 /* `job` will never run here: `reason` says why */
+/* Gang scheduling (a [gang] table in the configuration, seed 000 §4-5).
+** After each pass the engine gives the net change of every running job's
+** rows; the job's columns (`runs`) are the same in every row it holds. */
+#define ROTA_ACTION_REPLICATE 4   /* `job` also holds `row` (same columns) */
+#define ROTA_ACTION_UNREPLICATE 5 /* `job` no longer holds `row` */
+#define ROTA_ACTION_MOVE 6        /* `job`'s home row is now `row` (same columns) */
+#define ROTA_ACTION_SWITCH 7      /* `row` is the active row from `time` on; job = -1 */
+#define ROTA_ACTION_SUSPEND 8     /* stop executing `job` (context switch out) */
+#define ROTA_ACTION_RESUME 9      /* execute `job` (context switch in) */
 
 /* Consecutive node numbers first, first + 1, ..., first + count - 1. Node
 ** sets come as runs, as hostlists do: a wide job's start costs a few runs,
@@ -254,10 +263,25 @@ typedef struct rota_machine_info {
     int32_t rows;  /* matrix rows (multiprogramming level); 1 = space sharing */
     int32_t npools;
     int32_t reservation_depth; /* -1 = unlimited */
-    int32_t backfill;          /* 0 = FCFS */
+    int32_t backfill;          /* 0 = FCFS (gang: 1 for BGS) */
+    int32_t gang;              /* 1 when gang scheduling is on ([gang] table) */
+    rota_time slice;           /* gang: time-slice length; 0 otherwise */
 } rota_machine_info;
 
 ROTA_API int rota_machine(rota_engine* e, rota_machine_info* out);
+
+/* The Ousterhout matrix (gang scheduling; with space sharing it has one
+** row holding the running jobs). */
+
+/* The active row: the one executing now. */
+ROTA_API int rota_active_row(rota_engine* e, int32_t* row);
+/* The job in each column of `row` (-1 for an empty cell): writes up to cap
+** ids into out and sets *n to the number of columns. ROTA_EINVAL for a row
+** out of range. */
+ROTA_API int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_t* n);
+/* A running job's home row and the rows it holds, as a bit mask (bit r set
+** for row r). ROTA_ESTATE if it is not running. */
+ROTA_API int rota_job_rows(rota_engine* e, int64_t id, int32_t* home, uint32_t* mask);
 
 #define ROTA_HOOK_ADMISSION 0
 #define ROTA_HOOK_ORDER 1
