@@ -116,7 +116,7 @@ int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t*
         auto* bytes = reinterpret_cast<unsigned char*>(out);
         for (std::size_t i = 0; i < std::min(cap, rs.size()); ++i) {
             rota_reservation full{
-                sizeof(rota_reservation), rs[i].job, rs[i].start, rs[i].end, rs[i].procs, 0};
+                sizeof(rota_reservation), rs[i].job, rs[i].start, rs[i].end, rs[i].procs, rs[i].row};
             auto* el = reinterpret_cast<rota_reservation*>(bytes + i * stride);
             el->size = stride;
             capi::copy_sized(full, el);

@@ -324,7 +324,8 @@ void Scheduler::reservations(std::vector<ReservationInfo>& out) const {
         const Job& j = job(q.slot);
         if (j.reserved())
             out.push_back(
-                {j.spec.id, j.reserved_start, j.reserved_start + j.spec.estimate, j.spec.procs});
+                {j.spec.id, j.reserved_start, j.reserved_start + j.window, j.spec.procs,
+                 std::max<std::int32_t>(0, j.reserved_row)});
     });
 }
 

@@ -40,6 +40,18 @@ inline EnginePtr preset_engine(const std::string& policy, std::int32_t procs,
     return engine_from(sim::engine_toml(rc, policy, procs));
 }
 
+// An engine with a gang preset (gs, bgs, mgs, mbgs).
+inline EnginePtr gang_engine(const std::string& policy, std::int32_t procs, std::int64_t mpl,
+                             double slice = 200.0, double migration_cost = 0.0,
+                             std::int64_t migration_q = -1) {
+    sim::RunConfig rc;
+    rc.mpl = mpl;
+    rc.slice = slice;
+    rc.migration_cost = migration_cost;
+    rc.migration_q = migration_q;
+    return engine_from(sim::engine_toml(rc, policy, procs));
+}
+
 inline sim::TraceJob job(std::int64_t id, std::int64_t submit, std::int32_t procs,
                          std::int64_t runtime, std::int64_t estimate = -1) {
     return sim::TraceJob{id, submit, runtime, estimate < 0 ? runtime : estimate, procs, -1};

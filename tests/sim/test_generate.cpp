@@ -1,6 +1,8 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -181,4 +183,232 @@ TEST_CASE("write_swf output reads back as the same jobs", "[generate][swf]") {
     write_swf(ss, anon, o);
     CHECK(ss.str().find("\n1 0 -1 ") != std::string::npos);
     CHECK(anon[0].user == -1);
+}
+
+// ---- The zhang model (paper 000 §2.1-2.2) ----
+
+namespace {
+
+struct Shape {
+    double large_fraction = 0;  // jobs with procs > 32
+    double large_work = 0;      // their share of sum(procs * runtime)
+    double pow2 = 0;            // fraction of power-of-two sizes
+    double exact = 0;           // fraction with estimate == runtime
+};
+
+Shape shape(const std::vector<TraceJob>& jobs) {
+    Shape s;
+    double work = 0, large_work = 0;
+    for (const auto& j : jobs) {
+        double a = static_cast<double>(j.procs) * static_cast<double>(j.runtime);
+        work += a;
+        if (j.procs > 32) {
+            s.large_fraction += 1;
+            large_work += a;
+        }
+        s.pow2 += (j.procs & (j.procs - 1)) == 0;
+        s.exact += j.estimate == j.runtime;
+    }
+    auto n = static_cast<double>(jobs.size());
+    s.large_fraction /= n;
+    s.pow2 /= n;
+    s.exact /= n;
+    s.large_work = large_work / work;
+    return s;
+}
+
+double cv(const std::vector<double>& v) {
+    double mean = 0, var = 0;
+    for (double x : v) mean += x;
+    mean /= static_cast<double>(v.size());
+    for (double x : v) var += (x - mean) * (x - mean);
+    return std::sqrt(var / static_cast<double>(v.size())) / mean;
+}
+
+}  // namespace
+
+TEST_CASE("zhang_options gives the defaults of paper 000", "[generate][zhang]") {
+    auto o = zhang_options(1.3, 5);
+    CHECK(o.model == WorkloadModel::zhang);
+    CHECK(o.factor == 1.3);
+    CHECK(o.jobs == 10000);
+    CHECK(o.procs == 320);
+    CHECK(o.phi == 0.2);
+    CHECK(o.seed == 5);
+    CHECK(GenerateOptions{}.model == WorkloadModel::standard);
+    CHECK(parse_model("zhang") == WorkloadModel::zhang);
+    CHECK(parse_model("standard") == WorkloadModel::standard);
+    CHECK_THROWS_AS(parse_model("lublin"), std::invalid_argument);
+    CHECK(std::string(model_name(WorkloadModel::zhang)) == "zhang");
+}
+
+TEST_CASE("zhang workloads are deterministic for a seed", "[generate][zhang]") {
+    auto o = zhang_options(1.4);
+    auto a = generate(o);
+    auto b = generate(o);
+    REQUIRE(a.size() == 10000);
+    CHECK(a == b);
+    o.seed = 2;
+    auto c = generate(o);
+    REQUIRE(c.size() == 10000);
+    CHECK(a != c);
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) same += a[i].runtime == c[i].runtime;
+    CHECK(same < a.size() / 10);
+}
+
+TEST_CASE("zhang factors change only the runtimes", "[generate][zhang]") {
+    const auto base = generate(zhang_options(1.0, 3));
+    for (int k = 1; k <= 8; ++k) {
+        const double f = 1.0 + 0.1 * k;
+        INFO("factor " << f);
+        const auto w = generate(zhang_options(f, 3));
+        REQUIRE(w.size() == base.size());
+        std::size_t bad_submit = 0, bad_procs = 0, bad_runtime = 0, bad_phi = 0, bad_est = 0;
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            bad_submit += w[i].submit != base[i].submit;
+            bad_procs += w[i].procs != base[i].procs;
+            // runtime = round(F * base runtime): within half a second.
+            double want = f * static_cast<double>(base[i].runtime);
+            bad_runtime += std::abs(static_cast<double>(w[i].runtime) - want) > 0.5 + 1e-9;
+            // The overestimation draws are shared: the same jobs have exact
+            // estimates, and estimate/runtime stays the same up to rounding up.
+            bad_phi += (w[i].estimate == w[i].runtime) != (base[i].estimate == base[i].runtime);
+            double r0 =
+                static_cast<double>(base[i].estimate) / static_cast<double>(base[i].runtime);
+            double r = static_cast<double>(w[i].estimate) / static_cast<double>(w[i].runtime);
+            bad_est += w[i].estimate < w[i].runtime ||
+                       std::abs(r - r0) > 1.0 / static_cast<double>(base[i].runtime) + 1e-9;
+        }
+        CHECK(bad_submit == 0);
+        CHECK(bad_procs == 0);
+        CHECK(bad_runtime == 0);
+        CHECK(bad_phi == 0);
+        CHECK(bad_est == 0);
+    }
+}
+
+TEST_CASE("zhang workloads have the shape of paper 000 §2.2", "[generate][zhang]") {
+    for (std::uint64_t seed : {1, 2, 3}) {
+        INFO("seed " << seed);
+        auto jobs = generate(zhang_options(1.0, seed));
+        REQUIRE(jobs.size() == 10000);
+        CHECK(jobs.front().submit == 0);
+        std::vector<double> runtimes, gaps;
+        double small_rt = 0, large_rt = 0, n_small = 0, n_large = 0;
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            const auto& j = jobs[i];
+            CHECK(j.id == static_cast<std::int64_t>(i + 1));
+            REQUIRE(j.procs >= 1);
+            REQUIRE(j.procs <= 256);
+            REQUIRE(j.runtime >= 1);
+            REQUIRE(j.estimate >= j.runtime);
+            CHECK(j.user == -1);
+            if (i > 0) {
+                REQUIRE(j.submit >= jobs[i - 1].submit);
+                gaps.push_back(static_cast<double>(j.submit - jobs[i - 1].submit));
+            }
+            runtimes.push_back(static_cast<double>(j.runtime));
+            (j.procs > 32 ? large_rt : small_rt) += static_cast<double>(j.runtime);
+            (j.procs > 32 ? n_large : n_small) += 1;
+        }
+        Shape s = shape(jobs);
+        CHECK(s.large_fraction >= 0.25);
+        CHECK(s.large_fraction <= 0.35);
+        CHECK(s.large_work > 0.8);
+        CHECK(s.pow2 > 0.7);
+        CHECK(s.exact == Approx(0.2).margin(0.015));           // Φ
+        CHECK(cv(runtimes) > 1.0);                             // long-tailed execution times
+        CHECK(cv(gaps) > 1.0);                                 // long-tailed interarrival times
+        CHECK(large_rt / n_large > 1.2 * small_rt / n_small);  // larger jobs run longer
+        // Both ends of the size range occur.
+        CHECK(std::count_if(jobs.begin(), jobs.end(), [](auto& j) { return j.procs == 1; }) > 0);
+        CHECK(std::count_if(jobs.begin(), jobs.end(), [](auto& j) { return j.procs == 256; }) > 0);
+    }
+}
+
+TEST_CASE("zhang offered load goes from 0.55 to about 1.0 with the factor", "[generate][zhang]") {
+    for (std::uint64_t seed : {1, 7}) {
+        INFO("seed " << seed);
+        double prev = 0;
+        for (int k = 0; k <= 8; ++k) {
+            const double f = 1.0 + 0.1 * k;
+            double load = offered_load(generate(zhang_options(f, seed)), 320);
+            INFO("factor " << f << ": offered load " << load);
+            CHECK(load > prev);
+            CHECK(load == Approx(0.55 * f).epsilon(0.01));
+            prev = load;
+        }
+        double l0 = offered_load(generate(zhang_options(1.0, seed)), 320);
+        double l8 = offered_load(generate(zhang_options(1.8, seed)), 320);
+        CHECK(l0 >= 0.50);
+        CHECK(l0 <= 0.60);
+        CHECK(l8 >= 0.90);
+        CHECK(l8 <= 1.10);
+    }
+    // Fewer jobs, other machine sizes: still the base load on that machine.
+    auto o = zhang_options(1.0, 4);
+    o.jobs = 2000;
+    o.procs = 128;
+    auto jobs = generate(o);
+    CHECK(offered_load(jobs, 128) == Approx(0.55).epsilon(0.01));
+    for (const auto& j : jobs) REQUIRE(j.procs <= 128);
+}
+
+TEST_CASE("zhang Phi and tiny workloads", "[generate][zhang]") {
+    auto o = zhang_options(1.0);
+    o.phi = 1.0;
+    for (const auto& j : generate(o)) REQUIRE(j.estimate == j.runtime);
+    o.phi = 0.5;
+    CHECK(shape(generate(o)).exact == Approx(0.5).margin(0.02));
+    o = zhang_options(1.5);
+    o.jobs = 0;
+    CHECK(generate(o).empty());
+    o.jobs = 1;
+    auto one = generate(o);
+    REQUIRE(one.size() == 1);
+    CHECK(one[0].submit == 0);
+    o.jobs = 500;
+    o.procs = 1;
+    for (const auto& j : generate(o)) REQUIRE(j.procs == 1);
+}
+
+TEST_CASE("zhang options are checked", "[generate][zhang]") {
+    auto o = zhang_options(0.0);
+    CHECK_THROWS_AS(generate(o), std::invalid_argument);
+    o.factor = -1;
+    CHECK_THROWS_AS(generate(o), std::invalid_argument);
+    o.factor = std::nan("");
+    CHECK_THROWS_AS(generate(o), std::invalid_argument);
+    o = zhang_options(1.2);
+    o.load = 0;  // ignored by the zhang model
+    CHECK_NOTHROW(generate(o));
+    GenerateOptions s;
+    s.factor = 1.5;  // the standard model has no factor
+    CHECK_THROWS_AS(generate(s), std::invalid_argument);
+}
+
+TEST_CASE("zhang SWF names the model and the factor", "[generate][zhang][swf]") {
+    auto o = zhang_options(1.3, 9);
+    o.jobs = 2000;
+    CHECK(describe(o) == "model=zhang factor=1.3 jobs=2000 procs=320 phi=0.2 seed=9");
+    auto jobs = generate(o);
+    const std::string path = temp_path("zhang.swf");
+    {
+        std::ofstream out(path, std::ios::binary);
+        write_swf(out, jobs, o);
+    }
+    Trace t = load_trace(path, Mapping::standard);
+    std::remove(path.c_str());
+    CHECK(t.header.max_procs == 320);
+    bool has_options = false, has_model = false;
+    for (const auto& l : t.header.lines) {
+        has_options |= l.find("; GeneratorOptions: " + describe(o)) != std::string::npos;
+        has_model |=
+            l.find("model zhang") != std::string::npos && l.find("factor 1.3") != std::string::npos;
+    }
+    CHECK(has_options);
+    CHECK(has_model);
+    CHECK(t.stats.kept == 2000);
+    CHECK(t.jobs == jobs);
 }

@@ -1,0 +1,272 @@
+// Gang scheduling (seed 000 §4-5): the matrix phases worked out by hand,
+// the identities with space sharing at MPL 1, and the matrix invariants
+// after every pass.
+#include <set>
+
+#include "sim/generate.h"
+#include "sim/swf.h"
+#include "support.h"
+
+using namespace rota;
+
+namespace {
+
+constexpr rota_time kS = 1'000'000;
+
+struct Driver {
+    rota::test::EnginePtr e;
+    std::vector<rota_action> actions;
+
+    void submit(int64_t id, int32_t procs, int64_t est_s) {
+        rota_job j{sizeof(rota_job)};
+        j.id = id;
+        j.procs = procs;
+        j.estimate = est_s * kS;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    }
+    void at(int64_t t_s) { REQUIRE(rota_advance(e.get(), t_s * kS) == ROTA_OK); }
+    void end(int64_t id) { REQUIRE(rota_job_end(e.get(), id) == ROTA_OK); }
+    void pass() {
+        REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+        actions.clear();
+        rota_action a{sizeof(rota_action)};
+        while (rota_next_action(e.get(), &a) == ROTA_OK) actions.push_back(a);
+    }
+    // Row r as the figures show it: job ids per column, -1 empty.
+    std::vector<int64_t> row(int32_t r) {
+        std::vector<int64_t> v(64);
+        size_t n = 0;
+        REQUIRE(rota_matrix_row(e.get(), r, v.data(), v.size(), &n) == ROTA_OK);
+        v.resize(n);
+        return v;
+    }
+    int32_t home(int64_t id) {
+        int32_t h = -1;
+        uint32_t m = 0;
+        REQUIRE(rota_job_rows(e.get(), id, &h, &m) == ROTA_OK);
+        return h;
+    }
+    bool did(int type, int64_t job, int32_t row) const {
+        for (const auto& a : actions)
+            if (a.type == type && a.job == job && a.row == row) return true;
+        return false;
+    }
+};
+
+using Row = std::vector<int64_t>;
+
+}  // namespace
+
+// Seed 000 §4.2/§5.1 on 8 nodes with MPL 4 (the machine of Figure 7).
+//   t=0: A(6) B(6) C(2). Schedule (best fit, FCFS): A row 0 P0-5, B row 1
+//   P0-5 (row 0 has 2 free), C row 0 P6-7. FillMatrix in start order,
+//   repeated while the matrix changes: A into row 2, B into row 3 (row 2
+//   taken), C into row 1, then row 2, then row 3.
+//   t=50: A ends. CleanMatrix drops the replicas; CompactMatrix moves C from
+//   row 0 (2 used) into the fuller row 1, emptying row 0; E(8) arrives and
+//   best fit puts it in row 0; FillMatrix replicates B and C into row 2
+//   and E into row 3.
+TEST_CASE("gang: Figure 7 machine, clean, compact, schedule and fill by hand") {
+    Driver d{rota::test::gang_engine("gs", 8, 4)};
+    d.submit(1, 6, 1000);  // A
+    d.submit(2, 6, 1000);  // B
+    d.submit(3, 2, 1000);  // C
+    d.pass();
+    CHECK(d.row(0) == Row{1, 1, 1, 1, 1, 1, 3, 3});
+    CHECK(d.row(1) == Row{2, 2, 2, 2, 2, 2, 3, 3});
+    CHECK(d.row(2) == Row{1, 1, 1, 1, 1, 1, 3, 3});
+    CHECK(d.row(3) == Row{2, 2, 2, 2, 2, 2, 3, 3});
+    CHECK(d.home(1) == 0);
+    CHECK(d.home(2) == 1);
+    CHECK(d.home(3) == 0);
+    CHECK(d.did(ROTA_ACTION_REPLICATE, 1, 2));
+    CHECK(d.did(ROTA_ACTION_REPLICATE, 3, 1));
+
+    d.at(50);
+    d.end(1);
+    d.submit(5, 8, 1000);  // E
+    d.pass();
+    CHECK(d.home(3) == 1);  // compacted into the fuller row
+    CHECK(d.did(ROTA_ACTION_MOVE, 3, 1));
+    CHECK(d.home(5) == 0);
+    CHECK(d.row(0) == Row{5, 5, 5, 5, 5, 5, 5, 5});
+    CHECK(d.row(1) == Row{2, 2, 2, 2, 2, 2, 3, 3});
+    CHECK(d.row(2) == Row{2, 2, 2, 2, 2, 2, 3, 3});
+    CHECK(d.row(3) == Row{5, 5, 5, 5, 5, 5, 5, 5});
+}
+
+// Slices rotate over the rows; a job in two of four rows runs half the time.
+TEST_CASE("gang: the active row rotates every slice with suspend and resume") {
+    Driver d{rota::test::gang_engine("gs", 4, 2, 100)};
+    d.submit(1, 4, 1000);
+    d.submit(2, 4, 1000);  // row 1: the machine is full in both rows
+    d.pass();
+    int32_t active = -1;
+    REQUIRE(rota_active_row(d.e.get(), &active) == ROTA_OK);
+    CHECK(active == 0);
+    CHECK(d.did(ROTA_ACTION_RESUME, 1, 0));
+    rota_time w = 0;
+    REQUIRE(rota_next_wakeup(d.e.get(), &w) == ROTA_OK);
+    CHECK(w == 100 * kS);
+    d.at(100);
+    d.pass();
+    std::vector<rota_action> acts;
+    REQUIRE(rota_active_row(d.e.get(), &active) == ROTA_OK);
+    CHECK(active == 1);
+}
+
+// BGS (§5.2): a move in CompactMatrix must not break a reservation of the
+// target row. 8 nodes, MPL 2, windows are estimate x 2.
+//   t=0: A(4, est 100) row 0 P0-3; B(4, est 1000) row 0 P4-7 (best fit);
+//   C(4, est 100) row 1 P0-3; D(8, est 100) cannot start: row 0 frees 8 at
+//   2000 (B), row 1 at 200 (C), so D is reserved in row 1 at 200.
+//   t=50: A ends. Rows 0 and 1 hold 4 each; moving B into row 1 would hold
+//   P4-7 there until 2000, across D's reservation: BGS refuses, GS moves.
+TEST_CASE("gang: a BGS reservation stops a compaction that GS makes") {
+    for (const char* policy : {"bgs", "gs"}) {
+        INFO(policy);
+        Driver d{rota::test::gang_engine(policy, 8, 2)};
+        d.submit(1, 4, 100);
+        d.submit(2, 4, 1000);
+        d.submit(3, 4, 100);
+        d.submit(4, 8, 100);
+        d.pass();
+        REQUIRE(d.home(1) == 0);
+        REQUIRE(d.home(2) == 0);
+        REQUIRE(d.home(3) == 1);
+        rota_reservation rs[2];
+        rs[0].size = sizeof(rota_reservation);
+        size_t n = 0;
+        REQUIRE(rota_reservations(d.e.get(), rs, 2, &n) == ROTA_OK);
+        if (std::string(policy) == "bgs") {
+            REQUIRE(n == 1);
+            CHECK(rs[0].job == 4);
+            CHECK(rs[0].row == 1);
+            CHECK(rs[0].start == 200 * kS);
+        } else {
+            CHECK(n == 0);  // GS makes no reservations
+        }
+        d.at(50);
+        d.end(1);
+        d.pass();
+        CHECK(d.home(2) == (std::string(policy) == "bgs" ? 0 : 1));
+    }
+}
+
+namespace {
+
+// The matrix invariants, through the public queries, after a pass.
+void check_matrix(rota_engine* e, std::int32_t procs) {
+    rota_machine_info mi{sizeof(mi)};
+    REQUIRE(rota_machine(e, &mi) == ROTA_OK);
+    std::map<int64_t, std::set<int32_t>> cols_in_row[32];
+    std::map<int64_t, uint32_t> seen_rows;
+    for (int32_t r = 0; r < mi.rows; ++r) {
+        std::vector<int64_t> row(static_cast<size_t>(procs));
+        size_t n = 0;
+        REQUIRE(rota_matrix_row(e, r, row.data(), row.size(), &n) == ROTA_OK);
+        for (int32_t c = 0; c < procs; ++c) {
+            int64_t id = row[static_cast<size_t>(c)];
+            if (id < 0) continue;
+            cols_in_row[r][id].insert(c);
+            seen_rows[id] |= 1u << r;
+        }
+    }
+    size_t nrun = 0;
+    rota_running(e, nullptr, 0, &nrun);
+    std::vector<int64_t> running(nrun);
+    REQUIRE(rota_running(e, running.data(), nrun, &nrun) == ROTA_OK);
+    REQUIRE(seen_rows.size() == running.size());  // every running job is in the matrix
+    for (int64_t id : running) {
+        int32_t home = -1;
+        uint32_t mask = 0;
+        REQUIRE(rota_job_rows(e, id, &home, &mask) == ROTA_OK);
+        // Exactly one home row, which the job holds; it holds the rows it says.
+        REQUIRE(home >= 0);
+        REQUIRE((mask >> home) & 1u);
+        REQUIRE(mask == seen_rows[id]);
+        // Replicas sit in the home columns; every column count is the width.
+        rota_job_info info{sizeof(info)};
+        REQUIRE(rota_job_info_get(e, id, &info) == ROTA_OK);
+        const auto& home_cols = cols_in_row[home][id];
+        REQUIRE(static_cast<int32_t>(home_cols.size()) == info.procs);
+        for (int32_t r = 0; r < mi.rows; ++r)
+            if ((mask >> r) & 1u) REQUIRE(cols_in_row[r][id] == home_cols);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("gang: matrix invariants after every pass, GS and BGS on traces and a generated load",
+          "[gang][properties]") {
+    std::vector<std::pair<std::string, std::vector<sim::TraceJob>>> loads;
+    std::vector<std::int32_t> procs;
+    for (const char* rel : {"traces/KTH-SP2-1996-2.1-cln.swf.gz", "traces/lublin_256.swf"}) {
+        std::string path = rota::test::shared_path(rel);
+        if (path.empty()) continue;
+        auto t = sim::load_trace(path, sim::Mapping::standard);
+        if (t.jobs.size() > 1500) t.jobs.resize(1500);
+        procs.push_back(t.header.max_procs > 0 ? t.header.max_procs : t.header.max_nodes);
+        loads.emplace_back(rel, std::move(t.jobs));
+    }
+    sim::GenerateOptions g;
+    g.jobs = 800;
+    g.procs = 64;
+    g.load = 1.0;
+    g.seed = 5;
+    loads.emplace_back("generated", sim::generate(g));
+    procs.push_back(64);
+    for (std::size_t k = 0; k < loads.size(); ++k) {
+        for (const char* policy : {"gs", "bgs"}) {
+            INFO(loads[k].first << ", " << policy);
+            auto e = rota::test::gang_engine(policy, procs[k], 5, 200);
+            sim::SimOptions opt;
+            opt.cs_overhead = 0.01;
+            std::uint64_t passes = 0;
+            opt.after_pass = [&](rota_engine* eng, std::int64_t) {
+                ++passes;
+                check_matrix(eng, procs[k]);
+            };
+            auto r = sim::simulate(e.get(), loads[k].second, opt);
+            CHECK(passes > 0);
+            for (const auto& o : r.jobs) {
+                CHECK(o.state != sim::FinalState::unfinished);
+                if (o.state == sim::FinalState::finished) CHECK(o.run_time <= o.requested_time);
+            }
+        }
+    }
+}
+
+namespace {
+
+void check_identity(const char* space, const char* gang, const char* rel) {
+    std::string path = rota::test::shared_path(rel);
+    if (path.empty()) return;
+    auto t = sim::load_trace(path, sim::Mapping::standard);
+    const std::int32_t procs = t.header.max_procs;
+    auto a = rota::test::preset_engine(space, procs);
+    auto b = rota::test::gang_engine(gang, procs, 1);
+    auto ra = sim::simulate(a.get(), t.jobs, {});
+    auto rb = sim::simulate(b.get(), t.jobs, {});
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < ra.jobs.size(); ++i)
+        if (ra.jobs[i].start != rb.jobs[i].start || ra.jobs[i].finish != rb.jobs[i].finish)
+            ++differ;
+    INFO(gang << "-1 against " << space << " on " << rel);
+    CHECK(differ == 0);
+}
+
+}  // namespace
+
+TEST_CASE("gang: GS with MPL 1 is FCFS, job for job, on real traces", "[gang][differential]") {
+    check_identity("fcfs", "gs", "traces/KTH-SP2-1996-2.1-cln.swf.gz");
+    check_identity("fcfs", "gs", "traces/SDSC-SP2-1998-4.2-cln.swf.gz");
+    check_identity("fcfs", "gs", "traces/CTC-SP2-1996-3.1-cln.swf.gz");
+}
+
+TEST_CASE("gang: BGS with MPL 1 is conservative backfilling, job for job, on real traces",
+          "[gang][differential]") {
+    check_identity("conservative", "bgs", "traces/KTH-SP2-1996-2.1-cln.swf.gz");
+    check_identity("conservative", "bgs", "traces/SDSC-SP2-1998-4.2-cln.swf.gz");
+    check_identity("conservative", "bgs", "traces/CTC-SP2-1996-3.1-cln.swf.gz");
+}
