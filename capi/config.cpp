@@ -115,7 +115,7 @@ ParamValue param_of(const toml::node& n, const std::string& key) {
 }
 
 void parse_policy(const toml::table& t, EngineConfig& c) {
-    only_keys(t, "policy", {"admission", "order", "backfill", "search_path"});
+    only_keys(t, "policy", {"admission", "order", "backfill", "migration", "search_path"});
     if (const toml::node* sp = t.get("search_path")) {
         if (!sp->is_array()) fail("key 'policy.search_path' must be an array of strings");
         for (const auto& e : *sp->as_array()) {
@@ -125,7 +125,8 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
     }
     const std::pair<const char*, Hook> hooks[] = {{"admission", Hook::admission},
                                                   {"order", Hook::order},
-                                                  {"backfill", Hook::backfill_select}};
+                                                  {"backfill", Hook::backfill_select},
+                                                  {"migration", Hook::migration_option}};
     for (auto [name, hook] : hooks) {
         const toml::table* h = table_at(t, name, "policy.");
         if (!h) continue;

@@ -85,6 +85,8 @@ int rota_next_action(rota_engine* e, rota_action* out) {
         full.nruns = static_cast<int32_t>(a.run_count);
         full.runs = reinterpret_cast<const rota_node_run*>(e->sched->action_runs(a));
         full.reason = e->sched->action_reason(a);
+        full.option = a.option;
+        full.delay = a.delay;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

@@ -115,8 +115,12 @@ int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t*
             throw Error(Errc::invalid, "rota_reservations: out[0].size is too small");
         auto* bytes = reinterpret_cast<unsigned char*>(out);
         for (std::size_t i = 0; i < std::min(cap, rs.size()); ++i) {
-            rota_reservation full{
-                sizeof(rota_reservation), rs[i].job, rs[i].start, rs[i].end, rs[i].procs, rs[i].row};
+            rota_reservation full{sizeof(rota_reservation),
+                                  rs[i].job,
+                                  rs[i].start,
+                                  rs[i].end,
+                                  rs[i].procs,
+                                  rs[i].row};
             auto* el = reinterpret_cast<rota_reservation*>(bytes + i * stride);
             el->size = stride;
             capi::copy_sized(full, el);
@@ -215,6 +219,8 @@ int rota_counters_get(rota_engine* e, rota_counters* out) {
         }
         o->reloads = e->reloads;
         o->reload_failures = e->reload_failures;
+        o->migrations = c.migrations;
+        o->migrated_tasks = c.migrated_tasks;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

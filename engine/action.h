@@ -17,6 +17,7 @@ enum class ActionType : std::uint8_t {
     switch_row = 7,   // gang: `row` is the active row from `time` on
     suspend = 8,      // gang: stop executing the job (context switch out)
     resume = 9,       // gang: execute the job (context switch in)
+    migrate = 10,     // gang: the job holds new columns (runs) in `row`; idle for `delay`
 };
 
 struct Action {
@@ -28,6 +29,8 @@ struct Action {
     std::uint32_t run_count = 0;
     std::int32_t nodes = 0;    // nodes in those runs
     std::int32_t reason = -1;  // into the engine's reason arena
+    std::int8_t option = 0;    // migrate: 1 or 2 (seed 000 §5.4)
+    Time delay = 0;            // migrate: time the job cannot make progress
 };
 
 }  // namespace rota

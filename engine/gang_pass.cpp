@@ -2,19 +2,22 @@
 // every scheduling event the matrix is recomputed by the phases of §4.2,
 // each a function named as in the paper:
 //
-//   clean_matrix    drop replicas, keep home rows
-//   compact_matrix  move jobs from less to more populated rows (same
-//                   columns), never across a reservation (BGS)
+//   clean_matrix     drop replicas, keep home rows
+//   collapse_matrix  move jobs from less to more populated rows (same
+//                    columns; with migration also to other columns, §5.4),
+//                    never across a reservation (BGS)
 //   schedule        GS: best-fit row for each job in FCFS order, stop at the
 //                   first that does not fit; BGS: backfilling in every row,
 //                   estimate x MPL, a reservation in the row where a job can
 //                   start earliest
-//   fill_matrix     replicate jobs, in start order, into rows where their
-//                   columns are free, while the matrix changes
+//   fill_matrix      replicate jobs, in start order, into rows where their
+//                    columns are free (with migration: made free, §5.4),
+//                    while the matrix changes
 //
 // The active row rotates every time slice over the non-empty rows; the
 // engine announces what to suspend and resume.
 #include <algorithm>
+#include <chrono>
 
 #include "error.h"
 #include "scheduler.h"
@@ -140,13 +143,15 @@ void Scheduler::clean_matrix() {
     }
 }
 
-// CompactMatrix (§5.1): from the least to the most populated row, try to
+// CompactMatrix / CollapseMatrix-1 and -2 (§5.1, §5.4): from the least to
+// the most populated row, try to
 // move each job into a more populated row where its columns are free, so
 // that the emptiest rows open up for wide jobs. Under BGS a move must not
 // break a reservation of the target row (§5.2).
-void Scheduler::compact_matrix() {
+void Scheduler::collapse_matrix(bool migrate) {
     const std::int32_t rows = matrix_.rows();
     if (rows < 2) return;
+    if (migrate) mig_.clear(), mig_slots_.clear();
     std::vector<std::int32_t> order(static_cast<std::size_t>(rows));
     for (std::int32_t r = 0; r < rows; ++r) order[static_cast<std::size_t>(r)] = r;
     std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
@@ -224,17 +229,37 @@ void Scheduler::gang_schedule() {
 // FillMatrix (§5.1): replicate jobs, in start order, into the first row
 // where all their columns are free, again while the matrix changes.
 // Replicas are not bound by reservations (§5.2): the next event cleans them.
-void Scheduler::fill_matrix() {
+// FillMatrix-2 (§5.4) may also make room: with option 1 only, moving the
+// jobs on the columns in that row, provided they are in no other row and
+// the migrated tasks fit in Q.
+void Scheduler::fill_matrix(bool migrate) {
     if (matrix_.rows() < 2) return;
     bool changed = true;
+    std::vector<Slot> overlap;
     while (changed) {
         changed = false;
         for (Slot s : gang_running_) {
             Job& j = job(s);
             for (std::int32_t r = 0; r < matrix_.rows(); ++r) {
-                if ((j.row_mask & bit(r)) || !matrix_.columns_free(r, j.nodes)) continue;
-                matrix_.place(r, j.nodes, s);
-                j.row_mask |= bit(r);
+                if (j.row_mask & bit(r)) continue;
+                if (matrix_.columns_free(r, j.nodes)) {
+                    matrix_.place(r, j.nodes, s);
+                    j.row_mask |= bit(r);
+                    changed = true;
+                    break;
+                }
+                if (!migrate || matrix_.free(r) < j.spec.procs) continue;
+                overlapping(s, r, overlap);
+                if (!migration_ok(s, r, overlap)) continue;
+                std::int64_t tasks = 0;
+                bool alone = true;
+                for (Slot o : overlap) {
+                    tasks += job(o).spec.procs;
+                    alone = alone && job(o).row_mask == bit(r);
+                }
+                const std::int64_t left = migration_budget();
+                if (!alone || (left >= 0 && tasks > left)) continue;
+                migrate_option1(s, -1, r, true);
                 changed = true;
                 break;
             }
@@ -246,12 +271,19 @@ void Scheduler::gang_pass() {
     for (auto& p : row_profile_) p.advance(now_);
     before_pass_.clear();
     for (Slot s : gang_running_) before_pass_.push_back({s, job(s).home_row, job(s).row_mask});
+    migrated_.clear();
+    // The order of §5.4: each step first without migration, then with it.
     clean_matrix();
-    compact_matrix();
+    collapse_matrix(false);
     if (dirty_ && cfg_.gang.backfill) gang_compress();
     dirty_ = false;
     gang_schedule();
-    fill_matrix();
+    if (cfg_.gang.migration) {
+        collapse_matrix(true);
+        gang_schedule();
+    }
+    fill_matrix(false);
+    if (cfg_.gang.migration) fill_matrix(true);
     find_next_reservation();
     announce_placements();
     // Keep a non-empty row active, and slice only when two rows have work.

@@ -10,6 +10,8 @@ const char* hook_name(Hook h) {
             return "order";
         case Hook::backfill_select:
             return "backfill_select";
+        case Hook::migration_option:
+            return "migration_option";
     }
     return "?";
 }
@@ -71,6 +73,28 @@ HookOutcome Policy::backfill_select(const JobBatch& cands, const PassContext&,
                                     std::vector<std::uint32_t>& picks) {
     picks.clear();
     for (std::uint32_t i = 0; i < cands.size(); ++i) picks.push_back(i);
+    return {};
+}
+
+void MigrationBatch::clear() {
+    id.clear();
+    procs.clear();
+    from_row.clear();
+    to_row.clear();
+    cost1.clear();
+    cost2.clear();
+    tasks1.clear();
+    tasks2.clear();
+}
+
+void min_cost_options(const MigrationBatch& m, std::vector<std::uint8_t>& out) {
+    out.resize(m.size());
+    for (std::size_t i = 0; i < m.size(); ++i) out[i] = m.cost1[i] <= m.cost2[i] ? 1 : 2;
+}
+
+HookOutcome Policy::migration_option(const MigrationBatch& m, const PassContext&,
+                                     std::vector<std::uint8_t>& out) {
+    min_cost_options(m, out);
     return {};
 }
 

@@ -16,8 +16,8 @@
 
 namespace rota {
 
-enum class Hook : std::uint8_t { admission, order, backfill_select };
-inline constexpr int kHookCount = 3;
+enum class Hook : std::uint8_t { admission, order, backfill_select, migration_option };
+inline constexpr int kHookCount = 4;
 const char* hook_name(Hook h);
 
 // A batch of jobs as parallel arrays, so that building it and handing it to
@@ -35,6 +35,29 @@ struct JobBatch {
     void push(const Job& j);
 };
 
+// Candidate migrations of one gang phase (seed 000 §5.4): job `id` would
+// leave `from_row` for `to_row`. Option 1 moves the jobs on its columns in
+// the target row elsewhere and keeps its columns; option 2 moves the job to
+// free columns of the target row. Costs are eq. (4) and (5) in
+// processor-seconds; tasks are what each option migrates (against Q).
+struct MigrationBatch {
+    std::vector<JobId> id;
+    std::vector<std::int32_t> procs;
+    std::vector<std::int32_t> from_row;
+    std::vector<std::int32_t> to_row;
+    std::vector<double> cost1;
+    std::vector<double> cost2;
+    std::vector<std::int32_t> tasks1;
+    std::vector<std::int32_t> tasks2;
+
+    std::size_t size() const { return id.size(); }
+    void clear();
+};
+
+// The paper's rule (§5.4): for each candidate the option with the least
+// estimated cost, option 1 on a tie. The migration_option default.
+void min_cost_options(const MigrationBatch& m, std::vector<std::uint8_t>& out);
+
 // What every hook call sees about the machine at this pass.
 struct PassContext {
     Time now = 0;
@@ -47,6 +70,10 @@ struct PassContext {
     std::int32_t head_jumps = 0;   // times it was jumped at the head (FPFS)
     Time shadow_time = kNoTime;    // start of the head's reservation
     std::int32_t extra_procs = 0;  // free at the shadow time beyond the head's need
+    // Gang migration (seed 000 §5.4): tasks that may still migrate in this
+    // slice (-1: no limit) and the cost C of migrating one job, seconds.
+    std::int64_t migration_budget = -1;
+    double migration_cost = 0;
 };
 
 enum class AdmissionKind : std::uint8_t { accept, hold, reject };
@@ -85,6 +112,10 @@ class Policy {
     // Fallback: no backfill this pass.
     virtual HookOutcome backfill_select(const JobBatch& cands, const PassContext& ctx,
                                         std::vector<std::uint32_t>& picks);
+    // For each candidate migration: 0 (do not migrate), 1 or 2 (the
+    // option); out.size() == m.size(). Fallback: no migration this phase.
+    virtual HookOutcome migration_option(const MigrationBatch& m, const PassContext& ctx,
+                                         std::vector<std::uint8_t>& out);
 };
 
 }  // namespace rota

@@ -323,9 +323,8 @@ void Scheduler::reservations(std::vector<ReservationInfo>& out) const {
     queue_.for_each_live([&](const JobQueue::Entry& q) {
         const Job& j = job(q.slot);
         if (j.reserved())
-            out.push_back(
-                {j.spec.id, j.reserved_start, j.reserved_start + j.window, j.spec.procs,
-                 std::max<std::int32_t>(0, j.reserved_row)});
+            out.push_back({j.spec.id, j.reserved_start, j.reserved_start + j.window, j.spec.procs,
+                           std::max<std::int32_t>(0, j.reserved_row)});
     });
 }
 

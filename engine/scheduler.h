@@ -162,10 +162,23 @@ class Scheduler {
 
     void gang_pass();
     void clean_matrix();
-    void compact_matrix();
+    void collapse_matrix(bool migrate);
     void gang_compress();
     void gang_schedule();
-    void fill_matrix();
+    void fill_matrix(bool migrate);
+    // Migration (gang_migration.cpp, seed 000 §5.4).
+    std::uint64_t budget_slice_ = ~std::uint64_t{0};
+    std::int64_t migrated_in_slice_ = 0;
+    std::vector<Slot> migrated_;  // jobs migrated in this pass: never twice
+    MigrationBatch mig_;
+    std::vector<Slot> mig_slots_;
+    std::vector<std::uint8_t> mig_choice_;
+    std::int64_t migration_budget();
+    void overlapping(Slot a, std::int32_t row, std::vector<Slot>& out) const;
+    bool migration_ok(Slot a, std::int32_t to, const std::vector<Slot>& overlap) const;
+    void migrate_option1(Slot a, std::int32_t from, std::int32_t to, bool replicate);
+    void migrate_option2(Slot a, std::int32_t from, std::int32_t to);
+    void emit_migrate(Slot s, std::int32_t row, int option, Time delay);
     void gang_start(Slot s, std::int32_t row);
     void gang_reserve(Slot s);
     void gang_unreserve(Slot s);

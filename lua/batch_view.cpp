@@ -204,6 +204,11 @@ void BatchView::load_ctx(lua_State* L) {
     set(c.head_procs != w.head_procs, "head_procs", c.head_procs);
     set(c.head_jumps != w.head_jumps, "head_jumps", c.head_jumps);
     set(c.extra_procs != w.extra_procs, "extra_procs", c.extra_procs);
+    set(c.migration_budget != w.migration_budget, "migration_budget", c.migration_budget);
+    if (all || c.migration_cost != w.migration_cost) {
+        lua_pushnumber(L, c.migration_cost);
+        lua_setfield(L, data, "migration_cost");
+    }
     if (all || c.shadow_time != w.shadow_time) {
         if (c.shadow_time == kNoTime) {
             lua_pushnil(L);

@@ -88,4 +88,10 @@ HookOutcome LuaPolicy::backfill_select(const JobBatch& cands, const PassContext&
     return guarded(Hook::backfill_select, [&] { return vm_->backfill_select(cands, ctx, picks); });
 }
 
+HookOutcome LuaPolicy::migration_option(const MigrationBatch& m, const PassContext& ctx,
+                                        std::vector<std::uint8_t>& out) {
+    last_ctx_ = ctx;
+    return guarded(Hook::migration_option, [&] { return vm_->migration_option(m, ctx, out); });
+}
+
 }  // namespace rota

@@ -56,6 +56,8 @@ class LuaPolicy : public Policy {
                       std::vector<double>& keys) override;
     HookOutcome backfill_select(const JobBatch& cands, const PassContext& ctx,
                                 std::vector<std::uint32_t>& picks) override;
+    HookOutcome migration_option(const MigrationBatch& m, const PassContext& ctx,
+                                 std::vector<std::uint8_t>& out) override;
 
     // Re-reads and recompiles every configured script into a new lua_State
     // and dry-runs each hook on an empty batch (with the last context seen).

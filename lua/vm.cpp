@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <type_traits>
 
 #include "decode.h"
 #include "engine/error.h"
@@ -197,9 +198,12 @@ void Vm::dry_run(const PassContext& ctx) {
     for (int i = 0; i < kHookCount; ++i) {
         const auto h = static_cast<Hook>(i);
         if (!provides(h)) continue;
-        HookOutcome r = h == Hook::admission ? admission(empty, ctx, decisions)
-                        : h == Hook::order   ? order(empty, ctx, keys)
-                                             : backfill_select(empty, ctx, picks);
+        const MigrationBatch no_moves;
+        std::vector<std::uint8_t> options;
+        HookOutcome r = h == Hook::admission          ? admission(empty, ctx, decisions)
+                        : h == Hook::order            ? order(empty, ctx, keys)
+                        : h == Hook::migration_option ? migration_option(no_moves, ctx, options)
+                                                      : backfill_select(empty, ctx, picks);
         if (!r.ok) throw Error(Errc::script, "dry run on an empty batch failed: " + r.error);
     }
 }
@@ -315,6 +319,90 @@ HookOutcome Vm::backfill_select(const JobBatch& cands, const PassContext& ctx,
         return invalid(Hook::backfill_select);
     }
     lua_settop(L(), slot::top);
+    return {};
+}
+
+namespace {
+
+template <class T>
+void set_column(lua_State* L, int t, const char* name, const std::vector<T>& v) {
+    lua_createtable(L, static_cast<int>(v.size()), 0);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if constexpr (std::is_floating_point_v<T>)
+            lua_pushnumber(L, v[i]);
+        else
+            lua_pushinteger(L, static_cast<lua_Integer>(v[i]));
+        lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+    }
+    lua_setfield(L, t, name);
+}
+
+// Builds the migration candidates as a fresh table of parallel arrays:
+// these batches are rare and short, so no reuse is needed.
+int push_migrations(lua_State* L) {
+    const auto* m = static_cast<const MigrationBatch*>(lua_touserdata(L, 1));
+    lua_createtable(L, 0, 9);
+    const int t = lua_gettop(L);
+    lua_pushinteger(L, static_cast<lua_Integer>(m->size()));
+    lua_setfield(L, t, "n");
+    set_column(L, t, "id", m->id);
+    set_column(L, t, "procs", m->procs);
+    set_column(L, t, "from_row", m->from_row);
+    set_column(L, t, "to_row", m->to_row);
+    set_column(L, t, "cost1", m->cost1);
+    set_column(L, t, "cost2", m->cost2);
+    set_column(L, t, "tasks1", m->tasks1);
+    set_column(L, t, "tasks2", m->tasks2);
+    return 1;
+}
+
+}  // namespace
+
+HookOutcome Vm::migration_option(const MigrationBatch& m, const PassContext& ctx,
+                                 std::vector<std::uint8_t>& out) {
+    out.clear();
+    const Hook h = Hook::migration_option;
+    if (!provides(h)) return HookOutcome::failure("migration_option: no script configured");
+    lua_State* L = this->L();
+    lua_settop(L, slot::top);
+    const JobBatch none;
+    view_.begin(L, none, ctx);  // for ctx
+    lua_pushvalue(L, slot::fn(h));
+    lua_pushcfunction(L, push_migrations);
+    lua_pushlightuserdata(L, const_cast<MigrationBatch*>(&m));
+    int status = lua_pcall(L, 1, 1, slot::msgh);  // building it may hit the memory cap
+    if (status == LUA_OK) {
+        lua_pushvalue(L, slot::ctx);
+        lua_pushvalue(L, slot::params(h));
+        budget_.arm(L);
+        memory_.enforce = true;
+        status = lua_pcall(L, 3, 1, slot::msgh);
+        memory_.enforce = false;
+        if (status == LUA_OK && budget_.tripped) status = LUA_ERRRUN;
+    }
+    view_.end();
+    if (status != LUA_OK) return failure(h, status);
+    // The answer: one option per candidate, 0 (none), 1 or 2; nil means 0.
+    if (lua_type(L, -1) != LUA_TTABLE) {
+        why_ = std::string("a ") + luaL_typename(L, -1) + "; expected a table of options";
+        return invalid(h);
+    }
+    out.assign(m.size(), 0);
+    for (std::size_t i = 0; i < m.size(); ++i) {
+        const int type = lua_rawgeti(L, -1, static_cast<lua_Integer>(i + 1));
+        if (type != LUA_TNIL) {
+            int ok = 0;
+            const lua_Integer v = lua_tointegerx(L, -1, &ok);
+            if (type != LUA_TNUMBER || !ok || v < 0 || v > 2) {
+                why_ = "option " + std::to_string(i + 1) + " is not 0, 1 or 2";
+                lua_pop(L, 1);
+                return invalid(h);
+            }
+            out[i] = static_cast<std::uint8_t>(v);
+        }
+        lua_pop(L, 1);
+    }
+    lua_settop(L, slot::top);
     return {};
 }
 

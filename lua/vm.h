@@ -40,6 +40,8 @@ class Vm {
     HookOutcome order(const JobBatch& jobs, const PassContext& ctx, std::vector<double>& keys);
     HookOutcome backfill_select(const JobBatch& cands, const PassContext& ctx,
                                 std::vector<std::uint32_t>& picks);
+    HookOutcome migration_option(const MigrationBatch& m, const PassContext& ctx,
+                                 std::vector<std::uint8_t>& out);
 
   private:
     struct Closer {

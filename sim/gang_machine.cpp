@@ -3,6 +3,7 @@
 // cycle; a job switched in at a slice boundary first pays the
 // context-switch overhead; it finishes when its dedicated run time reaches
 // its runtime, or is ended at its estimate (killed at walltime).
+// Migrations idle a job for their checkpoint and restart time.
 #include <algorithm>
 #include <numeric>
 
@@ -21,10 +22,11 @@ void check(rota_engine* e, int rc, const char* what) {
 }
 
 struct Running {
-    std::int64_t done = 0;          // dedicated time so far, us
-    std::int64_t need = 0;          // min(runtime, estimate), us
-    std::int64_t since = -1;        // executing since (after overhead), us; -1 if suspended
-    std::int64_t switched_in = -1;  // when the current execution began, overhead included
+    std::int64_t done = 0;           // dedicated time so far, us
+    std::int64_t need = 0;           // min(runtime, estimate), us
+    std::int64_t since = -1;         // executing since (after overhead), us; -1 if suspended
+    std::int64_t switched_in = -1;   // when the current execution began, overhead included
+    std::int64_t blocked_until = 0;  // migration: no progress before this
     bool executing = false;
 };
 
@@ -194,13 +196,27 @@ class GangMachine {
                     Running& r = state_[i];
                     r.executing = true;
                     r.switched_in = a.time;
-                    r.since = a.time + (boundary ? overhead_ : 0);
+                    r.since = std::max(a.time + (boundary ? overhead_ : 0), r.blocked_until);
                     executing_.push_back(i);
                     break;
                 }
                 case ROTA_ACTION_SUSPEND:
                     stop_executing(i, a.time);
                     break;
+                case ROTA_ACTION_MIGRATE: {
+                    // Checkpoint and restart (seed 000 §5.4): no progress
+                    // for `delay`, on whatever columns the job now holds.
+                    Running& r = state_[i];
+                    r.blocked_until = std::max(r.blocked_until, a.time + a.delay);
+                    if (r.executing) {
+                        if (a.time > r.since) {
+                            r.done += a.time - r.since;
+                            r.since = a.time;
+                        }
+                        r.since = std::max(r.since, r.blocked_until);
+                    }
+                    break;
+                }
                 case ROTA_ACTION_KILL:
                     finish(i, a.time, FinalState::killed);
                     break;

@@ -145,6 +145,10 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
         g.insert("migration_cost", rc.migration_cost);
         g.insert("migration_q", rc.migration_q);
         t.insert("gang", std::move(g));
+        if (policy == "mgs" || policy == "mbgs") {
+            toml::table& mig = sub(sub(t, "policy"), "migration");
+            if (!mig.get("script")) mig.insert("script", "migration/min_cost.lua");
+        }
         os << t;
         return os.str();
     }

@@ -39,6 +39,8 @@ static void layout(void) {
     FIELD(rota_action, nruns);
     FIELD(rota_action, runs);
     FIELD(rota_action, reason);
+    FIELD(rota_action, option);
+    FIELD(rota_action, delay);
     STRUCT(rota_job_info);
     FIELD(rota_job_info, size);
     FIELD(rota_job_info, id);
@@ -80,6 +82,8 @@ static void layout(void) {
     FIELD(rota_counters, hook_nanoseconds);
     FIELD(rota_counters, reloads);
     FIELD(rota_counters, reload_failures);
+    FIELD(rota_counters, migrations);
+    FIELD(rota_counters, migrated_tasks);
     STRUCT(rota_candidates);
     FIELD(rota_candidates, size);
     FIELD(rota_candidates, n);

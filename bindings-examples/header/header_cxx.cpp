@@ -19,7 +19,7 @@ static_assert(offsetof(rota_job, size) == 0 && offsetof(rota_action, size) == 0 
               offsetof(rota_job_info, size) == 0 && offsetof(rota_reservation, size) == 0 &&
               offsetof(rota_machine_info, size) == 0 && offsetof(rota_counters, size) == 0);
 static_assert(std::is_same_v<rota_time, int64_t>);
-static_assert(ROTA_HOOK_COUNT == 3);
+static_assert(ROTA_HOOK_COUNT == 4);
 
 // A native policy written in C++ has the callback's exact type.
 static int pick_none(void*, const rota_candidates*, uint32_t*) {

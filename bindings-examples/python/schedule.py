@@ -58,7 +58,8 @@ ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE 
 
 ROTA_ACTION_START, ROTA_ACTION_KILL, ROTA_ACTION_REJECT = 1, 2, 3
 ROTA_JOB_PENDING, ROTA_JOB_HELD, ROTA_JOB_QUEUED, ROTA_JOB_RUNNING = range(4)
-ROTA_HOOK_ADMISSION, ROTA_HOOK_ORDER, ROTA_HOOK_BACKFILL_SELECT, ROTA_HOOK_COUNT = range(4)
+(ROTA_HOOK_ADMISSION, ROTA_HOOK_ORDER, ROTA_HOOK_BACKFILL_SELECT, ROTA_HOOK_MIGRATION_OPTION,
+ ROTA_HOOK_COUNT) = range(5)
 
 rota_time = c_int64
 rota_engine_p = c_void_p  # opaque
@@ -92,6 +93,8 @@ class RotaAction(Structure):
         ("nruns", c_int32),
         ("runs", POINTER(RotaNodeRun)),
         ("reason", c_char_p),
+        ("option", c_int32),
+        ("delay", rota_time),
     ]
 
 
@@ -149,6 +152,8 @@ class RotaCounters(Structure):
         ("hook_nanoseconds", c_uint64 * ROTA_HOOK_COUNT),
         ("reloads", c_uint64),
         ("reload_failures", c_uint64),
+        ("migrations", c_uint64),
+        ("migrated_tasks", c_uint64),
     ]
 
 

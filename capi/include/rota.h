@@ -176,6 +176,10 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 #define ROTA_ACTION_SWITCH 7      /* `row` is the active row from `time` on; job = -1 */
 #define ROTA_ACTION_SUSPEND 8     /* stop executing `job` (context switch out) */
 #define ROTA_ACTION_RESUME 9      /* execute `job` (context switch in) */
+/* Migration (seed 000 §5.4): `job` now holds `runs` in `row` (its columns
+** may have changed); it cannot make progress for `delay` (checkpoint and
+** restart, eq. (4) and (5)); `option` says which option moved it. */
+#define ROTA_ACTION_MIGRATE 10
 
 /* Consecutive node numbers first, first + 1, ..., first + count - 1. Node
 ** sets come as runs, as hostlists do: a wide job's start costs a few runs,
@@ -196,6 +200,8 @@ typedef struct rota_action {
     int32_t nruns;             /* START: number of runs in `runs` */
     const rota_node_run* runs; /* START: the nodes, lowest first; else NULL */
     const char* reason;        /* REJECT: why; else NULL */
+    int32_t option;            /* MIGRATE: 1 or 2 */
+    rota_time delay;           /* MIGRATE: time the job cannot make progress */
 } rota_action;
 
 /* Pop the oldest pending action into *out: ROTA_OK, or ROTA_DONE when none
@@ -286,7 +292,8 @@ ROTA_API int rota_job_rows(rota_engine* e, int64_t id, int32_t* home, uint32_t* 
 #define ROTA_HOOK_ADMISSION 0
 #define ROTA_HOOK_ORDER 1
 #define ROTA_HOOK_BACKFILL_SELECT 2
-#define ROTA_HOOK_COUNT 3
+#define ROTA_HOOK_MIGRATION_OPTION 3
+#define ROTA_HOOK_COUNT 4
 
 typedef struct rota_counters {
     size_t size;
@@ -295,6 +302,7 @@ typedef struct rota_counters {
     uint64_t hook_failures[ROTA_HOOK_COUNT];
     uint64_t hook_nanoseconds[ROTA_HOOK_COUNT];
     uint64_t reloads, reload_failures;
+    uint64_t migrations, migrated_tasks; /* gang: jobs moved by migration, tasks moved */
 } rota_counters;
 
 ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
