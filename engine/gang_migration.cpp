@@ -4,6 +4,7 @@
 // the free columns of the target row), within Q migrated tasks per slice,
 // never migrating a job twice in one pass (no ping-pong).
 #include <algorithm>
+#include <chrono>
 
 #include "error.h"
 #include "scheduler.h"
@@ -120,6 +121,78 @@ void Scheduler::migrate_option2(Slot a, std::int32_t from, std::int32_t to) {
     migrated_in_slice_ += ja.spec.procs;
     counters_.migrations += 1;
     counters_.migrated_tasks += static_cast<std::uint64_t>(ja.spec.procs);
+}
+
+// A CollapseMatrix-2 candidate: a moving from `from` to `to`, with the
+// costs of both options, eq. (4) and (5), in processor-seconds.
+void Scheduler::add_migration_candidate(Slot s, std::int32_t from, std::int32_t to) {
+    const Job& j = job(s);
+    std::vector<Slot> overlap;
+    overlapping(s, to, overlap);
+    std::int32_t others = 0;
+    for (Slot o : overlap) others += job(o).spec.procs;
+    const double c = static_cast<double>(cfg_.gang.migration_cost) / 1e6;
+    mig_slots_.push_back(s);
+    mig_.id.push_back(j.spec.id);
+    mig_.procs.push_back(j.spec.procs);
+    mig_.from_row.push_back(from);
+    mig_.to_row.push_back(to);
+    mig_.cost1.push_back(c / 2 * j.spec.procs + c * others);
+    mig_.cost2.push_back(c * j.spec.procs + c / 2 * others);
+    mig_.tasks1.push_back(others);
+    mig_.tasks2.push_back(j.spec.procs);
+}
+
+// The migration_option hook chooses for the whole batch; the engine
+// re-checks each choice against the matrix as it changes, reservations
+// (MBGS), ping-pong and Q.
+void Scheduler::apply_migrations() {
+    if (auto& p = policy_[static_cast<int>(Hook::migration_option)]) {
+        auto t0 = std::chrono::steady_clock::now();
+        PassContext ctx = context(static_cast<Slot>(-1));
+        ctx.migration_budget = migration_budget();
+        ctx.migration_cost = static_cast<double>(cfg_.gang.migration_cost) / 1e6;
+        mig_choice_.clear();
+        HookOutcome o = p->migration_option(mig_, ctx, mig_choice_);
+        if (o.ok && mig_choice_.size() != mig_.size())
+            o = HookOutcome::failure("answered " + std::to_string(mig_choice_.size()) +
+                                     " options for " + std::to_string(mig_.size()) + " candidates");
+        for (auto v : mig_choice_)
+            if (o.ok && v > 2) o = HookOutcome::failure("an option must be 0, 1 or 2");
+        const auto ns =
+            static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                           std::chrono::steady_clock::now() - t0)
+                                           .count());
+        if (!call_ok(Hook::migration_option, o, ns)) return;  // fallback: no migration
+    } else {
+        min_cost_options(mig_, mig_choice_);
+    }
+    std::vector<Slot> overlap;
+    for (std::size_t k = 0; k < mig_slots_.size(); ++k) {
+        const int option = mig_choice_[k];
+        if (option == 0) continue;
+        const Slot s = mig_slots_[k];
+        const std::int32_t from = mig_.from_row[k], to = mig_.to_row[k];
+        Job& j = job(s);
+        if (j.home_row != from || j.row_mask != bit(from)) continue;
+        overlapping(s, to, overlap);
+        if (!migration_ok(s, to, overlap)) continue;
+        if (cfg_.gang.backfill && now_ < j.estimated_end() &&
+            !row_profile_[static_cast<std::size_t>(to)].fits(now_, {j.spec.procs},
+                                                             j.estimated_end() - now_))
+            continue;
+        std::int64_t tasks = j.spec.procs;
+        if (option == 1) {
+            tasks = 0;
+            for (Slot o : overlap) tasks += job(o).spec.procs;
+        }
+        const std::int64_t left = migration_budget();
+        if (left >= 0 && tasks > left) continue;  // Q (§5.4)
+        if (option == 1)
+            migrate_option1(s, from, to, false);
+        else
+            migrate_option2(s, from, to);
+    }
 }
 
 }  // namespace rota

@@ -167,15 +167,21 @@ void Scheduler::collapse_matrix(bool migrate) {
             const std::int32_t to = order[jj];
             for (Slot s : jobs) {
                 Job& j = job(s);
-                if (j.home_row != from || !matrix_.columns_free(to, j.nodes)) continue;
+                if (j.home_row != from) continue;
                 if (cfg_.gang.backfill && now_ < j.estimated_end() &&
                     !row_profile_[static_cast<std::size_t>(to)].fits(now_, {j.spec.procs},
                                                                      j.estimated_end() - now_))
                     continue;
-                move_home(s, to);
+                if (matrix_.columns_free(to, j.nodes)) {
+                    move_home(s, to);
+                } else if (migrate && matrix_.free(to) >= j.spec.procs &&
+                           std::find(mig_slots_.begin(), mig_slots_.end(), s) == mig_slots_.end()) {
+                    add_migration_candidate(s, from, to);
+                }
             }
         }
     }
+    if (migrate && mig_.size() > 0) apply_migrations();
 }
 
 // BGS: when capacity came back, each reservation in queue order moves to

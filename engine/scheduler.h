@@ -179,6 +179,8 @@ class Scheduler {
     void migrate_option1(Slot a, std::int32_t from, std::int32_t to, bool replicate);
     void migrate_option2(Slot a, std::int32_t from, std::int32_t to);
     void emit_migrate(Slot s, std::int32_t row, int option, Time delay);
+    void add_migration_candidate(Slot s, std::int32_t from, std::int32_t to);
+    void apply_migrations();
     void gang_start(Slot s, std::int32_t row);
     void gang_reserve(Slot s);
     void gang_unreserve(Slot s);

@@ -43,8 +43,9 @@ inline EnginePtr preset_engine(const std::string& policy, std::int32_t procs,
 // An engine with a gang preset (gs, bgs, mgs, mbgs).
 inline EnginePtr gang_engine(const std::string& policy, std::int32_t procs, std::int64_t mpl,
                              double slice = 200.0, double migration_cost = 0.0,
-                             std::int64_t migration_q = -1) {
+                             std::int64_t migration_q = -1, const std::string& extra = "") {
     sim::RunConfig rc;
+    if (!extra.empty()) rc.engine = toml::parse(extra);
     rc.mpl = mpl;
     rc.slice = slice;
     rc.migration_cost = migration_cost;

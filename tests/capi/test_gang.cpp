@@ -270,3 +270,126 @@ TEST_CASE("gang: BGS with MPL 1 is conservative backfilling, job for job, on rea
     check_identity("conservative", "bgs", "traces/SDSC-SP2-1998-4.2-cln.swf.gz");
     check_identity("conservative", "bgs", "traces/CTC-SP2-1996-3.1-cln.swf.gz");
 }
+
+namespace {
+
+const rota_action* find_action(const std::vector<rota_action>& acts, int type, int64_t job) {
+    for (const auto& a : acts)
+        if (a.type == type && a.job == job) return &a;
+    return nullptr;
+}
+
+// Seed 000 §5.4, Figure 13, on 10 nodes with MPL 2 and C = 10 s.
+//   t=0: Y(4) row 0 P0-3, S(3) row 0 P4-6, Z(3) row 0 P7-9; W(4) row 1
+//   P0-3, A(2) row 1 P4-5.  t=10: Z and W end. Row 1 holds only A; A's
+//   columns are taken by S in the fuller row 0, which has 3 free (P7-9):
+//   a CollapseMatrix-2 candidate with S(A) = {S}:
+//     option 1, eq. (4): C/2 x |A| + C x |S| = 5 x 2 + 10 x 3 = 40
+//     option 2, eq. (5): C x |A| + C/2 x |S| = 10 x 2 + 5 x 3 = 35
+Driver figure13(const std::string& script, std::int64_t q) {
+    std::string extra;
+    if (!script.empty()) extra = "[policy.migration]\nscript = \"" + script + "\"\n";
+    Driver d{rota::test::gang_engine("mgs", 10, 2, 200, 10.0, q, extra)};
+    d.submit(1, 4, 1000);  // Y
+    d.submit(2, 3, 1000);  // S
+    d.submit(3, 3, 1000);  // Z
+    d.submit(4, 4, 1000);  // W
+    d.submit(5, 2, 1000);  // A
+    d.pass();
+    REQUIRE(d.row(0) == Row{1, 1, 1, 1, 2, 2, 2, 3, 3, 3});
+    REQUIRE(d.home(5) == 1);
+    d.at(10);
+    d.end(3);
+    d.end(4);
+    d.pass();
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("gang: Figure 13, min cost chooses option 2 (35 < 40) and charges eq. (5)") {
+    Driver d = figure13("", -1);  // the preset's migration/min_cost.lua
+    const rota_action* a = find_action(d.actions, ROTA_ACTION_MIGRATE, 5);
+    REQUIRE(a != nullptr);
+    CHECK(a->option == 2);
+    CHECK(a->row == 0);
+    CHECK(a->delay == 10 * kS);  // A: checkpoint and restart, C
+    REQUIRE(a->nruns == 1);
+    CHECK(a->runs[0].first == 7);  // the free columns of row 0
+    CHECK(a->runs[0].count == 2);
+    const rota_action* s = find_action(d.actions, ROTA_ACTION_MIGRATE, 2);
+    REQUIRE(s != nullptr);
+    CHECK(s->delay == 5 * kS);  // S: waits C/2 for A's checkpoint
+    CHECK(d.home(5) == 0);
+    rota_counters c{sizeof(c)};
+    REQUIRE(rota_counters_get(d.e.get(), &c) == ROTA_OK);
+    CHECK(c.migrated_tasks >= 2);
+    CHECK(c.hook_calls[ROTA_HOOK_MIGRATION_OPTION] >= 1);
+}
+
+TEST_CASE("gang: Figure 13 with option 1 moves S and keeps A's columns, eq. (4)") {
+    Driver d = figure13("migration/option1_only.lua", -1);
+    const rota_action* s = find_action(d.actions, ROTA_ACTION_MIGRATE, 2);
+    REQUIRE(s != nullptr);
+    CHECK(s->option == 1);
+    CHECK(s->delay == 10 * kS);  // S: checkpoint and restart on new columns
+    REQUIRE(s->nruns == 1);
+    CHECK(s->runs[0].first == 6);
+    CHECK(s->runs[0].count == 3);
+    const rota_action* a = find_action(d.actions, ROTA_ACTION_MIGRATE, 5);
+    REQUIRE(a != nullptr);
+    CHECK(a->delay == 5 * kS);  // A: checkpoint only, C/2
+    CHECK(d.home(5) == 0);
+    CHECK(d.row(0) == Row{1, 1, 1, 1, 5, 5, 2, 2, 2, -1});
+}
+
+TEST_CASE("gang: a migration over the budget Q is refused") {
+    // Option 1 would migrate |S| = 3 tasks; Q = 2 allows none of them.
+    Driver d = figure13("migration/option1_only.lua", 2);
+    // S keeps its columns (FillMatrix-2 may still replicate it, moving A
+    // within row 1 for 2 tasks, which Q allows).
+    const rota_action* s = find_action(d.actions, ROTA_ACTION_MIGRATE, 2);
+    if (s) CHECK(s->runs[0].first == 4);
+    CHECK(d.row(0)[4] == 2);
+    CHECK(d.home(5) == 1);  // A did not move to row 0
+    rota_counters c{sizeof(c)};
+    REQUIRE(rota_counters_get(d.e.get(), &c) == ROTA_OK);
+    CHECK(c.migrated_tasks <= 2);
+}
+
+TEST_CASE("gang: never.lua keeps CollapseMatrix-2 from migrating") {
+    Driver d = figure13("migration/never.lua", -1);
+    CHECK(d.home(5) == 1);
+    CHECK(d.home(2) == 0);
+}
+
+TEST_CASE("gang: MGS and MBGS keep the invariants and Q on a loaded machine",
+          "[gang][properties]") {
+    sim::GenerateOptions g;
+    g.jobs = 800;
+    g.procs = 64;
+    g.load = 1.0;
+    g.seed = 9;
+    const auto jobs = sim::generate(g);
+    for (const char* policy : {"mgs", "mbgs"}) {
+        INFO(policy);
+        const std::int64_t q = 16;
+        auto e = rota::test::gang_engine(policy, 64, 5, 200, 10.0, q);
+        sim::SimOptions opt;
+        opt.cs_overhead = 0.01;
+        std::map<std::int64_t, std::uint64_t> migrated_by_slice;
+        std::uint64_t last = 0;
+        opt.after_pass = [&](rota_engine* eng, std::int64_t now) {
+            check_matrix(eng, 64);
+            rota_counters c{sizeof(c)};
+            REQUIRE(rota_counters_get(eng, &c) == ROTA_OK);
+            migrated_by_slice[now / (200 * kS)] += c.migrated_tasks - last;
+            last = c.migrated_tasks;
+        };
+        auto r = sim::simulate(e.get(), jobs, opt);
+        CHECK(r.counters.migrated_tasks > 0);
+        for (const auto& [slice, tasks] : migrated_by_slice)
+            CHECK(tasks <= static_cast<std::uint64_t>(q));
+        for (const auto& o : r.jobs) CHECK(o.state != sim::FinalState::unfinished);
+    }
+}
