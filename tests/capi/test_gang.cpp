@@ -1,6 +1,10 @@
 // Gang scheduling (seed 000 §4-5): the matrix phases worked out by hand,
 // the identities with space sharing at MPL 1, and the matrix invariants
 // after every pass.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "sim/generate.h"
@@ -392,4 +396,19 @@ TEST_CASE("gang: MGS and MBGS keep the invariants and Q on a loaded machine",
             CHECK(tasks <= static_cast<std::uint64_t>(q));
         for (const auto& o : r.jobs) CHECK(o.state != sim::FinalState::unfinished);
     }
+}
+
+TEST_CASE("gang: a broken migration_option script is counted and no migration happens") {
+    namespace fs = std::filesystem;
+    fs::path script =
+        fs::temp_directory_path() / ("rota-bad-mig-" + std::to_string(::getpid()) + ".lua");
+    std::ofstream(script) << "return { migration_option = function(m)\n"
+                             "  if m.n == 0 then return {} end\n  return { 3 }\nend }\n";
+    Driver d = figure13(script.string(), -1);
+    rota_set_log(d.e.get(), nullptr, nullptr);
+    rota_counters c{sizeof(c)};
+    REQUIRE(rota_counters_get(d.e.get(), &c) == ROTA_OK);
+    CHECK(c.hook_failures[ROTA_HOOK_MIGRATION_OPTION] == 1);
+    CHECK(d.home(5) == 1);  // the fallback: A stays in its row
+    fs::remove(script);
 }
