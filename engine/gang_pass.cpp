@@ -66,7 +66,11 @@ void Scheduler::gang_start(Slot s, std::int32_t row) {
     j.state = JobState::running;
     ++running_count_;
     ++counters_.started;
-    expiries_.push({j.estimated_end(), j.seq, s});
+    // With one row the estimate is the walltime and the engine kills, as in
+    // space sharing; with more, only the embedder knows a job's dedicated
+    // time, so it ends the job (seed 000 §2.1: killed when it has run for
+    // its estimate).
+    if (matrix_.rows() == 1) expiries_.push({j.estimated_end(), j.seq, s});
     gang_running_.push_back(s);
     Action a{ActionType::start, j.spec.id, now_};
     a.row = row;
@@ -273,8 +277,37 @@ void Scheduler::fill_matrix(bool migrate) {
     }
 }
 
+// A job can outlive its window (estimate x MPL) when context switches,
+// migrations or waiting for its row slow it below one slice per row: the
+// profile of its row must not pretend its columns are free. Its window
+// grows by one cycle, and the reservations of that row are placed anew
+// (they may move later: the worst-case estimate of §5.2 did not hold).
+void Scheduler::extend_overrun_windows() {
+    if (matrix_.rows() == 1) return;
+    const Time cycle = cfg_.gang.slice * matrix_.rows();
+    bool extended = false;
+    for (Slot s : gang_running_) {
+        Job& j = job(s);
+        const Time end = j.estimated_end();
+        if (end > now_) continue;
+        const Time new_end = now_ + cycle;
+        row_profile_[static_cast<std::size_t>(j.home_row)].take(now_, new_end, {j.spec.procs});
+        j.window = new_end - j.start;
+        extended = true;
+    }
+    if (!extended || reserved_count_ == 0) return;
+    for (std::size_t i = 0; i < queue_.span(); ++i) {
+        if (!queue_[i].live()) continue;
+        const Slot s = queue_[i].slot;
+        if (!job(s).reserved()) continue;
+        gang_unreserve(s);
+        gang_reserve(s);
+    }
+}
+
 void Scheduler::gang_pass() {
     for (auto& p : row_profile_) p.advance(now_);
+    extend_overrun_windows();
     before_pass_.clear();
     for (Slot s : gang_running_) before_pass_.push_back({s, job(s).home_row, job(s).row_mask});
     migrated_.clear();

@@ -164,6 +164,7 @@ class Scheduler {
     void clean_matrix();
     void collapse_matrix(bool migrate);
     void gang_compress();
+    void extend_overrun_windows();
     void gang_schedule();
     void fill_matrix(bool migrate);
     // Migration (gang_migration.cpp, seed 000 §5.4).

@@ -75,7 +75,8 @@ class GangMachine {
             if (o.finish > last) last = o.finish;
         }
         // Eq. (3) of seed 000: empty columns of the active row, unused ends
-        // of slices and context-switch time, over the span and the machine.
+        // of slices, context-switch and migration time while jobs wait,
+        // over the span and the machine.
         res_.capacity_loss =
             last > first ? lost_ / (static_cast<double>(last - first) * kUs * procs_) : 0.0;
         res_.counters.size = sizeof(rota_counters);
@@ -94,7 +95,8 @@ class GangMachine {
     std::vector<std::uint32_t> executing_;  // jobs of the active row
     std::int32_t procs_ = 0;
     std::int64_t overhead_ = 0;
-    double lost_ = 0;  // node-microseconds lost (eq. 3 numerator)
+    double lost_ = 0;           // node-microseconds lost (eq. 3 numerator)
+    std::int64_t waiting_ = 0;  // submitted, neither started nor rejected
 
     std::int64_t arrival_us(std::size_t k) const { return in_[arrival_[k]].submit * kUs; }
 
@@ -116,8 +118,10 @@ class GangMachine {
 
     // Node time lost between two instants: idle columns of the active row,
     // and nodes of jobs still paying their context-switch overhead.
+    // Only while jobs wait: capacity is lost when something could use it
+    // (seed 000 §2.3, the definition behind eq. 2 and 3).
     void account(std::int64_t t0, std::int64_t t1) {
-        if (t0 < 0 || t1 <= t0) return;
+        if (t0 < 0 || t1 <= t0 || waiting_ == 0) return;
         std::int64_t busy = 0;
         double switching = 0;
         for (std::uint32_t i : executing_) {
@@ -144,6 +148,7 @@ class GangMachine {
         rj.procs = j.procs;
         rj.user = j.user;
         check(e_, rota_submit(e_, &rj), "rota_submit");
+        ++waiting_;
         if (opt_.progress && next_arrival_ % static_cast<std::size_t>(opt_.progress_every) == 0)
             opt_.progress(static_cast<std::int64_t>(next_arrival_),
                           static_cast<std::int64_t>(arrival_.size()));
@@ -190,6 +195,7 @@ class GangMachine {
             switch (a.type) {
                 case ROTA_ACTION_START:
                     res_.jobs[i].start = a.time / kUs;
+                    --waiting_;
                     state_[i].need = std::min(j.runtime, j.estimate) * kUs;
                     break;
                 case ROTA_ACTION_RESUME: {
@@ -222,6 +228,7 @@ class GangMachine {
                     break;
                 case ROTA_ACTION_REJECT:
                     res_.jobs[i].state = FinalState::rejected;
+                    --waiting_;
                     res_.rejections.emplace_back(j.id, a.reason ? a.reason : "");
                     break;
                 default:  // replicate, unreplicate, move: the rows, read when active

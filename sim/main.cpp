@@ -177,8 +177,9 @@ int main(int argc, char** argv) {
     sim->add_option("config", config_path, "TOML configuration file")->check(CLI::ExistingFile);
     sim->add_option("--trace", trace, "SWF trace (plain or .gz) [simulator.trace]");
     sim->add_option("--procs", procs, "machine size [simulator.procs]; default: trace header");
-    sim->add_option("--policy", policies,
-                    "fcfs|easy|conservative|fpfs|custom, comma-separated [simulator.policy]")
+    sim->add_option(
+           "--policy", policies,
+           "fcfs|easy|conservative|fpfs|gs|bgs|mgs|mbgs|custom, comma-separated [simulator.policy]")
         ->delimiter(',');
     sim->add_option("--compat", compat, "none|pyss [simulator.compat]");
     sim->add_option("--jobs-csv", jobs_csv, "per-job CSV output [simulator.jobs_csv]");

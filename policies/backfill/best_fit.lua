@@ -22,7 +22,11 @@
 -- Params: none.
 
 local function backfill_select(c, ctx, params)
-  local n, procs, estimate = c.n, c.procs, c.estimate
+  local n = c.n
+  if n == 0 then
+    return nil
+  end
+  local procs, estimate = c.procs, c.estimate
   local groups, widths = {}, {}
   for i = 1, n do
     local p = procs[i]

@@ -51,10 +51,11 @@ TEST_CASE("backfill_select may answer a list, one index, nil or an empty table",
             [3] = function() return nil end,
             [4] = function() return {} end,
             [5] = function() return 2.0 end,
+            [6] = function(c) return c end,
         }
         return { backfill_select = function(c, ctx)
             local a = answers[ctx.now]
-            if a then return a() end
+            if a then return a(c) end
         end }
     )");
     LuaPolicy p(config(Hook::backfill_select, path));
@@ -64,6 +65,9 @@ TEST_CASE("backfill_select may answer a list, one index, nil or an empty table",
     CHECK(picks_of(p, b, make_ctx(3)).empty());
     CHECK(picks_of(p, b, make_ctx(4)).empty());
     CHECK(picks_of(p, b, make_ctx(5)) == Picks{1});
+    // The batch itself: every candidate, in the order given.
+    CHECK(picks_of(p, b, make_ctx(6)) == Picks{0, 1, 2});
+    CHECK(picks_of(p, make_batch({}), make_ctx(6)).empty());
 }
 
 TEST_CASE("one file may provide several hooks, hooks may come from several files", "[lua][calls]") {
@@ -113,4 +117,45 @@ return { defaults = { max_starts = 4 }, backfill_select = backfill_select }
     LuaPolicy p(cfg);
     const JobBatch b = make_batch({{1, 1, 50}, {2, 1, 10}, {3, 1, 10}, {4, 1, 5}});
     CHECK(picks_of(p, b, make_ctx()) == Picks{3, 1});
+}
+
+TEST_CASE("migration_option answers one option per candidate move", "[lua][calls]") {
+    MigrationBatch m;
+    auto add = [&](JobId id, double cost1, double cost2, std::int32_t tasks1, std::int32_t tasks2) {
+        m.id.push_back(id);
+        m.procs.push_back(4);
+        m.from_row.push_back(1);
+        m.to_row.push_back(0);
+        m.cost1.push_back(cost1);
+        m.cost2.push_back(cost2);
+        m.tasks1.push_back(tasks1);
+        m.tasks2.push_back(tasks2);
+    };
+    add(1, 10.0, 20.0, 4, 2);  // option 1 is cheaper
+    add(2, 30.0, 5.0, 4, 2);   // option 2 is cheaper
+    add(3, 30.0, 5.0, 9, 9);   // neither fits a budget of 5
+    PassContext ctx = make_ctx();
+    ctx.migration_budget = 5;
+    std::vector<std::uint8_t> out;
+    LuaPolicy p(config(Hook::migration_option, "migration/min_cost.lua"));
+    REQUIRE(p.migration_option(m, ctx, out).ok);
+    CHECK(out == std::vector<std::uint8_t>{1, 2, 0});
+
+    TempDir dir;
+    const std::string bad = dir.write("bad.lua", R"(
+        return { migration_option = function(m, ctx)
+            if ctx.now == 1 then return { 3 } end
+            local out = {}
+            for i = 1, m.n do out[i] = 1 end
+            return out
+        end }
+    )");
+    LuaPolicy q(config(Hook::migration_option, bad));
+    ctx.now = 1;
+    const HookOutcome r = q.migration_option(m, ctx, out);
+    CHECK_FALSE(r.ok);
+    CHECK_THAT(r.error, Catch::Contains("option 1 is not 0, 1 or 2"));
+    ctx.now = 0;
+    REQUIRE(q.migration_option(m, ctx, out).ok);
+    CHECK(out == std::vector<std::uint8_t>{1, 1, 1});
 }
