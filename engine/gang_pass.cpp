@@ -207,6 +207,7 @@ void Scheduler::gang_compress() {
 
 // Schedule (§5.1 for GS, §5.2 for BGS).
 void Scheduler::gang_schedule() {
+    bool blocked = false;  // an earlier job in the queue is waiting
     for (std::size_t i = 0; i < queue_.span(); ++i) {
         if (!queue_[i].live()) continue;
         const Slot s = queue_[i].slot;
@@ -222,6 +223,8 @@ void Scheduler::gang_schedule() {
             if (j.reserved_start == now_) {
                 gang_start(s, j.reserved_row);
                 queue_.kill(i);
+            } else {
+                blocked = true;
             }
             continue;
         }
@@ -229,8 +232,10 @@ void Scheduler::gang_schedule() {
         if (r >= 0) {
             gang_start(s, r);
             queue_.kill(i);
+            if (blocked) ++counters_.backfilled;  // started past a waiting job
         } else {
             gang_reserve(s);
+            blocked = true;
         }
     }
     queue_.maybe_compact();
@@ -311,6 +316,8 @@ void Scheduler::gang_pass() {
     before_pass_.clear();
     for (Slot s : gang_running_) before_pass_.push_back({s, job(s).home_row, job(s).row_mask});
     migrated_.clear();
+    pass_actions_.clear();
+    buffer_pass_ = true;
     // The order of §5.4: each step first without migration, then with it.
     clean_matrix();
     collapse_matrix(false);
@@ -324,6 +331,7 @@ void Scheduler::gang_pass() {
     fill_matrix(false);
     if (cfg_.gang.migration) fill_matrix(true);
     find_next_reservation();
+    buffer_pass_ = false;
     announce_placements();
     // Keep a non-empty row active, and slice only when two rows have work.
     std::int32_t nonempty = 0;
@@ -349,21 +357,33 @@ void Scheduler::announce_placements() {
         run_arena_.insert(run_arena_.end(), j.nodes.begin(), j.nodes.end());
         emit(a);
     };
-    std::size_t b = 0;
-    for (Slot s : gang_running_) {
-        const Job& j = job(s);
-        std::uint32_t old = bit(j.home_row);
-        std::int16_t old_home = j.home_row;
-        if (b < before_pass_.size() && before_pass_[b].slot == s) {
-            old = before_pass_[b].mask;
-            old_home = before_pass_[b].home;
-            ++b;
+    // Releases first, then moves, then the pass's migrations and starts in
+    // the order they were made, then new replicas: applied in this order,
+    // no action puts a job on cells another job still holds (migrations
+    // aside, see rota.h).
+    for (int step = 0; step < 3; ++step) {
+        if (step == 2) {
+            actions_.insert(actions_.end(), pass_actions_.begin(), pass_actions_.end());
+            pass_actions_.clear();
         }
-        if (old_home != j.home_row) emit_row(ActionType::move, j, j.home_row);
-        for (std::int32_t r = 0; r < matrix_.rows(); ++r) {
-            const bool was = old & bit(r), is = j.row_mask & bit(r);
-            if (is && !was) emit_row(ActionType::replicate, j, r);
-            if (was && !is) emit_row(ActionType::unreplicate, j, r);
+        std::size_t b = 0;
+        for (Slot s : gang_running_) {
+            const Job& j = job(s);
+            std::uint32_t old = 0;
+            std::int16_t old_home = j.home_row;
+            if (b < before_pass_.size() && before_pass_[b].slot == s) {
+                old = before_pass_[b].mask;
+                old_home = before_pass_[b].home;
+                ++b;
+            } else {
+                old = bit(j.home_row);  // started in this pass: START gives its home row
+            }
+            for (std::int32_t r = 0; r < matrix_.rows(); ++r) {
+                const bool was = old & bit(r), is = j.row_mask & bit(r);
+                if (step == 0 && was && !is) emit_row(ActionType::unreplicate, j, r);
+                if (step == 2 && is && !was) emit_row(ActionType::replicate, j, r);
+            }
+            if (step == 1 && old_home != j.home_row) emit_row(ActionType::move, j, j.home_row);
         }
     }
 }

@@ -221,7 +221,11 @@ class Scheduler {
     void collect_candidates(std::size_t from);
     void find_next_reservation();
     void begin_event();
-    void emit(Action a) { actions_.push_back(a); }
+    // During a gang pass, starts and migrations wait in `pass_actions_` so
+    // that the pass's releases (UNREPLICATE, MOVE) come out first.
+    void emit(Action a) { (buffer_pass_ ? pass_actions_ : actions_).push_back(a); }
+    bool buffer_pass_ = false;
+    std::vector<Action> pass_actions_;
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
 };
 

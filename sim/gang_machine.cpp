@@ -97,6 +97,7 @@ class GangMachine {
     std::int64_t overhead_ = 0;
     double lost_ = 0;           // node-microseconds lost (eq. 3 numerator)
     std::int64_t waiting_ = 0;  // submitted, neither started nor rejected
+    std::vector<std::uint32_t> done_while_suspended_;
 
     std::int64_t arrival_us(std::size_t k) const { return in_[arrival_[k]].submit * kUs; }
 
@@ -133,8 +134,9 @@ class GangMachine {
         lost_ += static_cast<double>(procs_ - busy) * static_cast<double>(t1 - t0) + switching;
     }
 
-    std::vector<std::uint32_t> finishing(std::int64_t t) const {
+    std::vector<std::uint32_t> finishing(std::int64_t t) {
         std::vector<std::uint32_t> v;
+        v.swap(done_while_suspended_);
         for (std::uint32_t i : executing_)
             if (completion(i) <= t) v.push_back(i);
         return v;
@@ -161,6 +163,10 @@ class GangMachine {
         r.executing = false;
         r.since = -1;
         executing_.erase(std::find(executing_.begin(), executing_.end(), i));
+        // Suspended exactly as its work ran out: it ends now, not when its
+        // row comes round again.
+        if (r.done >= r.need && res_.jobs[i].state == FinalState::unfinished)
+            done_while_suspended_.push_back(i);
     }
 
     void finish(std::uint32_t i, std::int64_t t, FinalState st) {

@@ -17,6 +17,10 @@ rota_job_end, rota_schedule), carries out the actions it gets back
 
 It exits 1 if a call fails unexpectedly or a start time differs.
 
+The module is importable: `import schedule` gives the declarations, the
+Engine wrapper and find_library() without running anything (gang.py, the
+gang-scheduling example beside it, does so).
+
 Usage:
   ROTA_LIB=build/lib/librota.so python3 schedule.py
   python3 schedule.py --lib build/lib/librota.so
@@ -57,6 +61,9 @@ ROTA_OK, ROTA_DONE, ROTA_EINVAL, ROTA_ECONFIG, ROTA_ENOTFOUND, ROTA_EEXIST = ran
 ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE = range(6, 12)
 
 ROTA_ACTION_START, ROTA_ACTION_KILL, ROTA_ACTION_REJECT = 1, 2, 3
+# Gang scheduling (a [gang] table in the configuration); gang.py plays them.
+(ROTA_ACTION_REPLICATE, ROTA_ACTION_UNREPLICATE, ROTA_ACTION_MOVE, ROTA_ACTION_SWITCH,
+ ROTA_ACTION_SUSPEND, ROTA_ACTION_RESUME, ROTA_ACTION_MIGRATE) = range(4, 11)
 ROTA_JOB_PENDING, ROTA_JOB_HELD, ROTA_JOB_QUEUED, ROTA_JOB_RUNNING = range(4)
 (ROTA_HOOK_ADMISSION, ROTA_HOOK_ORDER, ROTA_HOOK_BACKFILL_SELECT, ROTA_HOOK_MIGRATION_OPTION,
  ROTA_HOOK_COUNT) = range(5)
@@ -341,6 +348,9 @@ class Engine:
                         a.runs[k].first + i for k in range(a.nruns) for i in range(a.runs[k].count)
                     ],
                     "reason": a.reason.decode() if a.reason else None,
+                    "row": a.row,  # gang: the matrix row; 0 under space sharing
+                    "option": a.option,  # MIGRATE only
+                    "delay": a.delay,  # MIGRATE only
                 }
             )
         return out
@@ -393,6 +403,23 @@ class Engine:
         c = new_struct(RotaCounters)
         self.check(self.lib.rota_counters_get(self.e, byref(c)))
         return c
+
+    # the Ousterhout matrix (gang scheduling; one row under space sharing)
+    def active_row(self):
+        r = c_int32()
+        self.check(self.lib.rota_active_row(self.e, byref(r)))
+        return r.value
+
+    def matrix_row(self, row):
+        """The job in each column of `row`, -1 for an empty cell."""
+        return self._list(lambda e, out, cap, n: self.lib.rota_matrix_row(e, row, out, cap, n),
+                          c_int64)
+
+    def job_rows(self, id):
+        """A running job's home row and the set of rows it holds."""
+        home, mask = c_int32(), c_uint32()
+        self.check(self.lib.rota_job_rows(self.e, id, byref(home), byref(mask)))
+        return home.value, {r for r in range(32) if mask.value >> r & 1}
 
     # policies
     def set_backfill_select(self, select):

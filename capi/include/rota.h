@@ -169,10 +169,16 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 #define ROTA_ACTION_REJECT 3 /* `job` will never run here: `reason` says why */
 /* Gang scheduling (a [gang] table in the configuration, seed 000 §4-5).
 ** After each pass the engine gives the net change of every running job's
-** rows; the job's columns (`runs`) are the same in every row it holds. */
-#define ROTA_ACTION_REPLICATE 4   /* `job` also holds `row` (same columns) */
+** rows; the job's columns (`runs`) are the same in every row it holds. A
+** pass's actions come in this order: UNREPLICATE (cells released), MOVE,
+** then MIGRATE and START as the pass made them, then REPLICATE, then
+** SUSPEND/RESUME. Without migration, applying them in order never puts a
+** job on cells another still holds; with migration, apply a pass's actions
+** as a whole (they describe the matrix after the pass). */
+#define ROTA_ACTION_REPLICATE 4   /* `job` now also holds `row` (same columns) */
 #define ROTA_ACTION_UNREPLICATE 5 /* `job` no longer holds `row` */
-#define ROTA_ACTION_MOVE 6        /* `job`'s home row is now `row` (same columns) */
+#define ROTA_ACTION_MOVE 6        /* `job`'s home row is now `row`; which rows it holds
+                                  ** is told by REPLICATE/UNREPLICATE */
 #define ROTA_ACTION_SWITCH 7      /* `row` is the active row from `time` on; job = -1 */
 #define ROTA_ACTION_SUSPEND 8     /* stop executing `job` (context switch out) */
 #define ROTA_ACTION_RESUME 9      /* execute `job` (context switch in) */
