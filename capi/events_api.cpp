@@ -87,6 +87,7 @@ int rota_next_action(rota_engine* e, rota_action* out) {
         full.reason = e->sched->action_reason(a);
         full.option = a.option;
         full.delay = a.delay;
+        full.from_row = a.from_row;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

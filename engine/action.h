@@ -27,10 +27,11 @@ struct Action {
     std::int32_t row = 0;          // matrix row (0 under space sharing)
     std::uint32_t run_offset = 0;  // into the engine's run arena
     std::uint32_t run_count = 0;
-    std::int32_t nodes = 0;    // nodes in those runs
-    std::int32_t reason = -1;  // into the engine's reason arena
-    std::int8_t option = 0;    // migrate: 1 or 2 (seed 000 §5.4)
-    Time delay = 0;            // migrate: time the job cannot make progress
+    std::int32_t nodes = 0;     // nodes in those runs
+    std::int32_t reason = -1;   // into the engine's reason arena
+    std::int8_t option = 0;     // migrate: 1 or 2 (seed 000 §5.4)
+    Time delay = 0;             // migrate: time the job cannot make progress
+    std::int32_t from_row = 0;  // migrate: the row it held before
 };
 
 }  // namespace rota

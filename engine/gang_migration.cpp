@@ -48,10 +48,12 @@ bool Scheduler::migration_ok(Slot a, std::int32_t to, const std::vector<Slot>& o
     return true;
 }
 
-void Scheduler::emit_migrate(Slot s, std::int32_t row, int option, Time delay) {
+void Scheduler::emit_migrate(Slot s, std::int32_t row, int option, Time delay,
+                             std::int32_t from_row) {
     const Job& j = job(s);
     Action a{ActionType::migrate, j.spec.id, now_};
     a.row = row;
+    a.from_row = from_row < 0 ? row : from_row;
     a.option = static_cast<std::int8_t>(option);
     a.delay = delay;
     a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
@@ -87,11 +89,10 @@ void Scheduler::migrate_option1(Slot a, std::int32_t from, std::int32_t to, bool
         matrix_.place(to, jo.nodes, o);
         tasks += jo.spec.procs;
         migrated_.push_back(o);
-        emit_migrate(o, to, 1, c);
+        emit_migrate(o, to, 1, c, to);
     }
     migrated_.push_back(a);
-    emit_migrate(a, to, 1, c / 2);
-    (void)from;
+    emit_migrate(a, to, 1, c / 2, replicate ? to : from);
     migrated_in_slice_ += tasks;
     counters_.migrations += overlap.size();
     counters_.migrated_tasks += static_cast<std::uint64_t>(tasks);
@@ -116,8 +117,8 @@ void Scheduler::migrate_option2(Slot a, std::int32_t from, std::int32_t to) {
     ja.home_row = static_cast<std::int16_t>(to);
     ja.row_mask = bit(to);
     migrated_.push_back(a);
-    emit_migrate(a, to, 2, c);
-    for (Slot o : overlap) emit_migrate(o, to, 2, c / 2);
+    emit_migrate(a, to, 2, c, from);
+    for (Slot o : overlap) emit_migrate(o, to, 2, c / 2, to);
     migrated_in_slice_ += ja.spec.procs;
     counters_.migrations += 1;
     counters_.migrated_tasks += static_cast<std::uint64_t>(ja.spec.procs);

@@ -179,7 +179,7 @@ class Scheduler {
     bool migration_ok(Slot a, std::int32_t to, const std::vector<Slot>& overlap) const;
     void migrate_option1(Slot a, std::int32_t from, std::int32_t to, bool replicate);
     void migrate_option2(Slot a, std::int32_t from, std::int32_t to);
-    void emit_migrate(Slot s, std::int32_t row, int option, Time delay);
+    void emit_migrate(Slot s, std::int32_t row, int option, Time delay, std::int32_t from_row);
     void add_migration_candidate(Slot s, std::int32_t from, std::int32_t to);
     void apply_migrations();
     void gang_start(Slot s, std::int32_t row);

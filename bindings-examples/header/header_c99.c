@@ -41,6 +41,7 @@ static void layout(void) {
     FIELD(rota_action, reason);
     FIELD(rota_action, option);
     FIELD(rota_action, delay);
+    FIELD(rota_action, from_row);
     STRUCT(rota_job_info);
     FIELD(rota_job_info, size);
     FIELD(rota_job_info, id);

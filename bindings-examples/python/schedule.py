@@ -102,6 +102,7 @@ class RotaAction(Structure):
         ("reason", c_char_p),
         ("option", c_int32),
         ("delay", rota_time),
+        ("from_row", c_int32),
     ]
 
 

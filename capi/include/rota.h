@@ -208,6 +208,7 @@ typedef struct rota_action {
     const char* reason;        /* REJECT: why; else NULL */
     int32_t option;            /* MIGRATE: 1 or 2 */
     rota_time delay;           /* MIGRATE: time the job cannot make progress */
+    int32_t from_row;          /* MIGRATE: the row the job held before (== row if it stays) */
 } rota_action;
 
 /* Pop the oldest pending action into *out: ROTA_OK, or ROTA_DONE when none

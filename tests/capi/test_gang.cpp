@@ -317,6 +317,7 @@ TEST_CASE("gang: Figure 13, min cost chooses option 2 (35 < 40) and charges eq. 
     REQUIRE(a != nullptr);
     CHECK(a->option == 2);
     CHECK(a->row == 0);
+    CHECK(a->from_row == 1);
     CHECK(a->delay == 10 * kS);  // A: checkpoint and restart, C
     REQUIRE(a->nruns == 1);
     CHECK(a->runs[0].first == 7);  // the free columns of row 0
