@@ -102,7 +102,8 @@ RunConfig load_run_config(const std::string& path) {
         if (const toml::node* w = t.get("workload")) {
             if (!w->is_table()) fail("key 'simulator.workload' must be a table");
             const toml::table& wt = *w->as_table();
-            only(wt, "simulator.workload", {"jobs", "procs", "load", "phi", "seed", "users"});
+            only(wt, "simulator.workload",
+                 {"jobs", "procs", "load", "phi", "seed", "users", "model", "factor"});
             auto& g = rc.workload;
             g.jobs = get<std::int64_t>(wt, "jobs", "simulator.workload", g.jobs);
             g.procs = get<std::int32_t>(wt, "procs", "simulator.workload", g.procs);
@@ -110,6 +111,19 @@ RunConfig load_run_config(const std::string& path) {
             g.phi = get<double>(wt, "phi", "simulator.workload", g.phi);
             g.seed = get<std::uint64_t>(wt, "seed", "simulator.workload", g.seed);
             g.users = get<std::int32_t>(wt, "users", "simulator.workload", g.users);
+            const std::string model = get<std::string>(wt, "model", "simulator.workload", "");
+            if (!model.empty()) {
+                // seed 000's model: its own defaults (10,000 jobs, 320 nodes, Φ 0.2)
+                // unless the keys above were given too.
+                GenerateOptions z =
+                    zhang_options(get<double>(wt, "factor", "simulator.workload", 1.0), g.seed);
+                if (model != "zhang" && model != "standard")
+                    fail("key 'simulator.workload.model' must be \"standard\" or \"zhang\"");
+                if (model == "zhang") {
+                    if (wt.get("jobs")) z.jobs = g.jobs;
+                    g = z;
+                }
+            }
         }
         root.erase("simulator");
     }

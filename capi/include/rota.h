@@ -252,7 +252,8 @@ ROTA_API int rota_running(rota_engine* e, int64_t* out, size_t cap, size_t* n);
 /* The nodes a running job holds, one number each, in increasing order.
 ** ROTA_ESTATE if it is not running. */
 ROTA_API int rota_job_nodes(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n);
-/* Idle nodes, in increasing order. */
+/* Idle nodes, in increasing order (gang scheduling: the free columns of
+** the active row). */
 ROTA_API int rota_free_nodes(rota_engine* e, int32_t* out, size_t cap, size_t* n);
 
 typedef struct rota_reservation {
