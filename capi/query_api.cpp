@@ -182,6 +182,25 @@ int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_
     });
 }
 
+int rota_row_free(rota_engine* e, int32_t row, int32_t* out, size_t cap, size_t* n) {
+    return capi::guard(e, [&] {
+        const auto& c = e->sched->config();
+        const int32_t rows = c.gang.enabled ? c.gang.mpl : 1;
+        if (row < 0 || row >= rows)
+            throw Error(Errc::invalid, "row " + std::to_string(row) + " is outside 0.." +
+                                           std::to_string(rows - 1));
+        std::vector<int32_t> cols;
+        if (c.gang.enabled) {
+            const Matrix& m = e->sched->matrix();
+            for (int32_t col = 0; col < m.cols(); ++col)
+                if (m.at(row, col) == Matrix::kEmpty) cols.push_back(col);
+        } else {
+            e->sched->idle_nodes(cols);
+        }
+        return copy_out<int32_t>(cols, out, cap, n);
+    });
+}
+
 int rota_job_rows(rota_engine* e, int64_t id, int32_t* home, uint32_t* mask) {
     return capi::guard(e, [&] {
         if (!home || !mask) throw Error(Errc::invalid, "rota_job_rows: home or mask is NULL");

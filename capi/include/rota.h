@@ -293,6 +293,9 @@ ROTA_API int rota_active_row(rota_engine* e, int32_t* row);
 ** ids into out and sets *n to the number of columns. ROTA_EINVAL for a row
 ** out of range. */
 ROTA_API int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_t* n);
+/* The free columns of `row`, in increasing order (list protocol above).
+** ROTA_EINVAL for a row out of range. */
+ROTA_API int rota_row_free(rota_engine* e, int32_t row, int32_t* out, size_t cap, size_t* n);
 /* A running job's home row and the rows it holds, as a bit mask (bit r set
 ** for row r). ROTA_ESTATE if it is not running. */
 ROTA_API int rota_job_rows(rota_engine* e, int64_t id, int32_t* home, uint32_t* mask);

@@ -97,6 +97,11 @@ TEST_CASE("gang: Figure 7 machine, clean, compact, schedule and fill by hand") {
     CHECK(d.row(1) == Row{2, 2, 2, 2, 2, 2, 3, 3});
     CHECK(d.row(2) == Row{2, 2, 2, 2, 2, 2, 3, 3});
     CHECK(d.row(3) == Row{5, 5, 5, 5, 5, 5, 5, 5});
+    int32_t free_cols[8];
+    size_t n = 99;
+    REQUIRE(rota_row_free(d.e.get(), 1, free_cols, 8, &n) == ROTA_OK);
+    CHECK(n == 0);
+    CHECK(rota_row_free(d.e.get(), 4, free_cols, 8, &n) == ROTA_EINVAL);
 }
 
 // Slices rotate over the rows; a job in two of four rows runs half the time.
@@ -201,8 +206,9 @@ void check_matrix(rota_engine* e, std::int32_t procs) {
 
 }  // namespace
 
-TEST_CASE("gang: matrix invariants after every pass, GS and BGS on traces and a generated load",
-          "[gang][properties]") {
+TEST_CASE(
+    "gang: matrix invariants after every pass, all four policies on traces and a generated load",
+    "[gang][properties]") {
     std::vector<std::pair<std::string, std::vector<sim::TraceJob>>> loads;
     std::vector<std::int32_t> procs;
     for (const char* rel : {"traces/KTH-SP2-1996-2.1-cln.swf.gz", "traces/lublin_256.swf"}) {
@@ -221,9 +227,9 @@ TEST_CASE("gang: matrix invariants after every pass, GS and BGS on traces and a 
     loads.emplace_back("generated", sim::generate(g));
     procs.push_back(64);
     for (std::size_t k = 0; k < loads.size(); ++k) {
-        for (const char* policy : {"gs", "bgs"}) {
+        for (const char* policy : {"gs", "bgs", "mgs", "mbgs"}) {
             INFO(loads[k].first << ", " << policy);
-            auto e = rota::test::gang_engine(policy, procs[k], 5, 200);
+            auto e = rota::test::gang_engine(policy, procs[k], 5, 200, 10.0, 64);
             sim::SimOptions opt;
             opt.cs_overhead = 0.01;
             std::uint64_t passes = 0;
