@@ -32,6 +32,13 @@ int state_code(JobState s) {
     }
 }
 
+void check_row(const SchedulerConfig& c, int32_t row) {
+    const int32_t rows = c.gang.enabled ? c.gang.mpl : 1;
+    if (row < 0 || row >= rows)
+        throw Error(Errc::invalid,
+                    "row " + std::to_string(row) + " is outside 0.." + std::to_string(rows - 1));
+}
+
 }  // namespace
 
 extern "C" {
@@ -159,10 +166,7 @@ int rota_active_row(rota_engine* e, int32_t* row) {
 int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         const auto& c = e->sched->config();
-        const int32_t rows = c.gang.enabled ? c.gang.mpl : 1;
-        if (row < 0 || row >= rows)
-            throw Error(Errc::invalid, "row " + std::to_string(row) + " is outside 0.." +
-                                           std::to_string(rows - 1));
+        check_row(c, row);
         std::vector<int64_t> ids(static_cast<std::size_t>(c.procs), -1);
         if (c.gang.enabled) {
             const Matrix& m = e->sched->matrix();
@@ -185,10 +189,7 @@ int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_
 int rota_row_free(rota_engine* e, int32_t row, int32_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         const auto& c = e->sched->config();
-        const int32_t rows = c.gang.enabled ? c.gang.mpl : 1;
-        if (row < 0 || row >= rows)
-            throw Error(Errc::invalid, "row " + std::to_string(row) + " is outside 0.." +
-                                           std::to_string(rows - 1));
+        check_row(c, row);
         std::vector<int32_t> cols;
         if (c.gang.enabled) {
             const Matrix& m = e->sched->matrix();

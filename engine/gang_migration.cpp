@@ -56,11 +56,7 @@ void Scheduler::emit_migrate(Slot s, std::int32_t row, int option, Time delay,
     a.from_row = from_row < 0 ? row : from_row;
     a.option = static_cast<std::int8_t>(option);
     a.delay = delay;
-    a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
-    a.run_count = static_cast<std::uint32_t>(j.nodes.size());
-    a.nodes = j.spec.procs;
-    run_arena_.insert(run_arena_.end(), j.nodes.begin(), j.nodes.end());
-    emit(a);
+    emit_with_runs(a, j);
 }
 
 // Option 1: the jobs on a's columns in row `to` (each only in that row)

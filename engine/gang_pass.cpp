@@ -74,11 +74,7 @@ void Scheduler::gang_start(Slot s, std::int32_t row) {
     gang_running_.push_back(s);
     Action a{ActionType::start, j.spec.id, now_};
     a.row = row;
-    a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
-    a.run_count = static_cast<std::uint32_t>(j.nodes.size());
-    a.nodes = j.spec.procs;
-    run_arena_.insert(run_arena_.end(), j.nodes.begin(), j.nodes.end());
-    emit(a);
+    emit_with_runs(a, j);
 }
 
 void Scheduler::gang_stop(Slot s) {
@@ -351,11 +347,7 @@ void Scheduler::announce_placements() {
     auto emit_row = [&](ActionType t, const Job& j, std::int32_t row) {
         Action a{t, j.spec.id, now_};
         a.row = row;
-        a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
-        a.run_count = static_cast<std::uint32_t>(j.nodes.size());
-        a.nodes = j.spec.procs;
-        run_arena_.insert(run_arena_.end(), j.nodes.begin(), j.nodes.end());
-        emit(a);
+        emit_with_runs(a, j);
     };
     // Releases first, then moves, then the pass's migrations and starts in
     // the order they were made, then new replicas: applied in this order,

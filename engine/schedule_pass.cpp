@@ -259,12 +259,7 @@ void Scheduler::start(Slot s) {
     ++running_count_;
     ++counters_.started;
     expiries_.push({j.estimated_end(), j.seq, s});
-    Action a{ActionType::start, j.spec.id, now_};
-    a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
-    a.run_count = static_cast<std::uint32_t>(j.nodes.size());
-    a.nodes = j.spec.procs;
-    run_arena_.insert(run_arena_.end(), j.nodes.begin(), j.nodes.end());
-    emit(a);
+    emit_with_runs(Action{ActionType::start, j.spec.id, now_}, j);
 }
 
 void Scheduler::schedule_queue() {

@@ -294,6 +294,14 @@ bool Scheduler::next_action(Action& out) {
     return true;
 }
 
+void Scheduler::emit_with_runs(Action a, const Job& j) {
+    a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
+    a.run_count = static_cast<std::uint32_t>(j.nodes.size());
+    a.nodes = j.spec.procs;
+    run_arena_.insert(run_arena_.end(), j.nodes.begin(), j.nodes.end());
+    emit(a);
+}
+
 const NodeRun* Scheduler::action_runs(const Action& a) const {
     return a.run_count ? run_arena_.data() + a.run_offset : nullptr;
 }

@@ -225,6 +225,8 @@ class Scheduler {
     // that the pass's releases (UNREPLICATE, MOVE) come out first.
     void emit(Action a) { (buffer_pass_ ? pass_actions_ : actions_).push_back(a); }
     bool buffer_pass_ = false;
+    // Emits `a` with job `j`'s node runs attached (START, REPLICATE, ...).
+    void emit_with_runs(Action a, const Job& j);
     std::vector<Action> pass_actions_;
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
 };

@@ -7,19 +7,17 @@
 #include <algorithm>
 #include <numeric>
 
+#include "sim_common.h"
 #include "simulation.h"
 
 namespace rota::sim {
 
 namespace {
 
-constexpr std::int64_t kUs = 1'000'000;
-constexpr std::int64_t kNone = INT64_MAX;
+using detail::check;
+using detail::kUs;
 
-void check(rota_engine* e, int rc, const char* what) {
-    if (rc != ROTA_OK && rc != ROTA_DONE)
-        throw SimError(std::string(what) + ": " + rota_status_name(rc) + ": " + rota_errmsg(e));
-}
+constexpr std::int64_t kNone = INT64_MAX;
 
 struct Running {
     std::int64_t done = 0;           // dedicated time so far, us
@@ -38,17 +36,8 @@ class GangMachine {
         check(e_, rota_machine(e_, &mi), "rota_machine");
         procs_ = mi.procs;
         overhead_ = static_cast<std::int64_t>(opt.cs_overhead * static_cast<double>(mi.slice));
-        arrival_.resize(jobs.size());
-        std::iota(arrival_.begin(), arrival_.end(), 0u);
-        std::stable_sort(arrival_.begin(), arrival_.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return jobs[a].submit < jobs[b].submit;
-        });
-        res_.jobs.resize(jobs.size());
-        for (std::size_t i = 0; i < jobs.size(); ++i) {
-            const TraceJob& j = jobs[i];
-            res_.jobs[i] =
-                JobOutcome{j.id, j.submit, -1, -1, j.procs, j.estimate, -1, FinalState::unfinished};
-        }
+        arrival_ = detail::arrival_order(jobs);
+        res_.jobs = detail::initial_outcomes(jobs);
     }
 
     SimResult run() {

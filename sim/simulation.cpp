@@ -4,16 +4,14 @@
 #include <numeric>
 #include <queue>
 
+#include "sim_common.h"
+
 namespace rota::sim {
 
 namespace {
 
-constexpr std::int64_t kUs = 1'000'000;
-
-void check(rota_engine* e, int rc, const char* what) {
-    if (rc != ROTA_OK && rc != ROTA_DONE)
-        throw SimError(std::string(what) + ": " + rota_status_name(rc) + ": " + rota_errmsg(e));
-}
+using detail::check;
+using detail::kUs;
 
 struct EndEvent {
     std::int64_t time;    // microseconds
@@ -32,17 +30,8 @@ class Machine {
         check(e_, rota_machine(e_, &mi), "rota_machine");
         idle_ = mi.procs;
         procs_ = mi.procs;
-        arrival_.resize(jobs.size());
-        std::iota(arrival_.begin(), arrival_.end(), 0u);
-        std::stable_sort(arrival_.begin(), arrival_.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return jobs[a].submit < jobs[b].submit;
-        });
-        res_.jobs.resize(jobs.size());
-        for (std::size_t i = 0; i < jobs.size(); ++i) {
-            const TraceJob& j = jobs[i];
-            res_.jobs[i] =
-                JobOutcome{j.id, j.submit, -1, -1, j.procs, j.estimate, -1, FinalState::unfinished};
-        }
+        arrival_ = detail::arrival_order(jobs);
+        res_.jobs = detail::initial_outcomes(jobs);
     }
 
     SimResult run() {

@@ -343,7 +343,7 @@ std::optional<TraceJob> map_pyss(const SwfRecord& r, std::int32_t machine_procs,
     ++st.records;
     ++st.kept;
     if (r.run_time <= 0 || r.alloc_procs <= 0 || r.submit < 0) {
-        ++st.placeholder;
+        ++st.substituted;
         return TraceJob{r.id, std::max<std::int64_t>(r.submit, 1),      1,
                         1,    std::max<std::int32_t>(1, r.alloc_procs), r.user};
     }

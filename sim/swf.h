@@ -114,7 +114,7 @@ struct MappingStats {
     std::vector<std::int64_t> skipped_ids_sample;  // ids of the first 20 skipped records
     std::int64_t runtime_cut_to_estimate = 0;      // runtime lowered to the estimate
     std::int64_t estimate_from_runtime = 0;        // no usable requested time
-    std::int64_t placeholder = 0;                  // pyss only: records replaced by 1 s / 1 s jobs
+    std::int64_t substituted = 0;                  // pyss only: records replaced by 1 s / 1 s jobs
     std::int64_t skipped_total() const;
 };
 

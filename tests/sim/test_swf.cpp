@@ -311,7 +311,7 @@ TEST_CASE("pyss mapping follows the reference README", "[swf][mapping]") {
     CHECK(st.records == 11);
     CHECK(st.kept == 11);
     CHECK(st.skipped.empty());
-    CHECK(st.placeholder == 6);
+    CHECK(st.substituted == 6);
 }
 
 TEST_CASE("load_trace on the fixture", "[swf][mapping]") {
@@ -372,5 +372,5 @@ TEST_CASE("KTH-SP2 trace from the shared directory", "[swf][trace]") {
 
     Trace p = load_trace(path, Mapping::pyss);
     CHECK(p.jobs.size() == 28476);
-    CHECK(p.stats.placeholder == 9);
+    CHECK(p.stats.substituted == 9);
 }
