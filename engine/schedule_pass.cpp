@@ -67,7 +67,7 @@ PassContext Scheduler::context(Slot head) const {
     PassContext c;
     c.now = now_;
     c.machine_procs = cfg_.procs;
-    c.free_procs = nodes_.idle();
+    c.free_procs = cfg_.gang.enabled ? matrix_.free(active_row_) : nodes_.idle();
     c.queue_length = static_cast<std::int32_t>(queue_.size());  // live jobs
     if (head != static_cast<Slot>(-1)) {
         const Job& h = job(head);

@@ -72,6 +72,12 @@ int run_simulate(RunConfig rc) {
     if (rc.policies.empty()) rc.policies = {"fcfs", "easy", "conservative"};
     if (rc.compat != "none" && rc.compat != "pyss")
         throw ConfigError("unknown compat mode '" + rc.compat + "' (expected none or pyss)");
+    for (const auto& p : rc.policies)
+        if (rc.compat == "pyss" && (p == "gs" || p == "bgs" || p == "mgs" || p == "mbgs"))
+            throw ConfigError(
+                "--compat pyss reproduces pyss's space-sharing schedules; it does "
+                "not apply to the gang preset '" +
+                p + "'");
     Workload w = load_workload(rc);
     const bool tty = rc.progress && isatty(STDERR_FILENO);
 
