@@ -101,7 +101,7 @@ class Scheduler {
     std::int32_t reserved_count_ = 0;
     // The walk is incremental: while no capacity comes back, jobs it has
     // already found unable to start cannot start either, so the next pass
-    // only looks at jobs queued since (docs/design.md, "Incremental pass").
+    // only looks at jobs queued since (docs/design.md, "The incremental walk").
     static constexpr Slot kNoSlot = static_cast<Slot>(-1);
     bool rescan_ = true;
     std::size_t scanned_ = 0;           // queue_ positions [0, scanned_) were walked
