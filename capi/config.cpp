@@ -165,10 +165,11 @@ void parse_gang(const toml::table& t, GangConfig& g) {
     g.backfill = get_bool(t, "backfill", "gang.", false);
     g.migration = get_bool(t, "migration", "gang.", false);
     double cost = get_seconds(t, "migration_cost", "gang.", 0.0);
-    if (cost < 0) fail("key 'gang.migration_cost' must be >= 0 seconds");
+    if (!(cost >= 0 && cost <= 1e9)) fail("key 'gang.migration_cost' must be 0..1e9 seconds");
     g.migration_cost = static_cast<std::int64_t>(cost * 1e6);
     std::int64_t q = get_int(t, "migration_q", "gang.", -1);
-    if (q < -1) fail("key 'gang.migration_q' must be -1 (unlimited) or >= 0");
+    if (q < -1 || q > 1'000'000'000)
+        fail("key 'gang.migration_q' must be -1 (unlimited) or 0..1000000000");
     g.migration_q = static_cast<std::int32_t>(q);
 }
 

@@ -40,7 +40,10 @@ void rota_engine::log(const std::string& line) {
 void rota_engine::install_policies() {
     for (int h = 0; h < kHookCount; ++h) {
         Hook hook = static_cast<Hook>(h);
-        sched->set_policy(hook, lua && lua->provides(hook) ? lua : nullptr);
+        if (hook == Hook::backfill_select && native_backfill)
+            sched->set_policy(hook, native_backfill);
+        else
+            sched->set_policy(hook, lua && lua->provides(hook) ? lua : nullptr);
     }
 }
 
@@ -138,8 +141,9 @@ int rota_engine_new(const char* config_toml, const char* base_dir, rota_engine**
 }
 
 int rota_engine_new_file(const char* path, rota_engine** out) {
+    if (!out) return ROTA_EINVAL;
     if (!path) {
-        if (out) *out = nullptr;
+        *out = nullptr;
         return ROTA_EINVAL;
     }
     std::ifstream in(path);
@@ -219,10 +223,8 @@ class NativeBackfill : public Policy {
 
 int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud) {
     return capi::guard(e, [&] {
-        if (fn)
-            e->sched->set_policy(Hook::backfill_select, std::make_shared<NativeBackfill>(fn, ud));
-        else
-            e->install_policies();
+        e->native_backfill = fn ? std::make_shared<NativeBackfill>(fn, ud) : nullptr;
+        e->install_policies();
         return ROTA_OK;
     });
 }

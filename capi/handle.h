@@ -23,6 +23,9 @@ struct rota_engine {
     void* log_ud = nullptr;
     std::uint64_t reloads = 0;
     std::uint64_t reload_failures = 0;
+    // A C backfill_select installed with rota_set_backfill_select: it wins
+    // over the configuration's, reloads included.
+    std::shared_ptr<rota::Policy> native_backfill;
     std::vector<rota::JobId> ids;  // scratch for list queries
 
     void log(const std::string& line);

@@ -196,7 +196,7 @@ void Scheduler::gang_compress() {
         const Time old = j.reserved_start;
         gang_unreserve(s);
         gang_reserve(s);
-        if (j.reserved_start > old)
+        if (j.reserved_start > std::max(old, now_))
             throw Error(Errc::internal, "compression would delay a reservation");
     }
 }
@@ -215,6 +215,7 @@ void Scheduler::gang_schedule() {
             queue_.kill(i);
             continue;
         }
+        if (j.reserved() && j.reserved_start < now_) gang_unreserve(s);  // the clock jumped past it
         if (j.reserved()) {
             if (j.reserved_start == now_) {
                 gang_start(s, j.reserved_row);

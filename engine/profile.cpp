@@ -80,6 +80,8 @@ Time Profile::earliest(Time from, const Demand& d, Time duration) const {
 }
 
 void Profile::apply(Time start, Time end, const Demand& d, std::int64_t sign) {
+    // The profile starts at its first step: anything before is the past.
+    start = std::max(start, time_[0]);
     if (start >= end) return;
     ++version_;
     std::size_t a = split_at(start);

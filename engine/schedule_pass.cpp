@@ -237,7 +237,9 @@ void Scheduler::compress_reservations() {
         Time old = j.reserved_start;
         unreserve(s);
         Time t = profile_.earliest(now_, demand(j), j.spec.estimate);
-        if (t > old) throw Error(Errc::internal, "compression would delay a reservation");
+        // A reservation the clock jumped past can only be placed from now.
+        if (t > std::max(old, now_))
+            throw Error(Errc::internal, "compression would delay a reservation");
         reserve(s, t);
     }
 }
@@ -287,6 +289,15 @@ void Scheduler::schedule_queue() {
         if (!q.live()) continue;
         const Slot s = q.slot;
         Job& j = job(s);
+        if (j.reserved() && j.reserved_start < now_) {
+            // The clock jumped past this reservation (an embedder need not
+            // stop at every wakeup): its window is partly gone, so it is
+            // placed anew from now, as if it had just been made.
+            unreserve(s);
+            Time t = profile_.earliest(now_, demand(j), j.spec.estimate);
+            reserve(s, t);
+            next_reservation_ = std::min(next_reservation_, t);
+        }
         if (j.reserved()) {
             ++reserved_ahead;
             if (j.reserved_start == now_) {

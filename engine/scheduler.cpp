@@ -130,6 +130,11 @@ void Scheduler::submit(const JobSpec& spec) {
         throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": ids must be >= 0");
     if (spec.procs <= 0)
         throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": procs must be positive");
+    // Windows (estimate x MPL) must fit in the time axis with room to spare.
+    const std::int64_t rows = cfg_.gang.enabled ? cfg_.gang.mpl : 1;
+    if (spec.estimate > (kForever / 4 - now_) / rows)
+        throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": estimate " +
+                                       std::to_string(spec.estimate) + " us is too large");
     if (spec.estimate <= 0)
         throw Error(Errc::invalid,
                     "job " + std::to_string(spec.id) + ": estimate must be positive");
@@ -241,6 +246,8 @@ void Scheduler::cancel(JobId id) {
 
 void Scheduler::advance(Time t) {
     begin_event();
+    if (t > kForever / 4)
+        throw Error(Errc::invalid, "time " + std::to_string(t) + " us is beyond the time axis");
     if (t < now_)
         throw Error(Errc::time, "time went backwards: " + std::to_string(t) + " < now " +
                                     std::to_string(now_) + " (microseconds)");

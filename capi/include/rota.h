@@ -260,7 +260,7 @@ typedef struct rota_reservation {
     size_t size;
     int64_t job;
     rota_time start;
-    rota_time end; /* start + estimate */
+    rota_time end; /* start + estimate (x MPL under gang scheduling) */
     int32_t procs;
     int32_t row; /* 0 under space sharing */
 } rota_reservation;
@@ -355,7 +355,8 @@ typedef struct rota_candidates {
 typedef int (*rota_backfill_select_fn)(void* ud, const rota_candidates* c, uint32_t* picks);
 
 /* Install a native backfill_select policy, replacing the configured one
-** (NULL restores the configuration's). */
+** (NULL restores the configuration's). It stays installed across
+** rota_reload_policies(). */
 ROTA_API int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud);
 
 /* Where the engine's log lines go (hook failures, reloads, a policy's

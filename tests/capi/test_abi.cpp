@@ -154,3 +154,75 @@ TEST_CASE("abi: job ids must not be negative") {
     CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
     CHECK(std::string(rota_errmsg(e.get())).find("ids must be >= 0") != std::string::npos);
 }
+
+TEST_CASE("abi: advancing past a reservation's start re-places it and loses nothing") {
+    for (const char* cfg : {"[machine]\nprocs = 4\n[scheduler]\nreservation_depth = 1\n",
+                            "[machine]\nprocs = 4\n[scheduler]\nreservation_depth = -1\n",
+                            "[machine]\nprocs = 4\n[gang]\nmpl = 1\nbackfill = true\n"}) {
+        INFO(cfg);
+        auto e = rota::test::engine_from(cfg);
+        rota_job j{sizeof(rota_job)};
+        j.id = 1;
+        j.procs = 4;
+        j.estimate = 100;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+        j.id = 2;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+        REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+        rota_time w = 0;
+        REQUIRE(rota_next_wakeup(e.get(), &w) == ROTA_OK);
+        CHECK(w == 100);
+        REQUIRE(rota_advance(e.get(), 150) == ROTA_OK);  // past the wakeup
+        REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+        rota_job_info info{sizeof(info)};
+        REQUIRE(rota_job_info_get(e.get(), 2, &info) == ROTA_OK);
+        CHECK(info.state == ROTA_JOB_RUNNING);
+        CHECK(info.start == 150);
+    }
+}
+
+TEST_CASE("abi: an estimate beyond the time axis is refused") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 4\n");
+    REQUIRE(rota_advance(e.get(), 1) == ROTA_OK);
+    rota_job j{sizeof(rota_job)};
+    j.id = 1;
+    j.procs = 1;
+    j.estimate = INT64_MAX;
+    CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
+    CHECK(std::string(rota_errmsg(e.get())).find("too large") != std::string::npos);
+    CHECK(rota_advance(e.get(), INT64_MAX) == ROTA_EINVAL);
+    CHECK(rota_now(e.get()) == 1);
+}
+
+TEST_CASE("abi: a native backfill policy survives a policy reload") {
+    auto e = rota::test::engine_from(
+        "[machine]\nprocs = 8\n[policy.backfill]\nscript = \"backfill/first_fit.lua\"\n");
+    static int calls = 0;
+    calls = 0;
+    auto none = [](void*, const rota_candidates*, uint32_t*) {
+        ++calls;
+        return 0;
+    };
+    REQUIRE(rota_set_backfill_select(e.get(), none, nullptr) == ROTA_OK);
+    REQUIRE(rota_reload_policies(e.get()) == ROTA_OK);
+    rota_job j{sizeof(rota_job)};
+    auto submit = [&](int64_t id, int32_t procs, rota_time est) {
+        j.id = id;
+        j.procs = procs;
+        j.estimate = est;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    };
+    submit(1, 6, 100);
+    submit(2, 8, 100);
+    submit(3, 1, 50);  // a candidate the native policy refuses
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    CHECK(calls == 1);
+    rota_job_info info{sizeof(info)};
+    REQUIRE(rota_job_info_get(e.get(), 3, &info) == ROTA_OK);
+    CHECK(info.state == ROTA_JOB_QUEUED);
+}
+
+TEST_CASE("abi: NULL out pointers are refused, not dereferenced") {
+    CHECK(rota_engine_new_file("/nonexistent/rota.toml", nullptr) == ROTA_EINVAL);
+    CHECK(rota_engine_new("[machine]\nprocs = 1\n", nullptr, nullptr) == ROTA_EINVAL);
+}
