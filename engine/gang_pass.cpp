@@ -72,9 +72,7 @@ void Scheduler::gang_start(Slot s, std::int32_t row) {
     // its estimate).
     if (matrix_.rows() == 1) expiries_.push({j.estimated_end(), j.seq, s});
     gang_running_.push_back(s);
-    Action a{ActionType::start, j.spec.id, now_};
-    a.row = row;
-    emit_with_runs(a, j);
+    started_in_pass_.push_back(s);  // announced with its final place (announce_placements)
 }
 
 void Scheduler::gang_stop(Slot s) {
@@ -311,7 +309,9 @@ void Scheduler::gang_pass() {
     for (auto& p : row_profile_) p.advance(now_);
     extend_overrun_windows();
     before_pass_.clear();
-    for (Slot s : gang_running_) before_pass_.push_back({s, job(s).home_row, job(s).row_mask});
+    for (Slot s : gang_running_)
+        before_pass_.push_back({s, job(s).home_row, job(s).row_mask, job(s).nodes});
+    started_in_pass_.clear();
     migrated_.clear();
     pass_actions_.clear();
     buffer_pass_ = true;
@@ -342,43 +342,67 @@ void Scheduler::gang_pass() {
     }
 }
 
-// What changed in the rows of jobs that were already running: a real
-// batch system only needs the net result of clean, compact and fill.
+// The net result of the pass for the embedder, whatever clean, collapse,
+// migration and fill did in between: first every release (UNREPLICATE,
+// with the columns the job held), then home-row changes (MOVE), the new
+// jobs (START, in start order) and every new placement (REPLICATE, with
+// the columns it now holds); applied in this order no action puts a job on
+// cells another still holds. MIGRATE actions then say what was
+// checkpointed and restarted and for how long (they place nothing).
 void Scheduler::announce_placements() {
-    auto emit_row = [&](ActionType t, const Job& j, std::int32_t row) {
-        Action a{t, j.spec.id, now_};
-        a.row = row;
-        emit_with_runs(a, j);
+    auto on = [](std::uint32_t mask, std::int32_t r) { return (mask & bit(r)) != 0; };
+    auto same = [](const std::vector<NodeRun>& x, const std::vector<NodeRun>& y) {
+        return x.size() == y.size() &&
+               std::equal(x.begin(), x.end(), y.begin(), [](const NodeRun& a, const NodeRun& b) {
+                   return a.first == b.first && a.count == b.count;
+               });
     };
-    // Releases first, then moves, then the pass's migrations and starts in
-    // the order they were made, then new replicas: applied in this order,
-    // no action puts a job on cells another job still holds (migrations
-    // aside, see rota.h).
-    for (int step = 0; step < 3; ++step) {
-        if (step == 2) {
-            actions_.insert(actions_.end(), pass_actions_.begin(), pass_actions_.end());
-            pass_actions_.clear();
-        }
-        std::size_t b = 0;
-        for (Slot s : gang_running_) {
-            const Job& j = job(s);
-            std::uint32_t old = 0;
-            std::int16_t old_home = j.home_row;
-            if (b < before_pass_.size() && before_pass_[b].slot == s) {
-                old = before_pass_[b].mask;
-                old_home = before_pass_[b].home;
-                ++b;
-            } else {
-                old = bit(j.home_row);  // started in this pass: START gives its home row
+    std::size_t b = 0;
+    for (Slot s : gang_running_) {  // releases
+        if (b >= before_pass_.size() || before_pass_[b].slot != s) continue;
+        const Placement& p = before_pass_[b++];
+        const Job& j = job(s);
+        const bool moved_columns = !same(p.runs, j.nodes);
+        for (std::int32_t r = 0; r < matrix_.rows(); ++r)
+            if (on(p.mask, r) && (!on(j.row_mask, r) || moved_columns)) {
+                Action a{ActionType::unreplicate, j.spec.id, now_};
+                a.row = r;
+                emit_with_runs(a, p.runs, j.spec.procs);
             }
-            for (std::int32_t r = 0; r < matrix_.rows(); ++r) {
-                const bool was = old & bit(r), is = j.row_mask & bit(r);
-                if (step == 0 && was && !is) emit_row(ActionType::unreplicate, j, r);
-                if (step == 2 && is && !was) emit_row(ActionType::replicate, j, r);
-            }
-            if (step == 1 && old_home != j.home_row) emit_row(ActionType::move, j, j.home_row);
+    }
+    b = 0;
+    for (Slot s : gang_running_) {  // home rows
+        if (b >= before_pass_.size() || before_pass_[b].slot != s) continue;
+        const Placement& p = before_pass_[b++];
+        if (p.home != job(s).home_row) {
+            Action a{ActionType::move, job(s).spec.id, now_};
+            a.row = job(s).home_row;
+            emit_with_runs(a, job(s));
         }
     }
+    for (Slot s : started_in_pass_) {  // new jobs, in their final place
+        const Job& j = job(s);
+        Action a{ActionType::start, j.spec.id, now_};
+        a.row = j.home_row;
+        emit_with_runs(a, j);
+    }
+    b = 0;
+    for (Slot s : gang_running_) {  // placements
+        const Job& j = job(s);
+        std::uint32_t held = bit(j.home_row);  // a new job: START gave its home row
+        if (b < before_pass_.size() && before_pass_[b].slot == s) {
+            const Placement& p = before_pass_[b++];
+            held = same(p.runs, j.nodes) ? p.mask : 0;
+        }
+        for (std::int32_t r = 0; r < matrix_.rows(); ++r)
+            if (on(j.row_mask, r) && !on(held, r)) {
+                Action a{ActionType::replicate, j.spec.id, now_};
+                a.row = r;
+                emit_with_runs(a, j);
+            }
+    }
+    actions_.insert(actions_.end(), pass_actions_.begin(), pass_actions_.end());
+    pass_actions_.clear();
 }
 
 // Suspend what left the active row, resume what entered it.

@@ -302,10 +302,14 @@ bool Scheduler::next_action(Action& out) {
 }
 
 void Scheduler::emit_with_runs(Action a, const Job& j) {
+    emit_with_runs(a, j.nodes, j.spec.procs);
+}
+
+void Scheduler::emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::int32_t nodes) {
     a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
-    a.run_count = static_cast<std::uint32_t>(j.nodes.size());
-    a.nodes = j.spec.procs;
-    run_arena_.insert(run_arena_.end(), j.nodes.begin(), j.nodes.end());
+    a.run_count = static_cast<std::uint32_t>(runs.size());
+    a.nodes = nodes;
+    run_arena_.insert(run_arena_.end(), runs.begin(), runs.end());
     emit(a);
 }
 

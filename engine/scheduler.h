@@ -157,7 +157,9 @@ class Scheduler {
         Slot slot;
         std::int16_t home;
         std::uint32_t mask;
+        std::vector<NodeRun> runs;
     };
+    std::vector<Slot> started_in_pass_;
     std::vector<Placement> before_pass_;
 
     void gang_pass();
@@ -227,6 +229,7 @@ class Scheduler {
     bool buffer_pass_ = false;
     // Emits `a` with job `j`'s node runs attached (START, REPLICATE, ...).
     void emit_with_runs(Action a, const Job& j);
+    void emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::int32_t nodes);
     std::vector<Action> pass_actions_;
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
 };

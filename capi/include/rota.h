@@ -168,13 +168,14 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 #define ROTA_ACTION_KILL 2   /* kill `job`: its estimate expired at `time` */
 #define ROTA_ACTION_REJECT 3 /* `job` will never run here: `reason` says why */
 /* Gang scheduling (a [gang] table in the configuration, seed 000 §4-5).
-** After each pass the engine gives the net change of every running job's
-** rows; the job's columns (`runs`) are the same in every row it holds. A
-** pass's actions come in this order: UNREPLICATE (cells released), MOVE,
-** then MIGRATE and START as the pass made them, then REPLICATE, then
-** SUSPEND/RESUME. Without migration, applying them in order never puts a
-** job on cells another still holds; with migration, apply a pass's actions
-** as a whole (they describe the matrix after the pass). */
+** After each pass the engine gives the net result for the matrix, in this
+** order: UNREPLICATE (every row a job left, or held on columns it no longer
+** has, with those old columns), MOVE, START (new jobs, in their final
+** place), REPLICATE (every row a job now holds that it did not, with its
+** columns), then MIGRATE (informational: what was checkpointed and
+** restarted, and for how long), then SWITCH/SUSPEND/RESUME. Applied in this
+** order, no action puts a job on cells another job still holds. A job's
+** columns (`runs`) are the same in every row it holds. */
 #define ROTA_ACTION_REPLICATE 4   /* `job` now also holds `row` (same columns) */
 #define ROTA_ACTION_UNREPLICATE 5 /* `job` no longer holds `row` */
 #define ROTA_ACTION_MOVE 6        /* `job`'s home row is now `row`; which rows it holds
@@ -182,9 +183,10 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 #define ROTA_ACTION_SWITCH 7      /* `row` is the active row from `time` on; job = -1 */
 #define ROTA_ACTION_SUSPEND 8     /* stop executing `job` (context switch out) */
 #define ROTA_ACTION_RESUME 9      /* execute `job` (context switch in) */
-/* Migration (seed 000 §5.4): `job` now holds `runs` in `row` (its columns
-** may have changed); it cannot make progress for `delay` (checkpoint and
-** restart, eq. (4) and (5)); `option` says which option moved it. */
+/* Migration (seed 000 §5.4), informational: `job` was checkpointed and
+** restarted by `option` 1 or 2 (from `from_row` to `row`, now on `runs`)
+** and cannot make progress for `delay` (its share of eq. (4) or (5)). The
+** cells it holds are told by UNREPLICATE/REPLICATE of the same pass. */
 #define ROTA_ACTION_MIGRATE 10
 
 /* Consecutive node numbers first, first + 1, ..., first + count - 1. Node
