@@ -405,23 +405,30 @@ void Scheduler::announce_placements() {
     pass_actions_.clear();
 }
 
-// Suspend what left the active row, resume what entered it.
+// Suspend what left the active row, resume what entered it. Marks by
+// epoch keep it linear in the columns and running jobs.
 void Scheduler::announce_active() {
+    if (in_row_.size() < jobs_.size()) {
+        in_row_.resize(jobs_.size(), 0);
+        was_executing_.resize(jobs_.size(), 0);
+    }
+    ++mark_epoch_;
+    for (Slot s : executing_) was_executing_[s] = mark_epoch_;
     std::vector<Slot> now_running;
     for (std::int32_t c = 0; c < matrix_.cols(); ++c) {
-        Slot s = matrix_.at(active_row_, c);
-        if (s != Matrix::kEmpty && (now_running.empty() || now_running.back() != s) &&
-            std::find(now_running.begin(), now_running.end(), s) == now_running.end())
-            now_running.push_back(s);
+        const Slot s = matrix_.at(active_row_, c);
+        if (s == Matrix::kEmpty || in_row_[s] == mark_epoch_) continue;
+        in_row_[s] = mark_epoch_;
+        now_running.push_back(s);
     }
     for (Slot s : executing_)
-        if (std::find(now_running.begin(), now_running.end(), s) == now_running.end()) {
+        if (in_row_[s] != mark_epoch_) {
             Action a{ActionType::suspend, job(s).spec.id, now_};
             a.row = active_row_;
             emit(a);
         }
     for (Slot s : now_running)
-        if (std::find(executing_.begin(), executing_.end(), s) == executing_.end()) {
+        if (was_executing_[s] != mark_epoch_) {
             Action a{ActionType::resume, job(s).spec.id, now_};
             a.row = active_row_;
             emit(a);

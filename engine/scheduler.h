@@ -152,6 +152,8 @@ class Scheduler {
     std::int32_t active_row_ = 0;
     Time slice_end_ = kForever;
     std::vector<Slot> executing_;
+    std::vector<std::uint32_t> in_row_, was_executing_;  // announce_active's marks
+    std::uint32_t mark_epoch_ = 0;
     std::vector<Slot> gang_running_;  // in start order
     struct Placement {
         Slot slot;
