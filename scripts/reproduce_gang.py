@@ -910,8 +910,8 @@ def main():
                 err = run.probe(p)
                 if err:
                     run.errors[p] = err
-            todo = [s for s in specs() if s[1] not in run.errors]
-            run.run_all(todo)
+            pending = [s for s in specs() if s[1] not in run.errors]
+            run.run_all(pending)
             timing = run.time_policies(len(FACTORS) - 1)
             elapsed_runs = time.perf_counter() - t_start
             with open(cache, "w") as fh:
