@@ -40,4 +40,19 @@ inline std::vector<JobOutcome> initial_outcomes(const std::vector<TraceJob>& job
     return out;
 }
 
+// Submits input job `i` under engine id `i` (outcomes carry the trace id)
+// and reports progress every `progress_every` arrivals.
+inline void submit_job(rota_engine* e, const std::vector<TraceJob>& in, std::uint32_t i,
+                       const SimOptions& opt, std::size_t arrived, std::size_t total) {
+    const TraceJob& j = in[i];
+    rota_job rj{sizeof(rota_job)};
+    rj.id = i;
+    rj.estimate = j.estimate * kUs;
+    rj.procs = j.procs;
+    rj.user = j.user;
+    check(e, rota_submit(e, &rj), "rota_submit");
+    if (opt.progress && arrived % static_cast<std::size_t>(opt.progress_every) == 0)
+        opt.progress(static_cast<std::int64_t>(arrived), static_cast<std::int64_t>(total));
+}
+
 }  // namespace rota::sim::detail

@@ -98,17 +98,8 @@ class Machine {
     }
 
     void submit(std::uint32_t i) {
-        const TraceJob& j = in_[i];
-        rota_job rj{sizeof(rota_job)};
-        rj.id = i;  // engine ids are input positions; outcomes carry the trace id
-        rj.estimate = j.estimate * kUs;
-        rj.procs = j.procs;
-        rj.user = j.user;
-        check(e_, rota_submit(e_, &rj), "rota_submit");
+        detail::submit_job(e_, in_, i, opt_, next_arrival_, arrival_.size());
         ++waiting_;
-        if (opt_.progress && next_arrival_ % static_cast<std::size_t>(opt_.progress_every) == 0)
-            opt_.progress(static_cast<std::int64_t>(next_arrival_),
-                          static_cast<std::int64_t>(arrival_.size()));
     }
 
     void end_top() {
