@@ -14,10 +14,10 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/generate.h"
-#include "sim/run_config.h"
-#include "sim/simulation.h"
-#include "sim/swf.h"
+#include "generate.h"
+#include "run_config.h"
+#include "simulation.h"
+#include "swf.h"
 
 using namespace rota::sim;
 using Clock = std::chrono::steady_clock;
@@ -29,7 +29,7 @@ double seconds_since(Clock::time_point t0) {
 }
 
 // First fit: start the candidates in queue order (the engine re-checks each).
-int first_fit(void*, const rota_candidates* c, uint32_t* picks) {
+int first_fit(void*, const rota_batch* c, const rota_backfill_context*, uint32_t* picks) {
     for (size_t i = 0; i < c->n; ++i) picks[i] = static_cast<uint32_t>(i);
     return static_cast<int>(c->n);
 }
@@ -48,12 +48,13 @@ Run simulate_easy(const std::vector<TraceJob>& jobs, std::int32_t procs, bool na
         std::fprintf(stderr, "bench: %s\n", rota_errmsg(e));
         std::exit(1);
     }
-    if (native) rota_set_backfill_select(e, first_fit, nullptr);
+    // First fit decides in queue order: it streams, like backfill/first_fit.lua.
+    if (native) rota_set_backfill_select(e, first_fit, nullptr, ROTA_STREAM);
     auto t0 = Clock::now();
     SimResult r = simulate(e, jobs, {});
     double s = seconds_since(t0);
     rota_engine_free(e);
-    return {s, jobs.size(), r.counters.hook_calls[ROTA_HOOK_BACKFILL_SELECT]};
+    return {s, jobs.size(), r.hooks[ROTA_HOOK_BACKFILL_SELECT].second.calls};
 }
 
 long peak_rss_kb() {

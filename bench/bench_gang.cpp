@@ -10,9 +10,9 @@
 #include <cstring>
 #include <string>
 
-#include "sim/generate.h"
-#include "sim/run_config.h"
-#include "sim/simulation.h"
+#include "generate.h"
+#include "run_config.h"
+#include "simulation.h"
 
 using namespace rota::sim;
 using Clock = std::chrono::steady_clock;

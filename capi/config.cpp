@@ -33,10 +33,25 @@ const char* type_name(const toml::node& n) {
     }
 }
 
-void only_keys(const toml::table& t, const std::string& where, std::set<std::string> allowed) {
+// Keys that moved, with where they went: a config written for an older
+// rota gets a pointer instead of a bare "unknown key".
+std::string moved_hint(const std::string& key) {
+    if (key == "gang.backfill")
+        return " (backfilling in every row is scheduler.backfill with "
+               "scheduler.reservation_depth, or the preset bgs)";
+    if (key == "policy.backfill")
+        return " (the hook is named backfill_select: [policy.backfill_select])";
+    if (key == "policy.migration")
+        return " (the hook is named migration_option: [policy.migration_option])";
+    return "";
+}
+
+void only_keys(const toml::table& t, const std::string& where,
+               const std::set<std::string>& allowed) {
     for (const auto& [k, v] : t) {
-        if (!allowed.count(std::string(k.str())))
-            fail("unknown key '" + (where.empty() ? "" : where + ".") + std::string(k.str()) + "'");
+        if (allowed.count(std::string(k.str()))) continue;
+        const std::string key = (where.empty() ? "" : where + ".") + std::string(k.str());
+        fail("unknown key '" + key + "'" + moved_hint(key));
     }
 }
 
@@ -70,6 +85,15 @@ std::string get_string(const toml::table& t, const char* key, const std::string&
     return n->as_string()->get();
 }
 
+double get_seconds(const toml::table& t, const char* key, const std::string& where, double dflt) {
+    const toml::node* n = t.get(key);
+    if (!n) return dflt;
+    if (n->is_integer()) return static_cast<double>(n->as_integer()->get());
+    if (!n->is_floating_point())
+        fail("key '" + where + key + "' must be a number (seconds), got " + type_name(*n));
+    return n->as_floating_point()->get();
+}
+
 void parse_machine(const toml::table& m, SchedulerConfig& s) {
     only_keys(m, "machine", {"procs", "pools"});
     if (!m.get("procs")) fail("key 'machine.procs' is required");
@@ -95,16 +119,6 @@ void parse_machine(const toml::table& m, SchedulerConfig& s) {
     }
 }
 
-void parse_scheduler(const toml::table& t, SchedulerConfig& s) {
-    only_keys(t, "scheduler", {"backfill", "reservation_depth"});
-    s.backfill = get_bool(t, "backfill", "scheduler.", true);
-    std::int64_t d = get_int(t, "reservation_depth", "scheduler.", 1);
-    if (d < -1 || d > 1'000'000)
-        fail("key 'scheduler.reservation_depth' must be -1 (unlimited) or 0..1000000, got " +
-             std::to_string(d));
-    s.reservation_depth = static_cast<std::int32_t>(d);
-}
-
 ParamValue param_of(const toml::node& n, const std::string& key) {
     if (n.is_boolean()) return n.as_boolean()->get();
     if (n.is_integer()) return n.as_integer()->get();
@@ -115,7 +129,9 @@ ParamValue param_of(const toml::node& n, const std::string& key) {
 }
 
 void parse_policy(const toml::table& t, EngineConfig& c) {
-    only_keys(t, "policy", {"admission", "order", "backfill", "migration", "search_path"});
+    std::set<std::string> keys{"search_path"};
+    for (int h = 0; h < kHookCount; ++h) keys.insert(hook_name(static_cast<Hook>(h)));
+    only_keys(t, "policy", keys);
     if (const toml::node* sp = t.get("search_path")) {
         if (!sp->is_array()) fail("key 'policy.search_path' must be an array of strings");
         for (const auto& e : *sp->as_array()) {
@@ -123,16 +139,13 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
             c.search_path.push_back(e.as_string()->get());
         }
     }
-    const std::pair<const char*, Hook> hooks[] = {{"admission", Hook::admission},
-                                                  {"order", Hook::order},
-                                                  {"backfill", Hook::backfill_select},
-                                                  {"migration", Hook::migration_option}};
-    for (auto [name, hook] : hooks) {
+    for (int i = 0; i < kHookCount; ++i) {
+        const auto hook = static_cast<Hook>(i);
+        const char* name = hook_name(hook);
         const toml::table* h = table_at(t, name, "policy.");
         if (!h) continue;
-        std::string where = std::string("policy.") + name + ".";
+        const std::string where = std::string("policy.") + name + ".";
         HookScript hs{hook, get_string(*h, "script", where), {}};
-        if (hs.script.empty()) fail("key '" + where + "script' is required");
         for (const auto& [k, v] : *h) {
             if (k.str() == "script") continue;
             hs.params.emplace_back(std::string(k.str()), param_of(v, where + std::string(k.str())));
@@ -141,36 +154,24 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
     }
 }
 
-double get_seconds(const toml::table& t, const char* key, const std::string& where, double dflt) {
-    const toml::node* n = t.get(key);
-    if (!n) return dflt;
-    if (n->is_integer()) return static_cast<double>(n->as_integer()->get());
-    if (!n->is_floating_point())
-        fail("key '" + where + key + "' must be a number (seconds), got " + type_name(*n));
-    return n->as_floating_point()->get();
-}
-
-// Gang scheduling (seed 000 §4-5): the table's presence turns it on.
-void parse_gang(const toml::table& t, GangConfig& g) {
-    only_keys(t, "gang",
-              {"mpl", "slice", "backfill", "migration", "migration_cost", "migration_q"});
-    g.enabled = true;
-    std::int64_t mpl = get_int(t, "mpl", "gang.", 1);
+// Gang scheduling (seed 000 §4-5): more than one row of the matrix.
+void parse_gang(const toml::table& t, SchedulerConfig& s) {
+    only_keys(t, "gang", {"mpl", "slice", "migration", "migration_cost", "migration_q"});
+    std::int64_t mpl = get_int(t, "mpl", "gang.", s.rows);
     if (mpl < 1 || mpl > 32)
         fail("key 'gang.mpl' must be between 1 and 32, got " + std::to_string(mpl));
-    g.mpl = static_cast<std::int32_t>(mpl);
+    s.rows = static_cast<std::int32_t>(mpl);
     double slice = get_seconds(t, "slice", "gang.", 200.0);
     if (!(slice > 0) || slice > 1e9) fail("key 'gang.slice' must be a positive number of seconds");
-    g.slice = static_cast<std::int64_t>(slice * 1e6);
-    g.backfill = get_bool(t, "backfill", "gang.", false);
-    g.migration = get_bool(t, "migration", "gang.", false);
+    s.slice = static_cast<std::int64_t>(slice * 1e6);
+    s.migration = get_bool(t, "migration", "gang.", s.migration);
     double cost = get_seconds(t, "migration_cost", "gang.", 0.0);
     if (!(cost >= 0 && cost <= 1e9)) fail("key 'gang.migration_cost' must be 0..1e9 seconds");
-    g.migration_cost = static_cast<std::int64_t>(cost * 1e6);
+    s.migration_cost = static_cast<std::int64_t>(cost * 1e6);
     std::int64_t q = get_int(t, "migration_q", "gang.", -1);
     if (q < -1 || q > 1'000'000'000)
         fail("key 'gang.migration_q' must be -1 (unlimited) or 0..1000000000");
-    g.migration_q = static_cast<std::int32_t>(q);
+    s.migration_q = static_cast<std::int32_t>(q);
 }
 
 void parse_lua(const toml::table& t, EngineConfig& c) {
@@ -182,7 +183,105 @@ void parse_lua(const toml::table& t, EngineConfig& c) {
         fail("key 'lua.memory_limit_mb' must be between 1 and 65536");
 }
 
+HookScript* script_for(EngineConfig& c, Hook h) {
+    for (auto& s : c.scripts)
+        if (s.hook == h) return &s;
+    return nullptr;
+}
+
+// Applies `scheduler.preset` and checks that every key given can be
+// honoured by the mode it describes: a key that would be silently ignored
+// is an error that names it.
+void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c) {
+    SchedulerConfig& s = c.scheduler;
+    const std::string preset = sched ? get_string(*sched, "preset", "scheduler.") : "";
+    auto given = [](const toml::table* t, const char* key) { return t && t->get(key); };
+    if (!preset.empty()) {
+        const Preset* p = find_preset(preset);
+        if (!p)
+            fail("key 'scheduler.preset': unknown preset '" + preset + "' (expected " +
+                 preset_names() + ")");
+        c.preset = p->name;
+        auto owned = [&](const toml::table* t, const char* key, const std::string& full) {
+            if (given(t, key))
+                fail("key '" + full + "' is set by the preset '" + preset +
+                     "'; leave scheduler.preset out to set it yourself");
+        };
+        owned(sched, "backfill", "scheduler.backfill");
+        owned(sched, "reservation_depth", "scheduler.reservation_depth");
+        s.backfill = p->backfill;
+        s.reservation_depth = p->reservation_depth;
+        if (p->gang) {
+            owned(gang, "migration", "gang.migration");
+            s.migration = p->migration;
+        }
+        HookScript* bf = script_for(c, Hook::backfill_select);
+        if (p->backfill_script) {
+            if (p->owns_backfill_script && bf && !bf->script.empty())
+                fail("key 'policy.backfill_select.script' is set by the preset '" + preset +
+                     "'; leave scheduler.preset out to set it yourself");
+            if (!bf) {
+                c.scripts.push_back({Hook::backfill_select, "", {}});
+                bf = &c.scripts.back();
+            }
+            if (bf->script.empty()) bf->script = p->backfill_script;
+        }
+        HookScript* mig = script_for(c, Hook::migration_option);
+        if (p->migration_script && s.migration) {
+            if (!mig) {
+                c.scripts.push_back({Hook::migration_option, "", {}});
+                mig = &c.scripts.back();
+            }
+            if (mig->script.empty()) mig->script = p->migration_script;
+        }
+    }
+    for (const auto& hs : c.scripts)
+        if (hs.script.empty())
+            fail(std::string("key 'policy.") + hook_name(hs.hook) + ".script' is required");
+    // Keys the configured mode never reads.
+    if (!s.backfill) {
+        if (script_for(c, Hook::backfill_select))
+            fail("key 'policy.backfill_select' is never called: scheduler.backfill is false" +
+                 (c.preset.empty() ? std::string() : " (preset '" + c.preset + "')"));
+    }
+    if (!s.migration) {
+        for (const char* k : {"migration_cost", "migration_q"})
+            if (given(gang, k))
+                fail(std::string("key 'gang.") + k + "' has no effect: gang.migration is false");
+        if (script_for(c, Hook::migration_option))
+            fail("key 'policy.migration_option' is never called: gang.migration is false");
+    }
+}
+
 }  // namespace
+
+const std::vector<Preset>& presets() {
+    // seed 002 §2.1 (FCFS, EASY, conservative), seed 001 §3 (FPFS), seed 000
+    // §5 (GS, BGS, MGS, MBGS): the walk's two parameters, rows, migration.
+    static const std::vector<Preset> all{
+        {"fcfs", false, 0, false, false, nullptr, false, nullptr},
+        {"easy", true, 1, false, false, "backfill/first_fit.lua", false, nullptr},
+        {"conservative", true, -1, false, false, "backfill/first_fit.lua", false, nullptr},
+        {"fpfs", true, 0, false, false, "backfill/fpfs.lua", true, nullptr},
+        {"gs", false, 0, true, false, nullptr, false, nullptr},
+        {"bgs", true, -1, true, false, "backfill/first_fit.lua", false, nullptr},
+        {"mgs", false, 0, true, true, nullptr, false, "migration/min_cost.lua"},
+        {"mbgs", true, -1, true, true, "backfill/first_fit.lua", false, "migration/min_cost.lua"},
+    };
+    return all;
+}
+
+const Preset* find_preset(const std::string& name) {
+    for (const auto& p : presets())
+        if (name == p.name) return &p;
+    return nullptr;
+}
+
+std::string preset_names() {
+    std::string s;
+    for (const auto& p : presets()) s += (s.empty() ? "" : ", ") + std::string(p.name);
+    return s;
+}
 
 EngineConfig parse_config(const std::string& text, const std::string& source_name) {
     toml::table root;
@@ -198,10 +297,28 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
     const toml::table* m = table_at(root, "machine", "");
     if (!m) fail("table [machine] is required (at least machine.procs)");
     parse_machine(*m, c.scheduler);
-    if (const toml::table* s = table_at(root, "scheduler", "")) parse_scheduler(*s, c.scheduler);
+    const toml::table* sched = table_at(root, "scheduler", "");
+    if (sched) {
+        only_keys(*sched, "scheduler", {"preset", "backfill", "reservation_depth"});
+        c.scheduler.backfill = get_bool(*sched, "backfill", "scheduler.", true);
+        std::int64_t d = get_int(*sched, "reservation_depth", "scheduler.", 1);
+        if (d < -1 || d > 1'000'000)
+            fail("key 'scheduler.reservation_depth' must be -1 (unlimited) or 0..1000000, got " +
+                 std::to_string(d));
+        c.scheduler.reservation_depth = static_cast<std::int32_t>(d);
+    }
     if (const toml::table* p = table_at(root, "policy", "")) parse_policy(*p, c);
     if (const toml::table* l = table_at(root, "lua", "")) parse_lua(*l, c);
-    if (const toml::table* g = table_at(root, "gang", "")) parse_gang(*g, c.scheduler.gang);
+    const toml::table* gang = table_at(root, "gang", "");
+    // Gang presets run five rows of 200 s unless told otherwise (seed 000 §6).
+    const std::string preset = sched ? get_string(*sched, "preset", "scheduler.") : "";
+    const Preset* p = find_preset(preset);
+    if (p && p->gang) {
+        c.scheduler.rows = kPresetMpl;
+        c.scheduler.slice = kPresetSlice;
+    }
+    if (gang) parse_gang(*gang, c.scheduler);
+    resolve(sched, gang, c);
     return c;
 }
 

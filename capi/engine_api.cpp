@@ -92,6 +92,57 @@ int create(const std::string& text, const std::string& source, const std::string
 
 }  // namespace
 
+namespace {
+
+// A backfill_select policy that calls a C function, with the columns and
+// context fields a Lua policy gets (both from engine/vocabulary.h).
+class NativeBackfill : public Policy {
+  public:
+    NativeBackfill(rota_backfill_select_fn fn, void* ud, bool streams)
+        : fn_(fn), ud_(ud), streams_(streams) {}
+    bool provides(Hook h) const override { return h == Hook::backfill_select; }
+    bool streams(Hook h) const override { return streams_ && h == Hook::backfill_select; }
+    std::string source(Hook) const override { return "the native backfill_select"; }
+    HookOutcome backfill_select(const JobBatch& c, const BackfillContext& ctx,
+                                std::vector<std::int64_t>& picks) override {
+        rota_batch rb{};
+        rb.size = sizeof(rb);
+        rb.n = c.size();
+#define ROTA_X(name, type, value, doc) rb.name = c.name.data();
+        ROTA_JOB_COLUMNS(ROTA_X)
+#undef ROTA_X
+        rota_backfill_context rc{};
+        rc.size = sizeof(rc);
+#define ROTA_X(name, type, doc) rc.name = c_value(ctx.name);
+        ROTA_CONTEXT_COMMON(ROTA_X)
+        ROTA_CONTEXT_BACKFILL(ROTA_X)
+#undef ROTA_X
+        out_.resize(c.size());
+        const int n = fn_(ud_, &rb, &rc, out_.data());
+        picks.clear();
+        if (n < 0 || static_cast<std::size_t>(n) > c.size())
+            return HookOutcome::failure("the native backfill_select returned " + std::to_string(n));
+        picks.assign(out_.begin(), out_.begin() + n);
+        return {};
+    }
+
+  private:
+    template <class T>
+    static T c_value(T v) {
+        return v;
+    }
+    static rota_time c_value(MaybeTime v) {
+        return v.t == kNoTime ? -1 : v.t;
+    }
+
+    rota_backfill_select_fn fn_;
+    void* ud_;
+    bool streams_;
+    std::vector<std::uint32_t> out_;
+};
+
+}  // namespace
+
 extern "C" {
 
 const char* rota_version(void) {
@@ -179,54 +230,27 @@ int rota_reload_policies(rota_engine* e) {
     });
 }
 
-namespace {
-
-// A backfill_select policy that calls a C function.
-class NativeBackfill : public Policy {
-  public:
-    NativeBackfill(rota_backfill_select_fn fn, void* ud) : fn_(fn), ud_(ud) {}
-    bool provides(Hook h) const override { return h == Hook::backfill_select; }
-    HookOutcome backfill_select(const JobBatch& c, const PassContext& ctx,
-                                std::vector<std::uint32_t>& picks) override {
-        rota_candidates rc{};
-        rc.size = sizeof(rc);
-        rc.n = c.size();
-        rc.id = c.id.data();
-        rc.procs = c.procs.data();
-        rc.estimate = c.estimate.data();
-        rc.submit = c.submit.data();
-        rc.now = ctx.now;
-        rc.free_procs = ctx.free_procs;
-        rc.head_id = ctx.head_id;
-        rc.head_jumps = ctx.head_jumps;
-        rc.shadow_time = ctx.shadow_time == kNoTime ? -1 : ctx.shadow_time;
-        rc.extra_procs = ctx.extra_procs;
-        rc.head_procs = ctx.head_procs;
-        rc.machine_procs = ctx.machine_procs;
-        rc.queue_length = ctx.queue_length;
-        picks.resize(c.size());
-        int n = fn_(ud_, &rc, picks.data());
-        if (n < 0 || static_cast<std::size_t>(n) > c.size()) {
-            picks.clear();
-            return HookOutcome::failure("native backfill_select returned " + std::to_string(n));
-        }
-        picks.resize(static_cast<std::size_t>(n));
-        return {};
-    }
-
-  private:
-    rota_backfill_select_fn fn_;
-    void* ud_;
-};
-
-}  // namespace
-
-int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud) {
+int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud, int flags) {
     return capi::guard(e, [&] {
-        e->native_backfill = fn ? std::make_shared<NativeBackfill>(fn, ud) : nullptr;
+        if (flags & ~ROTA_STREAM)
+            throw Error(Errc::invalid,
+                        "rota_set_backfill_select: unknown flags " + std::to_string(flags));
+        e->native_backfill =
+            fn ? std::make_shared<NativeBackfill>(fn, ud, (flags & ROTA_STREAM) != 0) : nullptr;
         e->install_policies();
         return ROTA_OK;
     });
+}
+
+const char* rota_preset_name(int i) {
+    const auto& all = presets();
+    return i >= 0 && static_cast<std::size_t>(i) < all.size()
+               ? all[static_cast<std::size_t>(i)].name
+               : nullptr;
+}
+
+const char* rota_hook_name(int hook) {
+    return hook >= 0 && hook < kHookCount ? hook_name(static_cast<Hook>(hook)) : nullptr;
 }
 
 int rota_set_log(rota_engine* e, rota_log_fn fn, void* ud) {

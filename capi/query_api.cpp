@@ -33,7 +33,7 @@ int state_code(JobState s) {
 }
 
 void check_row(const SchedulerConfig& c, int32_t row) {
-    const int32_t rows = c.gang.enabled ? c.gang.mpl : 1;
+    const int32_t rows = c.rows;
     if (row < 0 || row >= rows)
         throw Error(Errc::invalid,
                     "row " + std::to_string(row) + " is outside 0.." + std::to_string(rows - 1));
@@ -95,7 +95,7 @@ int rota_job_nodes(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t*
         if (j->state != JobState::running)
             throw Error(Errc::state, "job " + std::to_string(id) + " is not running");
         std::vector<int32_t> nodes;
-        NodePool::expand(j->nodes, nodes);
+        NodePool::expand(j->alloc.runs, nodes);
         return copy_out<int32_t>(nodes, out, cap, n);
     });
 }
@@ -144,12 +144,12 @@ int rota_machine(rota_engine* e, rota_machine_info* out) {
         rota_machine_info full{};
         full.size = sizeof(full);
         full.procs = c.procs;
-        full.rows = c.gang.enabled ? c.gang.mpl : 1;
+        full.rows = c.rows;
         full.npools = static_cast<int32_t>(c.pools.size());
         full.reservation_depth = c.reservation_depth;
-        full.backfill = c.gang.enabled ? (c.gang.backfill ? 1 : 0) : (c.backfill ? 1 : 0);
-        full.gang = c.gang.enabled ? 1 : 0;
-        full.slice = c.gang.enabled ? c.gang.slice : 0;
+        full.backfill = c.backfill ? 1 : 0;
+        full.migration = c.migration ? 1 : 0;
+        full.slice = c.rows > 1 ? c.slice : 0;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });
@@ -158,7 +158,7 @@ int rota_machine(rota_engine* e, rota_machine_info* out) {
 int rota_active_row(rota_engine* e, int32_t* row) {
     return capi::guard(e, [&] {
         if (!row) throw Error(Errc::invalid, "rota_active_row: row is NULL");
-        *row = e->sched->config().gang.enabled ? e->sched->active_row() : 0;
+        *row = e->sched->active_row();
         return ROTA_OK;
     });
 }
@@ -168,19 +168,10 @@ int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_
         const auto& c = e->sched->config();
         check_row(c, row);
         std::vector<int64_t> ids(static_cast<std::size_t>(c.procs), -1);
-        if (c.gang.enabled) {
-            const Matrix& m = e->sched->matrix();
-            for (int32_t col = 0; col < m.cols(); ++col) {
-                Matrix::Slot s = m.at(row, col);
-                if (s != Matrix::kEmpty) ids[static_cast<std::size_t>(col)] = e->sched->job_at(s);
-            }
-        } else {
-            e->ids.clear();
-            e->sched->running_ids(e->ids);
-            for (int64_t id : e->ids)
-                for (const NodeRun& r : e->sched->find(id)->nodes)
-                    for (int32_t col = r.first; col < r.first + r.count; ++col)
-                        ids[static_cast<std::size_t>(col)] = id;
+        const Matrix& m = e->sched->machine().matrix();
+        for (int32_t col = 0; col < m.cols(); ++col) {
+            Matrix::Slot s = m.at(row, col);
+            if (s != Matrix::kEmpty) ids[static_cast<std::size_t>(col)] = e->sched->job_at(s);
         }
         return copy_out<int64_t>(ids, out, cap, n);
     });
@@ -188,16 +179,9 @@ int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_
 
 int rota_row_free(rota_engine* e, int32_t row, int32_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
-        const auto& c = e->sched->config();
-        check_row(c, row);
+        check_row(e->sched->config(), row);
         std::vector<int32_t> cols;
-        if (c.gang.enabled) {
-            const Matrix& m = e->sched->matrix();
-            for (int32_t col = 0; col < m.cols(); ++col)
-                if (m.at(row, col) == Matrix::kEmpty) cols.push_back(col);
-        } else {
-            e->sched->idle_nodes(cols);
-        }
+        e->sched->machine().matrix().free_columns(row, cols);
         return copy_out<int32_t>(cols, out, cap, n);
     });
 }
@@ -209,9 +193,8 @@ int rota_job_rows(rota_engine* e, int64_t id, int32_t* home, uint32_t* mask) {
         if (!j) throw Error(Errc::not_found, "no job " + std::to_string(id));
         if (j->state != JobState::running)
             throw Error(Errc::state, "job " + std::to_string(id) + " is not running");
-        const bool gang = e->sched->config().gang.enabled;
-        *home = gang ? j->home_row : 0;
-        *mask = gang ? j->row_mask : 1u;
+        *home = j->alloc.home_row;
+        *mask = j->alloc.row_mask;
         return ROTA_OK;
     });
 }
@@ -223,24 +206,35 @@ int rota_counters_get(rota_engine* e, rota_counters* out) {
         const Counters& c = e->sched->counters();
         rota_counters full{};
         full.size = sizeof(full);
-        rota_counters* o = &full;
-        o->passes = c.passes;
-        o->submitted = c.submitted;
-        o->started = c.started;
-        o->backfilled = c.backfilled;
-        o->finished = c.finished;
-        o->killed = c.killed;
-        o->rejected = c.rejected;
-        o->cancelled = c.cancelled;
-        for (int h = 0; h < ROTA_HOOK_COUNT; ++h) {
-            o->hook_calls[h] = c.hooks[h].calls;
-            o->hook_failures[h] = c.hooks[h].failures;
-            o->hook_nanoseconds[h] = c.hooks[h].nanoseconds;
-        }
-        o->reloads = e->reloads;
-        o->reload_failures = e->reload_failures;
-        o->migrations = c.migrations;
-        o->migrated_tasks = c.migrated_tasks;
+        full.passes = c.passes;
+        full.submitted = c.submitted;
+        full.started = c.started;
+        full.backfilled = c.backfilled;
+        full.finished = c.finished;
+        full.killed = c.killed;
+        full.rejected = c.rejected;
+        full.cancelled = c.cancelled;
+        full.reloads = e->reloads;
+        full.reload_failures = e->reload_failures;
+        full.migrations = c.migrations;
+        full.migrated_tasks = c.migrated_tasks;
+        capi::copy_sized(full, out);
+        return ROTA_OK;
+    });
+}
+
+int rota_hook_stats_get(rota_engine* e, int hook, rota_hook_stats* out) {
+    return capi::guard(e, [&] {
+        if (!out || out->size < sizeof(size_t))
+            throw Error(Errc::invalid, "rota_hook_stats_get: out is NULL or its size is not set");
+        if (hook < 0 || hook >= kHookCount)
+            throw Error(Errc::invalid, "rota_hook_stats_get: no hook " + std::to_string(hook));
+        const HookStats& h = e->sched->counters().hooks[static_cast<std::size_t>(hook)];
+        rota_hook_stats full{};
+        full.size = sizeof(full);
+        full.calls = h.calls;
+        full.failures = h.failures;
+        full.nanoseconds = h.nanoseconds;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

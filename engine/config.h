@@ -1,10 +1,13 @@
 // What the engine needs to know about the machine and the scheduling pass.
-// Parsing it from TOML is the C ABI's job (capi/config.cpp).
+// Reading it from TOML, presets included, is the C ABI's job
+// (capi/config.cpp); the engine checks the values it is given.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "types.h"
 
 namespace rota {
 
@@ -13,29 +16,30 @@ struct PoolConfig {
     std::int64_t capacity = 0;
 };
 
-// Gang scheduling on the Ousterhout matrix (seed 000 §4-5). Present
-// (enabled) even with one row, so that GS-1 and BGS-1 run the gang phases.
-struct GangConfig {
-    bool enabled = false;
-    std::int32_t mpl = 1;             // rows of the matrix
-    std::int64_t slice = 0;           // time-slice length, microseconds
-    bool backfill = false;            // BGS: backfilling in each row, with reservations
-    bool migration = false;           // MGS / MBGS
-    std::int64_t migration_cost = 0;  // C, microseconds (checkpoint C/2 + restart C/2)
-    std::int32_t migration_q = -1;    // Q: most tasks migrated per slice; -1 unlimited
-};
-
 struct SchedulerConfig {
-    std::int32_t procs = 0;         // nodes of the machine, one processor each
-    std::vector<PoolConfig> pools;  // seed 002's pooled resources
-    // false: FCFS, stop at the first job that does not fit.
+    // The machine (docs/design.md, "The machine model"): `procs` nodes, the
+    // columns of an Ousterhout matrix of `rows` time slices (seed 000 §4),
+    // and pooled resources shared by all rows (seed 002's K resources).
+    // One row is space sharing.
+    std::int32_t procs = 0;
+    std::vector<PoolConfig> pools;
+    std::int32_t rows = 1;
+    Time slice = 0;  // time-slice length, > 0 when rows > 1
+
+    // The schedule phase, the same walk in every row. Each row holds up to
+    // `reservation_depth` reservations for jobs that cannot start: 1 is
+    // EASY, kUnlimited conservative (BGS with more rows), 0 none (FPFS)
+    // (Flux's reservation-depth; seed 002 §2.1, seed 000 §5.2, seed 001
+    // §3). backfill = false: nothing passes the first job that cannot
+    // start (FCFS, GS), which is then the only one that may hold one.
     bool backfill = true;
-    // Jobs that hold a reservation when they cannot start: 1 is EASY,
-    // kUnlimited is conservative, 0 reserves nothing (FPFS) (Flux's
-    // reservation-depth; seed 002 §2.1, seed 001 §3).
     std::int32_t reservation_depth = 1;
     static constexpr std::int32_t kUnlimited = -1;
-    GangConfig gang;
+
+    // Migration between rows (seed 000 §5.4, MGS and MBGS).
+    bool migration = false;
+    Time migration_cost = 0;        // C: checkpoint C/2 + restart C/2
+    std::int32_t migration_q = -1;  // Q: most tasks migrated per slice; -1 unlimited
 };
 
 }  // namespace rota

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-#include "policy.h"
+#include "vocabulary.h"
 
 namespace rota {
 
@@ -23,8 +23,8 @@ struct Counters {
     std::uint64_t killed = 0;
     std::uint64_t rejected = 0;
     std::uint64_t cancelled = 0;
-    std::uint64_t migrations = 0;      // gang: jobs moved to other columns or rows by migration
-    std::uint64_t migrated_tasks = 0;  // gang: tasks those migrations moved (counted against Q)
+    std::uint64_t migrations = 0;      // jobs moved to other columns or rows by migration
+    std::uint64_t migrated_tasks = 0;  // tasks those migrations moved (counted against Q)
     std::array<HookStats, kHookCount> hooks{};
 };
 

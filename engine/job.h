@@ -36,6 +36,17 @@ struct JobSpec {
     std::vector<std::int64_t> pools;
 };
 
+// Where a running job is on the machine (docs/design.md, "The machine
+// model"): its columns, as node runs, in its home row and in every row it
+// is replicated into (seed 000 §4: a job keeps its columns in every row).
+// With one row (space sharing) the home row is 0 and the mask 1.
+struct Allocation {
+    std::vector<NodeRun> runs;
+    std::int32_t procs = 0;  // columns held, the sum of the runs
+    std::int16_t home_row = -1;
+    std::uint32_t row_mask = 0;
+};
+
 struct Job {
     JobSpec spec;
     Time submit = kNoTime;          // engine time of rota_submit
@@ -45,14 +56,12 @@ struct Job {
     double order_key = 0.0;         // from the order hook; lower runs first
     std::int32_t jumps = 0;         // times jumped while at the head (FPFS)
     // The time the job holds its place for: its estimate, times the MPL
-    // under gang scheduling (seed 000 §5.2).
+    // under gang scheduling (seed 000 §5.2: at least one slice in MPL).
     Time window = 0;
-    std::int16_t home_row = -1;      // gang: the row it belongs to
-    std::int16_t reserved_row = -1;  // gang: the row of its reservation
-    std::uint32_t row_mask = 0;      // gang: every row it occupies
+    std::int16_t reserved_row = -1;  // the row of its reservation
     JobState state = JobState::pending;
-    std::vector<NodeRun> nodes;  // nodes held while running, as runs
-    std::string reason;          // why rejected
+    Allocation alloc;    // while running
+    std::string reason;  // why rejected
 
     bool reserved() const { return reserved_start != kNoTime; }
     Time estimated_end() const { return start + window; }

@@ -1,4 +1,4 @@
-// The waiting queue in policy order. Entries carry the width and estimate
+// The waiting queue in policy order. Entries carry the width and window
 // of their job so the scheduling walk can rule most jobs out without
 // touching the job records. Removal leaves a tombstone (width "infinite",
 // so the walk's fast path skips it) and the vector is compacted only when
@@ -23,7 +23,7 @@ class JobQueue {
     struct Entry {
         Slot slot;
         std::int32_t procs;
-        Time estimate;
+        Time window;  // what the job asks the profile for: its estimate x rows
         bool live() const { return slot != kDead; }
     };
 

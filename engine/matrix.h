@@ -2,6 +2,7 @@
 // multiprogramming level), columns are nodes. A cell holds the job whose
 // task runs on that node in that slice. Jobs keep the same columns in every
 // row they occupy (replicas), so a job's columns are one set of node runs.
+// Space sharing is the matrix with one row.
 #pragma once
 
 #include <cstdint>
@@ -20,57 +21,58 @@ class Matrix {
     Matrix(std::int32_t rows, std::int32_t cols)
         : rows_(rows),
           cols_(cols),
-          cell_(static_cast<std::size_t>(rows) * cols, kEmpty),
-          used_(static_cast<std::size_t>(rows), 0) {}
+          free_(static_cast<std::size_t>(rows), NodePool(cols)),
+          cell_(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), kEmpty) {}
 
     std::int32_t rows() const { return rows_; }
     std::int32_t cols() const { return cols_; }
     Slot at(std::int32_t row, std::int32_t col) const { return cell_[index(row, col)]; }
-    std::int32_t used(std::int32_t row) const { return used_[static_cast<std::size_t>(row)]; }
-    std::int32_t free(std::int32_t row) const { return cols_ - used(row); }
+    std::int32_t free(std::int32_t row) const { return free_[idx(row)].idle(); }
+    std::int32_t used(std::int32_t row) const { return cols_ - free(row); }
 
     bool columns_free(std::int32_t row, const std::vector<NodeRun>& runs) const {
-        for (const NodeRun& r : runs)
-            for (std::int32_t c = r.first; c < r.first + r.count; ++c)
-                if (at(row, c) != kEmpty) return false;
-        return true;
+        return free_[idx(row)].all_idle(runs);
     }
     void place(std::int32_t row, const std::vector<NodeRun>& runs, Slot s) {
-        for (const NodeRun& r : runs)
-            for (std::int32_t c = r.first; c < r.first + r.count; ++c) cell_[index(row, c)] = s;
-        used_[static_cast<std::size_t>(row)] += count(runs);
+        free_[idx(row)].take(runs);
+        set(row, runs, s);
     }
     void clear(std::int32_t row, const std::vector<NodeRun>& runs) {
-        for (const NodeRun& r : runs)
-            for (std::int32_t c = r.first; c < r.first + r.count; ++c)
-                cell_[index(row, c)] = kEmpty;
-        used_[static_cast<std::size_t>(row)] -= count(runs);
+        free_[idx(row)].release(runs);
+        set(row, runs, kEmpty);
     }
-    // The `n` lowest free columns of `row`, as runs; the caller has checked free().
-    void lowest_free(std::int32_t row, std::int32_t n, std::vector<NodeRun>& out) const {
-        for (std::int32_t c = 0; c < cols_ && n > 0; ++c) {
-            if (at(row, c) != kEmpty) continue;
-            if (!out.empty() && out.back().first + out.back().count == c)
-                ++out.back().count;
-            else
-                out.push_back({c, 1});
-            --n;
+    // Places `s` on the `n` lowest free columns of `row`, appended to `out`
+    // as runs; the caller checked free().
+    void allocate(std::int32_t row, std::int32_t n, std::vector<NodeRun>& out, Slot s) {
+        const std::size_t from = out.size();
+        free_[idx(row)].allocate(n, out);
+        for (std::size_t k = from; k < out.size(); ++k) {
+            Slot* c = &cell_[index(row, out[k].first)];
+            for (std::int32_t i = 0; i < out[k].count; ++i) c[i] = s;
         }
     }
-    static std::int32_t count(const std::vector<NodeRun>& runs) {
-        std::int32_t n = 0;
-        for (const NodeRun& r : runs) n += r.count;
-        return n;
+    // The `n` lowest free columns of `row`, as runs; the caller checked free().
+    void lowest_free(std::int32_t row, std::int32_t n, std::vector<NodeRun>& out) const {
+        free_[idx(row)].lowest(n, out);
+    }
+    void free_columns(std::int32_t row, std::vector<std::int32_t>& out) const {
+        free_[idx(row)].idle_nodes(out);
     }
 
   private:
     std::int32_t rows_ = 0, cols_ = 0;
+    std::vector<NodePool> free_;  // per row: which columns are free
     std::vector<Slot> cell_;
-    std::vector<std::int32_t> used_;
 
+    static std::size_t idx(std::int32_t row) { return static_cast<std::size_t>(row); }
     std::size_t index(std::int32_t row, std::int32_t col) const {
-        return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols_) +
-               static_cast<std::size_t>(col);
+        return idx(row) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(col);
+    }
+    void set(std::int32_t row, const std::vector<NodeRun>& runs, Slot s) {
+        for (const NodeRun& r : runs) {
+            Slot* c = &cell_[index(row, r.first)];
+            for (std::int32_t k = 0; k < r.count; ++k) c[k] = s;
+        }
     }
 };
 

@@ -19,11 +19,37 @@ std::uint64_t ones(int from, int n) {  // bits [from, from + n) of a word
     return (n >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << n) - 1)) << from;
 }
 
+void push_run(std::vector<NodeRun>& out, std::int32_t first, std::int32_t n) {
+    if (!out.empty() && out.back().first + out.back().count == first)
+        out.back().count += n;
+    else
+        out.push_back({first, n});
+}
+
+// Calls f(word index, mask) for the bits of a run.
+template <class F>
+void for_each_word(const NodeRun& r, F&& f) {
+    std::int32_t node = r.first;
+    std::int32_t left = r.count;
+    while (left > 0) {
+        const std::size_t w = static_cast<std::size_t>(node) / 64;
+        const int b = node % 64;
+        const int take = left < 64 - b ? left : 64 - b;
+        f(w, ones(b, take));
+        node += take;
+        left -= take;
+    }
+}
+
+template <class F>
+void for_each_word(const std::vector<NodeRun>& runs, F&& f) {
+    for (const NodeRun& r : runs) for_each_word(r, f);
+}
+
 }  // namespace
 
-void NodePool::allocate(std::int32_t count, std::vector<NodeRun>& out) {
+void NodePool::lowest(std::int32_t count, std::vector<NodeRun>& out) const {
     if (count > idle_) throw Error(Errc::internal, "node pool: not enough idle nodes");
-    idle_ -= count;
     for (std::size_t w = first_word_; count > 0; ++w) {
         std::uint64_t word = bits_[w];
         while (word != 0 && count > 0) {
@@ -32,34 +58,44 @@ void NodePool::allocate(std::int32_t count, std::vector<NodeRun>& out) {
             const int len = rest == ~std::uint64_t{0} >> b ? 64 - b : std::countr_one(rest);
             const int take = len < count ? len : count;
             word &= ~ones(b, take);
-            const auto first = static_cast<std::int32_t>(w * 64 + static_cast<std::size_t>(b));
-            if (!out.empty() && out.back().first + out.back().count == first)
-                out.back().count += take;
-            else
-                out.push_back({first, take});
+            push_run(out, static_cast<std::int32_t>(w * 64 + static_cast<std::size_t>(b)), take);
             count -= take;
         }
-        bits_[w] = word;
-        if (word == 0 && w == first_word_) ++first_word_;
     }
 }
 
-void NodePool::release(const std::vector<NodeRun>& runs) {
-    for (const NodeRun& r : runs) {
-        std::int32_t node = r.first;
-        std::int32_t left = r.count;
-        const std::size_t w0 = static_cast<std::size_t>(node) / 64;
-        if (w0 < first_word_) first_word_ = w0;
-        while (left > 0) {
-            const std::size_t w = static_cast<std::size_t>(node) / 64;
-            const int b = node % 64;
-            const int take = left < 64 - b ? left : 64 - b;
-            bits_[w] |= ones(b, take);
-            node += take;
-            left -= take;
-        }
-        idle_ += r.count;
+void NodePool::allocate(std::int32_t count, std::vector<NodeRun>& out) {
+    const std::size_t from = out.size();
+    lowest(count, out);
+    idle_ -= count;
+    for (std::size_t k = from; k < out.size(); ++k) {
+        for_each_word(out[k], [&](std::size_t w, std::uint64_t m) { bits_[w] &= ~m; });
     }
+    while (first_word_ < bits_.size() && bits_[first_word_] == 0) ++first_word_;
+}
+
+void NodePool::take(const std::vector<NodeRun>& runs) {
+    for_each_word(runs, [&](std::size_t w, std::uint64_t m) {
+        if ((bits_[w] & m) != m) throw Error(Errc::internal, "node pool: a node is taken twice");
+        bits_[w] &= ~m;
+    });
+    idle_ -= count(runs);
+    while (first_word_ < bits_.size() && bits_[first_word_] == 0) ++first_word_;
+}
+
+void NodePool::release(const std::vector<NodeRun>& runs) {
+    for_each_word(runs, [&](std::size_t w, std::uint64_t m) {
+        if ((bits_[w] & m) != 0) throw Error(Errc::internal, "node pool: a node is freed twice");
+        bits_[w] |= m;
+        if (w < first_word_) first_word_ = w;
+    });
+    idle_ += count(runs);
+}
+
+bool NodePool::all_idle(const std::vector<NodeRun>& runs) const {
+    bool ok = true;
+    for_each_word(runs, [&](std::size_t w, std::uint64_t m) { ok = ok && (bits_[w] & m) == m; });
+    return ok;
 }
 
 bool NodePool::is_idle(std::int32_t node) const {
@@ -67,13 +103,25 @@ bool NodePool::is_idle(std::int32_t node) const {
 }
 
 void NodePool::idle_nodes(std::vector<std::int32_t>& out) const {
-    for (std::int32_t n = 0; n < size_; ++n)
-        if (is_idle(n)) out.push_back(n);
+    for (std::size_t w = first_word_; w < bits_.size(); ++w) {
+        std::uint64_t word = bits_[w];
+        while (word != 0) {
+            const int b = std::countr_zero(word);
+            out.push_back(static_cast<std::int32_t>(w * 64 + static_cast<std::size_t>(b)));
+            word &= word - 1;
+        }
+    }
 }
 
 void NodePool::expand(const std::vector<NodeRun>& runs, std::vector<std::int32_t>& out) {
     for (const NodeRun& r : runs)
         for (std::int32_t k = 0; k < r.count; ++k) out.push_back(r.first + k);
+}
+
+std::int32_t NodePool::count(const std::vector<NodeRun>& runs) {
+    std::int32_t n = 0;
+    for (const NodeRun& r : runs) n += r.count;
+    return n;
 }
 
 }  // namespace rota

@@ -1,7 +1,7 @@
-// Which nodes (matrix columns) are idle. Jobs get the lowest-numbered idle
-// nodes, so allocations are deterministic. Allocations are kept as runs of
-// consecutive nodes: a wide job costs a few word operations, not one per
-// node.
+// A set of nodes (matrix columns) as a bitset, one bit per node, set when
+// the node is free. Jobs get the lowest-numbered free nodes, so allocations
+// are deterministic, and node sets travel as runs of consecutive nodes: a
+// wide job costs a few word operations, not one per node.
 #pragma once
 
 #include <cstdint>
@@ -16,18 +16,23 @@ struct NodeRun {
 
 class NodePool {
   public:
-    explicit NodePool(std::int32_t nodes);
+    explicit NodePool(std::int32_t nodes = 0);
 
     std::int32_t size() const { return size_; }
     std::int32_t idle() const { return idle_; }
     // Appends runs covering the `count` lowest idle nodes; the caller has
-    // checked idle().
+    // checked idle(). lowest() only looks; allocate() also takes them.
+    void lowest(std::int32_t count, std::vector<NodeRun>& out) const;
     void allocate(std::int32_t count, std::vector<NodeRun>& out);
+    // Marks the nodes of `runs` busy (they must be idle) or idle again.
+    void take(const std::vector<NodeRun>& runs);
     void release(const std::vector<NodeRun>& runs);
+    bool all_idle(const std::vector<NodeRun>& runs) const;
     bool is_idle(std::int32_t node) const;
     void idle_nodes(std::vector<std::int32_t>& out) const;
 
     static void expand(const std::vector<NodeRun>& runs, std::vector<std::int32_t>& out);
+    static std::int32_t count(const std::vector<NodeRun>& runs);
 
   private:
     std::vector<std::uint64_t> bits_;  // 1 = idle

@@ -1,132 +1,367 @@
 #include "profile.h"
 
 #include <algorithm>
-#include <cassert>
 
 #include "error.h"
 
 namespace rota {
 
-Profile::Profile(std::int32_t procs, std::vector<std::int64_t> pool_capacity)
-    : stride_(1 + pool_capacity.size()) {
-    time_.push_back(kNoTime);
-    free_.push_back(procs);
-    free_.insert(free_.end(), pool_capacity.begin(), pool_capacity.end());
+Profile::Profile(std::vector<std::int64_t> capacity) : k_(capacity.size()) {
+    if (k_ == 0) throw Error(Errc::internal, "profile: no column");
+    Chunk ch;
+    ch.time = {kNoTime};
+    ch.val = capacity;
+    ch.add.assign(k_, 0);
+    ch.lo = capacity;
+    ch.hi = capacity;
+    chunk_.push_back(std::move(ch));
+    first_.push_back(kNoTime);
 }
 
-std::size_t Profile::step_at(Time t) const {
-    // Profiles stay short (one step per distinct estimated end), and most
-    // queries are about the first steps, so a linear probe from the front
-    // beats a binary search in practice; fall back to one for long profiles.
-    if (time_.size() > 32) {
-        auto it = std::upper_bound(time_.begin(), time_.end(), t);
-        return static_cast<std::size_t>(it - time_.begin()) - 1;
-    }
-    std::size_t i = 0;
-    while (i + 1 < time_.size() && time_[i + 1] <= t) ++i;
-    return i;
+std::size_t Profile::steps() const {
+    std::size_t n = 0;
+    for (const Chunk& ch : chunk_) n += ch.time.size();
+    return n;
 }
 
-std::size_t Profile::split_at(Time t) {
-    std::size_t i = step_at(t);
-    if (time_[i] == t) return i;
-    time_.insert(time_.begin() + static_cast<std::ptrdiff_t>(i + 1), t);
-    auto src = free_.begin() + static_cast<std::ptrdiff_t>(i * stride_);
-    std::vector<std::int64_t> copy(src, src + static_cast<std::ptrdiff_t>(stride_));
-    free_.insert(free_.begin() + static_cast<std::ptrdiff_t>((i + 1) * stride_), copy.begin(),
-                 copy.end());
-    return i + 1;
+Profile::Pos Profile::next(Pos p) const {
+    if (p.i + 1 < chunk_[p.c].time.size()) return {p.c, p.i + 1};
+    return {p.c + 1, 0};
 }
 
-void Profile::advance(Time now) {
-    std::size_t i = step_at(now);
-    if (i == 0) return;
-    ++version_;
-    time_.erase(time_.begin(), time_.begin() + static_cast<std::ptrdiff_t>(i));
-    free_.erase(free_.begin(), free_.begin() + static_cast<std::ptrdiff_t>(i * stride_));
+Profile::Pos Profile::locate(Time t) const {
+    // The first chunk starts in the past (kNoTime), so some chunk holds t.
+    const auto c = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), t) -
+                                            first_.begin()) -
+                   1;
+    const auto& tm = chunk_[c].time;
+    const auto i =
+        static_cast<std::size_t>(std::upper_bound(tm.begin(), tm.end(), t) - tm.begin()) - 1;
+    return {c, i};
 }
 
-bool Profile::step_fits(std::size_t i, const Demand& d) const {
-    const std::int64_t* f = &free_[i * stride_];
-    if (f[0] < d.procs) return false;
-    if (d.pools) {
-        for (std::size_t k = 1; k < stride_; ++k)
-            if (f[k] < d.pools[k - 1]) return false;
-    }
+bool Profile::step_fits(const Chunk& ch, std::size_t i, const std::int64_t* d) const {
+    const std::int64_t* v = &ch.val[i * k_];
+    for (std::size_t j = 0; j < k_; ++j)
+        if (v[j] + ch.add[j] < d[j]) return false;
     return true;
 }
 
-bool Profile::fits(Time start, const Demand& d, Time duration) const {
-    const Time end = start + duration;
-    for (std::size_t i = step_at(start); i < time_.size() && time_[i] < end; ++i)
-        if (!step_fits(i, d)) return false;
+bool Profile::chunk_all_fit(const Chunk& ch, const std::int64_t* d) const {
+    for (std::size_t j = 0; j < k_; ++j)
+        if (ch.lo[j] < d[j]) return false;
     return true;
 }
 
-Time Profile::earliest(Time from, const Demand& d, Time duration) const {
-    Time candidate = from;
-    // Walk forward from the step holding `from`: a step that cannot hold the
-    // job pushes the candidate start to the next step boundary. The last
-    // step extends forever, so reaching the end means the candidate holds.
-    for (std::size_t j = step_at(from); j < time_.size(); ++j) {
-        if (time_[j] >= candidate + duration) break;
-        if (!step_fits(j, d)) {
-            if (j + 1 == time_.size())
-                throw Error(Errc::internal, "profile: demand exceeds the machine");
-            candidate = time_[j + 1];
+bool Profile::chunk_none_fit(const Chunk& ch, const std::int64_t* d) const {
+    for (std::size_t j = 0; j < k_; ++j)
+        if (ch.hi[j] < d[j]) return true;
+    return false;
+}
+
+// The first step at or after `p` that starts before `until` and cannot hold
+// `d`; the end position if there is none.
+Profile::Pos Profile::first_misfit(Pos p, const std::int64_t* d, Time until) const {
+    for (std::size_t c = p.c; c < chunk_.size(); ++c) {
+        const Chunk& ch = chunk_[c];
+        const std::size_t from = c == p.c ? p.i : 0;
+        if (ch.time[from] >= until) break;
+        if (chunk_all_fit(ch, d)) continue;
+        for (std::size_t i = from; i < ch.time.size(); ++i) {
+            if (ch.time[i] >= until) return {chunk_.size(), 0};
+            if (!step_fits(ch, i, d)) return {c, i};
         }
     }
-    return candidate;
+    return {chunk_.size(), 0};
 }
 
-void Profile::apply(Time start, Time end, const Demand& d, std::int64_t sign) {
-    // The profile starts at its first step: anything before is the past.
-    start = std::max(start, time_[0]);
-    if (start >= end) return;
-    ++version_;
-    std::size_t a = split_at(start);
-    std::size_t b = split_at(end);
-    for (std::size_t i = a; i < b; ++i) {
-        std::int64_t* f = &free_[i * stride_];
-        f[0] += sign * d.procs;
-        if (d.pools)
-            for (std::size_t k = 1; k < stride_; ++k) f[k] += sign * d.pools[k - 1];
+// The first step at or after `p` that can hold `d`; the end if none.
+Profile::Pos Profile::first_fit_step(Pos p, const std::int64_t* d) const {
+    for (std::size_t c = p.c; c < chunk_.size(); ++c) {
+        const Chunk& ch = chunk_[c];
+        if (chunk_none_fit(ch, d)) continue;
+        for (std::size_t i = c == p.c ? p.i : 0; i < ch.time.size(); ++i)
+            if (step_fits(ch, i, d)) return {c, i};
     }
-    // Merge steps equal to their predecessor so the profile stays as short
-    // as the number of distinct free levels.
-    auto same = [&](std::size_t i) {
-        for (std::size_t k = 0; k < stride_; ++k)
-            if (free_[i * stride_ + k] != free_[(i - 1) * stride_ + k]) return false;
-        return true;
-    };
-    for (std::size_t i : {b, a}) {
-        if (i > 0 && i < time_.size() && same(i)) {
-            time_.erase(time_.begin() + static_cast<std::ptrdiff_t>(i));
-            free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(i * stride_),
-                        free_.begin() + static_cast<std::ptrdiff_t>((i + 1) * stride_));
-        }
+    return {chunk_.size(), 0};
+}
+
+Time Profile::earliest(Time from, const std::int64_t* d, Time duration) const {
+    // Alternate two searches: the first step in the candidate window that
+    // cannot hold the demand, then the first later step that can, which is
+    // the next candidate start. Each skips whole chunks by their min/max.
+    Time cand = from;
+    Pos p = locate(from);
+    for (;;) {
+        const Pos bad = first_misfit(p, d, cand + duration);
+        if (at_end(bad)) return cand;
+        const Pos good = first_fit_step(next(bad), d);
+        if (at_end(good)) throw Error(Errc::internal, "profile: demand exceeds the machine");
+        cand = time_of(good);
+        p = good;
     }
 }
 
-void Profile::take(Time start, Time end, const Demand& d) {
-    apply(start, end, d, -1);
-}
-void Profile::give(Time start, Time end, const Demand& d) {
-    apply(start, end, d, +1);
+bool Profile::fits(Time start, const std::int64_t* d, Time duration) const {
+    return at_end(first_misfit(locate(start), d, start + duration));
 }
 
-Time Profile::fit_limit(Time from, std::int32_t procs) const {
-    for (std::size_t i = step_at(from); i < time_.size(); ++i)
-        if (free_[i * stride_] < procs) return std::max(time_[i], from);
+Time Profile::fit_limit(Time from, std::int64_t need) const {
+    const Pos p = locate(from);
+    for (std::size_t c = p.c; c < chunk_.size(); ++c) {
+        const Chunk& ch = chunk_[c];
+        if (ch.lo[0] >= need) continue;
+        for (std::size_t i = c == p.c ? p.i : 0; i < ch.time.size(); ++i)
+            if (value(ch, i, 0) < need) return std::max(ch.time[i], from);
+    }
     return kForever;
 }
 
-std::int32_t Profile::free_procs_at(Time t) const {
-    return static_cast<std::int32_t>(free_[step_at(t) * stride_]);
+std::int64_t Profile::free_at(Time t, std::size_t column) const {
+    const Pos p = locate(t);
+    return value(chunk_[p.c], p.i, column);
 }
 
-std::int64_t Profile::free_pool_at(Time t, std::size_t pool) const {
-    return free_[step_at(t) * stride_ + 1 + pool];
+std::int64_t Profile::max_free(Time from, Time to, std::size_t column) const {
+    const Pos p = locate(from);
+    std::int64_t best = value(chunk_[p.c], p.i, column);
+    for (std::size_t c = p.c; c < chunk_.size(); ++c) {
+        const Chunk& ch = chunk_[c];
+        const std::size_t start = c == p.c ? p.i : 0;
+        if (ch.time[start] >= to) break;
+        if (start == 0 && ch.time.back() < to) {  // every step of the chunk counts
+            best = std::max(best, ch.hi[column]);
+            continue;
+        }
+        if (ch.hi[column] <= best) continue;
+        for (std::size_t i = start; i < ch.time.size() && ch.time[i] < to; ++i)
+            best = std::max(best, value(ch, i, column));
+    }
+    return best;
+}
+
+void Profile::first_reach(Time from, std::vector<Time>& first) const {
+    std::fill(first.begin(), first.end(), kForever);
+    if (first.size() < 2) return;
+    const auto top = static_cast<std::int64_t>(first.size() - 1);
+    std::int64_t reached = 0;  // widths 1..reached have their time
+    const Pos p = locate(from);
+    for (std::size_t c = p.c; c < chunk_.size(); ++c) {
+        const Chunk& ch = chunk_[c];
+        if (ch.hi[0] <= reached) continue;
+        for (std::size_t i = c == p.c ? p.i : 0; i < ch.time.size(); ++i) {
+            const std::int64_t v = std::min(value(ch, i, 0), top);
+            if (v <= reached) continue;
+            const Time t = std::max(ch.time[i], from);
+            for (std::int64_t w = reached + 1; w <= v; ++w) first[static_cast<std::size_t>(w)] = t;
+            reached = v;
+            if (reached == top) return;
+        }
+    }
+}
+
+Profile::Pos Profile::split_at(Time t) {
+    const Pos p = locate(t);
+    Chunk& ch = chunk_[p.c];
+    if (ch.time[p.i] == t) return p;
+    const std::size_t at = p.i + 1;
+    ch.time.insert(ch.time.begin() + static_cast<std::ptrdiff_t>(at), t);
+    // The new step repeats its predecessor, relative to the same add.
+    const auto src = static_cast<std::ptrdiff_t>(p.i * k_);
+    ch.val.insert(ch.val.begin() + static_cast<std::ptrdiff_t>(at * k_), k_, 0);
+    std::copy_n(ch.val.begin() + src, k_, ch.val.begin() + static_cast<std::ptrdiff_t>(at * k_));
+    return {p.c, at};
+}
+
+void Profile::refresh(Chunk& ch) {
+    for (std::size_t j = 0; j < k_; ++j) {
+        std::int64_t lo = ch.val[j], hi = ch.val[j];
+        for (std::size_t i = 1; i < ch.time.size(); ++i) {
+            const std::int64_t v = ch.val[i * k_ + j];
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        ch.lo[j] = lo + ch.add[j];
+        ch.hi[j] = hi + ch.add[j];
+    }
+}
+
+void Profile::add_range(Chunk& ch, std::size_t from, std::size_t to, const std::int64_t* d,
+                        std::int64_t sign) {
+    if (from >= to) return;
+    if (from == 0 && to == ch.time.size()) {  // the whole chunk: O(1)
+        for (std::size_t j = 0; j < k_; ++j) {
+            ch.add[j] += sign * d[j];
+            ch.lo[j] += sign * d[j];
+            ch.hi[j] += sign * d[j];
+        }
+        return;
+    }
+    for (std::size_t i = from; i < to; ++i)
+        for (std::size_t j = 0; j < k_; ++j) ch.val[i * k_ + j] += sign * d[j];
+    refresh(ch);
+}
+
+bool Profile::same_as_previous(Pos p) const {
+    if (p.c == 0 && p.i == 0) return false;
+    const Chunk& ch = chunk_[p.c];
+    const Pos q = p.i > 0 ? Pos{p.c, p.i - 1} : Pos{p.c - 1, chunk_[p.c - 1].time.size() - 1};
+    const Chunk& qh = chunk_[q.c];
+    for (std::size_t j = 0; j < k_; ++j)
+        if (value(ch, p.i, j) != value(qh, q.i, j)) return false;
+    return true;
+}
+
+void Profile::erase_step(Pos p) {
+    Chunk& ch = chunk_[p.c];
+    ch.time.erase(ch.time.begin() + static_cast<std::ptrdiff_t>(p.i));
+    const auto at = static_cast<std::ptrdiff_t>(p.i * k_);
+    ch.val.erase(ch.val.begin() + at, ch.val.begin() + at + static_cast<std::ptrdiff_t>(k_));
+    if (ch.time.empty()) {
+        chunk_.erase(chunk_.begin() + static_cast<std::ptrdiff_t>(p.c));
+        first_.erase(first_.begin() + static_cast<std::ptrdiff_t>(p.c));
+        return;
+    }
+    first_[p.c] = ch.time[0];
+    refresh(ch);
+}
+
+void Profile::normalize(Chunk& ch) {
+    for (std::size_t i = 0; i < ch.time.size(); ++i)
+        for (std::size_t j = 0; j < k_; ++j) ch.val[i * k_ + j] += ch.add[j];
+    std::fill(ch.add.begin(), ch.add.end(), 0);
+}
+
+// Keeps chunk sizes within [kChunkMin, kChunkMax] where it can: splits an
+// oversized chunk in two, merges a small one with a neighbour.
+void Profile::rebalance(std::size_t c) {
+    if (c >= chunk_.size()) return;
+    if (chunk_[c].time.size() > kChunkMax) {
+        Chunk& ch = chunk_[c];
+        const std::size_t half = ch.time.size() / 2;
+        Chunk upper;
+        upper.time.assign(ch.time.begin() + static_cast<std::ptrdiff_t>(half), ch.time.end());
+        upper.val.assign(ch.val.begin() + static_cast<std::ptrdiff_t>(half * k_), ch.val.end());
+        upper.add = ch.add;
+        upper.lo.resize(k_);
+        upper.hi.resize(k_);
+        ch.time.resize(half);
+        ch.val.resize(half * k_);
+        refresh(ch);
+        refresh(upper);
+        const Time f = upper.time[0];
+        chunk_.insert(chunk_.begin() + static_cast<std::ptrdiff_t>(c + 1), std::move(upper));
+        first_.insert(first_.begin() + static_cast<std::ptrdiff_t>(c + 1), f);
+        return;
+    }
+    if (chunk_[c].time.size() >= kChunkMin || chunk_.size() == 1) return;
+    std::size_t a = c, b = c + 1;  // merge b into a
+    if (b >= chunk_.size() || chunk_[a].time.size() + chunk_[b].time.size() > kChunkMax) {
+        if (c == 0) return;
+        a = c - 1;
+        b = c;
+        if (chunk_[a].time.size() + chunk_[b].time.size() > kChunkMax) return;
+    }
+    Chunk& x = chunk_[a];
+    Chunk& y = chunk_[b];
+    normalize(x);
+    normalize(y);
+    x.time.insert(x.time.end(), y.time.begin(), y.time.end());
+    x.val.insert(x.val.end(), y.val.begin(), y.val.end());
+    refresh(x);
+    chunk_.erase(chunk_.begin() + static_cast<std::ptrdiff_t>(b));
+    first_.erase(first_.begin() + static_cast<std::ptrdiff_t>(b));
+}
+
+void Profile::apply(Time start, Time end, const std::int64_t* d, std::int64_t sign) {
+    start = std::max(start, origin_);  // the past is gone
+    if (start >= end) return;
+    ++version_;
+    const Pos a = split_at(start);
+    const Pos b = split_at(end);  // later than a: inserting it does not move a
+    if (a.c == b.c) {
+        add_range(chunk_[a.c], a.i, b.i, d, sign);
+    } else {
+        add_range(chunk_[a.c], a.i, chunk_[a.c].time.size(), d, sign);
+        for (std::size_t c = a.c + 1; c < b.c; ++c)
+            add_range(chunk_[c], 0, chunk_[c].time.size(), d, sign);
+        add_range(chunk_[b.c], 0, b.i, d, sign);
+    }
+    // Merge steps equal to their predecessor, so the profile has one step
+    // per distinct free level; only the two boundaries can have become so.
+    if (same_as_previous(b)) erase_step(b);
+    if (same_as_previous(a)) erase_step(a);
+    // A boundary at the origin leaves a first step wholly in the past.
+    Chunk& head = chunk_[0];
+    if (head.time.size() > 1 && head.time[1] <= origin_) {
+        head.time.erase(head.time.begin());
+        head.val.erase(head.val.begin(), head.val.begin() + static_cast<std::ptrdiff_t>(k_));
+        head.time[0] = kNoTime;
+        refresh(head);
+    }
+    rebalance(std::min(b.c, chunk_.size() - 1));
+    rebalance(std::min(a.c, chunk_.size() - 1));
+}
+
+void Profile::take(Time start, Time end, const std::int64_t* d) {
+    apply(start, end, d, -1);
+}
+
+void Profile::give(Time start, Time end, const std::int64_t* d) {
+    apply(start, end, d, +1);
+}
+
+void Profile::advance(Time now) {
+    if (now <= origin_) return;
+    origin_ = now;
+    const Pos p = locate(now);
+    if (p.c == 0 && p.i == 0) return;
+    ++version_;
+    chunk_.erase(chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(p.c));
+    first_.erase(first_.begin(), first_.begin() + static_cast<std::ptrdiff_t>(p.c));
+    Chunk& ch = chunk_[0];
+    ch.time.erase(ch.time.begin(), ch.time.begin() + static_cast<std::ptrdiff_t>(p.i));
+    ch.val.erase(ch.val.begin(), ch.val.begin() + static_cast<std::ptrdiff_t>(p.i * k_));
+    ch.time[0] = kNoTime;  // the step holding now reaches back into the past
+    first_[0] = kNoTime;
+    refresh(ch);
+    rebalance(0);
+}
+
+void Profile::check() const {
+    auto fail = [](const char* what) {
+        throw Error(Errc::internal, std::string("profile: ") + what);
+    };
+    if (chunk_.empty() || chunk_.size() != first_.size()) fail("chunk index out of step");
+    if (chunk_[0].time[0] != kNoTime) fail("the first step does not reach into the past");
+    Time last = kNoTime;
+    bool any = false;
+    std::vector<std::int64_t> prev(k_);
+    for (std::size_t c = 0; c < chunk_.size(); ++c) {
+        const Chunk& ch = chunk_[c];
+        if (ch.time.empty() || ch.val.size() != ch.time.size() * k_) fail("malformed chunk");
+        if (ch.time.size() > 2 * kChunkMax) fail("oversized chunk");
+        if (first_[c] != ch.time[0]) fail("stale chunk index");
+        for (std::size_t j = 0; j < k_; ++j) {
+            std::int64_t lo = value(ch, 0, j), hi = lo;
+            for (std::size_t i = 0; i < ch.time.size(); ++i) {
+                lo = std::min(lo, value(ch, i, j));
+                hi = std::max(hi, value(ch, i, j));
+            }
+            if (lo != ch.lo[j] || hi != ch.hi[j]) fail("stale chunk min or max");
+        }
+        for (std::size_t i = 0; i < ch.time.size(); ++i) {
+            if (any && ch.time[i] <= last) fail("steps out of order");
+            bool same = any;
+            for (std::size_t j = 0; j < k_; ++j) {
+                same = same && value(ch, i, j) == prev[j];
+                prev[j] = value(ch, i, j);
+            }
+            if (same) fail("two adjacent steps are equal");
+            last = ch.time[i];
+            any = true;
+        }
+    }
 }
 
 }  // namespace rota

@@ -1,10 +1,21 @@
 // The availability profile: free capacity as a step function of time, built
-// from running jobs' estimated ends and from reservations (ARCHITECTURE §3).
-// Backfilling asks it two questions: where is the earliest slot for a job,
-// and does a job fit now for its whole estimate without touching a
-// reservation (seed 000 §3, seed 002 §2.1).
+// from running jobs' windows and from reservations (ARCHITECTURE §3).
+// Backfilling asks it where the earliest slot for a job is and whether a
+// job fits now for its whole window without touching a reservation (seed 000
+// §3, seed 002 §2.1).
+//
+// A profile has one or more columns (processors of one matrix row, or the
+// machine's pools: seed 002's K resources); a demand fits a step when every
+// column has room. Steps live in chunks of at most kChunkMax, each with a
+// pending add and the minimum and maximum of every column: a range update
+// touches whole chunks in O(1) and the searches skip chunks that cannot
+// matter. A short profile is one chunk, a sorted array; a long one (a deep
+// conservative queue holds one reservation per waiting job) costs
+// O(chunks + kChunkMax) per operation instead of O(steps) (docs/design.md,
+// "The availability profile").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -12,53 +23,89 @@
 
 namespace rota {
 
-// What a job takes from the machine: processors and, when the machine has
-// pooled resources (seed 002's K resources), an amount of each pool.
-struct Demand {
-    std::int32_t procs = 0;
-    const std::int64_t* pools = nullptr;  // `pool_count` values, or null for none
-};
-
 class Profile {
   public:
-    Profile(std::int32_t procs, std::vector<std::int64_t> pool_capacity);
+    // One capacity per column; at least one column.
+    explicit Profile(std::vector<std::int64_t> capacity);
 
-    // Forget the past: merge every step that ends at or before `now`.
+    std::size_t columns() const { return k_; }
+
+    // Forget the past: everything before the step holding `now` goes, and
+    // updates before `now` are clipped to it.
     void advance(Time now);
 
-    // Earliest t >= from at which `d` fits during [t, t + duration).
-    Time earliest(Time from, const Demand& d, Time duration) const;
-    bool fits(Time start, const Demand& d, Time duration) const;
+    // Earliest t >= from at which `d` (one value per column) fits during
+    // [t, t + duration). Throws Errc::internal if it never fits.
+    Time earliest(Time from, const std::int64_t* d, Time duration) const;
+    bool fits(Time start, const std::int64_t* d, Time duration) const;
 
-    // Take `d` from [start, end) (a job starts or a reservation is made) or
+    // Take `d` from [start, end) (a job starts, a reservation is made) or
     // give it back (a job ends early, a reservation is dropped).
-    void take(Time start, Time end, const Demand& d);
-    void give(Time start, Time end, const Demand& d);
+    void take(Time start, Time end, const std::int64_t* d);
+    void give(Time start, Time end, const std::int64_t* d);
 
-    // The first time >= from at which fewer than `procs` processors are
-    // free (kForever if never): a job of that width fits from `from` for
-    // any duration up to limit - from. Ignores pools.
-    Time fit_limit(Time from, std::int32_t procs) const;
+    // The first time >= from at which column 0 has less than `need` free
+    // (kForever if never): a job that needs `need` of column 0 fits from
+    // `from` for any duration up to limit - from.
+    Time fit_limit(Time from, std::int64_t need) const;
+    std::int64_t free_at(Time t, std::size_t column = 0) const;
+    // The most column `column` has free at any instant of [from, to).
+    std::int64_t max_free(Time from, Time to, std::size_t column = 0) const;
+    // first[w] for w in 1..first.size()-1: the first time >= from at which
+    // column 0 has at least w free (kForever if never). One sweep that
+    // skips every chunk holding no new maximum.
+    void first_reach(Time from, std::vector<Time>& first) const;
+
+    std::size_t steps() const;
     // Bumped by every change, so callers can cache answers.
     std::uint64_t version() const { return version_; }
-
-    std::int32_t free_procs_at(Time t) const;
-    std::int64_t free_pool_at(Time t, std::size_t pool) const;
-    std::size_t steps() const { return time_.size(); }
-    std::size_t pool_count() const { return stride_ - 1; }
+    // Throws Errc::internal if a structural invariant is broken (tests).
+    void check() const;
 
   private:
-    // Step i covers [time_[i], time_[i+1]) (the last one extends forever)
-    // and holds `stride_` free amounts: processors, then each pool.
-    std::vector<Time> time_;
-    std::vector<std::int64_t> free_;
-    std::size_t stride_;
+    static constexpr std::size_t kChunkMax = 64;
+    static constexpr std::size_t kChunkMin = 16;
+
+    // Steps [time[i], time[i+1]) (the last step of the last chunk extends
+    // forever; the first step of the first chunk back to the past). Values
+    // are stored relative to `add`: the free amount of column j at step i
+    // is val[i * k + j] + add[j].
+    struct Chunk {
+        std::vector<Time> time;
+        std::vector<std::int64_t> val;
+        std::vector<std::int64_t> add, lo, hi;  // k each; lo/hi include add
+    };
+    struct Pos {
+        std::size_t c, i;
+    };
+
+    std::size_t k_;
+    std::vector<Chunk> chunk_;
+    std::vector<Time> first_;  // first_[c] == chunk_[c].time[0], for the search
+    Time origin_ = kNoTime;    // updates before this are clipped
     std::uint64_t version_ = 0;
 
-    std::size_t step_at(Time t) const;  // index of the step containing t
-    std::size_t split_at(Time t);       // make t a step boundary; its index
-    void apply(Time start, Time end, const Demand& d, std::int64_t sign);
-    bool step_fits(std::size_t i, const Demand& d) const;
+    std::int64_t value(const Chunk& ch, std::size_t i, std::size_t j) const {
+        return ch.val[i * k_ + j] + ch.add[j];
+    }
+    Time time_of(Pos p) const { return chunk_[p.c].time[p.i]; }
+    bool at_end(Pos p) const { return p.c == chunk_.size(); }
+    Pos next(Pos p) const;
+    Pos locate(Time t) const;  // the step holding t
+    Pos split_at(Time t);      // make t a step boundary; its position
+    bool step_fits(const Chunk& ch, std::size_t i, const std::int64_t* d) const;
+    bool chunk_all_fit(const Chunk& ch, const std::int64_t* d) const;
+    bool chunk_none_fit(const Chunk& ch, const std::int64_t* d) const;
+    Pos first_misfit(Pos from, const std::int64_t* d, Time until) const;
+    Pos first_fit_step(Pos from, const std::int64_t* d) const;
+    void apply(Time start, Time end, const std::int64_t* d, std::int64_t sign);
+    void add_range(Chunk& ch, std::size_t from, std::size_t to, const std::int64_t* d,
+                   std::int64_t sign);
+    void refresh(Chunk& ch);
+    bool same_as_previous(Pos p) const;
+    void erase_step(Pos p);
+    void normalize(Chunk& ch);
+    void rebalance(std::size_t c);
 };
 
 }  // namespace rota

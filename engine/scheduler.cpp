@@ -1,3 +1,4 @@
+// Events, actions and queries.
 #include "scheduler.h"
 
 #include <algorithm>
@@ -9,28 +10,17 @@ namespace rota {
 
 namespace {
 
-std::vector<std::int64_t> capacities(const SchedulerConfig& cfg) {
-    std::vector<std::int64_t> c;
-    for (const auto& p : cfg.pools) c.push_back(p.capacity);
-    return c;
-}
-
 SchedulerConfig checked(SchedulerConfig cfg) {
-    if (cfg.procs <= 0)
-        throw Error(Errc::config,
-                    "machine.procs must be positive, got " + std::to_string(cfg.procs));
-    if (cfg.gang.enabled) {
-        if (cfg.gang.mpl < 1 || cfg.gang.mpl > 32)
-            throw Error(Errc::config, "gang.mpl must be between 1 and 32");
-        if (cfg.gang.slice <= 0) throw Error(Errc::config, "gang.slice must be positive");
-        if (!cfg.pools.empty())
-            throw Error(Errc::config, "gang scheduling does not support pooled resources yet");
-    }
+    auto fail = [](const std::string& m) { throw Error(Errc::config, m); };
+    if (cfg.procs <= 0) fail("machine.procs must be positive, got " + std::to_string(cfg.procs));
+    if (cfg.rows < 1 || cfg.rows > 32) fail("gang.mpl must be between 1 and 32");
+    if (cfg.rows > 1 && cfg.slice <= 0) fail("gang.slice must be positive");
     if (cfg.reservation_depth < SchedulerConfig::kUnlimited)
-        throw Error(Errc::config, "scheduler.reservation_depth must be -1 (unlimited) or >= 0");
+        fail("scheduler.reservation_depth must be -1 (unlimited) or >= 0");
+    if (cfg.migration_cost < 0) fail("gang.migration_cost must not be negative");
+    if (cfg.migration_q < -1) fail("gang.migration_q must be -1 (unlimited) or >= 0");
     for (const auto& p : cfg.pools)
-        if (p.capacity <= 0)
-            throw Error(Errc::config, "pool '" + p.name + "' needs a positive capacity");
+        if (p.capacity <= 0) fail("pool '" + p.name + "' needs a positive capacity");
     return cfg;
 }
 
@@ -38,24 +28,13 @@ SchedulerConfig checked(SchedulerConfig cfg) {
 
 Scheduler::Scheduler(SchedulerConfig cfg)
     : cfg_(checked(std::move(cfg))),
-      profile_(cfg_.procs, capacities(cfg_)),
-      nodes_(cfg_.procs),
-      pool_capacity_(capacities(cfg_)),
-      limit_(static_cast<std::size_t>(cfg_.procs) + 1, 0),
-      limit_stamp_(static_cast<std::size_t>(cfg_.procs) + 1, 0) {
-    if (cfg_.gang.enabled) {
-        matrix_ = Matrix(cfg_.gang.mpl, cfg_.procs);
-        row_profile_.assign(static_cast<std::size_t>(cfg_.gang.mpl), Profile(cfg_.procs, {}));
-    }
-}
+      machine_(cfg_),
+      reserved_in_row_(static_cast<std::size_t>(cfg_.rows), 0),
+      row_ok_(static_cast<std::size_t>(cfg_.rows), 1),
+      reach_(static_cast<std::size_t>(cfg_.rows)) {}
 
 void Scheduler::idle_nodes(std::vector<std::int32_t>& out) const {
-    if (!cfg_.gang.enabled) {
-        nodes_.idle_nodes(out);
-        return;
-    }
-    for (std::int32_t c = 0; c < matrix_.cols(); ++c)
-        if (matrix_.at(active_row_, c) == Matrix::kEmpty) out.push_back(c);
+    machine_.matrix().free_columns(active_row_, out);
 }
 
 // Action arenas live until the embedder has drained them and calls again.
@@ -79,84 +58,32 @@ const Job* Scheduler::find(JobId id) const {
     return s == JobIndex::kNone ? nullptr : &jobs_[s];
 }
 
-Demand Scheduler::demand(const Job& j) const {
-    return Demand{j.spec.procs, pool_capacity_.empty() ? nullptr : j.spec.pools.data()};
-}
-
-void Scheduler::refresh_limits() const {
-    if (limit_version_ != profile_.version() || limit_now_ != now_) {
-        ++limit_gen_;
-        limit_version_ = profile_.version();
-        limit_now_ = now_;
-    }
-}
-
-Time Scheduler::limit_of(std::int32_t p) const {
-    const auto w = static_cast<std::size_t>(p);
-    if (limit_stamp_[w] != limit_gen_) {
-        limit_[w] = profile_.fit_limit(now_, p);
-        limit_stamp_[w] = limit_gen_;
-    }
-    return limit_[w];
-}
-
-bool Scheduler::fits_now(const Job& j) const {
-    const std::int32_t p = j.spec.procs;
-    if (p > nodes_.idle()) return false;
-    if (!pool_capacity_.empty()) return profile_.fits(now_, demand(j), j.spec.estimate);
-    refresh_limits();
-    return j.spec.estimate <= limit_of(p) - now_;
-}
-
-bool Scheduler::possible(const Job& j, std::string& why) const {
-    if (j.spec.procs > cfg_.procs) {
-        why = "requests " + std::to_string(j.spec.procs) + " processors; the machine has " +
-              std::to_string(cfg_.procs);
-        return false;
-    }
-    for (std::size_t k = 0; k < pool_capacity_.size(); ++k) {
-        if (j.spec.pools[k] > pool_capacity_[k]) {
-            why = "requests " + std::to_string(j.spec.pools[k]) + " of " + cfg_.pools[k].name +
-                  "; the machine has " + std::to_string(pool_capacity_[k]);
-            return false;
-        }
-    }
-    return true;
-}
-
 void Scheduler::submit(const JobSpec& spec) {
     begin_event();
-    if (spec.id < 0)
-        throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": ids must be >= 0");
-    if (spec.procs <= 0)
-        throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": procs must be positive");
-    // Windows (estimate x MPL) must fit in the time axis with room to spare.
-    const std::int64_t rows = cfg_.gang.enabled ? cfg_.gang.mpl : 1;
-    if (spec.estimate > (kForever / 4 - now_) / rows)
-        throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": estimate " +
-                                       std::to_string(spec.estimate) + " us is too large");
-    if (spec.estimate <= 0)
+    const std::string who = "job " + std::to_string(spec.id);
+    if (spec.id < 0) throw Error(Errc::invalid, who + ": ids must be >= 0");
+    if (spec.procs <= 0) throw Error(Errc::invalid, who + ": procs must be positive");
+    if (spec.estimate <= 0) throw Error(Errc::invalid, who + ": estimate must be positive");
+    // Windows (estimate x rows) must fit in the time axis with room to spare.
+    if (spec.estimate > (kForever / 4 - now_) / cfg_.rows)
         throw Error(Errc::invalid,
-                    "job " + std::to_string(spec.id) + ": estimate must be positive");
-    if (spec.pools.size() != pool_capacity_.size())
-        throw Error(Errc::invalid, "job " + std::to_string(spec.id) + ": gives " +
-                                       std::to_string(spec.pools.size()) +
+                    who + ": estimate " + std::to_string(spec.estimate) + " us is too large");
+    if (spec.pools.size() != cfg_.pools.size())
+        throw Error(Errc::invalid, who + ": gives " + std::to_string(spec.pools.size()) +
                                        " pool amounts; the machine has " +
-                                       std::to_string(pool_capacity_.size()) + " pools");
+                                       std::to_string(cfg_.pools.size()) + " pools");
     for (auto v : spec.pools)
-        if (v < 0)
-            throw Error(Errc::invalid,
-                        "job " + std::to_string(spec.id) + ": pool amounts must be >= 0");
+        if (v < 0) throw Error(Errc::invalid, who + ": pool amounts must be >= 0");
     if (index_.find(spec.id) != JobIndex::kNone)
-        throw Error(Errc::exists, "job " + std::to_string(spec.id) + " was already submitted");
+        throw Error(Errc::exists, who + " was already submitted");
 
     Slot s;
     if (!free_slots_.empty()) {
         s = free_slots_.back();
         free_slots_.pop_back();
-        auto runs = std::move(jobs_[s].nodes);  // keep its capacity: no allocation per job
+        auto runs = std::move(jobs_[s].alloc.runs);  // keep its capacity: no allocation per job
         jobs_[s] = Job{};
-        jobs_[s].nodes = std::move(runs);
+        jobs_[s].alloc.runs = std::move(runs);
     } else {
         s = static_cast<Slot>(jobs_.size());
         jobs_.emplace_back();
@@ -164,7 +91,7 @@ void Scheduler::submit(const JobSpec& spec) {
     Job& j = jobs_[s];
     j.spec = spec;
     j.submit = now_;
-    j.window = spec.estimate * (cfg_.gang.enabled ? cfg_.gang.mpl : 1);
+    j.window = spec.estimate * cfg_.rows;
     j.seq = next_seq_++;
     j.state = JobState::pending;
     index_.insert(spec.id, s);
@@ -174,22 +101,22 @@ void Scheduler::submit(const JobSpec& spec) {
 
 void Scheduler::stop_running(Slot s, JobState final_state) {
     Job& j = job(s);
-    if (cfg_.gang.enabled) {
-        gang_stop(s);
-        --running_count_;
-        j.state = final_state;
-        rescan_ = true;
-        forget(s);
-        return;
-    }
-    nodes_.release(j.nodes);
+    Allocation& a = j.alloc;
+    for (std::int32_t r = 0; r < cfg_.rows; ++r)
+        if (a.row_mask & (1u << r)) machine_.matrix().clear(r, a.runs);
     const Time end = j.estimated_end();
-    if (now_ < end) {
-        // The rest of its estimate is free again: reservations may move up.
-        profile_.give(now_, end, demand(j));
-        dirty_ = true;
-    }
+    // The rest of its window is free again: reservations may move up. Every
+    // end asks for a compression, walltime kills included, as pyss does
+    // (docs/design.md, "Reservations persist and are compressed").
+    if (now_ < end) machine_.give(a.home_row, now_, end, demand(j));
+    dirty_ = true;
     rescan_ = true;
+    a.row_mask = 0;
+    if (time_sharing()) {
+        running_.erase(std::find(running_.begin(), running_.end(), s));
+        auto it = std::find(executing_.begin(), executing_.end(), s);
+        if (it != executing_.end()) executing_.erase(it);
+    }
     --running_count_;
     j.state = final_state;
     forget(s);
@@ -197,8 +124,18 @@ void Scheduler::stop_running(Slot s, JobState final_state) {
 
 void Scheduler::forget(Slot s) {
     index_.erase(jobs_[s].spec.id);
-    jobs_[s].nodes.clear();
+    jobs_[s].alloc.runs.clear();
     free_slots_.push_back(s);
+}
+
+void Scheduler::reject(Slot s, std::string reason) {
+    Action a{ActionType::reject, job(s).spec.id, now_};
+    a.reason = static_cast<std::int32_t>(reason_arena_.size());
+    reason_arena_.push_back(std::move(reason));
+    emit(a);
+    job(s).state = JobState::rejected;
+    ++counters_.rejected;
+    forget(s);
 }
 
 void Scheduler::job_end(JobId id) {
@@ -221,10 +158,7 @@ void Scheduler::cancel(JobId id) {
             break;
         case JobState::queued:
             if (j.reserved()) {
-                if (cfg_.gang.enabled)
-                    gang_unreserve(s);
-                else
-                    unreserve(s);
+                unreserve(s);
                 dirty_ = true;
             }
             queue_erase(s);
@@ -252,28 +186,24 @@ void Scheduler::advance(Time t) {
         throw Error(Errc::time, "time went backwards: " + std::to_string(t) + " < now " +
                                     std::to_string(now_) + " (microseconds)");
     // Slice boundaries up to t, each at its own time (seed 000 §4).
-    while (cfg_.gang.enabled && slice_end_ <= t) {
+    while (time_sharing() && slice_end_ <= t) {
         now_ = std::max(now_, slice_end_);
         rotate_slices();
     }
     now_ = t;
-    // Jobs are killed at their estimate (walltime), as the papers assume;
-    // under gang scheduling at estimate x MPL, the most a job can need.
+    // Jobs are killed at their estimate (walltime), as the papers assume.
+    // Only with one row: with more, only the embedder knows a job's
+    // dedicated time (seed 000 §2.1), so it ends the job.
     while (!expiries_.empty() && expiries_.top().end <= now_) {
         Expiry e = expiries_.top();
         expiries_.pop();
         Job& j = job(e.slot);
         if (j.state != JobState::running || j.seq != e.seq) continue;  // ended earlier
-        Action a{ActionType::kill, j.spec.id, e.end};
-        emit(a);
+        emit(Action{ActionType::kill, j.spec.id, e.end});
         ++counters_.killed;
         stop_running(e.slot, JobState::killed);
-        // Nothing comes back early, but compressing after every job end
-        // (as pyss does) lets reservations that moved up at the previous
-        // end make room for ones ahead of them in the queue.
-        dirty_ = true;
     }
-    profile_.advance(now_);
+    machine_.advance(now_);
 }
 
 std::optional<Time> Scheduler::next_wakeup() const {
@@ -287,7 +217,7 @@ std::optional<Time> Scheduler::next_wakeup() const {
         }
         expiries_.pop();
     }
-    if (cfg_.gang.enabled && slice_end_ != kForever && (!best || slice_end_ < *best))
+    if (time_sharing() && slice_end_ != kForever && (!best || slice_end_ < *best))
         best = slice_end_;
     if (reserved_count_ > 0 && next_reservation_ > now_ && next_reservation_ != kForever &&
         (!best || next_reservation_ < *best))
@@ -299,10 +229,6 @@ bool Scheduler::next_action(Action& out) {
     if (action_head_ == actions_.size()) return false;
     out = actions_[action_head_++];
     return true;
-}
-
-void Scheduler::emit_with_runs(Action a, const Job& j) {
-    emit_with_runs(a, j.nodes, j.spec.procs);
 }
 
 void Scheduler::emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::int32_t nodes) {
@@ -343,7 +269,7 @@ void Scheduler::reservations(std::vector<ReservationInfo>& out) const {
         const Job& j = job(q.slot);
         if (j.reserved())
             out.push_back({j.spec.id, j.reserved_start, j.reserved_start + j.window, j.spec.procs,
-                           std::max<std::int32_t>(0, j.reserved_row)});
+                           j.reserved_row});
     });
 }
 

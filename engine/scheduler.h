@@ -1,6 +1,16 @@
-// The engine: the state of one machine (nodes, queue, running jobs,
+// The engine: the state of one machine (the matrix, the queue, running jobs,
 // reservations), the events that change it and the scheduling pass.
 // Single-threaded: one Scheduler per thread, any number per process.
+//
+// One pass serves every mode (docs/design.md, "The scheduling pass"): space
+// sharing is the Ousterhout matrix with one row, and every pass runs the
+// phases of seed 000 §4.2 and §5.4 in order, each a function named as in
+// the paper; a phase with nothing to do costs nothing.
+//
+//   clean_matrix      pass.cpp, matrix_phases.cpp
+//   collapse_matrix   matrix_phases.cpp (with migration: migration.cpp)
+//   schedule          walk.cpp, reservations.cpp
+//   fill_matrix       matrix_phases.cpp
 #pragma once
 
 #include <array>
@@ -17,10 +27,8 @@
 #include "job.h"
 #include "job_index.h"
 #include "job_queue.h"
-#include "matrix.h"
-#include "nodes.h"
+#include "machine.h"
 #include "policy.h"
-#include "profile.h"
 
 namespace rota {
 
@@ -41,7 +49,7 @@ class Scheduler {
     void submit(const JobSpec& spec);
     void job_end(JobId id);  // the job finished or failed on its own
     void cancel(JobId id);
-    void advance(Time t);  // also kills running jobs whose estimate expired
+    void advance(Time t);  // slice boundaries; kills running jobs whose window expired
     void schedule();       // one scheduling pass
 
     // Actions, oldest first. Pointers into the arenas stay valid until the
@@ -51,7 +59,7 @@ class Scheduler {
     const char* action_reason(const Action& a) const;
 
     // The earliest time the engine must be advanced to even if nothing else
-    // happens: a walltime expiry or the start of a reservation.
+    // happens: a walltime expiry, a slice boundary or a reservation's start.
     std::optional<Time> next_wakeup() const;
 
     // Queries.
@@ -62,14 +70,11 @@ class Scheduler {
     void running_ids(std::vector<JobId>& out) const;  // by start
     void held_ids(std::vector<JobId>& out) const;
     void reservations(std::vector<ReservationInfo>& out) const;
-    // Gang scheduling: the matrix, the active row (executing now).
-    const Matrix& matrix() const { return matrix_; }
+    const Machine& machine() const { return machine_; }
     std::int32_t active_row() const { return active_row_; }
     JobId job_at(Matrix::Slot s) const { return jobs_[s].spec.id; }
-    const NodePool& nodes() const { return nodes_; }
-    // Idle nodes; under gang scheduling, the free columns of the active row.
+    // The free columns of the active row: the idle nodes now.
     void idle_nodes(std::vector<std::int32_t>& out) const;
-    const Profile& profile() const { return profile_; }
     const Counters& counters() const { return counters_; }
     std::size_t queue_length() const { return queue_.size(); }
     std::size_t running_count() const { return running_count_; }
@@ -83,32 +88,48 @@ class Scheduler {
 
   private:
     using Slot = std::uint32_t;
+    static constexpr Slot kNoSlot = static_cast<Slot>(-1);
 
     SchedulerConfig cfg_;
     Time now_ = 0;
     std::uint64_t next_seq_ = 0;
-    Profile profile_;
-    NodePool nodes_;
-    std::vector<std::int64_t> pool_capacity_;
+    Machine machine_;
 
     std::vector<Job> jobs_;  // slab; slots are reused
     std::vector<Slot> free_slots_;
     JobIndex index_;
+    std::size_t running_count_ = 0;
 
     std::vector<Slot> pending_;  // submitted since the last pass
     std::vector<Slot> held_;
     JobQueue queue_;  // policy order: (order_key, seq)
+
+    // Reservations (reservations.cpp).
     std::int32_t reserved_count_ = 0;
+    std::vector<std::int32_t> reserved_in_row_;
+    std::vector<char> row_ok_;              // rows that may take one more reservation
+    bool dirty_ = false;                    // capacity came back: reservations may move up
+    std::vector<std::vector<Time>> reach_;  // compression: first time each width fits, per row
+    std::vector<Time> reach_min_;
+
     // The walk is incremental: while no capacity comes back, jobs it has
     // already found unable to start cannot start either, so the next pass
     // only looks at jobs queued since (docs/design.md, "The incremental walk").
-    static constexpr Slot kNoSlot = static_cast<Slot>(-1);
     bool rescan_ = true;
     std::size_t scanned_ = 0;           // queue_ positions [0, scanned_) were walked
     Slot head_ = kNoSlot;               // first job that could not start, from that walk
     Time next_reservation_ = kForever;  // earliest reservation start (may be stale-early)
-    std::size_t running_count_ = 0;
-    bool dirty_ = false;  // capacity came back early: reservations may move up
+
+    // Backfill candidates of the walk (walk.cpp): built per pass, handed to
+    // backfill_select in one call, or a chunk at a time to a policy that
+    // streams.
+    JobBatch batch_;
+    std::vector<Slot> batch_slots_;
+    std::vector<std::size_t> cand_pos_;  // their queue positions
+    std::int64_t cand_procs_ = 0;        // processors the candidates ask for
+    std::vector<std::int64_t> picks_;
+    std::vector<std::uint8_t> seen_;
+    bool stream_ended_ = false;  // a streaming policy wants no more this walk
 
     struct Expiry {
         Time end;
@@ -128,33 +149,20 @@ class Scheduler {
     Counters counters_;
     LogSink log_;
     std::array<std::uint32_t, kHookCount> logged_failures_{};
-
-    // Scratch reused by every pass so a pass allocates nothing.
-    JobBatch batch_;
-    std::vector<Slot> batch_slots_;
+    std::vector<Slot> admit_slots_;
     std::vector<Admission> admissions_;
     std::vector<double> keys_;
-    std::vector<std::uint32_t> picks_;
-    std::vector<std::uint8_t> picked_;
-    std::vector<std::size_t> cand_pos_;  // queue positions of the candidates
-    // fit_limit() answers by width, valid for one profile version and time:
-    // the queue has many jobs of the same few widths.
-    mutable std::vector<Time> limit_;
-    mutable std::vector<std::uint64_t> limit_stamp_;
-    mutable std::uint64_t limit_gen_ = 0;
-    mutable std::uint64_t limit_version_ = ~std::uint64_t{0};
-    mutable Time limit_now_ = kNoTime;
 
-    // Gang scheduling (gang_pass.cpp): the matrix, a profile per row, the
-    // active row and the jobs announced as executing in it.
-    Matrix matrix_;
-    std::vector<Profile> row_profile_;
+    // Time sharing, rows > 1 (matrix_phases.cpp, slices.cpp): the active
+    // row and the jobs announced as executing in it, running jobs in start
+    // order, and the matrix before the pass, so that its actions describe
+    // the net change.
     std::int32_t active_row_ = 0;
     Time slice_end_ = kForever;
     std::vector<Slot> executing_;
     std::vector<std::uint32_t> in_row_, was_executing_;  // announce_active's marks
     std::uint32_t mark_epoch_ = 0;
-    std::vector<Slot> gang_running_;  // in start order
+    std::vector<Slot> running_;
     struct Placement {
         Slot slot;
         std::int16_t home;
@@ -163,21 +171,73 @@ class Scheduler {
     };
     std::vector<Slot> started_in_pass_;
     std::vector<Placement> before_pass_;
+    bool buffer_pass_ = false;
+    std::vector<Action> pass_actions_;
 
-    void gang_pass();
-    void clean_matrix();
-    void collapse_matrix(bool migrate);
-    void gang_compress();
-    void extend_overrun_windows();
-    void gang_schedule();
-    void fill_matrix(bool migrate);
-    // Migration (gang_migration.cpp, seed 000 §5.4).
+    // Migration (migration.cpp, seed 000 §5.4).
     std::uint64_t budget_slice_ = ~std::uint64_t{0};
     std::int64_t migrated_in_slice_ = 0;
     std::vector<Slot> migrated_;  // jobs migrated in this pass: never twice
     MigrationBatch mig_;
     std::vector<Slot> mig_slots_;
-    std::vector<std::uint8_t> mig_choice_;
+    std::vector<std::int64_t> mig_choice_;
+
+    bool time_sharing() const { return cfg_.rows > 1; }
+    Job& job(Slot s) { return jobs_[s]; }
+    const Job& job(Slot s) const { return jobs_[s]; }
+    Slot slot_of(JobId id) const;
+    Demand demand(const Job& j) const {
+        return Demand{j.spec.procs, j.spec.pools.empty() ? nullptr : j.spec.pools.data(), j.window};
+    }
+
+    // Events (scheduler.cpp).
+    void begin_event();
+    void stop_running(Slot s, JobState final_state);
+    void forget(Slot s);
+    void emit(Action a) { (buffer_pass_ ? pass_actions_ : actions_).push_back(a); }
+    void emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::int32_t nodes);
+    void reject(Slot s, std::string reason);
+
+    // The pass (pass.cpp).
+    void admit();
+    CommonContext common_context() const;
+    BackfillContext backfill_context(Slot head) const;
+    MigrationContext migration_context();
+    bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
+
+    // The schedule phase (walk.cpp).
+    void schedule_phase();
+    std::int32_t row_now(const Job& j) const;
+    void queue_insert(Slot s);
+    void queue_erase(Slot s);
+    void add_candidate(Slot s, std::size_t pos);
+    bool collect_candidates(std::size_t from, Slot head);
+    bool flush_candidates(Slot head);
+    bool nothing_more_can_start() const;
+    std::int64_t free_columns() const;
+    void find_next_reservation();
+
+    // Placement and reservations (reservations.cpp).
+    void start(Slot s, std::int32_t row);
+    bool can_reserve() const;
+    Time reserve(Slot s);
+    void reserve_at(Slot s, Time t, std::int32_t row);
+    void unreserve(Slot s);
+    void compress_reservations();
+
+    // Time sharing (matrix_phases.cpp, slices.cpp).
+    void clean_matrix();
+    void collapse_matrix(bool migrate);
+    void fill_matrix(bool migrate);
+    void extend_overrun_windows();
+    void move_home(Slot s, std::int32_t row);
+    void begin_rows_pass();
+    void end_rows_pass();
+    void announce_placements();
+    void announce_active();
+    void rotate_slices();
+
+    // Migration (migration.cpp).
     std::int64_t migration_budget();
     void overlapping(Slot a, std::int32_t row, std::vector<Slot>& out) const;
     bool migration_ok(Slot a, std::int32_t to, const std::vector<Slot>& overlap) const;
@@ -186,54 +246,6 @@ class Scheduler {
     void emit_migrate(Slot s, std::int32_t row, int option, Time delay, std::int32_t from_row);
     void add_migration_candidate(Slot s, std::int32_t from, std::int32_t to);
     void apply_migrations();
-    void gang_start(Slot s, std::int32_t row);
-    void gang_reserve(Slot s);
-    void gang_unreserve(Slot s);
-    void gang_stop(Slot s);
-    void move_home(Slot s, std::int32_t row);
-    void announce_placements();
-    void announce_active();
-    void rotate_slices();
-    std::int32_t best_row(std::int32_t procs, Time window, bool check_profile) const;
-
-    // Pass phases (schedule_pass.cpp).
-    void admit();
-    void compress_reservations();
-    void schedule_queue();
-    void backfill(Slot head);
-    PassContext context(Slot head) const;
-
-    // Mechanics.
-    Job& job(Slot s) { return jobs_[s]; }
-    const Job& job(Slot s) const { return jobs_[s]; }
-    Slot slot_of(JobId id) const;
-    Demand demand(const Job& j) const;
-    bool fits_now(const Job& j) const;
-    bool possible(const Job& j, std::string& why) const;
-    void start(Slot s);
-    void reserve(Slot s, Time t);
-    void unreserve(Slot s);
-    void stop_running(Slot s, JobState final_state);
-    void forget(Slot s);
-    void reject(Slot s, std::string reason);
-    void queue_insert(Slot s);
-    void queue_erase(Slot s);
-    // Profile::fit_limit at now, cached by width; refresh_limits() first.
-    void refresh_limits() const;
-    Time limit_of(std::int32_t procs) const;
-    void add_candidate(Slot s, std::size_t pos);
-    void collect_candidates(std::size_t from);
-    void find_next_reservation();
-    void begin_event();
-    // During a gang pass, starts and migrations wait in `pass_actions_` so
-    // that the pass's releases (UNREPLICATE, MOVE) come out first.
-    void emit(Action a) { (buffer_pass_ ? pass_actions_ : actions_).push_back(a); }
-    bool buffer_pass_ = false;
-    // Emits `a` with job `j`'s node runs attached (START, REPLICATE, ...).
-    void emit_with_runs(Action a, const Job& j);
-    void emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::int32_t nodes);
-    std::vector<Action> pass_actions_;
-    bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
 };
 
 }  // namespace rota

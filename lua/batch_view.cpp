@@ -1,24 +1,46 @@
 #include "batch_view.h"
 
 #include <cstring>
+#include <type_traits>
 #include <vector>
-
-#include "slots.h"
 
 namespace rota::lua {
 
 namespace {
 
-constexpr const char* kNames[BatchView::kColumns] = {"id",     "procs", "estimate",
-                                                     "submit", "user",  "priority"};
-
 template <class T>
-void store(lua_State* L, int table, const std::vector<T>& v) {
+void store_vec(lua_State* L, int table, const std::vector<T>& v) {
     const std::size_t n = v.size();
     for (std::size_t i = 0; i < n; ++i) {
-        lua_pushinteger(L, static_cast<lua_Integer>(v[i]));
+        if constexpr (std::is_floating_point_v<T>)
+            lua_pushnumber(L, static_cast<lua_Number>(v[i]));
+        else
+            lua_pushinteger(L, static_cast<lua_Integer>(v[i]));
         lua_rawseti(L, table, static_cast<lua_Integer>(i + 1));
     }
+}
+
+void store_job_column(lua_State* L, int table, const void* batch, int column) {
+    const auto& b = *static_cast<const JobBatch*>(batch);
+    int k = 0;
+#define ROTA_X(name, type, value, doc) \
+    if (column == k++) return store_vec(L, table, b.name);
+    ROTA_JOB_COLUMNS(ROTA_X)
+#undef ROTA_X
+}
+
+void store_migration_column(lua_State* L, int table, const void* batch, int column) {
+    const auto& b = *static_cast<const MigrationBatch*>(batch);
+    int k = 0;
+#define ROTA_X(name, type, doc) \
+    if (column == k++) return store_vec(L, table, b.name);
+    ROTA_MIGRATION_COLUMNS(ROTA_X)
+#undef ROTA_X
+}
+
+template <class B>
+std::size_t batch_size(const void* batch) {
+    return static_cast<const B*>(batch)->size();
 }
 
 int refuse_ctx_write(lua_State* L) {
@@ -41,77 +63,43 @@ int ctx_next(lua_State* L) {
 
 }  // namespace
 
+const BatchKind kJobBatch{kJobColumnNames, static_cast<int>(std::size(kJobColumnNames)),
+                          store_job_column, batch_size<JobBatch>};
+const BatchKind kMigrationBatch{kMigrationColumnNames,
+                                static_cast<int>(std::size(kMigrationColumnNames)),
+                                store_migration_column, batch_size<MigrationBatch>};
+
 void BatchView::create(lua_State* L) {
-    lua_createtable(L, 0, kColumns + 1);
+    lua_createtable(L, 0, kind_->columns + 1);
     lua_pushinteger(L, 0);
     lua_setfield(L, -2, "n");
     lua_createtable(L, 0, 3);  // its metatable
     lua_pushlightuserdata(L, this);
-    for (int k = 0; k < kColumns; ++k) lua_createtable(L, 16, 0);
-    lua_pushcclosure(L, &BatchView::index, 1 + kColumns);
+    for (int k = 0; k < kind_->columns; ++k) lua_createtable(L, 16, 0);
+    lua_pushcclosure(L, &BatchView::index, 1 + kind_->columns);
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, refuse_batch_write);
     lua_setfield(L, -2, "__newindex");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, -2);
-
-    const int proxy = lua_gettop(L) + 1;
-    lua_newtable(L);
-    lua_createtable(L, 0, 4);  // its metatable
-    const int meta = proxy + 1;
-    lua_createtable(L, 0, 12);  // the data behind the proxy
-    const int data = proxy + 2;
-    lua_pushlightuserdata(L, this);
-    lua_pushvalue(L, data);
-    lua_pushvalue(L, meta);
-    lua_pushcclosure(L, &BatchView::ctx_pairs, 3);
-    lua_setfield(L, meta, "__pairs");
-    lua_pushcfunction(L, refuse_ctx_write);
-    lua_setfield(L, meta, "__newindex");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, meta, "__metatable");
-    lua_pushlightuserdata(L, this);
-    lua_pushvalue(L, data);
-    lua_pushvalue(L, meta);
-    lua_pushcclosure(L, &BatchView::ctx_index, 3);  // the loader
-    lua_replace(L, data);
-    lua_pushvalue(L, data);
-    lua_setfield(L, meta, "__index");
-    lua_pushvalue(L, meta);
-    lua_setmetatable(L, proxy);
-
     batch_ = nullptr;
-    ctx_ = nullptr;
-    ctx_loaded_ = false;
-    written_valid_ = false;
     bound_ = 0;
-    for (lua_Integer& f : filled_) f = 0;
+    std::fill(filled_.begin(), filled_.end(), 0);
 }
 
-void BatchView::reset(lua_State* L) {
-    create(L);
-    for (int s = slot::ctx_loader; s >= slot::batch; --s) lua_replace(L, s);
-}
-
-void BatchView::begin(lua_State* L, const JobBatch& b, const PassContext& ctx) {
+void BatchView::begin(lua_State* L, int table, const void* batch) {
     for (int k = 0; bound_ != 0; ++k) {
         if ((bound_ & (1u << k)) == 0) continue;
-        lua_pushstring(L, kNames[k]);
+        lua_pushstring(L, kind_->names[k]);
         lua_pushnil(L);
-        lua_rawset(L, slot::batch);
+        lua_rawset(L, table);
         bound_ &= ~(1u << k);
     }
     lua_pushliteral(L, "n");
-    lua_pushinteger(L, static_cast<lua_Integer>(b.size()));
-    lua_rawset(L, slot::batch);
-    if (ctx_loaded_) {
-        lua_pushvalue(L, slot::ctx_loader);
-        lua_setfield(L, slot::ctx_meta, "__index");  // an existing key: a plain store
-        ctx_loaded_ = false;
-    }
-    batch_ = &b;
-    ctx_ = &ctx;
+    lua_pushinteger(L, static_cast<lua_Integer>(kind_->size(batch)));
+    lua_rawset(L, table);
+    batch_ = batch;
 }
 
 // __index(batch, key): runs inside the script's protected call.
@@ -119,8 +107,8 @@ int BatchView::index(lua_State* L) {
     auto* self = static_cast<BatchView*>(lua_touserdata(L, lua_upvalueindex(1)));
     if (self->batch_ == nullptr || lua_type(L, 2) != LUA_TSTRING) return 0;
     const char* key = lua_tostring(L, 2);
-    for (int k = 0; k < kColumns; ++k) {
-        if (std::strcmp(key, kNames[k]) != 0) continue;
+    for (int k = 0; k < self->kind_->columns; ++k) {
+        if (std::strcmp(key, self->kind_->names[k]) != 0) continue;
         const int column = lua_upvalueindex(2 + k);
         self->fill_column(L, k, column);
         lua_pushvalue(L, 2);
@@ -134,96 +122,102 @@ int BatchView::index(lua_State* L) {
 }
 
 void BatchView::fill_column(lua_State* L, int column, int table) {
-    const JobBatch& b = *batch_;
     // If a refused allocation cuts the fill short, filled_ is stale, but the
     // failure path replaces the tables anyway.
-    const lua_Integer before = filled_[column];
-    switch (column) {
-        case 0:
-            store(L, table, b.id);
-            break;
-        case 1:
-            store(L, table, b.procs);
-            break;
-        case 2:
-            store(L, table, b.estimate);
-            break;
-        case 3:
-            store(L, table, b.submit);
-            break;
-        case 4:
-            store(L, table, b.user);
-            break;
-        default:
-            store(L, table, b.priority);
-            break;
-    }
-    const auto n = static_cast<lua_Integer>(b.size());
+    const lua_Integer before = filled_[static_cast<std::size_t>(column)];
+    kind_->store(L, table, batch_, column);
+    const auto n = static_cast<lua_Integer>(kind_->size(batch_));
     for (lua_Integer i = n + 1; i <= before; ++i) {
         lua_pushnil(L);
         lua_rawseti(L, table, i);
     }
-    filled_[column] = n;
+    filled_[static_cast<std::size_t>(column)] = n;
+}
+
+void ContextView::create(lua_State* L) {
+    const int proxy = lua_gettop(L) + 1;
+    lua_newtable(L);
+    lua_createtable(L, 0, 4);  // its metatable
+    const int meta = proxy + 1;
+    lua_createtable(L, 0, 12);  // the data behind the proxy
+    const int data = proxy + 2;
+    lua_pushlightuserdata(L, this);
+    lua_pushvalue(L, data);
+    lua_pushvalue(L, meta);
+    lua_pushcclosure(L, &ContextView::pairs, 3);
+    lua_setfield(L, meta, "__pairs");
+    lua_pushcfunction(L, refuse_ctx_write);
+    lua_setfield(L, meta, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, meta, "__metatable");
+    lua_pushlightuserdata(L, this);
+    lua_pushvalue(L, data);
+    lua_pushvalue(L, meta);
+    lua_pushcclosure(L, &ContextView::index, 3);  // the loader
+    lua_replace(L, data);
+    lua_pushvalue(L, data);
+    lua_setfield(L, meta, "__index");
+    lua_pushvalue(L, meta);
+    lua_setmetatable(L, proxy);
+    ctx_ = nullptr;
+    loaded_ = false;
+}
+
+void ContextView::rearm(lua_State* L, int meta, int loader) {
+    if (!loaded_) return;
+    lua_pushvalue(L, loader);
+    lua_setfield(L, meta, "__index");  // an existing key: a plain store
+    loaded_ = false;
 }
 
 // __index(ctx, key) at the first read of ctx in a call.
-int BatchView::ctx_index(lua_State* L) {
-    auto* self = static_cast<BatchView*>(lua_touserdata(L, lua_upvalueindex(1)));
-    self->load_ctx(L);
+int ContextView::index(lua_State* L) {
+    auto* self = static_cast<ContextView*>(lua_touserdata(L, lua_upvalueindex(1)));
+    self->load(L);
     lua_pushvalue(L, 2);
     lua_rawget(L, lua_upvalueindex(2));
     return 1;
 }
 
 // pairs(ctx) walks the data behind the proxy.
-int BatchView::ctx_pairs(lua_State* L) {
-    auto* self = static_cast<BatchView*>(lua_touserdata(L, lua_upvalueindex(1)));
-    self->load_ctx(L);
+int ContextView::pairs(lua_State* L) {
+    auto* self = static_cast<ContextView*>(lua_touserdata(L, lua_upvalueindex(1)));
+    self->load(L);
     lua_pushcfunction(L, ctx_next);
     lua_pushvalue(L, lua_upvalueindex(2));
     lua_pushnil(L);
     return 3;
 }
 
-void BatchView::load_ctx(lua_State* L) {
-    if (ctx_ == nullptr || ctx_loaded_) return;
+void ContextView::load(lua_State* L) {
+    if (ctx_ == nullptr || loaded_) return;
     const int data = lua_upvalueindex(2);
-    const PassContext& c = *ctx_;
-    const PassContext& w = written_;
-    const bool all = !written_valid_;
-    auto set = [&](bool changed, const char* key, lua_Integer v) {
-        if (!all && !changed) return;
-        lua_pushinteger(L, v);
-        lua_setfield(L, data, key);  // the data table has no metatable
-    };
-    set(c.now != w.now, "now", c.now);
-    set(c.machine_procs != w.machine_procs, "machine_procs", c.machine_procs);
-    set(c.free_procs != w.free_procs, "free_procs", c.free_procs);
-    set(c.queue_length != w.queue_length, "queue_length", c.queue_length);
-    set(c.head_id != w.head_id, "head_id", c.head_id);
-    set(c.head_procs != w.head_procs, "head_procs", c.head_procs);
-    set(c.head_jumps != w.head_jumps, "head_jumps", c.head_jumps);
-    set(c.extra_procs != w.extra_procs, "extra_procs", c.extra_procs);
-    set(c.migration_budget != w.migration_budget, "migration_budget", c.migration_budget);
-    if (all || c.migration_cost != w.migration_cost) {
-        lua_pushnumber(L, c.migration_cost);
-        lua_setfield(L, data, "migration_cost");
-    }
-    if (all || c.shadow_time != w.shadow_time) {
-        if (c.shadow_time == kNoTime) {
-            lua_pushnil(L);
-        } else {
-            lua_pushinteger(L, c.shadow_time);
-        }
-        lua_setfield(L, data, "shadow_time");
-    }
-    // A refused allocation above skips this; the failure path then
-    // replaces the tables.
-    written_ = c;
-    written_valid_ = true;
+    load_(L, data, ctx_);  // a refused allocation leaves: the failure path replaces the tables
     lua_pushvalue(L, data);
     lua_setfield(L, lua_upvalueindex(3), "__index");
-    ctx_loaded_ = true;
+    loaded_ = true;
+}
+
+void ContextView::set_field(lua_State* L, int data, const char* name, std::int64_t v) {
+    lua_pushinteger(L, static_cast<lua_Integer>(v));
+    lua_setfield(L, data, name);  // the data table has no metatable
+}
+
+void ContextView::set_field(lua_State* L, int data, const char* name, std::int32_t v) {
+    set_field(L, data, name, static_cast<std::int64_t>(v));
+}
+
+void ContextView::set_field(lua_State* L, int data, const char* name, double v) {
+    lua_pushnumber(L, v);
+    lua_setfield(L, data, name);
+}
+
+void ContextView::set_field(lua_State* L, int data, const char* name, MaybeTime v) {
+    if (v.t == kNoTime)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, static_cast<lua_Integer>(v.t));
+    lua_setfield(L, data, name);
 }
 
 }  // namespace rota::lua

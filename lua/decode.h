@@ -1,11 +1,14 @@
-// Turning what a hook returned into the engine's types. Whatever a script
-// returns is checked here (ARCHITECTURE §5: an invalid answer is an error of
-// that hook, never a corrupt state).
+// Turning what a hook returned into the engine's types. Only the shape is
+// checked here (a number where a number belongs, an integer where an index
+// belongs); whether the values make a valid answer (ranges, duplicates,
+// counts, reasons) is checked by the engine for every kind of policy alike
+// (engine/answers.cpp).
 //
-// Each function reads the value at stack index `idx` and, when it is
-// malformed, sets `why` (for "<file> returned <why>") and returns false.
-// They use raw accesses only: they run outside protected mode, where a
-// metamethod of the script's could neither be budgeted nor caught.
+// Each function reads the value at stack index `idx` and, when it cannot be
+// converted, sets `why` (for "<file> returned an invalid answer: <why>")
+// and returns false. They use raw accesses only: they run outside
+// protected mode, where a metamethod of the script's could neither be
+// budgeted nor caught.
 #pragma once
 
 #include <cstdint>
@@ -17,17 +20,19 @@
 
 namespace rota::lua {
 
-// An array of 1-based candidate indices, a single index, or nil / {} for
-// none. `seen` is scratch space for the duplicate check, kept by the caller
-// so that it is not allocated per call.
-bool decode_picks(lua_State* L, int idx, std::size_t n, std::vector<std::uint32_t>& picks,
-                  std::vector<std::uint8_t>& seen, std::string& why);
+// An array of 1-based candidate indices, a single index, or nil for none;
+// `picks` gets them 0-based.
+bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::string& why);
 
-// d[i] = nil | true | "accept" | "hold" | {reject = "reason"}.
+// d[i] for i in 1..n: nil | true | "accept" | "hold" | {reject = "reason"}.
 bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admission>& out,
                       std::string& why);
 
-// An array of exactly n finite numbers (the engine sorts by them).
-bool decode_keys(lua_State* L, int idx, std::size_t n, std::vector<double>& keys, std::string& why);
+// An array of numbers (the engine sorts by them).
+bool decode_keys(lua_State* L, int idx, std::vector<double>& keys, std::string& why);
+
+// o[i] for i in 1..n: nil (0) or an integer option.
+bool decode_options(lua_State* L, int idx, std::size_t n, std::vector<std::int64_t>& out,
+                    std::string& why);
 
 }  // namespace rota::lua

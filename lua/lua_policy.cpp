@@ -59,6 +59,10 @@ bool LuaPolicy::provides(Hook h) const {
     return vm_->provides(h);
 }
 
+bool LuaPolicy::streams(Hook h) const {
+    return vm_->streams(h);
+}
+
 std::string LuaPolicy::resolved_path(Hook h) const {
     return vm_->path(h);
 }
@@ -70,27 +74,28 @@ void LuaPolicy::reload() {
     vm_.swap(fresh);
 }
 
-HookOutcome LuaPolicy::admission(const JobBatch& jobs, const PassContext& ctx,
+// The last context seen is what a reload dry-runs with.
+HookOutcome LuaPolicy::admission(const JobBatch& jobs, const CommonContext& ctx,
                                  std::vector<Admission>& out) {
-    last_ctx_ = ctx;
+    static_cast<CommonContext&>(last_ctx_) = ctx;
     return guarded(Hook::admission, [&] { return vm_->admission(jobs, ctx, out); });
 }
 
-HookOutcome LuaPolicy::order(const JobBatch& jobs, const PassContext& ctx,
+HookOutcome LuaPolicy::order(const JobBatch& jobs, const CommonContext& ctx,
                              std::vector<double>& keys) {
-    last_ctx_ = ctx;
+    static_cast<CommonContext&>(last_ctx_) = ctx;
     return guarded(Hook::order, [&] { return vm_->order(jobs, ctx, keys); });
 }
 
-HookOutcome LuaPolicy::backfill_select(const JobBatch& cands, const PassContext& ctx,
-                                       std::vector<std::uint32_t>& picks) {
+HookOutcome LuaPolicy::backfill_select(const JobBatch& cands, const BackfillContext& ctx,
+                                       std::vector<std::int64_t>& picks) {
     last_ctx_ = ctx;
     return guarded(Hook::backfill_select, [&] { return vm_->backfill_select(cands, ctx, picks); });
 }
 
-HookOutcome LuaPolicy::migration_option(const MigrationBatch& m, const PassContext& ctx,
-                                        std::vector<std::uint8_t>& out) {
-    last_ctx_ = ctx;
+HookOutcome LuaPolicy::migration_option(const MigrationBatch& m, const MigrationContext& ctx,
+                                        std::vector<std::int64_t>& out) {
+    static_cast<CommonContext&>(last_ctx_) = ctx;
     return guarded(Hook::migration_option, [&] { return vm_->migration_option(m, ctx, out); });
 }
 

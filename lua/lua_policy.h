@@ -49,15 +49,17 @@ class LuaPolicy : public Policy {
     LuaPolicy& operator=(const LuaPolicy&) = delete;
 
     bool provides(Hook h) const override;
+    bool streams(Hook h) const override;
+    std::string source(Hook h) const override { return resolved_path(h); }
     // Never throw: a broken script gives HookOutcome::failure("<hook>: ...").
-    HookOutcome admission(const JobBatch& jobs, const PassContext& ctx,
+    HookOutcome admission(const JobBatch& jobs, const CommonContext& ctx,
                           std::vector<Admission>& out) override;
-    HookOutcome order(const JobBatch& jobs, const PassContext& ctx,
+    HookOutcome order(const JobBatch& jobs, const CommonContext& ctx,
                       std::vector<double>& keys) override;
-    HookOutcome backfill_select(const JobBatch& cands, const PassContext& ctx,
-                                std::vector<std::uint32_t>& picks) override;
-    HookOutcome migration_option(const MigrationBatch& m, const PassContext& ctx,
-                                 std::vector<std::uint8_t>& out) override;
+    HookOutcome backfill_select(const JobBatch& cands, const BackfillContext& ctx,
+                                std::vector<std::int64_t>& picks) override;
+    HookOutcome migration_option(const MigrationBatch& m, const MigrationContext& ctx,
+                                 std::vector<std::int64_t>& out) override;
 
     // Re-reads and recompiles every configured script into a new lua_State
     // and dry-runs each hook on an empty batch (with the last context seen).
@@ -70,7 +72,7 @@ class LuaPolicy : public Policy {
 
   private:
     LuaConfig cfg_;
-    PassContext last_ctx_;
+    BackfillContext last_ctx_;
     std::unique_ptr<lua::Vm> vm_;
 };
 

@@ -1,19 +1,25 @@
 // The fixed layout of the bottom of a policy state's main stack. The values
-// the hot path needs (message handler, batch and ctx tables, hook functions,
-// params) live there for the life of the state, so a hook call finds them
-// with lua_pushvalue instead of a registry lookup each.
+// the hot path needs (message handler, batch tables, context proxies, hook
+// functions, params) live there for the life of the state, so a hook call
+// finds them with lua_pushvalue instead of a registry lookup each.
 #pragma once
 
-#include "engine/policy.h"
+#include "engine/vocabulary.h"
 
 namespace rota::lua::slot {
 
 inline constexpr int msgh = 1;
-inline constexpr int batch = 2;
-inline constexpr int ctx = 3;         // what scripts get: a read-only proxy
-inline constexpr int ctx_meta = 4;    // its metatable
-inline constexpr int ctx_loader = 5;  // its __index until ctx is first read in a call
-inline constexpr int fn0 = 6;
+inline constexpr int jobs = 2;   // the batch of jobs (admission, order, backfill_select)
+inline constexpr int moves = 3;  // the batch of migrations (migration_option)
+// A context: the proxy scripts get, its metatable, and its loader (the
+// proxy's __index until ctx is first read in a call).
+struct Ctx {
+    int proxy, meta, loader;
+};
+inline constexpr Ctx common{4, 5, 6};
+inline constexpr Ctx backfill{7, 8, 9};
+inline constexpr Ctx migration{10, 11, 12};
+inline constexpr int fn0 = 13;
 inline constexpr int params0 = fn0 + kHookCount;
 inline constexpr int top = params0 + kHookCount - 1;
 

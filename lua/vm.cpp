@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "decode.h"
+#include "engine/answers.h"
 #include "engine/error.h"
 #include "params.h"
 #include "script_path.h"
@@ -86,11 +87,36 @@ int load_chunk(lua_State* L) {
 struct BindArgs {
     const char* hook;
     const Params* params;
+    bool can_stream;
+    bool streams = false;  // out
 };
 
-// (args, module) -> the hook's function and its params table.
+// (args, module) -> the hook's function and its params table; reads the
+// module's `streams` table (which hooks take their batch a chunk at a time).
 int bind_hook_fn(lua_State* L) {
-    const auto* a = static_cast<const BindArgs*>(lua_touserdata(L, 1));
+    auto* a = static_cast<BindArgs*>(lua_touserdata(L, 1));
+    const int st = lua_getfield(L, 2, "streams");
+    if (st == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2) != 0) {
+            if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TBOOLEAN)
+                return luaL_error(L, "'streams' must map hook names to booleans");
+            const char* name = lua_tostring(L, -2);
+            bool known = false;
+            for (int h = 0; h < kHookCount; ++h)
+                known = known || std::strcmp(name, hook_name(static_cast<Hook>(h))) == 0;
+            if (!known) return luaL_error(L, "'streams' names no hook '%s'", name);
+            lua_pop(L, 1);
+        }
+        lua_getfield(L, -1, a->hook);
+        a->streams = lua_toboolean(L, -1) != 0;
+        lua_pop(L, 1);
+        if (a->streams && !a->can_stream)
+            return luaL_error(L, "hook '%s' cannot stream (only backfill_select can)", a->hook);
+    } else if (st != LUA_TNIL) {
+        return luaL_error(L, "'streams' must be a table, not %s", luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
     if (lua_getfield(L, 2, a->hook) != LUA_TFUNCTION) {
         return luaL_error(L, "the script returns no '%s' function (found %s)", a->hook,
                           luaL_typename(L, -1));
@@ -132,8 +158,8 @@ Vm::Vm(const LuaConfig& cfg) : log_(cfg.log) {
     prepare_sandbox(L, &log_);
 
     lua_pushcfunction(L, message_handler);
-    view_.create(L);
-    for (int i = 0; i < 2 * kHookCount; ++i) lua_pushnil(L);
+    for (int i = slot::jobs; i <= slot::top; ++i) lua_pushnil(L);
+    create_views();
     assert(lua_gettop(L) == slot::top);
 
     for (const auto& [hook, hc] : cfg.hooks) {
@@ -177,9 +203,26 @@ void Vm::load_module(const std::string& path) {
     modules_.push_back(path);
 }
 
+void Vm::create_views() {
+    lua_State* L = this->L();
+    jobs_view_.create(L);
+    lua_replace(L, slot::jobs);
+    moves_view_.create(L);
+    lua_replace(L, slot::moves);
+    const std::pair<ContextView*, slot::Ctx> views[] = {{&common_view_, slot::common},
+                                                        {&backfill_view_, slot::backfill},
+                                                        {&migration_view_, slot::migration}};
+    for (const auto& [view, cs] : views) {
+        view->create(L);
+        lua_replace(L, cs.loader);
+        lua_replace(L, cs.meta);
+        lua_replace(L, cs.proxy);
+    }
+}
+
 void Vm::bind_hook(Hook h, int module, const Params& params) {
     lua_pushvalue(L(), module);
-    BindArgs args{hook_name(h), &params};
+    BindArgs args{hook_name(h), &params, h == Hook::backfill_select};
     const int status = run_protected(bind_hook_fn, &args, 1, 2);
     if (status != LUA_OK) {
         const std::string msg = path(h) + ": hook " + hook_name(h) + ": " + error_text(status);
@@ -188,52 +231,66 @@ void Vm::bind_hook(Hook h, int module, const Params& params) {
     lua_replace(L(), slot::params(h));
     lua_replace(L(), slot::fn(h));
     lua_pop(L(), 1);
+    streams_[index(h)] = args.streams;
 }
 
-void Vm::dry_run(const PassContext& ctx) {
-    const JobBatch empty;
+// Each answer is checked as the engine checks it (engine/answers.h).
+void Vm::dry_run(const BackfillContext& last) {
+    const JobBatch none;
+    const MigrationBatch no_moves;
     std::vector<Admission> decisions;
     std::vector<double> keys;
-    std::vector<std::uint32_t> picks;
+    std::vector<std::int64_t> picks;
+    std::vector<std::uint8_t> seen;
+    MigrationContext mctx;
+    static_cast<CommonContext&>(mctx) = last;
     for (int i = 0; i < kHookCount; ++i) {
         const auto h = static_cast<Hook>(i);
         if (!provides(h)) continue;
-        const MigrationBatch no_moves;
-        std::vector<std::uint8_t> options;
-        HookOutcome r = h == Hook::admission          ? admission(empty, ctx, decisions)
-                        : h == Hook::order            ? order(empty, ctx, keys)
-                        : h == Hook::migration_option ? migration_option(no_moves, ctx, options)
-                                                      : backfill_select(empty, ctx, picks);
+        HookOutcome r;
+        std::string why;
+        switch (h) {
+            case Hook::admission:
+                r = admission(none, last, decisions);
+                if (r.ok) why = check_admission(decisions, 0);
+                break;
+            case Hook::order:
+                r = order(none, last, keys);
+                if (r.ok) why = check_keys(keys, 0);
+                break;
+            case Hook::backfill_select:
+                r = backfill_select(none, last, picks);
+                if (r.ok) why = check_picks(picks, 0, seen);
+                break;
+            case Hook::migration_option:
+                r = migration_option(no_moves, mctx, picks);
+                if (r.ok) why = check_options(picks, 0);
+                break;
+        }
+        if (r.ok && !why.empty())
+            r = HookOutcome::failure(std::string(hook_name(h)) + ": " + path(h) +
+                                     " returned an invalid answer: " + why);
         if (!r.ok) throw Error(Errc::script, "dry run on an empty batch failed: " + r.error);
     }
 }
 
-HookOutcome Vm::precheck(Hook h, const JobBatch& b) const {
-    if (!provides(h)) {
-        return HookOutcome::failure(std::string(hook_name(h)) + ": no script configured");
-    }
-    const std::size_t n = b.size();
-    if (b.procs.size() != n || b.estimate.size() != n || b.submit.size() != n ||
-        b.user.size() != n || b.priority.size() != n) {
-        return HookOutcome::failure(std::string(hook_name(h)) +
-                                    ": malformed batch (columns of different lengths)");
-    }
-    return {};
-}
-
-int Vm::call(Hook h, const JobBatch& b, const PassContext& ctx) {
+template <class Ctx>
+int Vm::call(Hook h, int batch_slot, BatchView& batch, const void* b, slot::Ctx cs, ContextView& cv,
+             const Ctx& ctx) {
     lua_State* L = this->L();
     lua_settop(L, slot::top);  // in case an exception cut the last call short
-    view_.begin(L, b, ctx);
+    batch.begin(L, batch_slot, b);
+    cv.begin(L, cs.meta, cs.loader, ctx);
     lua_pushvalue(L, slot::fn(h));
-    lua_pushvalue(L, slot::batch);
-    lua_pushvalue(L, slot::ctx);
+    lua_pushvalue(L, batch_slot);
+    lua_pushvalue(L, cs.proxy);
     lua_pushvalue(L, slot::params(h));
     budget_.arm(L);
     memory_.enforce = true;
     const int status = lua_pcall(L, 3, 1, slot::msgh);
     memory_.enforce = false;
-    view_.end();
+    batch.end();
+    cv.end();
     // A script can catch the budget error with pcall and still return.
     return status == LUA_OK && budget_.tripped ? LUA_ERRRUN : status;
 }
@@ -258,7 +315,7 @@ HookOutcome Vm::failure(Hook h, int status) {
     lua_State* L = this->L();
     lua_settop(L, slot::top);
     // The script may have damaged the tables it was handed.
-    view_.reset(L);
+    create_views();
     // Let the next call start below the cap again.
     if (status == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT);
     return HookOutcome::failure(std::move(msg));
@@ -266,7 +323,7 @@ HookOutcome Vm::failure(Hook h, int status) {
 
 HookOutcome Vm::invalid(Hook h) {
     lua_settop(L(), slot::top);
-    view_.reset(L());
+    create_views();
     return HookOutcome::failure(std::string(hook_name(h)) + ": " + path(h) +
                                 " returned an invalid answer: " + why_);
 }
@@ -282,127 +339,64 @@ std::string Vm::with_full_paths(std::string msg) const {
     return msg;
 }
 
-HookOutcome Vm::admission(const JobBatch& jobs, const PassContext& ctx,
-                          std::vector<Admission>& out) {
-    if (HookOutcome pre = precheck(Hook::admission, jobs); !pre.ok) return pre;
-    const int status = call(Hook::admission, jobs, ctx);
-    if (status != LUA_OK) return failure(Hook::admission, status);
-    if (!decode_admission(L(), -1, jobs.size(), out, why_)) return invalid(Hook::admission);
-    lua_settop(L(), slot::top);
-    return {};
-}
-
-HookOutcome Vm::order(const JobBatch& jobs, const PassContext& ctx, std::vector<double>& keys) {
-    if (HookOutcome pre = precheck(Hook::order, jobs); !pre.ok) return pre;
-    const int status = call(Hook::order, jobs, ctx);
-    if (status != LUA_OK) return failure(Hook::order, status);
-    if (!decode_keys(L(), -1, jobs.size(), keys, why_)) return invalid(Hook::order);
-    lua_settop(L(), slot::top);
-    return {};
-}
-
-HookOutcome Vm::backfill_select(const JobBatch& cands, const PassContext& ctx,
-                                std::vector<std::uint32_t>& picks) {
-    picks.clear();
-    if (HookOutcome pre = precheck(Hook::backfill_select, cands); !pre.ok) return pre;
-    const int status = call(Hook::backfill_select, cands, ctx);
-    if (status != LUA_OK) return failure(Hook::backfill_select, status);
-    // Returning the candidate batch itself means "all of them, in the order
-    // given": first fit answers without building a table per call.
-    if (lua_rawequal(L(), -1, slot::batch) != 0) {
-        picks.resize(cands.size());
-        for (std::uint32_t i = 0; i < picks.size(); ++i) picks[i] = i;
-        lua_settop(L(), slot::top);
-        return {};
-    }
-    if (!decode_picks(L(), -1, cands.size(), picks, seen_, why_)) {
-        return invalid(Hook::backfill_select);
-    }
-    lua_settop(L(), slot::top);
-    return {};
-}
-
 namespace {
 
-template <class T>
-void set_column(lua_State* L, int t, const char* name, const std::vector<T>& v) {
-    lua_createtable(L, static_cast<int>(v.size()), 0);
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if constexpr (std::is_floating_point_v<T>)
-            lua_pushnumber(L, v[i]);
-        else
-            lua_pushinteger(L, static_cast<lua_Integer>(v[i]));
-        lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
-    }
-    lua_setfield(L, t, name);
-}
-
-// Builds the migration candidates as a fresh table of parallel arrays:
-// these batches are rare and short, so no reuse is needed.
-int push_migrations(lua_State* L) {
-    const auto* m = static_cast<const MigrationBatch*>(lua_touserdata(L, 1));
-    lua_createtable(L, 0, 9);
-    const int t = lua_gettop(L);
-    lua_pushinteger(L, static_cast<lua_Integer>(m->size()));
-    lua_setfield(L, t, "n");
-    set_column(L, t, "id", m->id);
-    set_column(L, t, "procs", m->procs);
-    set_column(L, t, "from_row", m->from_row);
-    set_column(L, t, "to_row", m->to_row);
-    set_column(L, t, "cost1", m->cost1);
-    set_column(L, t, "cost2", m->cost2);
-    set_column(L, t, "tasks1", m->tasks1);
-    set_column(L, t, "tasks2", m->tasks2);
-    return 1;
+HookOutcome not_configured(Hook h) {
+    return HookOutcome::failure(std::string(hook_name(h)) + ": no script configured");
 }
 
 }  // namespace
 
-HookOutcome Vm::migration_option(const MigrationBatch& m, const PassContext& ctx,
-                                 std::vector<std::uint8_t>& out) {
-    out.clear();
-    const Hook h = Hook::migration_option;
-    if (!provides(h)) return HookOutcome::failure("migration_option: no script configured");
-    lua_State* L = this->L();
-    lua_settop(L, slot::top);
-    const JobBatch none;
-    view_.begin(L, none, ctx);  // for ctx
-    lua_pushvalue(L, slot::fn(h));
-    lua_pushcfunction(L, push_migrations);
-    lua_pushlightuserdata(L, const_cast<MigrationBatch*>(&m));
-    int status = lua_pcall(L, 1, 1, slot::msgh);  // building it may hit the memory cap
-    if (status == LUA_OK) {
-        lua_pushvalue(L, slot::ctx);
-        lua_pushvalue(L, slot::params(h));
-        budget_.arm(L);
-        memory_.enforce = true;
-        status = lua_pcall(L, 3, 1, slot::msgh);
-        memory_.enforce = false;
-        if (status == LUA_OK && budget_.tripped) status = LUA_ERRRUN;
-    }
-    view_.end();
+HookOutcome Vm::admission(const JobBatch& jobs, const CommonContext& ctx,
+                          std::vector<Admission>& out) {
+    const Hook h = Hook::admission;
+    if (!provides(h)) return not_configured(h);
+    const int status = call(h, slot::jobs, jobs_view_, &jobs, slot::common, common_view_, ctx);
     if (status != LUA_OK) return failure(h, status);
-    // The answer: one option per candidate, 0 (none), 1 or 2; nil means 0.
-    if (lua_type(L, -1) != LUA_TTABLE) {
-        why_ = std::string("a ") + luaL_typename(L, -1) + "; expected a table of options";
-        return invalid(h);
+    if (!decode_admission(L(), -1, jobs.size(), out, why_)) return invalid(h);
+    lua_settop(L(), slot::top);
+    return {};
+}
+
+HookOutcome Vm::order(const JobBatch& jobs, const CommonContext& ctx, std::vector<double>& keys) {
+    const Hook h = Hook::order;
+    if (!provides(h)) return not_configured(h);
+    const int status = call(h, slot::jobs, jobs_view_, &jobs, slot::common, common_view_, ctx);
+    if (status != LUA_OK) return failure(h, status);
+    if (!decode_keys(L(), -1, keys, why_)) return invalid(h);
+    lua_settop(L(), slot::top);
+    return {};
+}
+
+HookOutcome Vm::backfill_select(const JobBatch& cands, const BackfillContext& ctx,
+                                std::vector<std::int64_t>& picks) {
+    const Hook h = Hook::backfill_select;
+    picks.clear();
+    if (!provides(h)) return not_configured(h);
+    const int status = call(h, slot::jobs, jobs_view_, &cands, slot::backfill, backfill_view_, ctx);
+    if (status != LUA_OK) return failure(h, status);
+    // Returning the candidate batch itself means "all of them, in the order
+    // given": first fit answers without building a table per call.
+    if (lua_rawequal(L(), -1, slot::jobs) != 0) {
+        picks.resize(cands.size());
+        for (std::size_t i = 0; i < picks.size(); ++i) picks[i] = static_cast<std::int64_t>(i);
+        lua_settop(L(), slot::top);
+        return {};
     }
-    out.assign(m.size(), 0);
-    for (std::size_t i = 0; i < m.size(); ++i) {
-        const int type = lua_rawgeti(L, -1, static_cast<lua_Integer>(i + 1));
-        if (type != LUA_TNIL) {
-            int ok = 0;
-            const lua_Integer v = lua_tointegerx(L, -1, &ok);
-            if (type != LUA_TNUMBER || !ok || v < 0 || v > 2) {
-                why_ = "option " + std::to_string(i + 1) + " is not 0, 1 or 2";
-                lua_pop(L, 1);
-                return invalid(h);
-            }
-            out[i] = static_cast<std::uint8_t>(v);
-        }
-        lua_pop(L, 1);
-    }
-    lua_settop(L, slot::top);
+    if (!decode_picks(L(), -1, picks, why_)) return invalid(h);
+    lua_settop(L(), slot::top);
+    return {};
+}
+
+HookOutcome Vm::migration_option(const MigrationBatch& m, const MigrationContext& ctx,
+                                 std::vector<std::int64_t>& out) {
+    const Hook h = Hook::migration_option;
+    out.clear();
+    if (!provides(h)) return not_configured(h);
+    const int status = call(h, slot::moves, moves_view_, &m, slot::migration, migration_view_, ctx);
+    if (status != LUA_OK) return failure(h, status);
+    if (!decode_options(L(), -1, m.size(), out, why_)) return invalid(h);
+    lua_settop(L(), slot::top);
     return {};
 }
 

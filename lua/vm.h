@@ -16,6 +16,7 @@
 #include "budget.h"
 #include "lua_policy.h"
 #include "sandbox.h"
+#include "slots.h"
 
 namespace rota::lua {
 
@@ -28,20 +29,21 @@ class Vm {
     Vm& operator=(const Vm&) = delete;
 
     bool provides(Hook h) const { return !path_[index(h)].empty(); }
+    bool streams(Hook h) const { return streams_[index(h)]; }
     const std::string& path(Hook h) const { return path_[index(h)]; }
 
     // Calls every configured hook on an empty batch; throws
     // rota::Error(Errc::script) with the first failure.
-    void dry_run(const PassContext& ctx);
+    void dry_run(const BackfillContext& last);
 
     // May throw only std::bad_alloc; the state stays usable either way.
-    HookOutcome admission(const JobBatch& jobs, const PassContext& ctx,
+    HookOutcome admission(const JobBatch& jobs, const CommonContext& ctx,
                           std::vector<Admission>& out);
-    HookOutcome order(const JobBatch& jobs, const PassContext& ctx, std::vector<double>& keys);
-    HookOutcome backfill_select(const JobBatch& cands, const PassContext& ctx,
-                                std::vector<std::uint32_t>& picks);
-    HookOutcome migration_option(const MigrationBatch& m, const PassContext& ctx,
-                                 std::vector<std::uint8_t>& out);
+    HookOutcome order(const JobBatch& jobs, const CommonContext& ctx, std::vector<double>& keys);
+    HookOutcome backfill_select(const JobBatch& cands, const BackfillContext& ctx,
+                                std::vector<std::int64_t>& picks);
+    HookOutcome migration_option(const MigrationBatch& m, const MigrationContext& ctx,
+                                 std::vector<std::int64_t>& out);
 
   private:
     struct Closer {
@@ -55,10 +57,13 @@ class Vm {
     // Runs a protected C function with one light userdata argument and
     // `nargs` more values from the stack, under the script limits.
     int run_protected(lua_CFunction f, void* args, int nargs, int nresults);
+    // (Re)creates the batch tables and context proxies in their slots.
+    void create_views();
 
-    // Hands the batch to hook `h`; the result is on top on LUA_OK.
-    int call(Hook h, const JobBatch& b, const PassContext& ctx);
-    HookOutcome precheck(Hook h, const JobBatch& b) const;
+    // Hands a batch and a context to hook `h`; the result is on top on LUA_OK.
+    template <class Ctx>
+    int call(Hook h, int batch_slot, BatchView& batch, const void* b, slot::Ctx cs, ContextView& cv,
+             const Ctx& ctx);
     HookOutcome failure(Hook h, int status);
     HookOutcome invalid(Hook h);
     std::string error_text(int status) const;
@@ -70,13 +75,15 @@ class Vm {
     InstructionBudget budget_;
     LogSink log_;
     std::unique_ptr<lua_State, Closer> state_;
-    BatchView view_;
+    BatchView jobs_view_{kJobBatch};
+    BatchView moves_view_{kMigrationBatch};
+    ContextView common_view_, backfill_view_, migration_view_;
     std::array<std::string, kHookCount> path_;
+    std::array<bool, kHookCount> streams_{};
     // What Lua prints for a file in messages (it shortens long names with
     // "...") and the full path to put back.
     std::vector<std::pair<std::string, std::string>> chunk_ids_;
     std::vector<std::string> modules_;  // files loaded, in stack order
-    std::vector<std::uint8_t> seen_;    // scratch of decode_picks
     std::string why_;                   // what was wrong with the last invalid answer
 };
 

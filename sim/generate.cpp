@@ -1,4 +1,4 @@
-#include "sim/generate.h"
+#include "generate.h"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/swf.h"
+#include "swf.h"
 
 namespace rota::sim {
 

@@ -1,4 +1,4 @@
-#include "sim/gzip_lines.h"
+#include "gzip_lines.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -10,12 +10,12 @@
 #include <iostream>
 #include <memory>
 
-#include "sim/generate.h"
-#include "sim/matrix_view.h"
-#include "sim/metrics.h"
-#include "sim/run_config.h"
-#include "sim/simulation.h"
-#include "sim/swf.h"
+#include "generate.h"
+#include "matrix_view.h"
+#include "metrics.h"
+#include "run_config.h"
+#include "simulation.h"
+#include "swf.h"
 
 using namespace rota::sim;
 
@@ -73,7 +73,7 @@ int run_simulate(RunConfig rc) {
     if (rc.compat != "none" && rc.compat != "pyss")
         throw ConfigError("unknown compat mode '" + rc.compat + "' (expected none or pyss)");
     for (const auto& p : rc.policies)
-        if (rc.compat == "pyss" && (p == "gs" || p == "bgs" || p == "mgs" || p == "mbgs"))
+        if (rc.compat == "pyss" && is_gang_preset(p))
             throw ConfigError(
                 "--compat pyss reproduces pyss's space-sharing schedules; it does "
                 "not apply to the gang preset '" +
@@ -91,7 +91,9 @@ int run_simulate(RunConfig rc) {
         std::cout << "\n";
     }
     for (const auto& policy : rc.policies) {
-        std::string cfg = engine_toml(rc, policy, w.procs);
+        std::string note;
+        std::string cfg = engine_toml(rc, policy, w.procs, &note);
+        if (!note.empty()) std::cerr << "rota: note: " << note << "\n";
         rota_engine* e = nullptr;
         int rc_new = rota_engine_new(cfg.c_str(), rc.base_dir.c_str(), &e);
         if (rc_new != ROTA_OK) {
@@ -134,8 +136,17 @@ int run_simulate(RunConfig rc) {
         auto j = to_json(s);
         j["simulation_seconds"] = secs;
         j["skipped"] = w.stats.skipped;
-        j["hook_failures"] =
-            r.counters.hook_failures[0] + r.counters.hook_failures[1] + r.counters.hook_failures[2];
+        std::uint64_t failures = 0;
+        auto& hooks = j["hooks"] = nlohmann::json::object();
+        for (const auto& [name, st] : r.hooks) {
+            failures += st.failures;
+            hooks[name] = {{"calls", st.calls},
+                           {"failures", st.failures},
+                           {"seconds", static_cast<double>(st.nanoseconds) / 1e9}};
+        }
+        j["hook_failures"] = failures;
+        j["migrations"] = r.counters.migrations;
+        j["migrated_tasks"] = r.counters.migrated_tasks;
         if (!r.rejections.empty()) {
             auto& rej = j["rejections"] = nlohmann::json::array();
             for (std::size_t k = 0; k < r.rejections.size() && k < 100; ++k)

@@ -10,7 +10,8 @@ namespace rota::sim {
 
 void print_matrix(std::ostream& os, rota_engine* e, const std::string& label, std::int64_t now_us,
                   const std::function<std::int64_t(std::int64_t)>& name_of) {
-    rota_machine_info mi{sizeof(mi)};
+    rota_machine_info mi{};
+    mi.size = sizeof(mi);
     rota_machine(e, &mi);
     int32_t active = 0;
     rota_active_row(e, &active);

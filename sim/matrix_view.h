@@ -8,7 +8,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "capi/include/rota.h"
+#include "rota.h"
 
 namespace rota::sim {
 

@@ -1,4 +1,4 @@
-#include "sim/metrics.h"
+#include "metrics.h"
 
 #include <fmt/format.h>
 
@@ -104,7 +104,7 @@ const char* final_state_name(FinalState s) {
     return "?";
 }
 
-void CapacityLoss::step(std::int64_t t, std::int32_t idle_procs, bool queue_nonempty) {
+void CapacityLoss::step(double t, double idle_procs, bool queue_nonempty) {
     if (started_) {
         if (t < last_t_) {
             throw std::invalid_argument(
@@ -114,13 +114,12 @@ void CapacityLoss::step(std::int64_t t, std::int32_t idle_procs, bool queue_none
     }
     started_ = true;
     last_t_ = t;
-    last_idle_ = queue_nonempty ? std::max<std::int64_t>(idle_procs, 0) : 0;
+    last_idle_ = queue_nonempty ? std::max(idle_procs, 0.0) : 0;
 }
 
-double CapacityLoss::value(std::int64_t t_end_minus_t0, std::int32_t N) const {
-    if (t_end_minus_t0 <= 0 || N <= 0) return 0;
-    return static_cast<double>(integral_) /
-           (static_cast<double>(t_end_minus_t0) * static_cast<double>(N));
+double CapacityLoss::value(double span, std::int32_t N) const {
+    if (span <= 0 || N <= 0) return 0;
+    return integral_ / (span * static_cast<double>(N));
 }
 
 Summary summarize(const std::vector<JobOutcome>& jobs, std::int32_t machine_procs,

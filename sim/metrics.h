@@ -22,22 +22,29 @@ struct JobOutcome {
     FinalState state;
 };
 
-// Integrates idle processors over the time during which jobs wait (eq. 2 of
-// paper 000 §2.3). The simulator calls step() after every scheduling event
-// with the state that holds from t until the next call; several calls at the
-// same t keep the last state.
+// Capacity lost while jobs wait (seed 000 §2.3): eq. (2) integrates the
+// idle processors over the time during which jobs wait; eq. (3), for gang
+// scheduling, adds the node time spent switching (context-switch overhead,
+// migrations), which the caller reports with add_lost(). With one row
+// nothing switches and the two are the same. The simulator calls step()
+// after every event time with the state that holds from t until the next
+// call; several calls at the same t keep the last state. Units are the
+// caller's (the simulator uses seconds).
 class CapacityLoss {
   public:
-    void step(std::int64_t t, std::int32_t idle_procs, bool queue_nonempty);
-    // kappa = integral / (t_end_minus_t0 * N); 0 if the denominator is not positive.
-    double value(std::int64_t t_end_minus_t0, std::int32_t N) const;
-    // Sum of idle_procs * dt over intervals with a non-empty queue, up to the last step.
-    std::int64_t idle_proc_seconds() const { return integral_; }
+    void step(double t, double idle_procs, bool queue_nonempty);
+    // Node time lost to switching in the interval ending at the next step.
+    void add_lost(double node_time) { integral_ += node_time; }
+    // loss = integral / (span * N); 0 if the denominator is not positive.
+    double value(double span, std::int32_t N) const;
+    // The integral so far: idle processors x time while jobs wait, plus
+    // the switching time added.
+    double idle_proc_seconds() const { return integral_; }
 
   private:
-    std::int64_t integral_ = 0;
-    std::int64_t last_t_ = 0;
-    std::int64_t last_idle_ = 0;  // idle procs counted while the queue is non-empty, else 0
+    double integral_ = 0;
+    double last_t_ = 0;
+    double last_idle_ = 0;  // idle procs counted while the queue is non-empty, else 0
     bool started_ = false;
 };
 

@@ -40,16 +40,27 @@ T get(const toml::table& t, const char* key, const std::string& where, T dflt) {
 }  // namespace
 
 const std::vector<std::string>& policy_names() {
-    static const std::vector<std::string> names{"fcfs", "easy", "conservative", "fpfs",  "gs",
-                                                "bgs",  "mgs",  "mbgs",         "custom"};
+    // The engine's presets (rota_preset_name), and the file's own settings.
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (int i = 0; rota_preset_name(i) != nullptr; ++i) v.emplace_back(rota_preset_name(i));
+        v.emplace_back("custom");
+        return v;
+    }();
     return names;
 }
 
 void check_policy(const std::string& name) {
-    for (const auto& n : policy_names())
+    std::string all;
+    for (const auto& n : policy_names()) {
         if (n == name) return;
-    fail("unknown policy '" + name +
-         "' (expected fcfs, easy, conservative, fpfs, gs, bgs, mgs, mbgs or custom)");
+        all += (all.empty() ? "" : ", ") + n;
+    }
+    fail("unknown policy '" + name + "' (expected " + all + ")");
+}
+
+bool is_gang_preset(const std::string& name) {
+    return name == "gs" || name == "bgs" || name == "mgs" || name == "mbgs";
 }
 
 RunConfig load_run_config(const std::string& path) {
@@ -131,7 +142,8 @@ RunConfig load_run_config(const std::string& path) {
     return rc;
 }
 
-std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int32_t procs) {
+std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int32_t procs,
+                        std::string* note) {
     toml::table t = rc.engine;
     auto sub = [](toml::table& parent, const char* key) -> toml::table& {
         if (!parent.get(key)) parent.insert(key, toml::table{});
@@ -146,53 +158,42 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
         os << t;
         return os.str();
     }
-    const bool gang = policy == "gs" || policy == "bgs" || policy == "mgs" || policy == "mbgs";
-    if (gang) {
+    toml::table& sched = sub(t, "scheduler");
+    if (sched.get("preset"))
+        fail("key 'scheduler.preset' is set by the simulator's policy ('" + policy +
+             "'); use policy = \"custom\" to set it yourself");
+    sched.insert_or_assign("preset", policy);
+    if (is_gang_preset(policy)) {
+        // The simulator's gang keys (and flags) describe the rows.
         if (t.get("gang"))
-            fail("table [gang] is set by the policy preset '" + policy +
-                 "'; use policy = \"custom\" to set it yourself");
+            fail(
+                "table [gang] is set by the simulator keys mpl, slice, migration_cost and "
+                "migration_q with the preset '" +
+                policy + "'; use policy = \"custom\" to set it yourself");
         toml::table g;
         g.insert("mpl", rc.mpl);
         g.insert("slice", rc.slice);
-        g.insert("backfill", policy == "bgs" || policy == "mbgs");
-        g.insert("migration", policy == "mgs" || policy == "mbgs");
-        g.insert("migration_cost", rc.migration_cost);
-        g.insert("migration_q", rc.migration_q);
-        t.insert("gang", std::move(g));
         if (policy == "mgs" || policy == "mbgs") {
-            toml::table& mig = sub(sub(t, "policy"), "migration");
-            if (!mig.get("script")) mig.insert("script", "migration/min_cost.lua");
+            g.insert("migration_cost", rc.migration_cost);
+            g.insert("migration_q", rc.migration_q);
         }
-        os << t;
-        return os.str();
+        t.insert("gang", std::move(g));
     }
-    if (t.get("gang"))
-        fail("table [gang] needs a gang preset (gs, bgs, mgs, mbgs) or policy = \"custom\"");
-    toml::table& sched = sub(t, "scheduler");
-    toml::table& pol = sub(t, "policy");
-    // A preset owns these keys; setting them too would silently lose one.
-    for (const char* k : {"backfill", "reservation_depth"})
-        if (sched.get(k))
-            fail(std::string("key 'scheduler.") + k + "' is set by the policy preset '" + policy +
-                 "'; use policy = \"custom\" to set it yourself");
-    // Presets (docs/config.md): FCFS never backfills, EASY reserves for the
-    // head only, conservative for every waiting job, FPFS for none.
-    std::int64_t depth = 1;
-    if (policy == "fcfs") depth = 0;
-    if (policy == "conservative") depth = -1;
-    if (policy == "fpfs") depth = 0;
-    sched.insert_or_assign("backfill", policy != "fcfs");
-    sched.insert_or_assign("reservation_depth", depth);
-    toml::table& bf = sub(pol, "backfill");
+    // A preset that never backfills never calls backfill_select: when the
+    // file names a script for the presets that do, it is left out here.
+    const bool backfills = policy != "fcfs" && policy != "gs" && policy != "mgs";
+    if (toml::node* pol = t.get("policy"); pol && pol->is_table()) {
+        if (!backfills && pol->as_table()->get("backfill_select")) {
+            pol->as_table()->erase("backfill_select");
+            if (note)
+                *note = "preset '" + policy +
+                        "' does not backfill: [policy.backfill_select] is not "
+                        "used for it";
+        }
+    }
     if (policy == "fpfs") {
-        if (bf.get("script"))
-            fail(
-                "key 'policy.backfill.script' is set by the policy preset 'fpfs'; use policy = "
-                "\"custom\" to set it yourself");
-        bf.insert_or_assign("script", "backfill/fpfs.lua");
+        toml::table& bf = sub(sub(t, "policy"), "backfill_select");
         bf.insert_or_assign("max_jumps", rc.max_jumps);
-    } else if (!bf.get("script")) {
-        bf.insert_or_assign("script", "backfill/first_fit.lua");
     }
     os << t;
     return os.str();

@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/generate.h"
+#include "generate.h"
+#include "rota.h"
 
 namespace rota::sim {
 
@@ -45,12 +46,16 @@ struct RunConfig {
 // key for an unknown key or a wrong type.
 RunConfig load_run_config(const std::string& path);
 
-// Policy names accepted by --policy, and whether `name` is one of them.
+// Policy names accepted by --policy: the engine's presets and "custom".
 const std::vector<std::string>& policy_names();
 void check_policy(const std::string& name);
+// The presets with more than one row, which the gang keys describe.
+bool is_gang_preset(const std::string& name);
 
 // The engine configuration for one run: the file's engine tables with the
-// machine size and the policy preset applied (docs/config.md, "Presets").
-std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int32_t procs);
+// machine size and scheduler.preset set (docs/config.md, "Presets"). When
+// a table of the file is left out for this preset, `note` says so.
+std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int32_t procs,
+                        std::string* note = nullptr);
 
 }  // namespace rota::sim

@@ -1,22 +1,46 @@
+// The simulated machine, one for every mode (docs/design.md, "The
+// simulator"). Only the active row of the Ousterhout matrix executes: with
+// one row every running job executes from its START; with more, a job
+// executes between RESUME and SUSPEND, pays the context-switch overhead
+// when switched in at a slice boundary, and cannot progress while a
+// migration checkpoints and restarts it (seed 000 §4-5). A job finishes
+// when its dedicated time reaches its runtime. With one row the engine
+// kills a job at its estimate (KILL); with more the machine ends it there.
 #include "simulation.h"
 
 #include <algorithm>
 #include <numeric>
 #include <queue>
 
-#include "sim_common.h"
-
 namespace rota::sim {
 
 namespace {
 
-using detail::check;
-using detail::kUs;
+constexpr std::int64_t kUs = 1'000'000;
+constexpr std::int64_t kNone = INT64_MAX;
+
+void check(rota_engine* e, int rc, const char* what) {
+    if (rc != ROTA_OK && rc != ROTA_DONE)
+        throw SimError(std::string(what) + ": " + rota_status_name(rc) + ": " + rota_errmsg(e));
+}
+
+// A running job as the machine sees it.
+struct Running {
+    std::int64_t done = 0;           // dedicated time so far, us
+    std::int64_t need = 0;           // min(runtime, estimate), us
+    std::int64_t since = -1;         // executing since (after overhead), us
+    std::int64_t switched_in = -1;   // when the current execution began, overhead included
+    std::int64_t blocked_until = 0;  // migration: no progress before this
+    std::uint64_t order = 0;         // start order: pyss ends same-time jobs in this order
+    std::uint32_t version = 0;       // bumped whenever its completion time changes
+    bool executing = false;
+};
 
 struct EndEvent {
-    std::int64_t time;    // microseconds
-    std::uint64_t order;  // start order: pyss ends same-time jobs in this order
+    std::int64_t time;  // us
+    std::uint64_t order;
     std::uint32_t job;
+    std::uint32_t version;
     bool operator>(const EndEvent& o) const {
         return time != o.time ? time > o.time : order > o.order;
     }
@@ -25,70 +49,117 @@ struct EndEvent {
 class Machine {
   public:
     Machine(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt)
-        : e_(e), in_(jobs), opt_(opt) {
-        rota_machine_info mi{sizeof(mi)};
+        : e_(e), in_(jobs), opt_(opt), state_(jobs.size()) {
+        rota_machine_info mi{};
+        mi.size = sizeof(mi);
         check(e_, rota_machine(e_, &mi), "rota_machine");
-        idle_ = mi.procs;
         procs_ = mi.procs;
-        arrival_ = detail::arrival_order(jobs);
-        res_.jobs = detail::initial_outcomes(jobs);
+        rows_ = mi.rows;
+        overhead_ = static_cast<std::int64_t>(opt.cs_overhead * static_cast<double>(mi.slice));
+        arrival_.resize(jobs.size());
+        std::iota(arrival_.begin(), arrival_.end(), 0u);
+        std::stable_sort(arrival_.begin(), arrival_.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return jobs[a].submit < jobs[b].submit;
+        });
+        res_.jobs.resize(jobs.size());
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            const TraceJob& j = jobs[i];
+            res_.jobs[i] =
+                JobOutcome{j.id, j.submit, -1, -1, j.procs, j.estimate, -1, FinalState::unfinished};
+        }
     }
 
     SimResult run() {
         const bool pyss = opt_.order == EventOrder::pyss;
         while (true) {
-            std::int64_t t = next_time();
+            const std::int64_t t = next_time();
             if (t == kNone) break;
+            account(t);
             ++res_.event_times;
             check(e_, rota_advance(e_, t), "rota_advance");
-            drain();  // walltime kills
+            drain();  // walltime kills, slice switches
             if (pyss) {
+                // pyss: arrivals before ends, a pass after every event.
                 while (next_arrival_ < arrival_.size() && arrival_us(next_arrival_) == t) {
                     submit(arrival_[next_arrival_++]);
                     pass(t);
                 }
-                while (!ends_.empty() && ends_.top().time == t) {
-                    end_top();
-                    pass(t);
-                }
+                while (end_due(t)) pass(t);
                 pass(t);  // reservations that start now, when nothing else happened
             } else {
-                while (!ends_.empty() && ends_.top().time == t) end_top();
+                while (end_due(t)) {
+                }
                 while (next_arrival_ < arrival_.size() && arrival_us(next_arrival_) == t)
                     submit(arrival_[next_arrival_++]);
                 pass(t);
             }
-            loss_.step(t / kUs, idle_, waiting_ > 0);
         }
         std::int64_t first = -1, last = -1;
         for (const auto& o : res_.jobs) {
             if (first < 0 || o.submit < first) first = o.submit;
             if (o.finish > last) last = o.finish;
         }
-        res_.capacity_loss = last > first ? loss_.value(last - first, procs_) : 0.0;
+        res_.capacity_loss =
+            last > first ? loss_.value(static_cast<double>(last - first), procs_) : 0;
         res_.counters.size = sizeof(rota_counters);
         check(e_, rota_counters_get(e_, &res_.counters), "rota_counters_get");
+        for (int h = 0; rota_hook_name(h) != nullptr; ++h) {
+            rota_hook_stats st{};
+            st.size = sizeof(st);
+            check(e_, rota_hook_stats_get(e_, h, &st), "rota_hook_stats_get");
+            res_.hooks.push_back({rota_hook_name(h), st});
+        }
         return std::move(res_);
     }
 
   private:
-    static constexpr std::int64_t kNone = INT64_MAX;
     rota_engine* e_;
     const std::vector<TraceJob>& in_;
     const SimOptions& opt_;
+    std::vector<Running> state_;
     SimResult res_;
     std::vector<std::uint32_t> arrival_;
     std::size_t next_arrival_ = 0;
     std::priority_queue<EndEvent, std::vector<EndEvent>, std::greater<>> ends_;
+    std::vector<std::uint32_t> executing_;  // jobs of the active row
     std::uint64_t started_ = 0;
-    std::int64_t idle_ = 0, procs_ = 0, waiting_ = 0;
+    std::int32_t procs_ = 0, rows_ = 1;
+    std::int64_t overhead_ = 0;
+    std::int64_t busy_ = 0;     // processors of executing jobs
+    std::int64_t waiting_ = 0;  // submitted, neither started nor rejected
+    std::int64_t last_t_ = -1;
     CapacityLoss loss_;
 
     std::int64_t arrival_us(std::size_t k) const { return in_[arrival_[k]].submit * kUs; }
 
+    std::int64_t completion(std::uint32_t i) const {
+        const Running& r = state_[i];
+        return r.since + (r.need - r.done);
+    }
+
+    // (Re)schedules the end of an executing job: older events become stale.
+    void schedule_end(std::uint32_t i) {
+        Running& r = state_[i];
+        ++r.version;
+        // With one row a job outliving its estimate is the engine's to kill.
+        if (rows_ == 1 && in_[i].runtime >= in_[i].estimate) return;
+        ends_.push({completion(i), r.order, i, r.version});
+    }
+
+    void drop_stale_ends() {
+        while (!ends_.empty()) {
+            const EndEvent& ev = ends_.top();
+            const Running& r = state_[ev.job];
+            if (res_.jobs[ev.job].state == FinalState::unfinished && r.version == ev.version)
+                return;
+            ends_.pop();
+        }
+    }
+
     std::int64_t next_time() {
         std::int64_t t = kNone;
         if (next_arrival_ < arrival_.size()) t = arrival_us(next_arrival_);
+        drop_stale_ends();
         if (!ends_.empty()) t = std::min(t, ends_.top().time);
         rota_time w;
         int rc = rota_next_wakeup(e_, &w);
@@ -97,26 +168,49 @@ class Machine {
         return t;
     }
 
-    void submit(std::uint32_t i) {
-        detail::submit_job(e_, in_, i, opt_, next_arrival_, arrival_.size());
-        ++waiting_;
+    // Eq. (2) and (3) of seed 000 over [last event, t): idle columns of the
+    // active row and node time spent switching in or blocked by a
+    // migration, only while jobs wait (capacity is lost when something
+    // could use it, §2.3).
+    void account(std::int64_t t) {
+        if (last_t_ >= 0 && t > last_t_ && waiting_ > 0) {
+            double switching = 0;
+            for (std::uint32_t i : executing_) {
+                const Running& r = state_[i];
+                const std::int64_t a = std::max(last_t_, r.switched_in), b = std::min(t, r.since);
+                if (b > a) switching += static_cast<double>(b - a) * in_[i].procs;
+            }
+            loss_.add_lost(switching / kUs);
+        }
+        loss_.step(static_cast<double>(t) / kUs, static_cast<double>(procs_ - busy_), waiting_ > 0);
+        last_t_ = t;
     }
 
-    void end_top() {
-        EndEvent ev = ends_.top();
+    // Ends the next job due at t, if any.
+    bool end_due(std::int64_t t) {
+        drop_stale_ends();
+        if (ends_.empty() || ends_.top().time > t) return false;
+        const std::uint32_t i = ends_.top().job;
         ends_.pop();
-        JobOutcome& o = res_.jobs[ev.job];
-        if (o.state != FinalState::unfinished) return;  // already killed at its walltime
-        check(e_, rota_job_end(e_, ev.job), "rota_job_end");
-        finish(ev.job, ev.time, FinalState::finished);
+        check(e_, rota_job_end(e_, i), "rota_job_end");
+        const TraceJob& j = in_[i];
+        finish(i, t, j.runtime >= j.estimate ? FinalState::killed : FinalState::finished);
+        return true;
     }
 
-    void finish(std::uint32_t i, std::int64_t t_us, FinalState st) {
-        JobOutcome& o = res_.jobs[i];
-        o.finish = t_us / kUs;
-        o.run_time = o.finish - o.start;
-        o.state = st;
-        idle_ += in_[i].procs;
+    void submit(std::uint32_t i) {
+        const TraceJob& j = in_[i];
+        rota_job rj{};
+        rj.size = sizeof(rj);
+        rj.id = i;  // outcomes carry the trace id
+        rj.estimate = j.estimate * kUs;
+        rj.procs = j.procs;
+        rj.user = j.user;
+        check(e_, rota_submit(e_, &rj), "rota_submit");
+        ++waiting_;
+        if (opt_.progress && next_arrival_ % static_cast<std::size_t>(opt_.progress_every) == 0)
+            opt_.progress(static_cast<std::int64_t>(next_arrival_),
+                          static_cast<std::int64_t>(arrival_.size()));
     }
 
     void pass(std::int64_t t) {
@@ -125,31 +219,96 @@ class Machine {
         if (opt_.after_pass) opt_.after_pass(e_, t);
     }
 
+    void start_executing(std::uint32_t i, std::int64_t from, std::int64_t switched_in) {
+        Running& r = state_[i];
+        r.executing = true;
+        r.switched_in = switched_in;
+        r.since = std::max(from, r.blocked_until);
+        executing_.push_back(i);
+        busy_ += in_[i].procs;
+        schedule_end(i);
+    }
+
+    void stop_executing(std::uint32_t i, std::int64_t t) {
+        Running& r = state_[i];
+        if (!r.executing) return;
+        if (t > r.since) r.done += t - r.since;
+        r.executing = false;
+        r.since = -1;
+        ++r.version;
+        executing_.erase(std::find(executing_.begin(), executing_.end(), i));
+        busy_ -= in_[i].procs;
+        // Suspended exactly as its work ran out: it ends now, not when its
+        // row comes round again.
+        if (r.done >= r.need && res_.jobs[i].state == FinalState::unfinished)
+            ends_.push({t, r.order, i, r.version});
+    }
+
+    void finish(std::uint32_t i, std::int64_t t_us, FinalState st) {
+        JobOutcome& o = res_.jobs[i];
+        o.state = st;  // first: stopping it must not schedule its end again
+        stop_executing(i, t_us);
+        o.finish = t_us / kUs;
+        // The dedicated execution time (t^e of seed 000 §2.3); with one
+        // row, finish - start.
+        o.run_time =
+            rows_ == 1 ? o.finish - o.start : std::min(state_[i].done, state_[i].need) / kUs;
+    }
+
     void drain() {
-        rota_action a{sizeof(rota_action)};
+        rota_action a{};
+        a.size = sizeof(a);
+        bool boundary = false;  // a slice switch: resumed jobs pay the overhead
         int rc;
         while ((rc = rota_next_action(e_, &a)) == ROTA_OK) {
+            if (a.type == ROTA_ACTION_SWITCH) {
+                boundary = true;
+                ++res_.slices;
+                continue;
+            }
             const auto i = static_cast<std::uint32_t>(a.job);
             const TraceJob& j = in_[i];
-            JobOutcome& o = res_.jobs[i];
             switch (a.type) {
                 case ROTA_ACTION_START: {
-                    o.start = a.time / kUs;
-                    idle_ -= j.procs;
+                    res_.jobs[i].start = a.time / kUs;
                     --waiting_;
-                    // A job that would outlive its estimate is left to the
-                    // engine, which kills it at its walltime.
-                    if (j.runtime < j.estimate) ends_.push({a.time + j.runtime * kUs, started_, i});
-                    ++started_;
+                    Running& r = state_[i];
+                    r.need = std::min(j.runtime, j.estimate) * kUs;
+                    r.order = started_++;
+                    // One row: it runs from now on. More: when RESUME says so.
+                    if (rows_ == 1) start_executing(i, a.time, a.time);
+                    break;
+                }
+                case ROTA_ACTION_RESUME:
+                    start_executing(i, a.time + (boundary ? overhead_ : 0), a.time);
+                    break;
+                case ROTA_ACTION_SUSPEND:
+                    stop_executing(i, a.time);
+                    break;
+                case ROTA_ACTION_MIGRATE: {
+                    // Checkpoint and restart (seed 000 §5.4): no progress
+                    // for `delay`, on whatever columns the job now holds.
+                    Running& r = state_[i];
+                    r.blocked_until = std::max(r.blocked_until, a.time + a.delay);
+                    if (r.executing) {
+                        if (a.time > r.since) {
+                            r.done += a.time - r.since;
+                            r.since = a.time;
+                        }
+                        r.since = std::max(r.since, r.blocked_until);
+                        schedule_end(i);
+                    }
                     break;
                 }
                 case ROTA_ACTION_KILL:
                     finish(i, a.time, FinalState::killed);
                     break;
                 case ROTA_ACTION_REJECT:
-                    o.state = FinalState::rejected;
+                    res_.jobs[i].state = FinalState::rejected;
                     --waiting_;
                     res_.rejections.emplace_back(j.id, a.reason ? a.reason : "");
+                    break;
+                default:  // replicate, unreplicate, move: the rows, read when active
                     break;
             }
         }
@@ -160,9 +319,6 @@ class Machine {
 }  // namespace
 
 SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt) {
-    rota_machine_info mi{sizeof(mi)};
-    check(e, rota_machine(e, &mi), "rota_machine");
-    if (mi.gang) return simulate_gang(e, jobs, opt);
     return Machine(e, jobs, opt).run();
 }
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "capi/include/rota.h"
-#include "sim/metrics.h"
-#include "sim/swf.h"
+#include "metrics.h"
+#include "rota.h"
+#include "swf.h"
 
 namespace rota::sim {
 
@@ -37,10 +37,11 @@ struct SimOptions {
 
 struct SimResult {
     std::vector<JobOutcome> jobs;  // in input order
-    double capacity_loss = 0;      // eq. 2 of seed 000 (eq. 3 under gang scheduling)
+    double capacity_loss = 0;      // eq. 2 of seed 000 (eq. 3 with more than one row)
     std::int64_t slices = 0;       // gang: slice boundaries simulated
     std::int64_t event_times = 0;  // distinct timestamps simulated
     rota_counters counters{};
+    std::vector<std::pair<std::string, rota_hook_stats>> hooks;    // every hook, by name
     std::vector<std::pair<std::int64_t, std::string>> rejections;  // job id, reason
 };
 
@@ -53,9 +54,5 @@ class SimError : public std::runtime_error {
 // Runs `jobs` (seconds, sorted by submit or not: ties keep input order) on
 // the engine `e` until every job has ended or nothing can happen any more.
 SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt);
-
-// The gang-scheduled machine (sim/gang_machine.cpp): jobs progress only
-// while their row is active; simulate() calls it for a [gang] engine.
-SimResult simulate_gang(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt);
 
 }  // namespace rota::sim

@@ -1,4 +1,4 @@
-#include "sim/swf.h"
+#include "swf.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <limits>
 #include <string_view>
 
-#include "sim/gzip_lines.h"
+#include "gzip_lines.h"
 
 namespace rota::sim {
 

@@ -53,6 +53,14 @@ inline EnginePtr gang_engine(const std::string& policy, std::int32_t procs, std:
     return engine_from(sim::engine_toml(rc, policy, procs));
 }
 
+// Statistics of one hook of an engine.
+inline rota_hook_stats hook_stats(rota_engine* e, int hook) {
+    rota_hook_stats st{};
+    st.size = sizeof(st);
+    REQUIRE(rota_hook_stats_get(e, hook, &st) == ROTA_OK);
+    return st;
+}
+
 inline sim::TraceJob job(std::int64_t id, std::int64_t submit, std::int32_t procs,
                          std::int64_t runtime, std::int64_t estimate = -1) {
     return sim::TraceJob{id, submit, runtime, estimate < 0 ? runtime : estimate, procs, -1};

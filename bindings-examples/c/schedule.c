@@ -375,7 +375,8 @@ static int figure4_after_pass(machine* m, rota_time now) {
 /* backfill_select in C: start the candidates with the shortest estimate
 ** first (ties in queue order). The candidates all fit now without delaying
 ** a reservation; the engine starts each pick that still fits. */
-static int shortest_first(void* ud, const rota_candidates* c, uint32_t* picks) {
+static int shortest_first(void* ud, const rota_batch* c, const rota_backfill_context* ctx,
+                          uint32_t* picks) {
     size_t i, j;
     int* calls = ud;
     ++*calls;
@@ -385,9 +386,9 @@ static int shortest_first(void* ud, const rota_candidates* c, uint32_t* picks) {
             picks[j] = picks[j - 1];
         picks[j] = k;
     }
-    printf("  t=%6.0fs  (shortest_first: %u candidates, head job %" PRId64, secs(c->now),
-           (unsigned)c->n, c->head_id);
-    if (c->shadow_time >= 0) printf(" reserved at %.0fs", secs(c->shadow_time));
+    printf("  t=%6.0fs  (shortest_first: %u candidates, head job %" PRId64, secs(ctx->now),
+           (unsigned)c->n, ctx->head_id);
+    if (ctx->shadow_time >= 0) printf(" reserved at %.0fs", secs(ctx->shadow_time));
     printf("; order:");
     for (i = 0; i < c->n; ++i) printf(" %" PRId64, c->id[picks[i]]);
     printf(")\n");
@@ -407,10 +408,7 @@ static const char* const easy_toml =
     "[machine]\n"
     "procs = 8\n"
     "[scheduler]\n"
-    "backfill = true\n"
-    "reservation_depth = 1\n"
-    "[policy.backfill]\n"
-    "script = \"backfill/first_fit.lua\"\n";
+    "preset = \"easy\"\n";
 
 /* A new engine, or NULL after printing why not. */
 static rota_engine* new_engine(void) {
@@ -438,20 +436,18 @@ static int run(const char* title, const demo_job* jobs, size_t njobs,
     if (!m.e) return 0;
     m.jobs = jobs;
     m.njobs = njobs;
-    if (select) TRY(m.e, rota_set_backfill_select(m.e, select, &calls));
+    if (select) TRY(m.e, rota_set_backfill_select(m.e, select, &calls, 0));
     ok = play(&m, after_pass) && check_starts(&m);
     if (ok && select) {
-        rota_counters c;
-        memset(&c, 0, sizeof c);
-        c.size = sizeof c;
-        TRY(m.e, rota_counters_get(m.e, &c));
-        printf("  native policy called %d times (counter: %" PRIu64 ", failures %" PRIu64 ")\n",
-               calls, c.hook_calls[ROTA_HOOK_BACKFILL_SELECT],
-               c.hook_failures[ROTA_HOOK_BACKFILL_SELECT]);
-        ok = calls > 0 && c.hook_calls[ROTA_HOOK_BACKFILL_SELECT] == (uint64_t)calls &&
-             c.hook_failures[ROTA_HOOK_BACKFILL_SELECT] == 0;
+        rota_hook_stats st;
+        memset(&st, 0, sizeof st);
+        st.size = sizeof st;
+        TRY(m.e, rota_hook_stats_get(m.e, ROTA_HOOK_BACKFILL_SELECT, &st));
+        printf("  native policy called %d times (%s: %" PRIu64 " calls, %" PRIu64 " failures)\n",
+               calls, rota_hook_name(ROTA_HOOK_BACKFILL_SELECT), st.calls, st.failures);
+        ok = calls > 0 && st.calls == (uint64_t)calls && st.failures == 0;
         /* NULL puts the configured policy back. */
-        TRY(m.e, rota_set_backfill_select(m.e, NULL, NULL));
+        TRY(m.e, rota_set_backfill_select(m.e, NULL, NULL, 0));
     }
     rota_engine_free(m.e);
     return ok;

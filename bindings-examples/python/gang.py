@@ -4,12 +4,13 @@
 An 8-node machine under backfilling gang scheduling (BGS, seed 000 §5.2)
 with a multiprogramming level of 4 and 100-second time slices:
 
+    [scheduler]
+    preset = "bgs"
     [gang]
     mpl = 4
     slice = 100
-    backfill = true
 
-The program is the machine, as rota's simulator is (sim/gang_machine.cpp):
+The program is the machine, as rota's simulator is (sim/simulation.cpp):
 it owns the clock, submits the jobs, and executes only the jobs of the
 active row of the matrix, following the engine's RESUME and SUSPEND
 actions; a job finishes when it has executed for its runtime, and the
@@ -50,10 +51,11 @@ SEC = rota.SEC
 BGS_TOML = """
 [machine]
 procs = 8
+[scheduler]
+preset = "bgs"
 [gang]
 mpl = 4
 slice = 100
-backfill = true
 """
 
 # (id, submit, procs, estimate, runtime), seconds. Jobs 2, 3, 5, 6 and 7
@@ -128,7 +130,8 @@ class GangMachine:
     def __init__(self, eng, jobs):
         self.eng = eng
         m = eng.machine()
-        assert m.gang == 1 and m.backfill == 1, "the configuration did not turn on BGS"
+        assert m.rows == 4 and m.backfill == 1 and m.reservation_depth == -1, \
+            "the configuration did not turn on BGS"
         self.procs, self.nrows, self.slice = m.procs, m.rows, m.slice
         self.jobs = {j[0]: Job(*j) for j in jobs}
         self.arrivals = sorted(self.jobs.values(), key=lambda j: j.submit)

@@ -55,7 +55,7 @@ SEC = 1_000_000  # rota_time counts microseconds
 # rota.h, transcribed. Field order and types must match the header exactly;
 # --check-layout verifies them against the C compiler.
 
-ROTA_ABI_VERSION = 1
+ROTA_ABI_VERSION = 2
 
 ROTA_OK, ROTA_DONE, ROTA_EINVAL, ROTA_ECONFIG, ROTA_ENOTFOUND, ROTA_EEXIST = range(6)
 ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE = range(6, 12)
@@ -139,7 +139,7 @@ class RotaMachineInfo(Structure):
         ("npools", c_int32),
         ("reservation_depth", c_int32),
         ("backfill", c_int32),
-        ("gang", c_int32),
+        ("migration", c_int32),
         ("slice", rota_time),
     ]
 
@@ -155,9 +155,6 @@ class RotaCounters(Structure):
         ("killed", c_uint64),
         ("rejected", c_uint64),
         ("cancelled", c_uint64),
-        ("hook_calls", c_uint64 * ROTA_HOOK_COUNT),
-        ("hook_failures", c_uint64 * ROTA_HOOK_COUNT),
-        ("hook_nanoseconds", c_uint64 * ROTA_HOOK_COUNT),
         ("reloads", c_uint64),
         ("reload_failures", c_uint64),
         ("migrations", c_uint64),
@@ -165,7 +162,16 @@ class RotaCounters(Structure):
     ]
 
 
-class RotaCandidates(Structure):  # no size field: the library fills it in
+class RotaHookStats(Structure):
+    _fields_ = [
+        ("size", c_size_t),
+        ("calls", c_uint64),
+        ("failures", c_uint64),
+        ("nanoseconds", c_uint64),
+    ]
+
+
+class RotaBatch(Structure):  # filled in by the library, size included
     _fields_ = [
         ("size", c_size_t),
         ("n", c_size_t),
@@ -173,15 +179,26 @@ class RotaCandidates(Structure):  # no size field: the library fills it in
         ("procs", POINTER(c_int32)),
         ("estimate", POINTER(rota_time)),
         ("submit", POINTER(rota_time)),
+        ("user", POINTER(c_int32)),
+        ("priority", POINTER(c_int32)),
+    ]
+
+
+class RotaBackfillContext(Structure):  # filled in by the library
+    _fields_ = [
+        ("size", c_size_t),
         ("now", rota_time),
+        ("machine_procs", c_int32),
+        ("rows", c_int32),
         ("free_procs", c_int32),
+        ("queue_length", c_int32),
+        ("running", c_int32),
         ("head_id", c_int64),
+        ("head_procs", c_int32),
         ("head_jumps", c_int32),
         ("shadow_time", rota_time),
+        ("head_row", c_int32),
         ("extra_procs", c_int32),
-        ("head_procs", c_int32),
-        ("machine_procs", c_int32),
-        ("queue_length", c_int32),
     ]
 
 
@@ -193,10 +210,14 @@ STRUCTS = {
     "rota_reservation": RotaReservation,
     "rota_machine_info": RotaMachineInfo,
     "rota_counters": RotaCounters,
-    "rota_candidates": RotaCandidates,
+    "rota_hook_stats": RotaHookStats,
+    "rota_batch": RotaBatch,
+    "rota_backfill_context": RotaBackfillContext,
 }
 
-BACKFILL_SELECT_FN = CFUNCTYPE(c_int, c_void_p, POINTER(RotaCandidates), POINTER(c_uint32))
+BACKFILL_SELECT_FN = CFUNCTYPE(c_int, c_void_p, POINTER(RotaBatch), POINTER(RotaBackfillContext),
+                               POINTER(c_uint32))
+ROTA_STREAM = 1
 LOG_FN = CFUNCTYPE(None, c_void_p, c_char_p)
 ID_LIST = (rota_engine_p, POINTER(c_int64), c_size_t, POINTER(c_size_t))
 
@@ -233,11 +254,15 @@ FUNCTIONS = {
     ),
     "rota_machine": (c_int, (rota_engine_p, POINTER(RotaMachineInfo))),
     "rota_counters_get": (c_int, (rota_engine_p, POINTER(RotaCounters))),
+    "rota_hook_name": (c_char_p, (c_int,)),
+    "rota_hook_stats_get": (c_int, (rota_engine_p, c_int, POINTER(RotaHookStats))),
+    "rota_preset_name": (c_char_p, (c_int,)),
     "rota_reload_policies": (c_int, (rota_engine_p,)),
-    "rota_set_backfill_select": (c_int, (rota_engine_p, BACKFILL_SELECT_FN, c_void_p)),
+    "rota_set_backfill_select": (c_int, (rota_engine_p, BACKFILL_SELECT_FN, c_void_p, c_int)),
     "rota_set_log": (c_int, (rota_engine_p, LOG_FN, c_void_p)),
     "rota_active_row": (c_int, (rota_engine_p, POINTER(c_int32))),
     "rota_matrix_row": (c_int, (rota_engine_p, c_int32, POINTER(c_int64), c_size_t, POINTER(c_size_t))),
+    "rota_row_free": (c_int, (rota_engine_p, c_int32, POINTER(c_int32), c_size_t, POINTER(c_size_t))),
     "rota_job_rows": (c_int, (rota_engine_p, c_int64, POINTER(c_int32), POINTER(c_uint32))),
     "rota_log_stderr": (None, (c_void_p, c_char_p)),
 }
@@ -405,6 +430,16 @@ class Engine:
         self.check(self.lib.rota_counters_get(self.e, byref(c)))
         return c
 
+    def hook_stats(self):
+        """{hook name: RotaHookStats} for every hook the library knows."""
+        stats, h = {}, 0
+        while (name := self.lib.rota_hook_name(h)) is not None:
+            st = new_struct(RotaHookStats)
+            self.check(self.lib.rota_hook_stats_get(self.e, h, byref(st)))
+            stats[name.decode()] = st
+            h += 1
+        return stats
+
     # the Ousterhout matrix (gang scheduling; one row under space sharing)
     def active_row(self):
         r = c_int32()
@@ -423,17 +458,17 @@ class Engine:
         return home.value, {r for r in range(32) if mask.value >> r & 1}
 
     # policies
-    def set_backfill_select(self, select):
-        """Install a Python function select(candidates) -> list of 0-based
-        indices as the engine's backfill_select policy (None restores the
-        configured one)."""
+    def set_backfill_select(self, select, flags=0):
+        """Install a Python function select(candidates, ctx) -> list of
+        0-based indices as the engine's backfill_select policy (None
+        restores the configured one)."""
         if select is None:
-            self.check(self.lib.rota_set_backfill_select(self.e, BACKFILL_SELECT_FN(), None))
+            self.check(self.lib.rota_set_backfill_select(self.e, BACKFILL_SELECT_FN(), None, 0))
             return
 
-        def trampoline(_ud, cand, picks):
+        def trampoline(_ud, cand, ctx, picks):
             try:  # an exception must not unwind into the library
-                order = select(cand.contents)
+                order = select(cand.contents, ctx.contents)
                 for k, i in enumerate(order):
                     picks[k] = i
                 return len(order)
@@ -443,7 +478,7 @@ class Engine:
 
         cb = BACKFILL_SELECT_FN(trampoline)
         self._callbacks.append(cb)
-        self.check(self.lib.rota_set_backfill_select(self.e, cb, None))
+        self.check(self.lib.rota_set_backfill_select(self.e, cb, None, flags))
 
     def set_log(self, fn):
         cb = LOG_FN(lambda _ud, line: fn(line.decode(errors="replace")))
@@ -458,10 +493,7 @@ EASY_TOML = """
 [machine]
 procs = 8
 [scheduler]
-backfill = true
-reservation_depth = 1
-[policy.backfill]
-script = "backfill/first_fit.lua"
+preset = "easy"
 """
 
 # (id, submit, procs, estimate, runtime, expected start or None for REJECT), seconds.
@@ -601,11 +633,11 @@ def figure4_at_100(eng, t):
     expect_error(eng, ROTA_ENOTFOUND, "rota_job_end(job 42)", eng.job_end, 42)
 
 
-def shortest_first(c):
+def shortest_first(c, ctx):
     """backfill_select: candidates with the shortest estimate first (ties in
     queue order). Indices are 0-based into the candidate arrays."""
     order = sorted(range(c.n), key=lambda i: c.estimate[i])
-    print(f"  t={c.now // SEC:>6}s  (shortest_first: {c.n} candidates, head job {c.head_id};"
+    print(f"  t={ctx.now // SEC:>6}s  (shortest_first: {c.n} candidates, head job {ctx.head_id};"
           f" order: {' '.join(str(c.id[i]) for i in order)})")
     return order
 
@@ -618,11 +650,9 @@ def run(lib, title, jobs, expected, select=None, after_pass=None):
             eng.set_backfill_select(select)
         got = play(eng, jobs, after_pass)
         if select:
-            c = eng.counters()
-            print(f"  native policy: {c.hook_calls[ROTA_HOOK_BACKFILL_SELECT]} calls, "
-                  f"{c.hook_failures[ROTA_HOOK_BACKFILL_SELECT]} failures")
-            assert c.hook_calls[ROTA_HOOK_BACKFILL_SELECT] > 0
-            assert c.hook_failures[ROTA_HOOK_BACKFILL_SELECT] == 0
+            st = eng.hook_stats()["backfill_select"]
+            print(f"  native policy: {st.calls} calls, {st.failures} failures")
+            assert st.calls > 0 and st.failures == 0
             eng.set_backfill_select(None)
     want = {k: (None if v is None else v * SEC) for k, v in expected.items()}
     if got != want:

@@ -8,6 +8,11 @@
 **   - An engine (rota_engine) holds the state of one machine: its nodes, the
 **     queue, the running jobs and the reservations. Create it from a TOML
 **     configuration, destroy it with rota_engine_free().
+**   - The machine is an Ousterhout matrix: rows are time slices, columns
+**     are nodes (seed 000 §4). One row, the default, is space sharing; more
+**     rows ([gang] mpl) is gang scheduling. Every mode runs the same
+**     scheduling pass, configured by one key (scheduler.preset: fcfs, easy,
+**     conservative, fpfs, gs, bgs, mgs, mbgs) or by its parts.
 **   - The embedder (a batch system, or rota's own simulator) feeds it
 **     events: rota_advance() sets the time, rota_submit(), rota_job_end() and
 **     rota_cancel() report what happened, and rota_schedule() runs one
@@ -15,7 +20,7 @@
 **   - The engine answers with actions (start job J on nodes ..., kill J at
 **     its walltime, reject J with a reason), pulled with rota_next_action().
 **   - Queries read the state at any time: queue, running jobs, idle nodes,
-**     reservations, counters.
+**     reservations, the matrix, counters and per-hook statistics.
 **
 ** Rules that hold for every function:
 **
@@ -58,8 +63,10 @@ extern "C" {
 /* Compile-time version. Compare with rota_version() at run time. */
 #define ROTA_VERSION "0.1.0"
 #define ROTA_VERSION_NUMBER 1000 /* major*1000000 + minor*1000 + patch */
-/* Bumped whenever a compiled caller could break. */
-#define ROTA_ABI_VERSION 1
+/* Bumped whenever a compiled caller could break. 2: per-hook statistics
+** through rota_hook_stats_get(), the native backfill callback's batch and
+** context structs, rota_machine_info.migration. */
+#define ROTA_ABI_VERSION 2
 
 /* Status codes. */
 #define ROTA_OK 0        /* success */
@@ -114,6 +121,11 @@ ROTA_API int rota_engine_new_file(const char* path, rota_engine** out);
 /* Destroy an engine. Passing NULL is a no-op. */
 ROTA_API void rota_engine_free(rota_engine* e);
 
+/* The name of policy preset number `i` ("easy"), the values of the
+** configuration key scheduler.preset (docs/config.md, "Presets"); NULL
+** past the last. */
+ROTA_API const char* rota_preset_name(int i);
+
 /* ------------------------------------------------------------------------ */
 /* Events                                                                    */
 
@@ -131,10 +143,14 @@ typedef struct rota_job {
 } rota_job;
 
 /* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the
-** current time. Running jobs whose estimate has expired by `t` (start +
-** estimate <= t) are killed: each gives a ROTA_ACTION_KILL action timed at
-** its expiry. A job that runs exactly as long as its estimate is therefore
-** killed, not reported with rota_job_end. */
+** current time. With one row, running jobs whose estimate has expired by
+** `t` (start + estimate <= t) are killed: each gives a ROTA_ACTION_KILL
+** action timed at its expiry. A job that runs exactly as long as its
+** estimate is therefore killed, not reported with rota_job_end. With more
+** rows only the embedder knows how long a job has executed, so it ends the
+** job itself (rota_job_end) when that reaches the estimate; slice
+** boundaries up to `t` are passed, each at its own time (SWITCH, SUSPEND,
+** RESUME). */
 ROTA_API int rota_advance(rota_engine* e, rota_time t);
 /* The current time of the engine (0 when created). */
 ROTA_API rota_time rota_now(const rota_engine* e);
@@ -157,18 +173,22 @@ ROTA_API int rota_cancel(rota_engine* e, int64_t id);
 ** of events with the same time. */
 ROTA_API int rota_schedule(rota_engine* e);
 /* The earliest time the engine needs to be advanced to even if no other
-** event happens (a walltime expiry or the start of a reservation), in *t.
-** Returns ROTA_DONE (and leaves *t) when there is none. */
+** event happens (a walltime expiry, a slice boundary or the start of a
+** reservation), in *t. Returns ROTA_DONE (and leaves *t) when there is
+** none. */
 ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 
 /* ------------------------------------------------------------------------ */
 /* Actions                                                                   */
 
-#define ROTA_ACTION_START 1  /* start `job` on `runs` now (gang: placed in home `row`) */
+#define ROTA_ACTION_START                                                              \
+    1                        /* start `job` on `runs` now, in home `row`. With one row \
+                             ** it runs from now on; with more, it executes only       \
+                             ** once RESUME says so (its row is active) */
 #define ROTA_ACTION_KILL 2   /* kill `job`: its estimate expired at `time` */
 #define ROTA_ACTION_REJECT 3 /* `job` will never run here: `reason` says why */
-/* Gang scheduling (a [gang] table in the configuration, seed 000 §4-5).
-** After each pass the engine gives the net result for the matrix, in this
+/* More than one row (gang scheduling, seed 000 §4-5; never emitted with
+** one row). After each pass the engine gives the net result for the matrix, in this
 ** order: UNREPLICATE (every row a job left, or held on columns it no longer
 ** has, with those old columns), MOVE, START (new jobs, in their final
 ** place), REPLICATE (every row a job now holds that it did not, with its
@@ -178,11 +198,12 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 ** columns (`runs`) are the same in every row it holds. */
 #define ROTA_ACTION_REPLICATE 4   /* `job` now also holds `row` (same columns) */
 #define ROTA_ACTION_UNREPLICATE 5 /* `job` no longer holds `row` */
-#define ROTA_ACTION_MOVE 6        /* `job`'s home row is now `row`; which rows it holds
-                                  ** is told by REPLICATE/UNREPLICATE */
-#define ROTA_ACTION_SWITCH 7      /* `row` is the active row from `time` on; job = -1 */
-#define ROTA_ACTION_SUSPEND 8     /* stop executing `job` (context switch out) */
-#define ROTA_ACTION_RESUME 9      /* execute `job` (context switch in) */
+#define ROTA_ACTION_MOVE                                                            \
+    6                         /* `job`'s home row is now `row`; which rows it holds \
+                              ** is told by REPLICATE/UNREPLICATE */
+#define ROTA_ACTION_SWITCH 7  /* `row` is the active row from `time` on; job = -1 */
+#define ROTA_ACTION_SUSPEND 8 /* stop executing `job` (context switch out) */
+#define ROTA_ACTION_RESUME 9  /* execute `job` (context switch in) */
 /* Migration (seed 000 §5.4), informational: `job` was checkpointed and
 ** restarted by `option` 1 or 2 (from `from_row` to `row`, now on `runs`)
 ** and cannot make progress for `delay` (its share of eq. (4) or (5)). The
@@ -278,16 +299,17 @@ typedef struct rota_machine_info {
     int32_t procs; /* nodes (columns) */
     int32_t rows;  /* matrix rows (multiprogramming level); 1 = space sharing */
     int32_t npools;
-    int32_t reservation_depth; /* -1 = unlimited */
-    int32_t backfill;          /* 0 = FCFS (gang: 1 for BGS) */
-    int32_t gang;              /* 1 when gang scheduling is on ([gang] table) */
-    rota_time slice;           /* gang: time-slice length; 0 otherwise */
+    int32_t reservation_depth; /* per row; -1 = unlimited */
+    int32_t backfill;          /* 0: nothing passes a blocked job (FCFS, GS) */
+    int32_t migration;         /* 1: migration between rows (MGS, MBGS) */
+    rota_time slice;           /* time-slice length when rows > 1; else 0 */
 } rota_machine_info;
 
+/* The machine and the pass as configured (presets resolved). */
 ROTA_API int rota_machine(rota_engine* e, rota_machine_info* out);
 
-/* The Ousterhout matrix (gang scheduling; with space sharing it has one
-** row holding the running jobs). */
+/* The Ousterhout matrix. With one row (space sharing) it holds the running
+** jobs. */
 
 /* The active row: the one executing now. */
 ROTA_API int rota_active_row(rota_engine* e, int32_t* row);
@@ -302,23 +324,40 @@ ROTA_API int rota_row_free(rota_engine* e, int32_t row, int32_t* out, size_t cap
 ** for row r). ROTA_ESTATE if it is not running. */
 ROTA_API int rota_job_rows(rota_engine* e, int64_t id, int32_t* home, uint32_t* mask);
 
+typedef struct rota_counters {
+    size_t size;
+    uint64_t passes, submitted, started, backfilled, finished, killed, rejected, cancelled;
+    uint64_t reloads, reload_failures;
+    uint64_t migrations, migrated_tasks; /* jobs moved by migration, tasks they moved */
+    /* New counters are appended here; per-hook figures are rota_hook_stats(). */
+} rota_counters;
+
+ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
+
+/* The policy hooks, in the order the engine declares them
+** (engine/vocabulary.h); new hooks get new numbers, never reused. */
 #define ROTA_HOOK_ADMISSION 0
 #define ROTA_HOOK_ORDER 1
 #define ROTA_HOOK_BACKFILL_SELECT 2
 #define ROTA_HOOK_MIGRATION_OPTION 3
-#define ROTA_HOOK_COUNT 4
+#define ROTA_HOOK_COUNT 4 /* hooks this header knows; the library may know more */
 
-typedef struct rota_counters {
+/* The name of hook number `hook` ("backfill_select"), which is also its
+** configuration table ([policy.backfill_select]); NULL past the last hook
+** the library knows, so a loop until NULL covers every hook. */
+ROTA_API const char* rota_hook_name(int hook);
+
+typedef struct rota_hook_stats {
     size_t size;
-    uint64_t passes, submitted, started, backfilled, finished, killed, rejected, cancelled;
-    uint64_t hook_calls[ROTA_HOOK_COUNT];
-    uint64_t hook_failures[ROTA_HOOK_COUNT];
-    uint64_t hook_nanoseconds[ROTA_HOOK_COUNT];
-    uint64_t reloads, reload_failures;
-    uint64_t migrations, migrated_tasks; /* gang: jobs moved by migration, tasks moved */
-} rota_counters;
+    uint64_t calls;       /* calls made to the hook's policy */
+    uint64_t failures;    /* calls that failed (error, budget, invalid answer) */
+    uint64_t nanoseconds; /* wall time spent in the calls */
+} rota_hook_stats;
 
-ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
+/* Statistics of one hook. ROTA_EINVAL for a hook number the library does
+** not know. A hook without a policy (the built-in default) is never
+** called: its calls stay 0. */
+ROTA_API int rota_hook_stats_get(rota_engine* e, int hook, rota_hook_stats* out);
 
 /* ------------------------------------------------------------------------ */
 /* Policies                                                                  */
@@ -329,37 +368,60 @@ ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
 ** Call it between passes (any time the engine is not inside a call). */
 ROTA_API int rota_reload_policies(rota_engine* e);
 
-/* A candidate batch handed to a native backfill_select callback: parallel
-** arrays of `n` entries, valid during the call only. `size` is set by the
-** library; fields past it do not exist in the library you run with. */
-typedef struct rota_candidates {
+/* A batch of jobs handed to a native policy: parallel arrays of `n`
+** entries, the same columns a Lua policy sees (docs/lua-api.md), valid
+** during the call only. `size` is set by the library; fields past it do
+** not exist in the library you run with. */
+typedef struct rota_batch {
     size_t size;
     size_t n;
     const int64_t* id;
-    const int32_t* procs;
-    const rota_time* estimate;
-    const rota_time* submit;
-    rota_time now;
-    int32_t free_procs;
-    int64_t head_id; /* first job that could not start, -1 if none */
-    int32_t head_jumps;
-    rota_time shadow_time; /* head's reservation start, -1 if none */
-    int32_t extra_procs;
-    int32_t head_procs;
-    int32_t machine_procs;
-    int32_t queue_length;
-} rota_candidates;
+    const int32_t* procs;      /* processors requested */
+    const rota_time* estimate; /* requested time (walltime) */
+    const rota_time* submit;   /* submit time */
+    const int32_t* user;       /* user id, -1 if none */
+    const int32_t* priority;   /* priority given at submission */
+} rota_batch;
 
-/* A backfill_select policy written in C: write up to c->n 0-based indices of
-** the candidates to start, in order, into picks[] and return how many. A
-** negative return, an index out of range or an index given twice is a
-** failure: counted, logged, and no backfill this pass. */
-typedef int (*rota_backfill_select_fn)(void* ud, const rota_candidates* c, uint32_t* picks);
+/* What a backfill_select policy knows of the pass (the fields of the Lua
+** ctx of that hook). */
+typedef struct rota_backfill_context {
+    size_t size;
+    rota_time now;
+    int32_t machine_procs; /* columns of the matrix */
+    int32_t rows;          /* rows of the matrix; 1 = space sharing */
+    int32_t free_procs;    /* idle processors (free columns of the active row) */
+    int32_t queue_length;
+    int32_t running;
+    int64_t head_id; /* the first job that could not start, -1 if none */
+    int32_t head_procs;
+    int32_t head_jumps;    /* times it was jumped while at the head (FPFS) */
+    rota_time shadow_time; /* start of its reservation, -1 if none */
+    int32_t head_row;      /* row of that reservation, -1 if none */
+    int32_t extra_procs;   /* free in that row at the shadow time */
+} rota_backfill_context;
+
+/* A backfill_select policy written in C: `c` holds the candidates (jobs
+** behind the blocked head that fit now without delaying any reservation),
+** in queue order. Write up to c->n 0-based indices of the candidates to
+** start, in order, into picks[] and return how many. A negative return, an
+** index out of range or an index given twice is a failure: counted,
+** logged, and no backfill this pass. */
+typedef int (*rota_backfill_select_fn)(void* ud, const rota_batch* c,
+                                       const rota_backfill_context* ctx, uint32_t* picks);
+
+/* Flags of rota_set_backfill_select. */
+#define ROTA_STREAM                                                   \
+    1 /* the policy decides in queue order without looking at later   \
+      ** candidates (first fit, FPFS): it may be called several times \
+      ** a pass, each time with the next candidates, until it picks   \
+      ** none or nothing more can start */
 
 /* Install a native backfill_select policy, replacing the configured one
 ** (NULL restores the configuration's). It stays installed across
-** rota_reload_policies(). */
-ROTA_API int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud);
+** rota_reload_policies(). `flags` is 0 or ROTA_STREAM. */
+ROTA_API int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud,
+                                      int flags);
 
 /* Where the engine's log lines go (hook failures, reloads, a policy's
 ** print()). The default is rota_log_stderr, which writes them to stderr

@@ -104,7 +104,7 @@ TEST_CASE("abi: the log sink can be replaced and silenced; a policy's print() go
     std::ofstream(script) << "return { backfill_select = function(c)\n"
                              "  if c.n > 0 then print('backfilling', c.n) end\n"
                              "  return c.n > 0 and { 1 } or {}\nend }\n";
-    auto e = rota::test::engine_from("[machine]\nprocs = 8\n[policy.backfill]\nscript = \"" +
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n[policy.backfill_select]\nscript = \"" +
                                      script.string() + "\"\n");
     std::vector<std::string> lines;
     auto sink = [](void* ud, const char* l) {
@@ -156,9 +156,10 @@ TEST_CASE("abi: job ids must not be negative") {
 }
 
 TEST_CASE("abi: advancing past a reservation's start re-places it and loses nothing") {
-    for (const char* cfg : {"[machine]\nprocs = 4\n[scheduler]\nreservation_depth = 1\n",
-                            "[machine]\nprocs = 4\n[scheduler]\nreservation_depth = -1\n",
-                            "[machine]\nprocs = 4\n[gang]\nmpl = 1\nbackfill = true\n"}) {
+    for (const char* cfg :
+         {"[machine]\nprocs = 4\n[scheduler]\nreservation_depth = 1\n",
+          "[machine]\nprocs = 4\n[scheduler]\nreservation_depth = -1\n",
+          "[machine]\nprocs = 4\n[scheduler]\npreset = \"bgs\"\n[gang]\nmpl = 1\n"}) {
         INFO(cfg);
         auto e = rota::test::engine_from(cfg);
         rota_job j{sizeof(rota_job)};
@@ -196,14 +197,14 @@ TEST_CASE("abi: an estimate beyond the time axis is refused") {
 
 TEST_CASE("abi: a native backfill policy survives a policy reload") {
     auto e = rota::test::engine_from(
-        "[machine]\nprocs = 8\n[policy.backfill]\nscript = \"backfill/first_fit.lua\"\n");
+        "[machine]\nprocs = 8\n[policy.backfill_select]\nscript = \"backfill/first_fit.lua\"\n");
     static int calls = 0;
     calls = 0;
-    auto none = [](void*, const rota_candidates*, uint32_t*) {
+    auto none = [](void*, const rota_batch*, const rota_backfill_context*, uint32_t*) {
         ++calls;
         return 0;
     };
-    REQUIRE(rota_set_backfill_select(e.get(), none, nullptr) == ROTA_OK);
+    REQUIRE(rota_set_backfill_select(e.get(), none, nullptr, 0) == ROTA_OK);
     REQUIRE(rota_reload_policies(e.get()) == ROTA_OK);
     rota_job j{sizeof(rota_job)};
     auto submit = [&](int64_t id, int32_t procs, rota_time est) {

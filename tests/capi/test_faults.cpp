@@ -83,12 +83,12 @@ TEST_CASE("faults: a broken backfill script falls back to no backfill and loses 
         INFO(name);
         fs::path script = dir / "broken.lua";
         write(script, code);
-        auto e = rota::test::engine_from(easy_with("backfill", script));
+        auto e = rota::test::engine_from(easy_with("backfill_select", script));
         silence(e.get());
         auto r = sim::simulate(e.get(), jobs, {});
-        CHECK(r.counters.hook_failures[ROTA_HOOK_BACKFILL_SELECT] > 0);
-        CHECK(r.counters.hook_failures[ROTA_HOOK_BACKFILL_SELECT] ==
-              r.counters.hook_calls[ROTA_HOOK_BACKFILL_SELECT]);
+        CHECK(r.hooks[ROTA_HOOK_BACKFILL_SELECT].second.failures > 0);
+        CHECK(r.hooks[ROTA_HOOK_BACKFILL_SELECT].second.failures ==
+              r.hooks[ROTA_HOOK_BACKFILL_SELECT].second.calls);
         // EASY without backfilling is FCFS, job for job.
         CHECK(rota::test::starts(r) == fcfs);
         for (const auto& o : r.jobs) CHECK(o.state != sim::FinalState::unfinished);
@@ -105,7 +105,7 @@ TEST_CASE("faults: failing admission accepts, failing order keeps FCFS") {
     auto e = rota::test::engine_from(easy_with("admission", adm));
     silence(e.get());
     auto r = sim::simulate(e.get(), jobs, {});
-    CHECK(r.counters.hook_failures[ROTA_HOOK_ADMISSION] > 0);
+    CHECK(r.hooks[ROTA_HOOK_ADMISSION].second.failures > 0);
     CHECK(rota::test::starts(r) == easy);
 
     fs::path ord = dir / "ord.lua";
@@ -115,7 +115,7 @@ TEST_CASE("faults: failing admission accepts, failing order keeps FCFS") {
     auto e2 = rota::test::engine_from(easy_with("order", ord));
     silence(e2.get());
     auto r2 = sim::simulate(e2.get(), jobs, {});
-    CHECK(r2.counters.hook_failures[ROTA_HOOK_ORDER] > 0);
+    CHECK(r2.hooks[ROTA_HOOK_ORDER].second.failures > 0);
     CHECK(rota::test::starts(r2) == easy);
 }
 
@@ -125,7 +125,7 @@ TEST_CASE("faults: hook failures are logged with the hook and the script's messa
     write(script,
           "return { backfill_select = function(c)\n  if c.n > 0 then error('no candidates for "
           "you') end\nend }");
-    auto e = rota::test::engine_from(easy_with("backfill", script));
+    auto e = rota::test::engine_from(easy_with("backfill_select", script));
     std::vector<std::string> lines;
     rota_set_log(
         e.get(),
@@ -144,7 +144,7 @@ TEST_CASE("faults: hot reload swaps a good script and refuses a broken one") {
     fs::path script = dir / "policy.lua";
     // Backfill nothing at first.
     write(script, "return { backfill_select = function(c) return {} end }");
-    auto e = rota::test::engine_from(easy_with("backfill", script));
+    auto e = rota::test::engine_from(easy_with("backfill_select", script));
     rota_engine* eng = e.get();
     auto submit = [&](int64_t id, int32_t procs, rota_time est) {
         rota_job j{sizeof(rota_job)};
@@ -188,7 +188,8 @@ TEST_CASE("faults: a script that fails its dry run is refused at load with file 
     fs::path script = temp_dir() / "always.lua";
     write(script, "return { backfill_select = function(c)\n  error('always')\nend }");
     rota_engine* e = nullptr;
-    CHECK(rota_engine_new(easy_with("backfill", script).c_str(), nullptr, &e) == ROTA_ESCRIPT);
+    CHECK(rota_engine_new(easy_with("backfill_select", script).c_str(), nullptr, &e) ==
+          ROTA_ESCRIPT);
     CHECK(std::string(rota_errmsg(e)).find("always.lua:2: always") != std::string::npos);
     rota_engine_free(e);
 }
@@ -211,12 +212,12 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
     expect("[machine]\nprocs = 8\n[machine\n", ":3:");
     expect("[scheduler]\nbackfill = true\n", "[machine] is required");
     expect("[machine]\nprocs = 0\n", "machine.procs");
-    expect("[machine]\nprocs = 8\n[policy.backfill]\nmax_jumps = 3\n",
-           "'policy.backfill.script' is required");
+    expect("[machine]\nprocs = 8\n[policy.backfill_select]\nmax_jumps = 3\n",
+           "'policy.backfill_select.script' is required");
     expect("[machine]\nprocs = 8\n[lua]\nmemory_limit_mb = 0\n", "lua.memory_limit_mb");
 
     rota_engine* e = nullptr;
-    CHECK(rota_engine_new("[machine]\nprocs = 8\n[policy.backfill]\nscript = \"nope.lua\"\n",
+    CHECK(rota_engine_new("[machine]\nprocs = 8\n[policy.backfill_select]\nscript = \"nope.lua\"\n",
                           nullptr, &e) == ROTA_ESCRIPT);
     CHECK(std::string(rota_errmsg(e)).find("nope.lua") != std::string::npos);
     CHECK(rota_schedule(e) == ROTA_ESTATE);  // a failed handle answers nothing else

@@ -298,7 +298,7 @@ const rota_action* find_action(const std::vector<rota_action>& acts, int type, i
 //     option 2, eq. (5): C x |A| + C/2 x |S| = 10 x 2 + 5 x 3 = 35
 Driver figure13(const std::string& script, std::int64_t q) {
     std::string extra;
-    if (!script.empty()) extra = "[policy.migration]\nscript = \"" + script + "\"\n";
+    if (!script.empty()) extra = "[policy.migration_option]\nscript = \"" + script + "\"\n";
     Driver d{rota::test::gang_engine("mgs", 10, 2, 200, 10.0, q, extra)};
     d.submit(1, 4, 1000);  // Y
     d.submit(2, 3, 1000);  // S
@@ -335,7 +335,7 @@ TEST_CASE("gang: Figure 13, min cost chooses option 2 (35 < 40) and charges eq. 
     rota_counters c{sizeof(c)};
     REQUIRE(rota_counters_get(d.e.get(), &c) == ROTA_OK);
     CHECK(c.migrated_tasks >= 2);
-    CHECK(c.hook_calls[ROTA_HOOK_MIGRATION_OPTION] >= 1);
+    CHECK(rota::test::hook_stats(d.e.get(), ROTA_HOOK_MIGRATION_OPTION).calls >= 1);
 }
 
 TEST_CASE("gang: Figure 13 with option 1 moves S and keeps A's columns, eq. (4)") {
@@ -413,9 +413,7 @@ TEST_CASE("gang: a broken migration_option script is counted and no migration ha
                              "  if m.n == 0 then return {} end\n  return { 3 }\nend }\n";
     Driver d = figure13(script.string(), -1);
     rota_set_log(d.e.get(), nullptr, nullptr);
-    rota_counters c{sizeof(c)};
-    REQUIRE(rota_counters_get(d.e.get(), &c) == ROTA_OK);
-    CHECK(c.hook_failures[ROTA_HOOK_MIGRATION_OPTION] == 1);
+    CHECK(rota::test::hook_stats(d.e.get(), ROTA_HOOK_MIGRATION_OPTION).failures == 1);
     CHECK(d.home(5) == 1);  // the fallback: A stays in its row
     fs::remove(script);
 }

@@ -26,7 +26,7 @@ const Variant kVariants[] = {
     {"easy first-fit", "easy", ""},
     {"conservative", "conservative", ""},
     {"fpfs(3)", "fpfs", ""},
-    {"easy best-fit", "easy", "[policy.backfill]\nscript = \"backfill/best_fit.lua\"\n"},
+    {"easy best-fit", "easy", "[policy.backfill_select]\nscript = \"backfill/best_fit.lua\"\n"},
     {"easy sjf", "easy", "[policy.order]\nscript = \"order/sjf.lua\"\n"},
     {"conservative sjf + max_procs", "conservative",
      "[policy.order]\nscript = \"order/sjf.lua\"\n[policy.admission]\nscript = "
@@ -125,7 +125,7 @@ void check_workload(const std::string& name, const std::vector<sim::TraceJob>& j
             if (o.state == sim::FinalState::finished) CHECK(o.run_time <= o.requested_time);
         }
         CHECK(unfinished == 0);
-        CHECK(r.counters.hook_failures[ROTA_HOOK_BACKFILL_SELECT] == 0);
+        CHECK(r.hooks[ROTA_HOOK_BACKFILL_SELECT].second.failures == 0);
     }
 }
 

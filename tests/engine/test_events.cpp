@@ -77,7 +77,7 @@ TEST_CASE("engine: jobs are killed at their estimate") {
     REQUIRE(acts.size() == 1);
     CHECK(acts[0].type == ActionType::kill);
     CHECK(acts[0].time == 100);
-    CHECK(s.nodes().idle() == 4);
+    CHECK(s.machine().matrix().free(0) == 4);
     CHECK_FALSE(s.next_wakeup().has_value());
 }
 

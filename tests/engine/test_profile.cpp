@@ -1,108 +1,268 @@
+// The availability profile: small cases by hand, then agreement with a
+// brute-force step function on random operations.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <initializer_list>
+#include <random>
+#include <vector>
 
 #include "engine/error.h"
-#include "engine/nodes.h"
 #include "engine/profile.h"
 
 using namespace rota;
 
+namespace {
+
+using D = std::vector<std::int64_t>;
+
+void take(Profile& p, Time a, Time b, D d) {
+    p.take(a, b, d.data());
+}
+void give(Profile& p, Time a, Time b, D d) {
+    p.give(a, b, d.data());
+}
+Time earliest(const Profile& p, Time from, D d, Time dur) {
+    return p.earliest(from, d.data(), dur);
+}
+bool fits(const Profile& p, Time from, D d, Time dur) {
+    return p.fits(from, d.data(), dur);
+}
+
+}  // namespace
+
 TEST_CASE("profile: earliest slot after running jobs' estimated ends") {
-    Profile p(10, {});
-    p.take(0, 100, {6});  // a running job: 6 procs until t=100
-    p.take(0, 50, {3});   // 3 procs until t=50
-    CHECK(p.free_procs_at(0) == 1);
-    CHECK(p.free_procs_at(50) == 4);
-    CHECK(p.free_procs_at(100) == 10);
-    CHECK(p.earliest(0, {1}, 1000) == 0);
-    CHECK(p.earliest(0, {4}, 10) == 50);
-    CHECK(p.earliest(0, {5}, 10) == 100);
-    CHECK(p.earliest(60, {4}, 10) == 60);
-    CHECK_FALSE(p.fits(0, {2}, 10));
-    CHECK(p.fits(50, {4}, 10));
+    Profile p({10});
+    take(p, 0, 100, {6});  // a running job: 6 procs until t=100
+    take(p, 0, 50, {3});   // 3 procs until t=50
+    CHECK(p.free_at(0) == 1);
+    CHECK(p.free_at(50) == 4);
+    CHECK(p.free_at(100) == 10);
+    CHECK(earliest(p, 0, {1}, 1000) == 0);
+    CHECK(earliest(p, 0, {4}, 10) == 50);
+    CHECK(earliest(p, 0, {5}, 10) == 100);
+    CHECK(earliest(p, 60, {4}, 10) == 60);
+    CHECK_FALSE(fits(p, 0, {2}, 10));
+    CHECK(fits(p, 50, {4}, 10));
+    CHECK(p.fit_limit(0, 2) == 0);
+    CHECK(p.fit_limit(0, 1) == kForever);
+    CHECK(p.fit_limit(60, 5) == 60);
+    CHECK(p.max_free(0, 50) == 1);
+    CHECK(p.max_free(0, 51) == 4);
+    CHECK(p.max_free(0, 101) == 10);
 }
 
 TEST_CASE("profile: a reservation blocks only its own window") {
-    Profile p(10, {});
-    p.take(0, 100, {8});     // running
-    p.take(100, 200, {10});  // the head's reservation: the whole machine
+    Profile p({10});
+    take(p, 0, 100, {8});     // running
+    take(p, 100, 200, {10});  // the head's reservation: the whole machine
     // 2 procs are free until 100: a job fits there only if it ends by 100.
-    CHECK(p.fits(0, {2}, 100));
-    CHECK_FALSE(p.fits(0, {2}, 101));
-    CHECK(p.earliest(0, {2}, 150) == 200);
-    p.give(100, 200, {10});
-    CHECK(p.earliest(0, {2}, 150) == 0);
+    CHECK(fits(p, 0, {2}, 100));
+    CHECK_FALSE(fits(p, 0, {2}, 101));
+    CHECK(earliest(p, 0, {2}, 150) == 200);
+    give(p, 100, 200, {10});
+    CHECK(earliest(p, 0, {2}, 150) == 0);
     CHECK(p.steps() == 3);  // merged back: before 0, [0,100), [100,inf)
 }
 
 TEST_CASE("profile: early end gives back the tail, advance forgets the past") {
-    Profile p(4, {});
-    p.take(0, 100, {4});
-    p.give(40, 100, {4});  // ended at 40
-    CHECK(p.free_procs_at(39) == 0);
-    CHECK(p.free_procs_at(40) == 4);
+    Profile p({4});
+    take(p, 0, 100, {4});
+    give(p, 40, 100, {4});  // ended at 40
+    CHECK(p.free_at(39) == 0);
+    CHECK(p.free_at(40) == 4);
     p.advance(40);
     CHECK(p.steps() == 1);
-    CHECK(p.free_procs_at(40) == 4);
+    CHECK(p.free_at(40) == 4);
+    take(p, 10, 60, {1});  // clipped to the present
+    CHECK(p.free_at(40) == 3);
+    CHECK(p.free_at(60) == 4);
 }
 
 TEST_CASE("profile: pooled resources must all fit (seed 002 K resources)") {
-    Profile p(16, {32});
-    std::int64_t mem8[] = {8};
-    std::int64_t mem30[] = {30};
-    p.take(0, 10, {4, mem8});
-    CHECK(p.fits(0, {12, mem8}, 10));
-    CHECK_FALSE(p.fits(0, {1, mem30}, 10));
-    CHECK(p.earliest(0, {1, mem30}, 5) == 10);
+    Profile p({16, 32});
+    take(p, 0, 10, {4, 8});
+    CHECK(fits(p, 0, {12, 8}, 10));
+    CHECK_FALSE(fits(p, 0, {1, 30}, 10));
+    CHECK(earliest(p, 0, {1, 30}, 5) == 10);
+    CHECK(p.free_at(5, 1) == 24);
 }
 
 TEST_CASE("profile: a demand larger than the machine is an internal error") {
-    Profile p(4, {});
-    CHECK_THROWS_AS(p.earliest(0, {5}, 1), Error);
+    Profile p({4});
+    CHECK_THROWS_AS(earliest(p, 0, {5}, 1), Error);
+}
+
+TEST_CASE("profile: first_reach gives the first time each width could start") {
+    Profile p({8});
+    take(p, 0, 100, {8});
+    give(p, 20, 100, {2});  // 2 free from 20
+    give(p, 50, 100, {3});  // 5 free from 50
+    std::vector<Time> first(7);
+    p.first_reach(10, first);
+    CHECK(first[1] == 20);
+    CHECK(first[2] == 20);
+    CHECK(first[3] == 50);
+    CHECK(first[5] == 50);
+    CHECK(first[6] == 100);
 }
 
 namespace {
-std::vector<std::int32_t> flat(const std::vector<NodeRun>& runs) {
-    std::vector<std::int32_t> v;
-    NodePool::expand(runs, v);
-    return v;
+
+// A step function over integer times [0, kT) with a constant tail from kT
+// on and a constant past before 0: the obvious model of a profile.
+struct Model {
+    static constexpr Time kT = 3000;
+    std::size_t k;
+    std::vector<std::int64_t> past, tail;
+    std::vector<std::vector<std::int64_t>> at;  // [t][j]
+    Time origin = kNoTime;
+
+    explicit Model(const D& cap) : k(cap.size()), past(cap), tail(cap), at(kT, cap) {}
+
+    std::int64_t v(Time t, std::size_t j) const {
+        if (t < 0) return past[j];
+        if (t >= kT) return tail[j];
+        return at[static_cast<std::size_t>(t)][j];
+    }
+    void apply(Time a, Time b, const D& d, int sign) {
+        if (origin != kNoTime) a = std::max(a, origin);
+        for (Time t = a; t < b; ++t)
+            for (std::size_t j = 0; j < k; ++j) {
+                if (t >= kT) continue;
+                at[static_cast<std::size_t>(t)][j] += sign * d[j];
+            }
+    }
+    bool step_fits(Time t, const D& d) const {
+        for (std::size_t j = 0; j < k; ++j)
+            if (v(t, j) < d[j]) return false;
+        return true;
+    }
+    // -1 when it never fits.
+    Time earliest(Time from, const D& d, Time dur) const {
+        Time t = from;
+        if (t > kT) return step_fits(t, d) ? t : -1;  // the constant tail
+        while (t <= kT) {
+            Time bad = -1;
+            for (Time x = t; x < t + dur && x <= kT; ++x)
+                if (!step_fits(x, d)) {
+                    bad = x;
+                    break;
+                }
+            if (bad < 0) return t;
+            t = bad + 1;
+        }
+        return -1;
+    }
+    Time fit_limit(Time from, std::int64_t need) const {
+        for (Time x = from; x <= std::max(from, kT); ++x)
+            if (v(x, 0) < need) return x;
+        return kForever;
+    }
+    std::int64_t max_free(Time a, Time b, std::size_t j) const {
+        std::int64_t m = v(a, j);
+        for (Time x = a; x < b && x <= kT; ++x) m = std::max(m, v(x, j));
+        return m;
+    }
+    // Distinct runs from the origin (or the past) on.
+    std::size_t steps() const {
+        Time from = origin == kNoTime ? -1 : origin;
+        std::size_t n = 1;
+        for (Time x = from + 1; x <= kT; ++x) {
+            bool same = true;
+            for (std::size_t j = 0; j < k; ++j) same = same && v(x, j) == v(x - 1, j);
+            n += same ? 0 : 1;
+        }
+        return n;
+    }
+};
+
+void random_walk(const D& cap, std::uint64_t seed, int ops) {
+    Profile p(cap);
+    Model m(cap);
+    std::mt19937_64 rng(seed);
+    auto uni = [&](Time lo, Time hi) { return std::uniform_int_distribution<Time>(lo, hi)(rng); };
+    struct Held {
+        Time a, b;
+        D d;
+    };
+    std::vector<Held> held;  // windows taken and not given back yet
+    Time now = 0;
+    auto demand = [&](bool within) {
+        D d(cap.size());
+        for (std::size_t j = 0; j < cap.size(); ++j) d[j] = uni(0, within ? cap[j] : cap[j] + 2);
+        return d;
+    };
+    for (int op = 0; op < ops; ++op) {
+        const int kind = static_cast<int>(uni(0, 99));
+        if (kind < 35 || held.empty()) {  // take a window
+            // Mostly as a scheduler would (at the earliest slot, so free
+            // stays within capacity), sometimes anywhere (over-commits).
+            Time a = uni(now, Model::kT - 1);
+            const Time len = uni(1, 400);
+            D d = demand(true);
+            if (kind % 4 != 0) {
+                const Time t = m.earliest(a, d, len);
+                if (t >= 0 && t < Model::kT) a = t;
+            }
+            Time b = std::min<Time>(a + len, Model::kT);
+            take(p, a, b, d);
+            m.apply(a, b, d, -1);
+            held.push_back({std::max(a, now), b, d});
+        } else if (kind < 65) {  // give one back, possibly only its tail
+            auto i = static_cast<std::size_t>(uni(0, static_cast<Time>(held.size()) - 1));
+            Held h = held[i];
+            held.erase(held.begin() + static_cast<std::ptrdiff_t>(i));
+            Time a = std::max(h.a, now);
+            if (a < h.b) {
+                Time cut = uni(a, h.b - 1);
+                give(p, cut, h.b, h.d);
+                m.apply(cut, h.b, h.d, +1);
+                if (cut > a) held.push_back({a, cut, h.d});
+            }
+        } else if (kind < 68) {  // time passes
+            now = std::min<Time>(now + uni(0, 60), Model::kT - 500);
+            p.advance(now);
+            m.origin = now;
+            for (Held& h : held) h.a = std::max(h.a, now);
+        } else {  // queries
+            Time from = uni(now, Model::kT + 10);
+            D d = demand(false);
+            Time dur = uni(1, 500);
+            const Time want = m.earliest(from, d, dur);
+            if (want < 0) {
+                CHECK_THROWS_AS(p.earliest(from, d.data(), dur), Error);
+            } else {
+                REQUIRE(p.earliest(from, d.data(), dur) == want);
+            }
+            REQUIRE(p.fits(from, d.data(), dur) == (want == from));
+            REQUIRE(p.fit_limit(from, d[0]) == m.fit_limit(from, d[0]));
+            const auto j = static_cast<std::size_t>(uni(0, static_cast<Time>(cap.size()) - 1));
+            REQUIRE(p.free_at(from, j) == m.v(from, j));
+            Time to = from + uni(1, 700);
+            REQUIRE(p.max_free(from, to, j) == m.max_free(from, to, j));
+            std::vector<Time> first(static_cast<std::size_t>(cap[0]) + 2);
+            p.first_reach(from, first);
+            for (std::size_t w = 1; w < first.size(); ++w) {
+                Time x = from;
+                while (x <= Model::kT && m.v(x, 0) < static_cast<std::int64_t>(w)) ++x;
+                const bool never = m.v(std::max(x, from), 0) < static_cast<std::int64_t>(w);
+                REQUIRE(first[w] == (never ? kForever : std::max(x, from)));
+            }
+        }
+        REQUIRE_NOTHROW(p.check());
+        REQUIRE(p.steps() == m.steps());
+    }
+    CHECK(p.steps() == m.steps());
 }
+
 }  // namespace
 
-TEST_CASE("node pool: lowest-numbered idle nodes, release makes them idle again") {
-    NodePool n(130);
-    std::vector<NodeRun> a, b;
-    n.allocate(65, a);
-    REQUIRE(a.size() == 1);  // one run across the word boundary
-    CHECK(a[0].first == 0);
-    CHECK(a[0].count == 65);
-    n.allocate(3, b);
-    CHECK(flat(b) == std::vector<std::int32_t>{65, 66, 67});
-    CHECK(n.idle() == 62);
-    n.release(a);
-    CHECK(n.idle() == 127);
-    std::vector<NodeRun> c;
-    n.allocate(2, c);
-    CHECK(flat(c) == std::vector<std::int32_t>{0, 1});
-    CHECK_FALSE(n.is_idle(66));
-    CHECK(n.is_idle(129));
-}
-
-TEST_CASE("node pool: allocations fill holes lowest first, as several runs") {
-    NodePool n(200);
-    std::vector<NodeRun> all, x, y;
-    n.allocate(200, all);
-    CHECK(n.idle() == 0);
-    n.release({{10, 5}, {62, 4}, {150, 50}});
-    CHECK(n.idle() == 59);
-    n.allocate(12, x);
-    CHECK(flat(x) == std::vector<std::int32_t>{10, 11, 12, 13, 14, 62, 63, 64, 65, 150, 151, 152});
-    REQUIRE(x.size() == 3);  // 62..65 crosses a word boundary but stays one run
-    n.allocate(47, y);
-    CHECK(y.size() == 1);
-    CHECK(y[0].first == 153);
-    CHECK(y[0].count == 47);
-    CHECK(n.idle() == 0);
-    std::vector<std::int32_t> idle;
-    n.idle_nodes(idle);
-    CHECK(idle.empty());
+TEST_CASE("profile: agrees with a brute-force step function on 100,000 random operations",
+          "[profile][property]") {
+    SECTION("processors only") {
+        random_walk({12}, 1, 60'000);
+    }
+    SECTION("processors and two pools") {
+        random_walk({6, 9, 3}, 2, 40'000);
+    }
 }

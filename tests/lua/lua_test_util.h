@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/answers.h"
 #include "engine/policy.h"
 #include "lua/lua_policy.h"
 
@@ -47,10 +48,11 @@ inline JobBatch make_batch(const std::vector<JobRow>& rows) {
     return b;
 }
 
-// `now` doubles as the mode selector of the fault fixtures.
-inline PassContext make_ctx(Time now = 0, std::int32_t free_procs = 64,
-                            std::int32_t machine_procs = 64) {
-    PassContext ctx;
+// `now` doubles as the mode selector of the fault fixtures. A backfill
+// context is a common context too, so it serves every hook.
+inline BackfillContext make_ctx(Time now = 0, std::int32_t free_procs = 64,
+                                std::int32_t machine_procs = 64) {
+    BackfillContext ctx;
     ctx.now = now;
     ctx.machine_procs = machine_procs;
     ctx.free_procs = free_procs;
@@ -94,10 +96,51 @@ class TempDir {
     std::filesystem::path path_;
 };
 
-inline std::vector<std::uint32_t> picks_of(LuaPolicy& p, const JobBatch& b,
-                                           const PassContext& ctx) {
-    std::vector<std::uint32_t> picks;
-    const HookOutcome r = p.backfill_select(b, ctx, picks);
+// The calls as the engine makes them: the policy's answer, then the
+// engine's check of it (engine/answers.h), failing the call as it would.
+inline HookOutcome checked_backfill(Policy& p, const JobBatch& b, const BackfillContext& ctx,
+                                    std::vector<std::int64_t>& picks) {
+    HookOutcome r = p.backfill_select(b, ctx, picks);
+    std::vector<std::uint8_t> seen;
+    if (r.ok) {
+        const std::string why = check_picks(picks, b.size(), seen);
+        if (!why.empty()) r = invalid_answer(Hook::backfill_select, p, why);
+    }
+    if (!r.ok) picks.clear();
+    return r;
+}
+inline HookOutcome checked_admission(Policy& p, const JobBatch& b, const CommonContext& ctx,
+                                     std::vector<Admission>& out) {
+    HookOutcome r = p.admission(b, ctx, out);
+    if (r.ok) {
+        const std::string why = check_admission(out, b.size());
+        if (!why.empty()) r = invalid_answer(Hook::admission, p, why);
+    }
+    return r;
+}
+inline HookOutcome checked_order(Policy& p, const JobBatch& b, const CommonContext& ctx,
+                                 std::vector<double>& keys) {
+    HookOutcome r = p.order(b, ctx, keys);
+    if (r.ok) {
+        const std::string why = check_keys(keys, b.size());
+        if (!why.empty()) r = invalid_answer(Hook::order, p, why);
+    }
+    return r;
+}
+inline HookOutcome checked_migration(Policy& p, const MigrationBatch& m,
+                                     const MigrationContext& ctx, std::vector<std::int64_t>& out) {
+    HookOutcome r = p.migration_option(m, ctx, out);
+    if (r.ok) {
+        const std::string why = check_options(out, m.size());
+        if (!why.empty()) r = invalid_answer(Hook::migration_option, p, why);
+    }
+    return r;
+}
+
+inline std::vector<std::int64_t> picks_of(LuaPolicy& p, const JobBatch& b,
+                                          const BackfillContext& ctx) {
+    std::vector<std::int64_t> picks;
+    const HookOutcome r = checked_backfill(p, b, ctx, picks);
     if (!r.ok) throw std::runtime_error(r.error);
     return picks;
 }

@@ -5,7 +5,7 @@
 
 using namespace rota;
 using namespace rota::test;
-using Picks = std::vector<std::uint32_t>;
+using Picks = std::vector<std::int64_t>;
 
 TEST_CASE("a hook sees the whole batch and the pass context", "[lua][calls]") {
     std::vector<std::string> log;
@@ -14,7 +14,7 @@ TEST_CASE("a hook sees the whole batch and the pass context", "[lua][calls]") {
     LuaPolicy p(cfg);
     log.clear();  // the dry run printed too
 
-    PassContext ctx;
+    BackfillContext ctx;
     ctx.now = 5'000'000'000;
     ctx.machine_procs = 128;
     ctx.free_procs = 12;
@@ -22,12 +22,12 @@ TEST_CASE("a hook sees the whole batch and the pass context", "[lua][calls]") {
     ctx.head_id = 42;
     ctx.head_procs = 64;
     ctx.head_jumps = 3;
-    ctx.shadow_time = 9'000'000'000;
+    ctx.shadow_time.t = 9'000'000'000;
     ctx.extra_procs = 4;
     const JobBatch big =
         make_batch({{7, 2, 60, 10, 3, 1}, {8, 4, 120, 20, 4, -2}, {9, 1, 5, 30, 5, 0}});
     REQUIRE(picks_of(p, big, ctx).empty());
-    ctx.shadow_time = kNoTime;
+    ctx.shadow_time.t = kNoTime;
     const JobBatch small = make_batch({{11, 16, 1, 2, 3, 4}});
     REQUIRE(picks_of(p, small, ctx).empty());
 
@@ -77,10 +77,10 @@ TEST_CASE("one file may provide several hooks, hooks may come from several files
     LuaPolicy p(cfg);
     const JobBatch b = make_batch({{1, 1, 30}, {2, 9, 10}});
     std::vector<Admission> out;
-    REQUIRE(p.admission(b, make_ctx(), out).ok);
+    REQUIRE(checked_admission(p, b, make_ctx(), out).ok);
     CHECK(out[1].kind == AdmissionKind::reject);
     std::vector<double> keys;
-    REQUIRE(p.order(b, make_ctx(), keys).ok);
+    REQUIRE(checked_order(p, b, make_ctx(), keys).ok);
     CHECK(keys == std::vector<double>{30, 10});
     CHECK(picks_of(p, b, make_ctx()) == Picks{1});
     CHECK(p.resolved_path(Hook::order) == shipped("order/sjf.lua"));
@@ -88,7 +88,7 @@ TEST_CASE("one file may provide several hooks, hooks may come from several files
 
 TEST_CASE("a hook that is not configured fails instead of guessing", "[lua][calls]") {
     LuaPolicy p(config(Hook::order, "order/fcfs.lua"));
-    std::vector<std::uint32_t> picks;
+    std::vector<std::int64_t> picks;
     const HookOutcome r = p.backfill_select(make_batch({{1, 1}}), make_ctx(), picks);
     CHECK_FALSE(r.ok);
     CHECK(r.error == "backfill_select: no script configured");
@@ -134,12 +134,17 @@ TEST_CASE("migration_option answers one option per candidate move", "[lua][calls
     add(1, 10.0, 20.0, 4, 2);  // option 1 is cheaper
     add(2, 30.0, 5.0, 4, 2);   // option 2 is cheaper
     add(3, 30.0, 5.0, 9, 9);   // neither fits a budget of 5
-    PassContext ctx = make_ctx();
+    MigrationContext ctx;
+    static_cast<CommonContext&>(ctx) = make_ctx();
     ctx.migration_budget = 5;
-    std::vector<std::uint8_t> out;
+    std::vector<std::int64_t> out;
     LuaPolicy p(config(Hook::migration_option, "migration/min_cost.lua"));
-    REQUIRE(p.migration_option(m, ctx, out).ok);
-    CHECK(out == std::vector<std::uint8_t>{1, 2, 0});
+    REQUIRE(checked_migration(p, m, ctx, out).ok);
+    CHECK(out == std::vector<std::int64_t>{1, 2, 0});
+    // The engine's own rule, used when no script is configured, agrees.
+    std::vector<std::int64_t> native;
+    min_cost_options(m, ctx, native);
+    CHECK(native == out);
 
     TempDir dir;
     const std::string bad = dir.write("bad.lua", R"(
@@ -152,10 +157,10 @@ TEST_CASE("migration_option answers one option per candidate move", "[lua][calls
     )");
     LuaPolicy q(config(Hook::migration_option, bad));
     ctx.now = 1;
-    const HookOutcome r = q.migration_option(m, ctx, out);
+    const HookOutcome r = checked_migration(q, m, ctx, out);
     CHECK_FALSE(r.ok);
     CHECK_THAT(r.error, Catch::Contains("option 1 is not 0, 1 or 2"));
     ctx.now = 0;
-    REQUIRE(q.migration_option(m, ctx, out).ok);
-    CHECK(out == std::vector<std::uint8_t>{1, 1, 1});
+    REQUIRE(checked_migration(q, m, ctx, out).ok);
+    CHECK(out == std::vector<std::int64_t>{1, 1, 1});
 }

@@ -6,7 +6,7 @@
 
 using namespace rota;
 using namespace rota::test;
-using Picks = std::vector<std::uint32_t>;
+using Picks = std::vector<std::int64_t>;
 
 TEST_CASE("relative paths: search path first, shipped policies last", "[lua][loading]") {
     TempDir site, other;

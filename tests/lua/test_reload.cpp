@@ -7,7 +7,7 @@
 
 using namespace rota;
 using namespace rota::test;
-using Picks = std::vector<std::uint32_t>;
+using Picks = std::vector<std::int64_t>;
 
 namespace {
 
@@ -51,8 +51,8 @@ TEST_CASE("reload swaps in changed scripts only when they all work", "[lua][relo
     }
     SECTION("good to a script failing the dry run: throws, old behaviour kept") {
         dir.write("policy.lua", "return { backfill_select = function(c) return {c.n + 1} end }\n");
-        REQUIRE_THROWS_WITH(p.reload(), Catch::Contains("dry run") &&
-                                            Catch::Contains("1 indices for 0 candidates"));
+        REQUIRE_THROWS_WITH(
+            p.reload(), Catch::Contains("dry run") && Catch::Contains("1 picks for 0 candidates"));
         CHECK(picks_of(p, b, make_ctx()) == Picks{0});
     }
     SECTION("good to a deleted file: throws, old behaviour kept") {

@@ -6,7 +6,7 @@
 
 using namespace rota;
 using namespace rota::test;
-using Picks = std::vector<std::uint32_t>;
+using Picks = std::vector<std::int64_t>;
 
 namespace {
 
@@ -38,7 +38,7 @@ TEST_CASE("forbidden libraries and functions fail the call; the next call works"
     const JobBatch b = make_batch({{1, 1}, {2, 1}});
 
     auto attempt = [&](Time mode) {
-        std::vector<std::uint32_t> picks;
+        std::vector<std::int64_t> picks;
         const HookOutcome bad = p.backfill_select(b, make_ctx(mode), picks);
         CHECK_FALSE(bad.ok);
         CHECK(picks_of(p, b, make_ctx(0)) == Picks{0});

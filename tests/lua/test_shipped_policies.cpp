@@ -5,7 +5,7 @@
 
 using namespace rota;
 using namespace rota::test;
-using Picks = std::vector<std::uint32_t>;
+using Picks = std::vector<std::int64_t>;
 
 TEST_CASE("first_fit starts every candidate in queue order", "[lua][policies]") {
     LuaPolicy p(config(Hook::backfill_select, "backfill/first_fit.lua"));
@@ -32,8 +32,8 @@ TEST_CASE("best_fit greedily picks the widest candidate that still fits", "[lua]
         CHECK(picks_of(p, b, make_ctx(0, 6)).empty());
     }
     SECTION("a job still running at the shadow time must fit the extra processors") {
-        PassContext ctx = make_ctx(1000, 10);
-        ctx.shadow_time = 2000;
+        BackfillContext ctx = make_ctx(1000, 10);
+        ctx.shadow_time.t = 2000;
         ctx.extra_procs = 2;
         // index 0: 8 procs but ends after the shadow time and 8 > extra: skipped;
         // index 1: 6 procs, ends before the shadow time: taken;
@@ -47,7 +47,7 @@ TEST_CASE("fpfs lets the head be jumped at most max_jumps times", "[lua][policie
     const JobBatch b = make_batch({{1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}});
     SECTION("default max_jumps is 10") {
         LuaPolicy p(config(Hook::backfill_select, "backfill/fpfs.lua"));
-        PassContext ctx = make_ctx();
+        BackfillContext ctx = make_ctx();
         ctx.head_jumps = 0;
         CHECK(picks_of(p, b, ctx) == Picks{0, 1, 2, 3, 4});
         ctx.head_jumps = 8;
@@ -60,7 +60,7 @@ TEST_CASE("fpfs lets the head be jumped at most max_jumps times", "[lua][policie
     SECTION("max_jumps from the config") {
         LuaPolicy p(
             config(Hook::backfill_select, "backfill/fpfs.lua", {{"max_jumps", std::int64_t{3}}}));
-        PassContext ctx = make_ctx();
+        BackfillContext ctx = make_ctx();
         CHECK(picks_of(p, b, ctx) == Picks{0, 1, 2});
         ctx.head_jumps = 2;
         CHECK(picks_of(p, b, ctx) == Picks{0});

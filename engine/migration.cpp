@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "answers.h"
 #include "error.h"
 #include "scheduler.h"
 
@@ -20,28 +21,29 @@ std::uint32_t bit(std::int32_t row) {
 }  // namespace
 
 std::int64_t Scheduler::migration_budget() {
-    if (cfg_.gang.migration_q < 0) return -1;
-    const auto slice = static_cast<std::uint64_t>(now_ / cfg_.gang.slice);
+    if (cfg_.migration_q < 0) return -1;
+    const auto slice = static_cast<std::uint64_t>(now_ / cfg_.slice);
     if (slice != budget_slice_) {
         budget_slice_ = slice;
         migrated_in_slice_ = 0;
     }
-    return cfg_.gang.migration_q - migrated_in_slice_;
+    return cfg_.migration_q - migrated_in_slice_;
 }
 
 // S(A): the jobs of `row` on the columns of job `a`.
 void Scheduler::overlapping(Slot a, std::int32_t row, std::vector<Slot>& out) const {
     out.clear();
-    for (const NodeRun& r : job(a).nodes)
+    const Matrix& m = machine_.matrix();
+    for (const NodeRun& r : job(a).alloc.runs)
         for (std::int32_t c = r.first; c < r.first + r.count; ++c) {
-            Slot s = matrix_.at(row, c);
+            Slot s = m.at(row, c);
             if (s != Matrix::kEmpty && s != a && std::find(out.begin(), out.end(), s) == out.end())
                 out.push_back(s);
         }
 }
 
 bool Scheduler::migration_ok(Slot a, std::int32_t to, const std::vector<Slot>& overlap) const {
-    if (matrix_.free(to) < job(a).spec.procs) return false;
+    if (machine_.matrix().free(to) < job(a).alloc.procs) return false;
     if (std::find(migrated_.begin(), migrated_.end(), a) != migrated_.end()) return false;
     for (Slot o : overlap)
         if (std::find(migrated_.begin(), migrated_.end(), o) != migrated_.end()) return false;
@@ -56,7 +58,7 @@ void Scheduler::emit_migrate(Slot s, std::int32_t row, int option, Time delay,
     a.from_row = from_row < 0 ? row : from_row;
     a.option = static_cast<std::int8_t>(option);
     a.delay = delay;
-    emit_with_runs(a, j);
+    emit_with_runs(a, j.alloc.runs, j.alloc.procs);
 }
 
 // Option 1: the jobs on a's columns in row `to` (each only in that row)
@@ -65,25 +67,25 @@ void Scheduler::emit_migrate(Slot s, std::int32_t row, int option, Time delay,
 // of eq. (4): a is idle C/2 (checkpoint), each moved job C.
 void Scheduler::migrate_option1(Slot a, std::int32_t from, std::int32_t to, bool replicate) {
     Job& ja = job(a);
-    const Time c = cfg_.gang.migration_cost;
+    Matrix& m = machine_.matrix();
+    const Time c = cfg_.migration_cost;
     std::vector<Slot> overlap;
     overlapping(a, to, overlap);
     std::int64_t tasks = 0;
-    for (Slot o : overlap) matrix_.clear(to, job(o).nodes);
+    for (Slot o : overlap) m.clear(to, job(o).alloc.runs);
     if (replicate) {
-        matrix_.place(to, ja.nodes, a);
-        ja.row_mask |= bit(to);
+        m.place(to, ja.alloc.runs, a);
+        ja.alloc.row_mask |= bit(to);
     } else {
         move_home(a, to);  // same columns, now free in `to`
     }
     for (Slot o : overlap) {
-        Job& jo = job(o);
-        jo.nodes.clear();
-        matrix_.lowest_free(to, jo.spec.procs, jo.nodes);
-        if (Matrix::count(jo.nodes) != jo.spec.procs)
+        Allocation& ao = job(o).alloc;
+        ao.runs.clear();
+        if (m.free(to) < ao.procs)
             throw Error(Errc::internal, "migration option 1: no room left in the target row");
-        matrix_.place(to, jo.nodes, o);
-        tasks += jo.spec.procs;
+        m.allocate(to, ao.procs, ao.runs, o);
+        tasks += ao.procs;
         migrated_.push_back(o);
         emit_migrate(o, to, 1, c, to);
     }
@@ -92,32 +94,31 @@ void Scheduler::migrate_option1(Slot a, std::int32_t from, std::int32_t to, bool
     migrated_in_slice_ += tasks;
     counters_.migrations += overlap.size();
     counters_.migrated_tasks += static_cast<std::uint64_t>(tasks);
+    rescan_ = true;
 }
 
 // Option 2: a moves to the free columns of row `to`; the jobs there stay.
 // Overheads of eq. (5): a is idle C, the jobs on its old columns C/2.
 void Scheduler::migrate_option2(Slot a, std::int32_t from, std::int32_t to) {
     Job& ja = job(a);
-    const Time c = cfg_.gang.migration_cost;
+    Allocation& aa = ja.alloc;
+    Matrix& m = machine_.matrix();
+    const Time c = cfg_.migration_cost;
     std::vector<Slot> overlap;
     overlapping(a, to, overlap);
-    matrix_.clear(from, ja.nodes);
-    ja.nodes.clear();
-    matrix_.lowest_free(to, ja.spec.procs, ja.nodes);
-    matrix_.place(to, ja.nodes, a);
-    const Time end = ja.estimated_end();
-    if (now_ < end) {
-        row_profile_[static_cast<std::size_t>(from)].give(now_, end, {ja.spec.procs});
-        row_profile_[static_cast<std::size_t>(to)].take(now_, end, {ja.spec.procs});
-    }
-    ja.home_row = static_cast<std::int16_t>(to);
-    ja.row_mask = bit(to);
+    m.clear(from, aa.runs);
+    aa.runs.clear();
+    m.allocate(to, aa.procs, aa.runs, a);
+    machine_.move(from, to, aa.procs, now_, ja.estimated_end());
+    aa.home_row = static_cast<std::int16_t>(to);
+    aa.row_mask = bit(to);
     migrated_.push_back(a);
     emit_migrate(a, to, 2, c, from);
     for (Slot o : overlap) emit_migrate(o, to, 2, c / 2, to);
-    migrated_in_slice_ += ja.spec.procs;
+    migrated_in_slice_ += aa.procs;
     counters_.migrations += 1;
-    counters_.migrated_tasks += static_cast<std::uint64_t>(ja.spec.procs);
+    counters_.migrated_tasks += static_cast<std::uint64_t>(aa.procs);
+    rescan_ = true;
 }
 
 // A CollapseMatrix-2 candidate: a moving from `from` to `to`, with the
@@ -127,61 +128,56 @@ void Scheduler::add_migration_candidate(Slot s, std::int32_t from, std::int32_t 
     std::vector<Slot> overlap;
     overlapping(s, to, overlap);
     std::int32_t others = 0;
-    for (Slot o : overlap) others += job(o).spec.procs;
-    const double c = static_cast<double>(cfg_.gang.migration_cost) / 1e6;
+    for (Slot o : overlap) others += job(o).alloc.procs;
+    const double c = static_cast<double>(cfg_.migration_cost) / 1e6;
+    const std::int32_t procs = j.alloc.procs;
     mig_slots_.push_back(s);
     mig_.id.push_back(j.spec.id);
-    mig_.procs.push_back(j.spec.procs);
+    mig_.procs.push_back(procs);
     mig_.from_row.push_back(from);
     mig_.to_row.push_back(to);
-    mig_.cost1.push_back(c / 2 * j.spec.procs + c * others);
-    mig_.cost2.push_back(c * j.spec.procs + c / 2 * others);
+    mig_.cost1.push_back(c / 2 * procs + c * others);
+    mig_.cost2.push_back(c * procs + c / 2 * others);
     mig_.tasks1.push_back(others);
-    mig_.tasks2.push_back(j.spec.procs);
+    mig_.tasks2.push_back(procs);
 }
 
 // The migration_option hook chooses for the whole batch; the engine
 // re-checks each choice against the matrix as it changes, reservations
 // (MBGS), ping-pong and Q.
 void Scheduler::apply_migrations() {
+    const MigrationContext ctx = migration_context();
+    mig_choice_.clear();
     if (auto& p = policy_[static_cast<int>(Hook::migration_option)]) {
         auto t0 = std::chrono::steady_clock::now();
-        PassContext ctx = context(static_cast<Slot>(-1));
-        ctx.migration_budget = migration_budget();
-        ctx.migration_cost = static_cast<double>(cfg_.gang.migration_cost) / 1e6;
-        mig_choice_.clear();
         HookOutcome o = p->migration_option(mig_, ctx, mig_choice_);
-        if (o.ok && mig_choice_.size() != mig_.size())
-            o = HookOutcome::failure("answered " + std::to_string(mig_choice_.size()) +
-                                     " options for " + std::to_string(mig_.size()) + " candidates");
-        for (auto v : mig_choice_)
-            if (o.ok && v > 2) o = HookOutcome::failure("an option must be 0, 1 or 2");
+        if (o.ok) {
+            std::string why = check_options(mig_choice_, mig_.size());
+            if (!why.empty()) o = invalid_answer(Hook::migration_option, *p, why);
+        }
         const auto ns =
             static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                            std::chrono::steady_clock::now() - t0)
                                            .count());
         if (!call_ok(Hook::migration_option, o, ns)) return;  // fallback: no migration
     } else {
-        min_cost_options(mig_, mig_choice_);
+        min_cost_options(mig_, ctx, mig_choice_);
     }
     std::vector<Slot> overlap;
     for (std::size_t k = 0; k < mig_slots_.size(); ++k) {
-        const int option = mig_choice_[k];
+        const std::int64_t option = mig_choice_[k];
         if (option == 0) continue;
         const Slot s = mig_slots_[k];
         const std::int32_t from = mig_.from_row[k], to = mig_.to_row[k];
         Job& j = job(s);
-        if (j.home_row != from || j.row_mask != bit(from)) continue;
+        if (j.alloc.home_row != from || j.alloc.row_mask != bit(from)) continue;
         overlapping(s, to, overlap);
         if (!migration_ok(s, to, overlap)) continue;
-        if (cfg_.gang.backfill && now_ < j.estimated_end() &&
-            !row_profile_[static_cast<std::size_t>(to)].fits(now_, {j.spec.procs},
-                                                             j.estimated_end() - now_))
-            continue;
-        std::int64_t tasks = j.spec.procs;
+        if (!machine_.row_holds(to, j.alloc.procs, now_, j.estimated_end())) continue;
+        std::int64_t tasks = j.alloc.procs;
         if (option == 1) {
             tasks = 0;
-            for (Slot o : overlap) tasks += job(o).spec.procs;
+            for (Slot o : overlap) tasks += job(o).alloc.procs;
         }
         const std::int64_t left = migration_budget();
         if (left >= 0 && tasks > left) continue;  // Q (§5.4)

@@ -1,0 +1,79 @@
+// rota.h is written by hand so that it stays a readable reference (STYLE:
+// "the header is the reference"), but what it says about hooks, batch
+// columns and context fields must match engine/vocabulary.h, the one
+// declaration. These checks make the build fail when they drift: a hook
+// without its ROTA_HOOK_* number, a column missing from rota_batch or in
+// another order, a context field of another type.
+#include <cstddef>
+#include <type_traits>
+
+#include "capi/include/rota.h"
+#include "engine/vocabulary.h"
+
+namespace rota::capi {
+
+namespace {
+
+// The C type a vocabulary type is exposed as.
+template <class T>
+struct c_type {
+    using type = T;
+};
+template <>
+struct c_type<MaybeTime> {
+    using type = rota_time;
+};
+template <class T>
+using c_type_t = typename c_type<T>::type;
+
+#define ROTA_X(hook, id, fallback)                                \
+    static_assert(ROTA_HOOK_##id == static_cast<int>(Hook::hook), \
+                  "ROTA_HOOK_" #id " in rota.h is not the hook's number");
+ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
+static_assert(ROTA_HOOK_COUNT == kHookCount, "rota.h's ROTA_HOOK_COUNT is out of date");
+
+// rota_batch: size, n, then every job column in declaration order.
+#define ROTA_X(name, ty, value, doc)                                               \
+    static_assert(std::is_same_v<decltype(rota_batch::name), const c_type_t<ty>*>, \
+                  "rota_batch." #name " has the wrong type");
+ROTA_JOB_COLUMNS(ROTA_X)
+#undef ROTA_X
+constexpr std::size_t kBatchOffsets[] = {
+#define ROTA_X(name, type, value, doc) offsetof(rota_batch, name),
+    ROTA_JOB_COLUMNS(ROTA_X)
+#undef ROTA_X
+};
+
+// rota_backfill_context: size, the common fields, the backfill fields.
+#define ROTA_X(name, ty, doc)                                                          \
+    static_assert(std::is_same_v<decltype(rota_backfill_context::name), c_type_t<ty>>, \
+                  "rota_backfill_context." #name " has the wrong type");
+ROTA_CONTEXT_COMMON(ROTA_X)
+ROTA_CONTEXT_BACKFILL(ROTA_X)
+#undef ROTA_X
+constexpr std::size_t kContextOffsets[] = {
+#define ROTA_X(name, type, doc) offsetof(rota_backfill_context, name),
+    ROTA_CONTEXT_COMMON(ROTA_X) ROTA_CONTEXT_BACKFILL(ROTA_X)
+#undef ROTA_X
+};
+
+template <std::size_t N>
+constexpr bool in_order(const std::size_t (&off)[N], std::size_t first, std::size_t total) {
+    if (off[0] != first) return false;
+    for (std::size_t i = 1; i < N; ++i)
+        if (off[i] <= off[i - 1]) return false;
+    return off[N - 1] < total;
+}
+
+static_assert(in_order(kBatchOffsets, offsetof(rota_batch, n) + sizeof(size_t),
+                       sizeof(rota_batch)) &&
+                  sizeof(rota_batch) == kBatchOffsets[std::size(kBatchOffsets) - 1] + sizeof(void*),
+              "rota_batch's columns are not the job columns in declaration order");
+static_assert(in_order(kContextOffsets, offsetof(rota_backfill_context, now),
+                       sizeof(rota_backfill_context)),
+              "rota_backfill_context's fields are not the declared ones in order");
+
+}  // namespace
+
+}  // namespace rota::capi

@@ -1,0 +1,77 @@
+#include "answers.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace rota {
+
+namespace {
+
+std::string count_mismatch(std::size_t got, const char* what, std::size_t want, const char* of) {
+    return std::to_string(got) + " " + what + " for " + std::to_string(want) + " " + of;
+}
+
+std::string number_text(double v) {
+    if (std::isnan(v)) return "NaN";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.14g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string check_admission(const std::vector<Admission>& a, std::size_t jobs) {
+    if (a.size() != jobs) return count_mismatch(a.size(), "decisions", jobs, "jobs");
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].kind == AdmissionKind::reject && a[i].reason.empty())
+            return "a reject without a non-empty reason for job " + std::to_string(i + 1);
+    return {};
+}
+
+std::string check_keys(const std::vector<double>& keys, std::size_t jobs) {
+    if (keys.size() != jobs) return count_mismatch(keys.size(), "keys", jobs, "jobs");
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        if (!std::isfinite(keys[i]))
+            return number_text(keys[i]) + " as the key of job " + std::to_string(i + 1);
+    return {};
+}
+
+std::string check_picks(const std::vector<std::int64_t>& picks, std::size_t candidates,
+                        std::vector<std::uint8_t>& seen) {
+    if (picks.size() > candidates)
+        return count_mismatch(picks.size(), "picks", candidates, "candidates");
+    if (seen.size() < candidates) seen.resize(candidates);
+    std::string why;
+    std::size_t k = 0;
+    for (; k < picks.size(); ++k) {
+        const std::int64_t p = picks[k];
+        if (p < 0 || static_cast<std::uint64_t>(p) >= candidates) {
+            why = "index " + std::to_string(p + 1) + " is outside the candidates 1.." +
+                  std::to_string(candidates);
+            break;
+        }
+        if (seen[static_cast<std::size_t>(p)] != 0) {
+            why = "index " + std::to_string(p + 1) + " appears twice";
+            break;
+        }
+        seen[static_cast<std::size_t>(p)] = 1;
+    }
+    if (!why.empty()) why += " (at position " + std::to_string(k + 1) + ")";
+    for (std::size_t i = 0; i < k; ++i) seen[static_cast<std::size_t>(picks[i])] = 0;
+    return why;
+}
+
+std::string check_options(const std::vector<std::int64_t>& options, std::size_t moves) {
+    if (options.size() != moves) return count_mismatch(options.size(), "options", moves, "moves");
+    for (std::size_t i = 0; i < options.size(); ++i)
+        if (options[i] < 0 || options[i] > 2)
+            return "option " + std::to_string(i + 1) + " is not 0, 1 or 2";
+    return {};
+}
+
+HookOutcome invalid_answer(Hook h, const Policy& p, const std::string& why) {
+    return HookOutcome::failure(std::string(hook_name(h)) + ": " + p.source(h) +
+                                " returned an invalid answer: " + why);
+}
+
+}  // namespace rota

@@ -1,0 +1,26 @@
+// The one place where hook answers are checked, whoever gave them (a Lua
+// script, a C callback): sizes, index ranges, duplicates, reasons, finite
+// keys, option numbers. Each returns "" for a valid answer, or what is
+// wrong with it. Messages count from 1 (candidate index 0 of a C policy is
+// "index 1"), as Lua does.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "policy.h"
+
+namespace rota {
+
+std::string check_admission(const std::vector<Admission>& a, std::size_t jobs);
+std::string check_keys(const std::vector<double>& keys, std::size_t jobs);
+// `seen` is scratch kept by the caller so that no call allocates.
+std::string check_picks(const std::vector<std::int64_t>& picks, std::size_t candidates,
+                        std::vector<std::uint8_t>& seen);
+std::string check_options(const std::vector<std::int64_t>& options, std::size_t moves);
+
+// The failure of a call whose answer `why` rejected, naming hook and source.
+HookOutcome invalid_answer(Hook h, const Policy& p, const std::string& why);
+
+}  // namespace rota

@@ -1,0 +1,84 @@
+// The machine model (docs/design.md, "The machine model"): what is held now,
+// the Ousterhout matrix, and what is promised over time, an availability
+// profile per row for its columns plus one profile for the pooled
+// resources, which a job holds in every row alike (seed 002's K resources).
+// Space sharing is one row; the scheduling pass asks the same questions in
+// every mode: does a demand fit now, and in which row; where is the
+// earliest slot for it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "config.h"
+#include "matrix.h"
+#include "profile.h"
+
+namespace rota {
+
+// What a job asks of the machine for its window.
+struct Demand {
+    std::int32_t procs = 0;
+    const std::int64_t* pools = nullptr;  // one per pool, or null when there are none
+    Time window = 0;
+};
+
+class Machine {
+  public:
+    explicit Machine(const SchedulerConfig& cfg);
+
+    std::int32_t rows() const { return matrix_.rows(); }
+    std::int32_t procs() const { return matrix_.cols(); }
+    bool has_pools() const { return pools_ != nullptr; }
+    const std::vector<std::int64_t>& pool_capacity() const { return pool_capacity_; }
+
+    Matrix& matrix() { return matrix_; }
+    const Matrix& matrix() const { return matrix_; }
+    const Profile& profile(std::int32_t row) const { return rows_[static_cast<std::size_t>(row)]; }
+
+    void advance(Time now);
+
+    // The best-fit row (fewest free columns) in which `d` can start now:
+    // enough free columns, and its row's profile and the pools hold it for
+    // the whole window, so that no reservation is touched. -1 if none.
+    std::int32_t row_for_now(const Demand& d, Time now) const;
+    // The earliest start at or after `from` over the rows `ok` accepts
+    // (nullptr: all), ties to the lowest row. {kForever, -1} if no row is
+    // accepted.
+    std::pair<Time, std::int32_t> earliest(const Demand& d, Time from,
+                                           const std::vector<char>* ok = nullptr) const;
+    bool fits_at(std::int32_t row, const Demand& d, Time start) const;
+    // Whether `procs` columns of `row` are promised to nobody during
+    // [start, end): a running job may move into that row (its pools stay).
+    bool row_holds(std::int32_t row, std::int32_t procs, Time start, Time end) const;
+    // Moves a running job's columns promise from one row to another.
+    void move(std::int32_t from, std::int32_t to, std::int32_t procs, Time start, Time end);
+
+    // Promise (take) or give back the window [start, end) of `d` in `row`.
+    void take(std::int32_t row, Time start, Time end, const Demand& d);
+    void give(std::int32_t row, Time start, Time end, const Demand& d);
+
+    // Space sharing's hot question, from the queue entry alone: can a job
+    // of `procs` columns and this window start now? Answers are cached per
+    // width for as long as the profile and the time do not change: a queue
+    // holds many jobs of the same few widths. Row 0, no pools.
+    bool fits_now_fast(std::int32_t procs, Time window, Time now) const;
+
+  private:
+    Matrix matrix_;
+    std::vector<Profile> rows_;
+    std::vector<std::int64_t> pool_capacity_;
+    std::unique_ptr<Profile> pools_;
+
+    mutable std::vector<Time> limit_;
+    mutable std::vector<std::uint64_t> limit_stamp_;
+    mutable std::uint64_t limit_gen_ = 0;
+    mutable std::uint64_t limit_version_ = ~std::uint64_t{0};
+    mutable Time limit_now_ = kNoTime;
+
+    Time earliest_in(std::int32_t row, const Demand& d, Time from) const;
+};
+
+}  // namespace rota

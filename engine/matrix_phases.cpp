@@ -1,0 +1,194 @@
+// The matrix phases of gang scheduling (seed 000 §4.2, §5.1, §5.4), which
+// only have work to do with more than one row:
+//
+//   clean_matrix     every job keeps only its home row
+//   collapse_matrix  from the least to the most populated row, move each
+//                    job into a fuller row where its columns are free (with
+//                    migration also to other columns, migration.cpp),
+//                    never across a reservation of the target row (§5.2)
+//   fill_matrix      replicate jobs, in start order, into rows where their
+//                    columns are free (with migration: made free, §5.4),
+//                    while the matrix changes
+#include <algorithm>
+
+#include "error.h"
+#include "scheduler.h"
+
+namespace rota {
+
+namespace {
+
+std::uint32_t bit(std::int32_t row) {
+    return std::uint32_t{1} << row;
+}
+
+}  // namespace
+
+void Scheduler::begin_rows_pass() {
+    extend_overrun_windows();
+    before_pass_.clear();
+    for (Slot s : running_) {
+        const Allocation& a = job(s).alloc;
+        before_pass_.push_back({s, a.home_row, a.row_mask, a.runs});
+    }
+    started_in_pass_.clear();
+    migrated_.clear();
+    pass_actions_.clear();
+    buffer_pass_ = true;
+    clean_matrix();
+    collapse_matrix(false);
+}
+
+void Scheduler::end_rows_pass() {
+    fill_matrix(false);
+    if (cfg_.migration) fill_matrix(true);
+    buffer_pass_ = false;
+    announce_placements();
+    // Keep a non-empty row active, and slice only when two rows have work.
+    const Matrix& m = machine_.matrix();
+    std::int32_t nonempty = 0;
+    for (std::int32_t r = 0; r < m.rows(); ++r) nonempty += m.used(r) > 0;
+    if (m.used(active_row_) == 0 && nonempty > 0) {
+        rotate_slices();
+    } else {
+        if (nonempty >= 2 && slice_end_ == kForever) slice_end_ = now_ + cfg_.slice;
+        if (nonempty < 2) slice_end_ = kForever;
+        announce_active();
+    }
+}
+
+// A job's home row changes; its columns stay. Its promise moves with it.
+void Scheduler::move_home(Slot s, std::int32_t row) {
+    Job& j = job(s);
+    Allocation& a = j.alloc;
+    const std::int32_t from = a.home_row;
+    Matrix& m = machine_.matrix();
+    m.clear(from, a.runs);
+    m.place(row, a.runs, s);
+    machine_.move(from, row, a.procs, now_, j.estimated_end());
+    a.home_row = static_cast<std::int16_t>(row);
+    a.row_mask = bit(row);
+    rescan_ = true;  // the row it left has room now
+}
+
+// CleanMatrix (§5.1): every job keeps only its home row.
+void Scheduler::clean_matrix() {
+    Matrix& m = machine_.matrix();
+    for (Slot s : running_) {
+        Allocation& a = job(s).alloc;
+        for (std::int32_t r = 0; r < m.rows(); ++r)
+            if (r != a.home_row && (a.row_mask & bit(r))) m.clear(r, a.runs);
+        a.row_mask = bit(a.home_row);
+    }
+}
+
+// CompactMatrix / CollapseMatrix-1 and -2 (§5.1, §5.4): from the least to
+// the most populated row, try to move each job into a more populated row
+// where its columns are free, so that the emptiest rows open up for wide
+// jobs. A move must not break a reservation of the target row (§5.2).
+void Scheduler::collapse_matrix(bool migrate) {
+    const Matrix& m = machine_.matrix();
+    const std::int32_t rows = m.rows();
+    if (rows < 2) return;
+    if (migrate) mig_.clear(), mig_slots_.clear();
+    std::vector<std::int32_t> order(static_cast<std::size_t>(rows));
+    for (std::int32_t r = 0; r < rows; ++r) order[static_cast<std::size_t>(r)] = r;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int32_t a, std::int32_t b) { return m.used(a) < m.used(b); });
+    std::vector<Slot> jobs;
+    for (std::size_t ii = 0; ii + 1 < order.size(); ++ii) {
+        const std::int32_t from = order[ii];
+        jobs.clear();
+        for (Slot s : running_)
+            if (job(s).alloc.home_row == from) jobs.push_back(s);
+        for (std::size_t jj = order.size() - 1; jj > ii; --jj) {
+            const std::int32_t to = order[jj];
+            for (Slot s : jobs) {
+                Job& j = job(s);
+                if (j.alloc.home_row != from) continue;
+                if (!machine_.row_holds(to, j.alloc.procs, now_, j.estimated_end())) continue;
+                if (m.columns_free(to, j.alloc.runs)) {
+                    move_home(s, to);
+                } else if (migrate && m.free(to) >= j.alloc.procs &&
+                           std::find(mig_slots_.begin(), mig_slots_.end(), s) == mig_slots_.end()) {
+                    add_migration_candidate(s, from, to);
+                }
+            }
+        }
+    }
+    if (migrate && mig_.size() > 0) apply_migrations();
+}
+
+// FillMatrix (§5.1): replicate jobs, in start order, into the first row
+// where all their columns are free, again while the matrix changes.
+// Replicas are not bound by reservations (§5.2): the next pass cleans them.
+// FillMatrix-2 (§5.4) may also make room: with option 1 only, moving the
+// jobs on the columns in that row, provided they are in no other row and
+// the migrated tasks fit in Q.
+void Scheduler::fill_matrix(bool migrate) {
+    Matrix& m = machine_.matrix();
+    if (m.rows() < 2) return;
+    bool changed = true;
+    std::vector<Slot> overlap;
+    while (changed) {
+        changed = false;
+        for (Slot s : running_) {
+            Allocation& a = job(s).alloc;
+            for (std::int32_t r = 0; r < m.rows(); ++r) {
+                if (a.row_mask & bit(r)) continue;
+                if (m.columns_free(r, a.runs)) {
+                    m.place(r, a.runs, s);
+                    a.row_mask |= bit(r);
+                    changed = true;
+                    break;
+                }
+                if (!migrate || m.free(r) < a.procs) continue;
+                overlapping(s, r, overlap);
+                if (!migration_ok(s, r, overlap)) continue;
+                std::int64_t tasks = 0;
+                bool alone = true;
+                for (Slot o : overlap) {
+                    tasks += job(o).alloc.procs;
+                    alone = alone && job(o).alloc.row_mask == bit(r);
+                }
+                const std::int64_t left = migration_budget();
+                if (!alone || (left >= 0 && tasks > left)) continue;
+                migrate_option1(s, -1, r, true);
+                changed = true;
+                break;
+            }
+        }
+    }
+}
+
+// A job can outlive its window (estimate x MPL) when context switches,
+// migrations or waiting for its row slow it below one slice per row: the
+// profile of its row must not pretend its columns are free. Its window
+// grows by one cycle, and the reservations are placed anew (they may move
+// later: the worst case of §5.2 did not hold).
+void Scheduler::extend_overrun_windows() {
+    const Time cycle = cfg_.slice * cfg_.rows;
+    bool extended = false;
+    for (Slot s : running_) {
+        Job& j = job(s);
+        const Time end = j.estimated_end();
+        if (end > now_) continue;
+        const Time new_end = now_ + cycle;
+        Demand d = demand(j);
+        machine_.take(j.alloc.home_row, now_, new_end, d);
+        j.window = new_end - j.start;
+        extended = true;
+    }
+    if (!extended || reserved_count_ == 0) return;
+    rescan_ = true;
+    for (std::size_t i = 0; i < queue_.span(); ++i) {
+        if (!queue_[i].live()) continue;
+        const Slot s = queue_[i].slot;
+        if (!job(s).reserved()) continue;
+        unreserve(s);
+        reserve(s);
+    }
+    find_next_reservation();
+}
+
+}  // namespace rota

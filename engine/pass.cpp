@@ -1,0 +1,193 @@
+// The scheduling pass (ARCHITECTURE §4): one order of phases for every
+// mode, each phase named as in seed 000 §4.2 and §5.4. With one row the
+// matrix phases have nothing to do and cost nothing.
+//
+//   admission, order      new jobs into the queue (admit)
+//   CleanMatrix           every job keeps only its home row
+//   CollapseMatrix-1      jobs move into fuller rows, same columns
+//   compression           reservations move up when capacity came back
+//   Schedule-1            the walk: starts, reservations, backfilling
+//   CollapseMatrix-2      with migration (MGS, MBGS)
+//   Schedule-2            into what migration freed
+//   FillMatrix-1, -2      replicas into rows where columns are free
+#include <chrono>
+
+#include "answers.h"
+#include "error.h"
+#include "scheduler.h"
+
+namespace rota {
+
+namespace {
+
+std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point t0) {
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+            .count());
+}
+
+}  // namespace
+
+void Scheduler::schedule() {
+    begin_event();
+    ++counters_.passes;
+    machine_.advance(now_);
+    admit();
+    if (time_sharing()) begin_rows_pass();  // CleanMatrix, CollapseMatrix-1
+    if (dirty_) compress_reservations();
+    dirty_ = false;
+    schedule_phase();  // Schedule-1
+    if (time_sharing() && cfg_.migration) {
+        collapse_matrix(true);  // CollapseMatrix-2
+        schedule_phase();       // Schedule-2
+    }
+    if (time_sharing()) end_rows_pass();  // FillMatrix-1, -2; the pass's actions; slices
+}
+
+bool Scheduler::call_ok(Hook h, const HookOutcome& o, std::uint64_t ns) {
+    HookStats& st = counters_.hooks[static_cast<int>(h)];
+    ++st.calls;
+    st.nanoseconds += ns;
+    if (o.ok) return true;
+    ++st.failures;
+    // Log the first failures of each hook; later ones are only counted, so
+    // a broken script cannot flood the embedder's log.
+    auto& n = logged_failures_[static_cast<int>(h)];
+    if (log_ && n < 10) {
+        ++n;
+        log_(std::string("policy hook ") + hook_name(h) + " failed: " + o.error +
+             (n == 10 ? " (further failures of this hook are only counted)" : "") +
+             "; using its fallback: " + hook_fallback(h));
+    }
+    return false;
+}
+
+CommonContext Scheduler::common_context() const {
+    CommonContext c;
+    c.now = now_;
+    c.machine_procs = cfg_.procs;
+    c.rows = cfg_.rows;
+    c.free_procs = machine_.matrix().free(active_row_);
+    c.queue_length = static_cast<std::int32_t>(queue_.size());  // live jobs
+    c.running = static_cast<std::int32_t>(running_count_);
+    return c;
+}
+
+BackfillContext Scheduler::backfill_context(Slot head) const {
+    BackfillContext c;
+    static_cast<CommonContext&>(c) = common_context();
+    c.head_id = -1;
+    c.head_row = -1;
+    if (head != kNoSlot) {
+        const Job& h = job(head);
+        c.head_id = h.spec.id;
+        c.head_procs = h.spec.procs;
+        c.head_jumps = h.jumps;
+        if (h.reserved()) {
+            c.shadow_time.t = h.reserved_start;
+            c.head_row = h.reserved_row;
+            c.extra_procs = static_cast<std::int32_t>(
+                machine_.profile(h.reserved_row).free_at(h.reserved_start));
+        }
+    }
+    return c;
+}
+
+MigrationContext Scheduler::migration_context() {
+    MigrationContext c;
+    static_cast<CommonContext&>(c) = common_context();
+    c.migration_budget = migration_budget();
+    c.migration_cost = static_cast<double>(cfg_.migration_cost) / 1e6;
+    return c;
+}
+
+// Admission and order for the jobs that arrived since the last pass and for
+// held ones: one hook call each, with the whole batch.
+void Scheduler::admit() {
+    if (pending_.empty() && held_.empty()) return;
+    admit_slots_.clear();
+    // Held jobs arrived earlier than pending ones: keep arrival order.
+    for (Slot s : held_) admit_slots_.push_back(s);
+    held_.clear();
+    for (Slot s : pending_) {
+        const Job& j = job(s);
+        // A job that can never fit the machine is rejected whatever the
+        // policy says, so that FCFS never blocks forever on it.
+        if (j.spec.procs > cfg_.procs) {
+            reject(s, "requests " + std::to_string(j.spec.procs) + " processors; the machine has " +
+                          std::to_string(cfg_.procs));
+            continue;
+        }
+        bool ok = true;
+        for (std::size_t k = 0; ok && k < cfg_.pools.size(); ++k) {
+            if (j.spec.pools[k] > cfg_.pools[k].capacity) {
+                reject(s, "requests " + std::to_string(j.spec.pools[k]) + " of " +
+                              cfg_.pools[k].name + "; the machine has " +
+                              std::to_string(cfg_.pools[k].capacity));
+                ok = false;
+            }
+        }
+        if (ok) admit_slots_.push_back(s);
+    }
+    pending_.clear();
+    if (admit_slots_.empty()) return;
+
+    batch_.clear();
+    for (Slot s : admit_slots_) batch_.push(job(s));
+    const CommonContext ctx = common_context();
+
+    bool decided = false;
+    if (auto& p = policy_[static_cast<int>(Hook::admission)]) {
+        auto t0 = std::chrono::steady_clock::now();
+        admissions_.clear();
+        HookOutcome o = p->admission(batch_, ctx, admissions_);
+        if (o.ok) {
+            std::string why = check_admission(admissions_, batch_.size());
+            if (!why.empty()) o = invalid_answer(Hook::admission, *p, why);
+        }
+        decided = call_ok(Hook::admission, o, elapsed_ns(t0));
+    }
+    if (!decided) admissions_.assign(batch_.size(), Admission{});
+
+    std::size_t accepted = 0;
+    for (std::size_t i = 0; i < admit_slots_.size(); ++i) {
+        Slot s = admit_slots_[i];
+        switch (admissions_[i].kind) {
+            case AdmissionKind::reject:
+                reject(s, admissions_[i].reason);
+                break;
+            case AdmissionKind::hold:
+                job(s).state = JobState::held;
+                held_.push_back(s);
+                break;
+            case AdmissionKind::accept:
+                admit_slots_[accepted++] = s;
+                break;
+        }
+    }
+    admit_slots_.resize(accepted);
+    if (accepted == 0) return;
+
+    // Order keys for the accepted ones, in one more call.
+    bool keyed = false;
+    if (auto& p = policy_[static_cast<int>(Hook::order)]) {
+        batch_.clear();
+        for (Slot s : admit_slots_) batch_.push(job(s));
+        auto t0 = std::chrono::steady_clock::now();
+        keys_.clear();
+        HookOutcome o = p->order(batch_, ctx, keys_);
+        if (o.ok) {
+            std::string why = check_keys(keys_, batch_.size());
+            if (!why.empty()) o = invalid_answer(Hook::order, *p, why);
+        }
+        keyed = call_ok(Hook::order, o, elapsed_ns(t0));
+    }
+    for (std::size_t i = 0; i < admit_slots_.size(); ++i) {
+        Job& j = job(admit_slots_[i]);
+        // The FCFS fallback: arrival time orders, ties by arrival sequence.
+        j.order_key = keyed ? keys_[i] : static_cast<double>(j.submit);
+        queue_insert(admit_slots_[i]);
+    }
+}
+
+}  // namespace rota

@@ -1,0 +1,153 @@
+// Placing jobs on the machine: starts, reservations and their compression.
+//
+// A reservation, once given, is kept across passes and only ever moves
+// earlier: that is the promise of conservative backfilling ("a job selected
+// out of order completes before the jobs ahead of it are scheduled to
+// start", seed 000 §1) and of BGS (§5.2). When capacity comes back, every
+// reservation in queue order gives up its slot and takes the earliest one
+// given all the others, which can only be the same or earlier; a
+// reservation that provably cannot move is skipped (docs/design.md,
+// "Compression").
+#include <algorithm>
+
+#include "error.h"
+#include "scheduler.h"
+
+namespace rota {
+
+void Scheduler::start(Slot s, std::int32_t row) {
+    Job& j = job(s);
+    if (j.reserved()) {
+        if (j.reserved_row != row || j.reserved_start != now_)
+            throw Error(Errc::internal, "start outside the job's reservation");
+        // Its reservation already holds the window from now on.
+        --reserved_count_;
+        --reserved_in_row_[static_cast<std::size_t>(row)];
+        j.reserved_start = kNoTime;
+        j.reserved_row = -1;
+    } else {
+        machine_.take(row, now_, now_ + j.window, demand(j));
+    }
+    Matrix& m = machine_.matrix();
+    if (m.free(row) < j.spec.procs)
+        throw Error(Errc::internal, "start: the profile and the matrix disagree");
+    Allocation& a = j.alloc;
+    a.runs.clear();
+    m.allocate(row, j.spec.procs, a.runs, s);
+    a.procs = j.spec.procs;
+    a.home_row = static_cast<std::int16_t>(row);
+    a.row_mask = 1u << row;
+    j.start = now_;
+    j.state = JobState::running;
+    ++running_count_;
+    ++counters_.started;
+    if (time_sharing()) {
+        running_.push_back(s);
+        started_in_pass_.push_back(s);  // announced in its final place (slices.cpp)
+        return;
+    }
+    // With one row the estimate is the walltime and the engine kills.
+    expiries_.push({j.estimated_end(), j.seq, s});
+    Action act{ActionType::start, j.spec.id, now_};
+    emit_with_runs(act, a.runs, a.procs);
+}
+
+bool Scheduler::can_reserve() const {
+    if (cfg_.reservation_depth == 0) return false;
+    if (cfg_.reservation_depth == SchedulerConfig::kUnlimited) return true;
+    for (std::int32_t n : reserved_in_row_)
+        if (n < cfg_.reservation_depth) return true;
+    return false;
+}
+
+// A reservation at the earliest slot of the rows that may take one more.
+Time Scheduler::reserve(Slot s) {
+    const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
+    for (std::size_t r = 0; r < row_ok_.size(); ++r)
+        row_ok_[r] = unlimited || reserved_in_row_[r] < cfg_.reservation_depth;
+    const auto [t, row] = machine_.earliest(demand(job(s)), now_, &row_ok_);
+    if (row < 0) throw Error(Errc::internal, "reserve: no row may take a reservation");
+    reserve_at(s, t, row);
+    return t;
+}
+
+void Scheduler::reserve_at(Slot s, Time t, std::int32_t row) {
+    Job& j = job(s);
+    machine_.take(row, t, t + j.window, demand(j));
+    j.reserved_start = t;
+    j.reserved_row = static_cast<std::int16_t>(row);
+    ++reserved_count_;
+    ++reserved_in_row_[static_cast<std::size_t>(row)];
+    next_reservation_ = std::min(next_reservation_, t);
+}
+
+void Scheduler::unreserve(Slot s) {
+    Job& j = job(s);
+    machine_.give(j.reserved_row, j.reserved_start, j.reserved_start + j.window, demand(j));
+    --reserved_count_;
+    --reserved_in_row_[static_cast<std::size_t>(j.reserved_row)];
+    j.reserved_start = kNoTime;
+    j.reserved_row = -1;
+}
+
+// In queue order, every reservation moves to its earliest slot with all the
+// others in place, so none is delayed. A reservation of width w at s can
+// only move if some row has w columns free at some instant before s: the
+// first such instant per width and row is found in one sweep of each
+// profile (Profile::first_reach), and kept a lower bound as reservations
+// move (a move frees only the window it leaves). So most reservations of a
+// deep queue cost one comparison.
+void Scheduler::compress_reservations() {
+    if (reserved_count_ == 0) return;
+    rescan_ = true;
+    std::int32_t widest = 0;
+    queue_.for_each_live([&](const JobQueue::Entry& q) { widest = std::max(widest, q.procs); });
+    const auto w_max = static_cast<std::size_t>(widest);
+    for (std::int32_t r = 0; r < cfg_.rows; ++r) {
+        auto& reach = reach_[static_cast<std::size_t>(r)];
+        reach.resize(w_max + 1);
+        machine_.profile(r).first_reach(now_, reach);
+    }
+    reach_min_.assign(w_max + 1, kForever);
+    for (const auto& reach : reach_)
+        for (std::size_t w = 0; w <= w_max; ++w) reach_min_[w] = std::min(reach_min_[w], reach[w]);
+
+    const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
+    const std::int32_t total = reserved_count_;
+    std::int32_t done = 0;
+    for (std::size_t i = 0; i < queue_.span() && done < total; ++i) {
+        if (!queue_[i].live()) continue;
+        const Slot s = queue_[i].slot;
+        Job& j = job(s);
+        if (!j.reserved()) continue;
+        ++done;
+        const Time old = j.reserved_start;
+        const std::int32_t old_row = j.reserved_row;
+        const auto w = static_cast<std::size_t>(j.spec.procs);
+        if (old >= now_ && reach_min_[w] >= old) continue;  // nowhere to go earlier
+        unreserve(s);
+        for (std::size_t r = 0; r < row_ok_.size(); ++r)
+            row_ok_[r] = unlimited || reserved_in_row_[r] < cfg_.reservation_depth;
+        auto [t, row] = machine_.earliest(demand(j), now_, &row_ok_);
+        if (old >= now_) {
+            if (t > old) throw Error(Errc::internal, "compression would delay a reservation");
+            // A move is only ever to an earlier time: on a tie it keeps its row.
+            if (t == old) row = old_row;
+        }
+        reserve_at(s, t, row);
+        if (t == old && row == old_row) continue;
+        // The window it left is free again: widths that fit there may now
+        // start as early as its old start in that row.
+        auto& reach = reach_[static_cast<std::size_t>(old_row)];
+        const Time from = std::max(old, now_);
+        const auto top = static_cast<std::size_t>(
+            std::min<std::int64_t>(machine_.profile(old_row).max_free(from, old + j.window),
+                                   static_cast<std::int64_t>(w_max)));
+        for (std::size_t v = top; v >= 1 && reach[v] > from; --v) {  // reach grows with v
+            reach[v] = from;
+            reach_min_[v] = std::min(reach_min_[v], from);
+        }
+    }
+}
+
+}  // namespace rota

@@ -1,0 +1,136 @@
+// Time slicing (seed 000 §4): what the embedder is told after a pass with
+// more than one row, and the rotation of the active row every slice.
+#include <algorithm>
+
+#include "scheduler.h"
+
+namespace rota {
+
+namespace {
+
+std::uint32_t bit(std::int32_t row) {
+    return std::uint32_t{1} << row;
+}
+
+bool same_runs(const std::vector<NodeRun>& x, const std::vector<NodeRun>& y) {
+    return x.size() == y.size() &&
+           std::equal(x.begin(), x.end(), y.begin(), [](const NodeRun& a, const NodeRun& b) {
+               return a.first == b.first && a.count == b.count;
+           });
+}
+
+}  // namespace
+
+// The net result of the pass for the embedder, whatever clean, collapse,
+// migration and fill did in between: first every release (UNREPLICATE,
+// with the columns the job held), then home-row changes (MOVE), the new
+// jobs (START, in start order) and every new placement (REPLICATE, with
+// the columns it now holds); applied in this order no action puts a job on
+// cells another still holds. MIGRATE actions then say what was
+// checkpointed and restarted and for how long (they place nothing).
+void Scheduler::announce_placements() {
+    auto on = [](std::uint32_t mask, std::int32_t r) { return (mask & bit(r)) != 0; };
+    const std::int32_t rows = cfg_.rows;
+    std::size_t b = 0;
+    for (Slot s : running_) {  // releases
+        if (b >= before_pass_.size() || before_pass_[b].slot != s) continue;
+        const Placement& p = before_pass_[b++];
+        const Allocation& a = job(s).alloc;
+        const bool moved_columns = !same_runs(p.runs, a.runs);
+        for (std::int32_t r = 0; r < rows; ++r)
+            if (on(p.mask, r) && (!on(a.row_mask, r) || moved_columns)) {
+                Action act{ActionType::unreplicate, job(s).spec.id, now_};
+                act.row = r;
+                emit_with_runs(act, p.runs, a.procs);
+            }
+    }
+    b = 0;
+    for (Slot s : running_) {  // home rows
+        if (b >= before_pass_.size() || before_pass_[b].slot != s) continue;
+        const Placement& p = before_pass_[b++];
+        const Allocation& a = job(s).alloc;
+        if (p.home != a.home_row) {
+            Action act{ActionType::move, job(s).spec.id, now_};
+            act.row = a.home_row;
+            emit_with_runs(act, a.runs, a.procs);
+        }
+    }
+    for (Slot s : started_in_pass_) {  // new jobs, in their final place
+        const Allocation& a = job(s).alloc;
+        Action act{ActionType::start, job(s).spec.id, now_};
+        act.row = a.home_row;
+        emit_with_runs(act, a.runs, a.procs);
+    }
+    b = 0;
+    for (Slot s : running_) {  // placements
+        const Allocation& a = job(s).alloc;
+        std::uint32_t held = bit(a.home_row);  // a new job: START gave its home row
+        if (b < before_pass_.size() && before_pass_[b].slot == s) {
+            const Placement& p = before_pass_[b++];
+            held = same_runs(p.runs, a.runs) ? p.mask : 0;
+        }
+        for (std::int32_t r = 0; r < rows; ++r)
+            if (on(a.row_mask, r) && !on(held, r)) {
+                Action act{ActionType::replicate, job(s).spec.id, now_};
+                act.row = r;
+                emit_with_runs(act, a.runs, a.procs);
+            }
+    }
+    actions_.insert(actions_.end(), pass_actions_.begin(), pass_actions_.end());
+    pass_actions_.clear();
+}
+
+// Suspend what left the active row, resume what entered it. Marks by
+// epoch keep it linear in the columns and running jobs.
+void Scheduler::announce_active() {
+    if (in_row_.size() < jobs_.size()) {
+        in_row_.resize(jobs_.size(), 0);
+        was_executing_.resize(jobs_.size(), 0);
+    }
+    ++mark_epoch_;
+    for (Slot s : executing_) was_executing_[s] = mark_epoch_;
+    std::vector<Slot> now_running;
+    const Matrix& m = machine_.matrix();
+    for (std::int32_t c = 0; c < m.cols(); ++c) {
+        const Slot s = m.at(active_row_, c);
+        if (s == Matrix::kEmpty || in_row_[s] == mark_epoch_) continue;
+        in_row_[s] = mark_epoch_;
+        now_running.push_back(s);
+    }
+    for (Slot s : executing_)
+        if (in_row_[s] != mark_epoch_) {
+            Action a{ActionType::suspend, job(s).spec.id, now_};
+            a.row = active_row_;
+            emit(a);
+        }
+    for (Slot s : now_running)
+        if (was_executing_[s] != mark_epoch_) {
+            Action a{ActionType::resume, job(s).spec.id, now_};
+            a.row = active_row_;
+            emit(a);
+        }
+    executing_ = std::move(now_running);
+}
+
+// The next non-empty row becomes active for a new slice.
+void Scheduler::rotate_slices() {
+    const Matrix& m = machine_.matrix();
+    const std::int32_t rows = m.rows();
+    std::int32_t nonempty = 0, next = -1;
+    for (std::int32_t k = 1; k <= rows; ++k) {
+        const std::int32_t r = (active_row_ + k) % rows;
+        if (m.used(r) == 0) continue;
+        ++nonempty;
+        if (next < 0) next = r;
+    }
+    if (next >= 0 && next != active_row_) {
+        active_row_ = next;
+        Action a{ActionType::switch_row, -1, now_};
+        a.row = next;
+        emit(a);
+    }
+    slice_end_ = nonempty >= 2 ? now_ + cfg_.slice : kForever;
+    announce_active();
+}
+
+}  // namespace rota

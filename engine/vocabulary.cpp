@@ -1,0 +1,69 @@
+#include "vocabulary.h"
+
+#include "job.h"
+
+namespace rota {
+
+const char* hook_name(Hook h) {
+    switch (h) {
+#define ROTA_X(hook, id, fallback) \
+    case Hook::hook:               \
+        return #hook;
+        ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
+    }
+    return "?";
+}
+
+const char* hook_fallback(Hook h) {
+    switch (h) {
+#define ROTA_X(hook, id, fallback) \
+    case Hook::hook:               \
+        return fallback;
+        ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
+    }
+    return "?";
+}
+
+const char* job_state_name(JobState s) {
+    switch (s) {
+        case JobState::pending:
+            return "pending";
+        case JobState::held:
+            return "held";
+        case JobState::queued:
+            return "queued";
+        case JobState::running:
+            return "running";
+        case JobState::finished:
+            return "finished";
+        case JobState::killed:
+            return "killed";
+        case JobState::rejected:
+            return "rejected";
+        case JobState::cancelled:
+            return "cancelled";
+    }
+    return "?";
+}
+
+void JobBatch::clear() {
+#define ROTA_X(name, type, value, doc) name.clear();
+    ROTA_JOB_COLUMNS(ROTA_X)
+#undef ROTA_X
+}
+
+void JobBatch::push(const Job& j) {
+#define ROTA_X(name, type, value, doc) name.push_back(value);
+    ROTA_JOB_COLUMNS(ROTA_X)
+#undef ROTA_X
+}
+
+void MigrationBatch::clear() {
+#define ROTA_X(name, type, doc) name.clear();
+    ROTA_MIGRATION_COLUMNS(ROTA_X)
+#undef ROTA_X
+}
+
+}  // namespace rota

@@ -1,0 +1,171 @@
+// rota's policy vocabulary, declared once: the hooks, the columns of the
+// batches hooks receive, and the fields of each hook's context. Everything
+// else derives from these lists: the Hook enum and its names (which are
+// also the `[policy.<hook>]` configuration keys), the batch structs, the
+// Lua batch and context views (lua/batch_view.cpp), the C ABI's batch and
+// context structs (checked against these lists at compile time in
+// capi/vocabulary_check.cpp) and the per-hook counters.
+//
+// Adding a hook or a column is one line here; the build then points at
+// every place that must learn about it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "types.h"
+
+namespace rota {
+
+// X(hook, ID, fallback): the hook's name, its ROTA_HOOK_<ID> in the C ABI
+// and what the engine does when a call fails (ARCHITECTURE §5). Append
+// only: the position is the hook's number.
+#define ROTA_HOOKS(X)                                            \
+    X(admission, ADMISSION, "accept every job of the batch")     \
+    X(order, ORDER, "FCFS: the key is the submit time")          \
+    X(backfill_select, BACKFILL_SELECT, "no backfill this pass") \
+    X(migration_option, MIGRATION_OPTION, "no migration in this phase")
+
+// X(column, type, value of Job `j`, meaning): the columns of every batch of
+// jobs (admission, order, backfill_select). Append only.
+#define ROTA_JOB_COLUMNS(X)                                             \
+    X(id, std::int64_t, j.spec.id, "job id")                            \
+    X(procs, std::int32_t, j.spec.procs, "processors requested")        \
+    X(estimate, Time, j.spec.estimate, "requested time (walltime), us") \
+    X(submit, Time, j.submit, "submit time, us")                        \
+    X(user, std::int32_t, j.spec.user, "user id, -1 if none")           \
+    X(priority, std::int32_t, j.spec.priority, "priority given at submission")
+
+// X(column, type, meaning): the candidate moves of a CollapseMatrix-2
+// phase (seed 000 §5.4), for migration_option.
+#define ROTA_MIGRATION_COLUMNS(X)                                          \
+    X(id, std::int64_t, "job id")                                          \
+    X(procs, std::int32_t, "processors (columns) of the job")              \
+    X(from_row, std::int32_t, "the row it leaves (0-based)")               \
+    X(to_row, std::int32_t, "the row it would move to (0-based)")          \
+    X(cost1, double, "overhead of option 1, eq. (4), processor-seconds")   \
+    X(cost2, double, "overhead of option 2, eq. (5), processor-seconds")   \
+    X(tasks1, std::int32_t, "tasks option 1 migrates (counted against Q)") \
+    X(tasks2, std::int32_t, "tasks option 2 migrates (counted against Q)")
+
+// X(field, type, meaning): what every hook's context holds.
+#define ROTA_CONTEXT_COMMON(X)                                                                \
+    X(now, Time, "engine time, us")                                                           \
+    X(machine_procs, std::int32_t, "processors (matrix columns) of the machine")              \
+    X(rows, std::int32_t, "rows of the matrix (MPL); 1 is space sharing")                     \
+    X(free_procs, std::int32_t, "idle processors now (gang: free columns of the active row)") \
+    X(queue_length, std::int32_t, "jobs waiting in the queue")                                \
+    X(running, std::int32_t, "jobs running")
+
+// What backfill_select needs besides: the blocked head of the queue.
+#define ROTA_CONTEXT_BACKFILL(X)                                                              \
+    X(head_id, std::int64_t, "the first job in queue order that could not start, -1 if none") \
+    X(head_procs, std::int32_t, "its processors")                                             \
+    X(head_jumps, std::int32_t, "times it was jumped while at the head (FPFS)")               \
+    X(shadow_time, MaybeTime, "start of its reservation; none if it has none")                \
+    X(head_row, std::int32_t, "the row of its reservation, -1 if none")                       \
+    X(extra_procs, std::int32_t, "processors free in that row at the shadow time")
+
+// What migration_option needs besides: the budget of seed 000 §5.4.
+#define ROTA_CONTEXT_MIGRATION(X)                                                                 \
+    X(migration_budget, std::int64_t, "tasks that may still migrate in this slice, -1 unlimited") \
+    X(migration_cost, double, "C, the cost of migrating one job, seconds")
+
+// A time that may be absent (nil in Lua, -1 in C).
+struct MaybeTime {
+    Time t = kNoTime;
+    bool operator==(const MaybeTime&) const = default;
+};
+
+enum class Hook : std::uint8_t {
+#define ROTA_X(hook, id, fallback) hook,
+    ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
+};
+
+inline constexpr int kHookCount = 0
+#define ROTA_X(hook, id, fallback) +1
+    ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
+    ;
+
+const char* hook_name(Hook h);
+const char* hook_fallback(Hook h);
+
+// The contexts: one struct per set of fields, built from the lists above.
+#define ROTA_FIELD(name, type, doc) type name{};
+struct CommonContext {
+    ROTA_CONTEXT_COMMON(ROTA_FIELD)
+};
+struct BackfillContext : CommonContext {
+    ROTA_CONTEXT_BACKFILL(ROTA_FIELD)
+};
+struct MigrationContext : CommonContext {
+    ROTA_CONTEXT_MIGRATION(ROTA_FIELD)
+};
+#undef ROTA_FIELD
+
+// Calls f(name, value) for every field of a context, common fields first.
+template <class F>
+void visit_fields(const CommonContext& c, F&& f) {
+#define ROTA_X(name, type, doc) f(#name, c.name);
+    ROTA_CONTEXT_COMMON(ROTA_X)
+#undef ROTA_X
+}
+template <class F>
+void visit_fields(const BackfillContext& c, F&& f) {
+    visit_fields(static_cast<const CommonContext&>(c), f);
+#define ROTA_X(name, type, doc) f(#name, c.name);
+    ROTA_CONTEXT_BACKFILL(ROTA_X)
+#undef ROTA_X
+}
+template <class F>
+void visit_fields(const MigrationContext& c, F&& f) {
+    visit_fields(static_cast<const CommonContext&>(c), f);
+#define ROTA_X(name, type, doc) f(#name, c.name);
+    ROTA_CONTEXT_MIGRATION(ROTA_X)
+#undef ROTA_X
+}
+
+struct Job;
+
+// A batch of jobs as parallel arrays, one per column, so that building it
+// and handing it to a script costs a few stores per job (ARCHITECTURE §5).
+struct JobBatch {
+#define ROTA_X(name, type, value, doc) std::vector<type> name;
+    ROTA_JOB_COLUMNS(ROTA_X)
+#undef ROTA_X
+    std::size_t size() const {
+        return id.size();
+    }
+    void clear();
+    void push(const Job& j);
+};
+
+// The candidate migrations of one CollapseMatrix-2 phase: job `id` would
+// leave `from_row` for `to_row` by option 1 (the jobs on its columns in the
+// target row move elsewhere) or option 2 (it moves to free columns there).
+struct MigrationBatch {
+#define ROTA_X(name, type, doc) std::vector<type> name;
+    ROTA_MIGRATION_COLUMNS(ROTA_X)
+#undef ROTA_X
+    std::size_t size() const {
+        return id.size();
+    }
+    void clear();
+};
+
+// The names of a batch kind's columns, in declaration order.
+inline constexpr const char* kJobColumnNames[] = {
+#define ROTA_X(name, type, value, doc) #name,
+    ROTA_JOB_COLUMNS(ROTA_X)
+#undef ROTA_X
+};
+inline constexpr const char* kMigrationColumnNames[] = {
+#define ROTA_X(name, type, doc) #name,
+    ROTA_MIGRATION_COLUMNS(ROTA_X)
+#undef ROTA_X
+};
+
+}  // namespace rota

@@ -1,0 +1,272 @@
+// The schedule phase (seed 000 §4.2 "Schedule", §5.1 for GS, §5.2 for BGS;
+// ARCHITECTURE §4): one walk of the queue in policy order, the same in
+// every mode and every row.
+//
+//   * A job whose reservation is due starts in its reserved row.
+//   * While no job is blocked, a job that can start now (in the best-fit
+//     row, seed 000 §5.1) starts.
+//   * The first job that cannot start is the head. Without backfilling
+//     (FCFS, GS) nothing passes it. Otherwise each job that cannot start
+//     gets a reservation at its earliest slot while its rows allow one more
+//     (reservation_depth per row: 1 EASY, unlimited conservative and BGS,
+//     0 FPFS), and each job past the head that fits now without touching a
+//     reservation is a backfill candidate.
+//   * Candidates go to backfill_select in one call, before the next
+//     reservation is made (so a conservative walk gives every job its slot
+//     in queue order, as pyss does) and at the end. A policy that streams
+//     gets them a chunk at a time, a chunk being enough candidates to use up
+//     the free columns, and the walk stops when nothing more can start.
+//
+// Reservations persist across passes and only move earlier (compression,
+// reservations.cpp); the walk is incremental (docs/design.md).
+#include <algorithm>
+#include <chrono>
+
+#include "answers.h"
+#include "error.h"
+#include "scheduler.h"
+
+namespace rota {
+
+std::int32_t Scheduler::row_now(const Job& j) const {
+    if (cfg_.rows == 1 && cfg_.pools.empty())
+        return machine_.fits_now_fast(j.spec.procs, j.window, now_) ? 0 : -1;
+    return machine_.row_for_now(demand(j), now_);
+}
+
+std::int64_t Scheduler::free_columns() const {
+    std::int64_t f = 0;
+    for (std::int32_t r = 0; r < cfg_.rows; ++r) f += machine_.matrix().free(r);
+    return f;
+}
+
+bool Scheduler::nothing_more_can_start() const {
+    return free_columns() == 0;
+}
+
+void Scheduler::queue_insert(Slot s) {
+    Job& j = job(s);
+    j.state = JobState::queued;
+    auto before = [this](const JobQueue::Entry& a, const JobQueue::Entry& b) {
+        const Job& x = job(a.slot);
+        const Job& y = job(b.slot);
+        return x.order_key != y.order_key ? x.order_key < y.order_key : x.seq < y.seq;
+    };
+    JobQueue::Entry e{s, j.spec.procs, j.window};
+    const JobQueue::Entry* last = queue_.last_live();
+    if (!last || !before(e, *last)) {
+        queue_.push_back(e);  // the common case under FCFS
+        return;
+    }
+    queue_.insert_sorted(e, before);
+    rescan_ = true;  // positions changed, and it lands before walked jobs
+}
+
+void Scheduler::queue_erase(Slot s) {
+    queue_.kill_slot(s);
+    rescan_ = true;
+}
+
+void Scheduler::find_next_reservation() {
+    next_reservation_ = kForever;
+    std::int32_t seen = 0;
+    for (std::size_t i = 0; i < queue_.span() && seen < reserved_count_; ++i) {
+        if (!queue_[i].live()) continue;
+        const Job& j = job(queue_[i].slot);
+        if (!j.reserved()) continue;
+        ++seen;
+        next_reservation_ = std::min(next_reservation_, j.reserved_start);
+    }
+}
+
+void Scheduler::schedule_phase() {
+    const bool full = rescan_ || now_ >= next_reservation_;
+    std::size_t r = full ? 0 : std::min(scanned_, queue_.span());
+    Slot head = full ? kNoSlot : head_;  // first job in order that could not start
+    // Reservations held by jobs before position r: a partial walk starts
+    // past every job that held one at the end of the last walk.
+    std::int32_t reserved_ahead = full ? 0 : reserved_count_;
+    batch_slots_.clear();
+    batch_.clear();
+    cand_pos_.clear();
+    cand_procs_ = 0;
+    stream_ended_ = false;
+    rescan_ = false;  // set again below if a policy passes over a candidate
+    auto policy = policy_[static_cast<int>(Hook::backfill_select)];
+    const bool streams = policy && policy->streams(Hook::backfill_select);
+    // Candidates are collected only while something more can start.
+    bool collecting = true;
+    auto flush = [&] {
+        const std::int32_t before = reserved_count_;
+        if (!flush_candidates(head)) collecting = false;
+        reserved_ahead += reserved_count_ - before;  // made for candidates behind r
+    };
+
+    for (; r < queue_.span(); ++r) {
+        if (head != kNoSlot && cfg_.backfill && !can_reserve() &&
+            reserved_ahead == reserved_count_) {
+            // No reservation left to give or to honour: the rest of the
+            // queue can only yield candidates.
+            if (collecting) collect_candidates(r, head);
+            r = queue_.span();
+            break;
+        }
+        const JobQueue::Entry q = queue_[r];
+        if (!q.live()) continue;
+        const Slot s = q.slot;
+        Job& j = job(s);
+        if (j.reserved() && j.reserved_start < now_) {
+            // The clock jumped past this reservation (an embedder need not
+            // stop at every wakeup): its window is partly gone, so it is
+            // placed anew from now, as if it had just been made.
+            unreserve(s);
+            reserve(s);
+        }
+        if (j.reserved()) {
+            ++reserved_ahead;
+            if (j.reserved_start == now_) {
+                start(s, j.reserved_row);
+                queue_.kill(r);
+            } else if (head == kNoSlot) {
+                head = s;
+            }
+            continue;
+        }
+        if (head == kNoSlot) {
+            const std::int32_t row = row_now(j);
+            if (row >= 0) {
+                start(s, row);
+                queue_.kill(r);
+                continue;
+            }
+            head = s;
+            if (can_reserve()) {
+                ++reserved_ahead;
+                if (reserve(s) == now_) {  // cannot happen while profiles agree; kept safe
+                    start(s, j.reserved_row);
+                    queue_.kill(r);
+                }
+            }
+            if (!cfg_.backfill) break;  // FCFS, GS: nothing passes the head
+            continue;
+        }
+        if (!cfg_.backfill) break;  // past the head of FCFS, GS (an incremental walk)
+        if (row_now(j) >= 0) {
+            if (!collecting) {
+                rescan_ = true;  // the policy wanted no more: offer it again next pass
+                continue;
+            }
+            add_candidate(s, r);
+            if (streams && cand_procs_ >= free_columns()) flush();
+            continue;
+        }
+        if (can_reserve() && !batch_slots_.empty())
+            flush();  // they come before this job in the queue, and may reserve
+        if (can_reserve()) {
+            ++reserved_ahead;
+            if (reserve(s) == now_) {
+                start(s, j.reserved_row);
+                queue_.kill(r);
+            }
+        }
+    }
+    if (!batch_slots_.empty()) flush_candidates(head);
+    if (full) find_next_reservation();
+    head_ = head;
+    if (queue_.maybe_compact()) rescan_ = true;
+    scanned_ = queue_.span();
+}
+
+void Scheduler::add_candidate(Slot s, std::size_t pos) {
+    batch_slots_.push_back(s);
+    batch_.push(job(s));
+    cand_pos_.push_back(pos);
+    cand_procs_ += job(s).spec.procs;
+}
+
+// The hot loop of a walk: past the head, with no reservation left to give
+// or to honour, a job is a candidate exactly when it fits now. With one row
+// and no pools most jobs are ruled out from their queue entry alone
+// (tombstones are infinitely wide). Returns false when it stopped early
+// because nothing more can start or the policy wants no more.
+bool Scheduler::collect_candidates(std::size_t r, Slot head) {
+    auto policy = policy_[static_cast<int>(Hook::backfill_select)];
+    const bool streams = policy && policy->streams(Hook::backfill_select);
+    const std::size_t span = queue_.span();
+    std::int64_t free = free_columns();
+    if (free == 0) return false;
+    const bool fast = cfg_.rows == 1 && cfg_.pools.empty();
+    for (; r < span; ++r) {
+        const JobQueue::Entry& q = queue_[r];
+        if (!q.live()) continue;
+        if (fast) {
+            if (q.procs > free || !machine_.fits_now_fast(q.procs, q.window, now_)) continue;
+        } else if (row_now(job(q.slot)) < 0) {
+            continue;
+        }
+        add_candidate(q.slot, r);
+        if (streams && cand_procs_ >= free) {
+            if (!flush_candidates(head)) return false;
+            free = free_columns();
+        }
+    }
+    return true;
+}
+
+// Among the candidates (jobs past the head that fit now without delaying a
+// reservation), the backfill_select hook chooses which to start and in what
+// order; the engine re-checks each pick against the machine as it changes.
+// A pick that no longer fits gets a reservation if its rows allow one more.
+// Returns false when no more candidates are wanted in this walk: the
+// streaming policy picked none of its chunk, or nothing more can start.
+bool Scheduler::flush_candidates(Slot head) {
+    const std::size_t n = batch_slots_.size();
+    auto& p = policy_[static_cast<int>(Hook::backfill_select)];
+    const bool streams = p && p->streams(Hook::backfill_select);
+    picks_.clear();
+    bool ok = true;
+    if (p) {
+        auto t0 = std::chrono::steady_clock::now();
+        HookOutcome o = p->backfill_select(batch_, backfill_context(head), picks_);
+        if (o.ok) {
+            std::string why = check_picks(picks_, n, seen_);
+            if (!why.empty()) o = invalid_answer(Hook::backfill_select, *p, why);
+        }
+        ok =
+            call_ok(Hook::backfill_select, o,
+                    static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                   std::chrono::steady_clock::now() - t0)
+                                                   .count()));
+    } else {
+        for (std::size_t i = 0; i < n; ++i) picks_.push_back(static_cast<std::int64_t>(i));
+    }
+    bool more = true;
+    if (!ok) {
+        picks_.clear();  // fallback: no backfill this pass
+        more = false;
+    }
+    // A candidate the policy passed over may be chosen at a later pass even
+    // if nothing else changes, so the next walk must offer it again.
+    if (picks_.size() < n) rescan_ = true;
+    if (streams && picks_.empty()) more = false;
+    for (std::int64_t i : picks_) {
+        const Slot s = batch_slots_[static_cast<std::size_t>(i)];
+        Job& j = job(s);
+        const std::int32_t row = row_now(j);
+        if (row >= 0) {
+            start(s, row);
+            queue_.kill(cand_pos_[static_cast<std::size_t>(i)]);
+            ++counters_.backfilled;
+            ++job(head).jumps;
+        } else if (can_reserve()) {
+            reserve(s);
+        }
+    }
+    batch_slots_.clear();
+    batch_.clear();
+    cand_pos_.clear();
+    cand_procs_ = 0;
+    return more && !nothing_more_can_start();
+}
+
+}  // namespace rota
