@@ -31,9 +31,12 @@ Profile::Pos Profile::next(Pos p) const {
 
 Profile::Pos Profile::locate(Time t) const {
     // The first chunk starts in the past (kNoTime), so some chunk holds t.
-    const auto c = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), t) -
-                                            first_.begin()) -
-                   1;
+    const std::size_t c =
+        first_.size() == 1
+            ? 0
+            : static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), t) -
+                                       first_.begin()) -
+                  1;
     const auto& tm = chunk_[c].time;
     const auto i =
         static_cast<std::size_t>(std::upper_bound(tm.begin(), tm.end(), t) - tm.begin()) - 1;
@@ -41,6 +44,7 @@ Profile::Pos Profile::locate(Time t) const {
 }
 
 bool Profile::step_fits(const Chunk& ch, std::size_t i, const std::int64_t* d) const {
+    if (k_ == 1) return ch.val[i] + ch.add[0] >= d[0];
     const std::int64_t* v = &ch.val[i * k_];
     for (std::size_t j = 0; j < k_; ++j)
         if (v[j] + ch.add[j] < d[j]) return false;
@@ -86,18 +90,23 @@ Profile::Pos Profile::first_fit_step(Pos p, const std::int64_t* d) const {
     return {chunk_.size(), 0};
 }
 
-Time Profile::earliest(Time from, const std::int64_t* d, Time duration) const {
+Time Profile::earliest(Time from, const std::int64_t* d, Time duration, Time latest) const {
     // Alternate two searches: the first step in the candidate window that
     // cannot hold the demand, then the first later step that can, which is
     // the next candidate start. Each skips whole chunks by their min/max.
     Time cand = from;
+    if (cand > latest) return kForever;
     Pos p = locate(from);
     for (;;) {
         const Pos bad = first_misfit(p, d, cand + duration);
         if (at_end(bad)) return cand;
         const Pos good = first_fit_step(next(bad), d);
-        if (at_end(good)) throw Error(Errc::internal, "profile: demand exceeds the machine");
+        if (at_end(good)) {
+            if (latest != kForever) return kForever;
+            throw Error(Errc::internal, "profile: demand exceeds the machine");
+        }
         cand = time_of(good);
+        if (cand > latest) return kForever;
         p = good;
     }
 }
@@ -197,9 +206,30 @@ void Profile::add_range(Chunk& ch, std::size_t from, std::size_t to, const std::
         }
         return;
     }
-    for (std::size_t i = from; i < to; ++i)
-        for (std::size_t j = 0; j < k_; ++j) ch.val[i * k_ + j] += sign * d[j];
-    refresh(ch);
+    // The chunk's min and max follow from the range alone unless the range
+    // held the extreme that moved away from it (a take lowers the range: the
+    // max may have been there; a give raises it: the min may have been).
+    bool rescan = false;
+    for (std::size_t j = 0; j < k_; ++j) {
+        const std::int64_t delta = sign * d[j];
+        if (delta == 0) continue;
+        std::int64_t rmin = ch.val[from * k_ + j], rmax = rmin;
+        for (std::size_t i = from; i < to; ++i) {
+            std::int64_t& v = ch.val[i * k_ + j];
+            rmin = std::min(rmin, v);
+            rmax = std::max(rmax, v);
+            v += delta;
+        }
+        const std::int64_t a = ch.add[j];
+        if (delta < 0) {
+            ch.lo[j] = std::min(ch.lo[j], rmin + a + delta);
+            rescan = rescan || rmax + a == ch.hi[j];
+        } else {
+            ch.hi[j] = std::max(ch.hi[j], rmax + a + delta);
+            rescan = rescan || rmin + a == ch.lo[j];
+        }
+    }
+    if (rescan) refresh(ch);
 }
 
 bool Profile::same_as_previous(Pos p) const {
@@ -223,7 +253,9 @@ void Profile::erase_step(Pos p) {
         return;
     }
     first_[p.c] = ch.time[0];
-    refresh(ch);
+    // A step equal to its predecessor in the same chunk leaves the chunk's
+    // min and max as they were; the first step's predecessor is elsewhere.
+    if (p.i == 0) refresh(ch);
 }
 
 void Profile::normalize(Chunk& ch) {

@@ -35,8 +35,9 @@ class Profile {
     void advance(Time now);
 
     // Earliest t >= from at which `d` (one value per column) fits during
-    // [t, t + duration). Throws Errc::internal if it never fits.
-    Time earliest(Time from, const std::int64_t* d, Time duration) const;
+    // [t, t + duration). Throws Errc::internal if it never fits. With
+    // `latest`, gives up (kForever) once the start would pass it.
+    Time earliest(Time from, const std::int64_t* d, Time duration, Time latest = kForever) const;
     bool fits(Time start, const std::int64_t* d, Time duration) const;
 
     // Take `d` from [start, end) (a job starts, a reservation is made) or

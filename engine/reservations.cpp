@@ -90,6 +90,23 @@ void Scheduler::unreserve(Slot s) {
     j.reserved_row = -1;
 }
 
+// Whether a reservation [s, s + window) of row 0 would start earlier if it
+// were given up and placed again (one row, no pools). Before s the
+// reservation holds nothing, and a window [t, t + window) with t < s ends
+// before s + window, inside the reservation's own capacity: so it fits
+// without the reservation exactly when its part before s fits as the
+// profile stands. That part always holds the instant just before s, unless
+// the whole window ends by s. `reach` is a lower bound of the first time
+// the job's width is free.
+bool Scheduler::can_move_earlier(const Job& j, Time reach) const {
+    const Profile& prof = machine_.profile(0);
+    const Time s = j.reserved_start;
+    const std::int64_t p = j.spec.procs;
+    if (prof.free_at(s - 1) >= p) return true;
+    if (reach > s - j.window) return false;
+    return prof.earliest(now_, &p, j.window, s - j.window) != kForever;
+}
+
 // In queue order, every reservation moves to its earliest slot with all the
 // others in place, so none is delayed. A reservation of width w at s can
 // only move if some row has w columns free at some instant before s: the
@@ -113,6 +130,9 @@ void Scheduler::compress_reservations() {
         for (std::size_t w = 0; w <= w_max; ++w) reach_min_[w] = std::min(reach_min_[w], reach[w]);
 
     const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
+    // With one row and no pools the question "could it start earlier?" has
+    // an exact answer that needs no change to the profile.
+    const bool exact = cfg_.rows == 1 && cfg_.pools.empty();
     const std::int32_t total = reserved_count_;
     std::int32_t done = 0;
     for (std::size_t i = 0; i < queue_.span() && done < total; ++i) {
@@ -125,6 +145,7 @@ void Scheduler::compress_reservations() {
         const std::int32_t old_row = j.reserved_row;
         const auto w = static_cast<std::size_t>(j.spec.procs);
         if (old >= now_ && reach_min_[w] >= old) continue;  // nowhere to go earlier
+        if (old > now_ && exact && !can_move_earlier(j, reach_[0][w])) continue;
         unreserve(s);
         for (std::size_t r = 0; r < row_ok_.size(); ++r)
             row_ok_[r] = unlimited || reserved_in_row_[r] < cfg_.reservation_depth;

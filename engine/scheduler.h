@@ -224,6 +224,7 @@ class Scheduler {
     void reserve_at(Slot s, Time t, std::int32_t row);
     void unreserve(Slot s);
     void compress_reservations();
+    bool can_move_earlier(const Job& j, Time reach) const;
 
     // Time sharing (matrix_phases.cpp, slices.cpp).
     void clean_matrix();
