@@ -15,10 +15,14 @@
 -- repeated until none does. Returning the batch itself says "all of them,
 -- in this order" without building a list of indices at every pass.
 --
+-- The choice never looks past the candidate at hand, so the policy
+-- streams: the engine may hand the candidates over a chunk at a time and
+-- stop looking as soon as nothing more can start.
+--
 -- Params: none.
 
 local function backfill_select(c, ctx, params)
   return c
 end
 
-return { backfill_select = backfill_select }
+return { backfill_select = backfill_select, streams = { backfill_select = true } }

@@ -10,7 +10,12 @@
 --
 -- The engine counts the jumps the head has suffered into ctx.head_jumps
 -- (each backfilled job jumps it once), so the script only answers at most
--- max_jumps - ctx.head_jumps candidates, in queue order.
+-- max_jumps - ctx.head_jumps candidates, in queue order. It streams: the
+-- engine hands the candidates over a chunk at a time (enough to fill the
+-- free processors) with ctx.head_jumps up to date, so when a pick no
+-- longer fits, the search goes on deeper into the queue, as §3 describes
+-- ("searches deeper into the queue for the first job that fits"); an
+-- empty answer ends the search for this pass.
 --
 -- Params:
 --   max_jumps (integer >= 0, default 10): maxJumps of the paper.
@@ -30,4 +35,5 @@ end
 return {
   defaults = { max_jumps = 10 },
   backfill_select = backfill_select,
+  streams = { backfill_select = true },
 }

@@ -64,6 +64,39 @@ TEST_CASE("scenario: FPFS with maxJumps 0, 1 and 3") {
           Starts{{1, 0}, {2, 100}, {3, 0}, {4, 10}, {5, 20}, {6, 150}, {7, 150}});
 }
 
+// Seed 001 §3: FPFS "searches deeper into the queue for the first job that
+// fits". 10 processors, all jobs at 0, FPFS(2). Job 1 starts; job 2 (the
+// whole machine) is the head; 6 processors are free. Job 3 jumps it (2
+// left); job 4 no longer fits, so the search goes on to job 5 (2
+// processors), the second jump. Job 4 then waits: the head may not be
+// jumped again. At 500 job 5 ends and the head starts; job 4 follows at 600.
+TEST_CASE("scenario: FPFS searches past a pick that no longer fits (seed 001 §3)") {
+    std::vector<sim::TraceJob> jobs{
+        job(1, 0, 4, 100), job(2, 0, 10, 100), job(3, 0, 4, 50),
+        job(4, 0, 4, 500), job(5, 0, 2, 500),
+    };
+    CHECK(run("fpfs", 10, jobs, 2) == Starts{{1, 0}, {2, 500}, {3, 0}, {4, 600}, {5, 0}});
+    // With more jumps allowed, job 4 backfills at 50, when job 3 has ended.
+    CHECK(run("fpfs", 10, jobs, 3) == Starts{{1, 0}, {2, 550}, {3, 0}, {4, 50}, {5, 0}});
+}
+
+// Picks that compete for the same room: first fit starts them in queue
+// order while they fit, skipping those that no longer do, and the head's
+// reservation holds. 10 processors; job 2 (8) is the head, reserved at 100.
+// At 0 all four others are candidates (each fits alone). Job 3 takes 3 of
+// the 4 free; job 4 (2) no longer fits; job 5 (1 for 300 s) fits the last
+// one and the head's 2 spare from 100; job 6 finds nothing left. At 50 job
+// 3 ends: 3 free until 100, enough for job 4 and then job 6.
+TEST_CASE("scenario: backfill picks compete for the same processors") {
+    std::vector<sim::TraceJob> jobs{
+        job(1, 0, 6, 100), job(2, 0, 8, 100), job(3, 0, 3, 50),
+        job(4, 0, 2, 50),  job(5, 0, 1, 300), job(6, 0, 1, 40),
+    };
+    const Starts want{{1, 0}, {2, 100}, {3, 0}, {4, 50}, {5, 0}, {6, 50}};
+    CHECK(run("easy", 10, jobs) == want);
+    CHECK(run("conservative", 10, jobs) == want);
+}
+
 // Seed 002 §2.2, Figure 1: 16 CPUs and 32 GB of memory, six jobs of equal
 // runtime t. FCFS needs four epochs, FCFS/FF (first-fit backfilling)
 // three: jobs 4 and 5 join jobs 0 and 1 in the first.
