@@ -218,6 +218,7 @@ int rota_counters_get(rota_engine* e, rota_counters* out) {
         full.reload_failures = e->reload_failures;
         full.migrations = c.migrations;
         full.migrated_tasks = c.migrated_tasks;
+        full.window_extensions = c.window_extensions;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

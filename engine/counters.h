@@ -25,6 +25,9 @@ struct Counters {
     std::uint64_t cancelled = 0;
     std::uint64_t migrations = 0;      // jobs moved to other columns or rows by migration
     std::uint64_t migrated_tasks = 0;  // tasks those migrations moved (counted against Q)
+    // Running jobs that outlived their window (estimate x rows) and got one
+    // more cycle; the one case where a reservation may move later.
+    std::uint64_t window_extensions = 0;
     std::array<HookStats, kHookCount> hooks{};
 };
 

@@ -178,6 +178,7 @@ void Scheduler::extend_overrun_windows() {
         machine_.take(j.alloc.home_row, now_, new_end, d);
         j.window = new_end - j.start;
         extended = true;
+        ++counters_.window_extensions;
     }
     if (!extended || reserved_count_ == 0) return;
     rescan_ = true;

@@ -82,6 +82,7 @@ static void layout(void) {
     FIELD(rota_counters, reload_failures);
     FIELD(rota_counters, migrations);
     FIELD(rota_counters, migrated_tasks);
+    FIELD(rota_counters, window_extensions);
     STRUCT(rota_hook_stats);
     FIELD(rota_hook_stats, size);
     FIELD(rota_hook_stats, calls);

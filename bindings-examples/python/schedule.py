@@ -159,6 +159,7 @@ class RotaCounters(Structure):
         ("reload_failures", c_uint64),
         ("migrations", c_uint64),
         ("migrated_tasks", c_uint64),
+        ("window_extensions", c_uint64),
     ]
 
 

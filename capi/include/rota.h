@@ -329,7 +329,11 @@ typedef struct rota_counters {
     uint64_t passes, submitted, started, backfilled, finished, killed, rejected, cancelled;
     uint64_t reloads, reload_failures;
     uint64_t migrations, migrated_tasks; /* jobs moved by migration, tasks they moved */
-    /* New counters are appended here; per-hook figures are rota_hook_stats(). */
+    /* Running jobs that outlived their window (estimate x rows, seed 000
+    ** §5.2) and were given one more cycle; only then may a reservation
+    ** move later. */
+    uint64_t window_extensions;
+    /* New counters are appended here; per-hook figures are rota_hook_stats_get(). */
 } rota_counters;
 
 ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);

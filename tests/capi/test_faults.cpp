@@ -215,6 +215,37 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
     expect("[machine]\nprocs = 8\n[policy.backfill_select]\nmax_jumps = 3\n",
            "'policy.backfill_select.script' is required");
     expect("[machine]\nprocs = 8\n[lua]\nmemory_limit_mb = 0\n", "lua.memory_limit_mb");
+    // Presets own their keys; a key the configured mode would never read is
+    // named, never ignored.
+    expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"bgs\"\nreservation_depth = 1\n",
+           "key 'scheduler.reservation_depth' is set by the preset 'bgs'");
+    expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"easy\"\nbackfill = false\n",
+           "key 'scheduler.backfill' is set by the preset 'easy'");
+    expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"mbgs\"\n[gang]\nmigration = false\n",
+           "key 'gang.migration' is set by the preset 'mbgs'");
+    expect(
+        "[machine]\nprocs = 8\n[scheduler]\npreset = \"fpfs\"\n[policy.backfill_select]\n"
+        "script = \"backfill/first_fit.lua\"\n",
+        "key 'policy.backfill_select.script' is set by the preset 'fpfs'");
+    expect(
+        "[machine]\nprocs = 8\n[scheduler]\npreset = \"gs\"\n[policy.backfill_select]\n"
+        "script = \"backfill/first_fit.lua\"\n",
+        "key 'policy.backfill_select' is never called: scheduler.backfill is false (preset "
+        "'gs')");
+    expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"eazy\"\n",
+           "unknown preset 'eazy' (expected fcfs, easy, conservative, fpfs, gs, bgs, mgs, mbgs)");
+    // Gang keys without what they need.
+    expect("[machine]\nprocs = 8\n[gang]\nmpl = 2\nmigration_cost = 5\n",
+           "key 'gang.migration_cost' has no effect: gang.migration is false");
+    expect(
+        "[machine]\nprocs = 8\n[policy.migration_option]\nscript = "
+        "\"migration/min_cost.lua\"\n",
+        "key 'policy.migration_option' is never called: gang.migration is false");
+    // Keys that moved point to where they went.
+    expect("[machine]\nprocs = 8\n[gang]\nmpl = 2\nbackfill = true\n",
+           "unknown key 'gang.backfill' (backfilling in every row is scheduler.backfill");
+    expect("[machine]\nprocs = 8\n[policy.backfill]\nscript = \"backfill/first_fit.lua\"\n",
+           "unknown key 'policy.backfill' (the hook is named backfill_select");
 
     rota_engine* e = nullptr;
     CHECK(rota_engine_new("[machine]\nprocs = 8\n[policy.backfill_select]\nscript = \"nope.lua\"\n",

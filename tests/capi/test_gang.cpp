@@ -504,3 +504,108 @@ TEST_CASE("gang: the actions of every pass describe the matrix, migrations inclu
         if (std::string(policy)[0] == 'm') CHECK(c.migrated_tasks > 0);
     }
 }
+
+namespace {
+
+std::vector<rota_reservation> reservations_of(rota_engine* e) {
+    std::size_t n = 0;
+    rota_reservations(e, nullptr, 0, &n);
+    std::vector<rota_reservation> rs(n);
+    if (n > 0) rs[0].size = sizeof(rota_reservation);
+    REQUIRE(rota_reservations(e, rs.data(), n, &n) == ROTA_OK);
+    return rs;
+}
+
+// 4 nodes, MPL 2, windows are estimate x 2. A(3) fills row 0 but column 3,
+// B(3) row 1 but column 3 (best fit: row 0 cannot hold it). C(4) can start
+// in neither: reserved in row 0 at 200 (A's window ends then; row 1 ties,
+// the lowest row wins).
+void abc(Driver& d) {
+    d.submit(1, 3, 100);  // A
+    d.submit(2, 3, 100);  // B
+    d.submit(3, 4, 100);  // C
+}
+
+}  // namespace
+
+// BGS runs the same walk as conservative backfilling in every row, and its
+// candidates go to the configured backfill_select: D(1, 50), E(1, 50) and
+// F(1, 300) each fit now in some row without touching a reservation (F only
+// in row 1: in row 0 its window would cross C's). A script that answers the
+// candidates last first starts F (row 1, column 3) and E (row 0, column 3);
+// D then fits nowhere and is reserved in row 0 at 100, when E's window
+// ends. First fit (the preset's script) starts D in row 0 and E in row 1,
+// and reserves F in row 1 at 100.
+TEST_CASE("gang: BGS hands its candidates to a Lua backfill_select and obeys it") {
+    namespace fs = std::filesystem;
+    fs::path script =
+        fs::temp_directory_path() / ("rota-last-first-" + std::to_string(::getpid()) + ".lua");
+    std::ofstream(script) << "return { backfill_select = function(c)\n"
+                             "  local picks = {}\n"
+                             "  for i = c.n, 1, -1 do picks[#picks + 1] = i end\n"
+                             "  return picks\nend }\n";
+    auto reserved = [](rota_engine* e) {
+        std::map<int64_t, std::pair<int32_t, rota_time>> m;
+        for (const auto& r : reservations_of(e)) m[r.job] = {r.row, r.start};
+        return m;
+    };
+    using R = std::map<int64_t, std::pair<int32_t, rota_time>>;
+    {
+        Driver d{rota::test::gang_engine(
+            "bgs", 4, 2, 100, 0, -1,
+            "[policy.backfill_select]\nscript = \"" + script.string() + "\"\n")};
+        abc(d);
+        d.submit(4, 1, 50);   // D
+        d.submit(5, 1, 50);   // E
+        d.submit(6, 1, 300);  // F
+        d.pass();
+        CHECK(d.did(ROTA_ACTION_START, 6, 1));
+        CHECK(d.did(ROTA_ACTION_START, 5, 0));
+        CHECK(d.row(1) == Row{2, 2, 2, 6});
+        CHECK(d.row(0) == Row{1, 1, 1, 5});
+        CHECK(reserved(d.e.get()) == R{{3, {0, 200 * kS}}, {4, {0, 100 * kS}}});
+        const rota_hook_stats st = rota::test::hook_stats(d.e.get(), ROTA_HOOK_BACKFILL_SELECT);
+        CHECK(st.calls == 1);
+        CHECK(st.failures == 0);
+    }
+    {
+        Driver d{rota::test::gang_engine("bgs", 4, 2, 100)};
+        abc(d);
+        d.submit(4, 1, 50);
+        d.submit(5, 1, 50);
+        d.submit(6, 1, 300);
+        d.pass();
+        CHECK(d.row(0) == Row{1, 1, 1, 4});
+        CHECK(d.row(1) == Row{2, 2, 2, 5});
+        CHECK(reserved(d.e.get()) == R{{3, {0, 200 * kS}}, {6, {1, 100 * kS}}});
+        CHECK(rota::test::hook_stats(d.e.get(), ROTA_HOOK_BACKFILL_SELECT).calls >= 1);
+    }
+    fs::remove(script);
+}
+
+// reservation_depth holds per row under gang scheduling: with depth 1
+// (preset easy and a [gang] table) each row holds at most one reservation,
+// EASY per row; BGS (unlimited) reserves for every waiting job; depth 0
+// (FPFS per row) for none. After A, B, C as above: G(4) is reserved in row
+// 1 at 200 under both (row 0 holds C); H(4) is reserved in row 0 at 400
+// under BGS (after C, tie with row 1 after G) and not at all per-row EASY.
+TEST_CASE("gang: reservation_depth per row turns BGS into EASY per row") {
+    auto run = [](const std::string& preset) {
+        Driver d{rota::test::preset_engine(preset, 4, 10, "[gang]\nmpl = 2\nslice = 100\n")};
+        abc(d);
+        d.submit(7, 4, 100);  // G
+        d.submit(8, 4, 100);  // H
+        d.pass();
+        std::vector<std::tuple<int64_t, int32_t, rota_time>> v;
+        for (const auto& r : reservations_of(d.e.get())) v.emplace_back(r.job, r.row, r.start);
+        rota_machine_info mi{};
+        mi.size = sizeof(mi);
+        REQUIRE(rota_machine(d.e.get(), &mi) == ROTA_OK);
+        CHECK(mi.rows == 2);
+        return v;
+    };
+    using V = std::vector<std::tuple<int64_t, int32_t, rota_time>>;
+    CHECK(run("conservative") == V{{3, 0, 200 * kS}, {7, 1, 200 * kS}, {8, 0, 400 * kS}});
+    CHECK(run("easy") == V{{3, 0, 200 * kS}, {7, 1, 200 * kS}});
+    CHECK(run("fpfs").empty());
+}
