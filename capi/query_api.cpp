@@ -169,9 +169,18 @@ int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_
         check_row(c, row);
         std::vector<int64_t> ids(static_cast<std::size_t>(c.procs), -1);
         const Matrix& m = e->sched->machine().matrix();
-        for (int32_t col = 0; col < m.cols(); ++col) {
-            Matrix::Slot s = m.at(row, col);
-            if (s != Matrix::kEmpty) ids[static_cast<std::size_t>(col)] = e->sched->job_at(s);
+        if (m.has_cells()) {
+            for (int32_t col = 0; col < m.cols(); ++col) {
+                Matrix::Slot s = m.at(row, col);
+                if (s != Matrix::kEmpty) ids[static_cast<std::size_t>(col)] = e->sched->job_at(s);
+            }
+        } else {  // one row: the running jobs' nodes
+            e->ids.clear();
+            e->sched->running_ids(e->ids);
+            for (int64_t id : e->ids)
+                for (const NodeRun& r : e->sched->find(id)->alloc.runs)
+                    for (int32_t col = r.first; col < r.first + r.count; ++col)
+                        ids[static_cast<std::size_t>(col)] = id;
         }
         return copy_out<int64_t>(ids, out, cap, n);
     });

@@ -98,20 +98,4 @@ void Machine::give(std::int32_t row, Time start, Time end, const Demand& d) {
     if (pools_) pools_->give(start, end, d.pools);
 }
 
-bool Machine::fits_now_fast(std::int32_t procs, Time window, Time now) const {
-    if (procs > matrix_.free(0)) return false;
-    const Profile& prof = rows_[0];
-    if (limit_version_ != prof.version() || limit_now_ != now) {
-        ++limit_gen_;
-        limit_version_ = prof.version();
-        limit_now_ = now;
-    }
-    const auto w = static_cast<std::size_t>(procs);
-    if (limit_stamp_[w] != limit_gen_) {
-        limit_[w] = prof.fit_limit(now, procs);
-        limit_stamp_[w] = limit_gen_;
-    }
-    return window <= limit_[w] - now;
-}
-
 }  // namespace rota

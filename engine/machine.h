@@ -64,7 +64,28 @@ class Machine {
     // of `procs` columns and this window start now? Answers are cached per
     // width for as long as the profile and the time do not change: a queue
     // holds many jobs of the same few widths. Row 0, no pools.
-    bool fits_now_fast(std::int32_t procs, Time window, Time now) const;
+    bool fits_now_fast(std::int32_t procs, Time window, Time now) const {
+        if (procs > matrix_.free(0)) return false;
+        prepare_fit_limits(now);
+        return window <= fit_limit(procs) - now;
+    }
+    // The same in a loop: prepare once, then ask fit_limit per width (a job
+    // of that width fits from now for any window up to limit - now).
+    void prepare_fit_limits(Time now) const {
+        if (limit_version_ != rows_[0].version() || limit_now_ != now) {
+            ++limit_gen_;
+            limit_version_ = rows_[0].version();
+            limit_now_ = now;
+        }
+    }
+    Time fit_limit(std::int32_t procs) const {
+        const auto w = static_cast<std::size_t>(procs);
+        if (limit_stamp_[w] != limit_gen_) {
+            limit_[w] = rows_[0].fit_limit(limit_now_, procs);
+            limit_stamp_[w] = limit_gen_;
+        }
+        return limit_[w];
+    }
 
   private:
     Matrix matrix_;

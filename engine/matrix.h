@@ -18,14 +18,20 @@ class Matrix {
     static constexpr Slot kEmpty = static_cast<Slot>(-1);
 
     Matrix() = default;
+    // With one row the cells are not kept: nothing in the pass asks which
+    // job holds a column, and writing a cell per node of every start and
+    // end would be most of a space-sharing pass's cost for wide jobs.
     Matrix(std::int32_t rows, std::int32_t cols)
         : rows_(rows),
           cols_(cols),
           free_(static_cast<std::size_t>(rows), NodePool(cols)),
-          cell_(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), kEmpty) {}
+          cell_(rows > 1 ? static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) : 0,
+                kEmpty) {}
 
     std::int32_t rows() const { return rows_; }
     std::int32_t cols() const { return cols_; }
+    bool has_cells() const { return !cell_.empty(); }
+    // The job on a cell; only when has_cells().
     Slot at(std::int32_t row, std::int32_t col) const { return cell_[index(row, col)]; }
     std::int32_t free(std::int32_t row) const { return free_[idx(row)].idle(); }
     std::int32_t used(std::int32_t row) const { return cols_ - free(row); }
@@ -46,6 +52,7 @@ class Matrix {
     void allocate(std::int32_t row, std::int32_t n, std::vector<NodeRun>& out, Slot s) {
         const std::size_t from = out.size();
         free_[idx(row)].allocate(n, out);
+        if (cell_.empty()) return;
         for (std::size_t k = from; k < out.size(); ++k) {
             Slot* c = &cell_[index(row, out[k].first)];
             for (std::int32_t i = 0; i < out[k].count; ++i) c[i] = s;
@@ -69,6 +76,7 @@ class Matrix {
         return idx(row) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(col);
     }
     void set(std::int32_t row, const std::vector<NodeRun>& runs, Slot s) {
+        if (cell_.empty()) return;
         for (const NodeRun& r : runs) {
             Slot* c = &cell_[index(row, r.first)];
             for (std::int32_t k = 0; k < r.count; ++k) c[k] = s;

@@ -70,7 +70,7 @@ Profile::Pos Profile::first_misfit(Pos p, const std::int64_t* d, Time until) con
         const Chunk& ch = chunk_[c];
         const std::size_t from = c == p.c ? p.i : 0;
         if (ch.time[from] >= until) break;
-        if (chunk_all_fit(ch, d)) continue;
+        if (summarized() && chunk_all_fit(ch, d)) continue;
         for (std::size_t i = from; i < ch.time.size(); ++i) {
             if (ch.time[i] >= until) return {chunk_.size(), 0};
             if (!step_fits(ch, i, d)) return {c, i};
@@ -83,7 +83,7 @@ Profile::Pos Profile::first_misfit(Pos p, const std::int64_t* d, Time until) con
 Profile::Pos Profile::first_fit_step(Pos p, const std::int64_t* d) const {
     for (std::size_t c = p.c; c < chunk_.size(); ++c) {
         const Chunk& ch = chunk_[c];
-        if (chunk_none_fit(ch, d)) continue;
+        if (summarized() && chunk_none_fit(ch, d)) continue;
         for (std::size_t i = c == p.c ? p.i : 0; i < ch.time.size(); ++i)
             if (step_fits(ch, i, d)) return {c, i};
     }
@@ -119,7 +119,7 @@ Time Profile::fit_limit(Time from, std::int64_t need) const {
     const Pos p = locate(from);
     for (std::size_t c = p.c; c < chunk_.size(); ++c) {
         const Chunk& ch = chunk_[c];
-        if (ch.lo[0] >= need) continue;
+        if (summarized() && ch.lo[0] >= need) continue;
         for (std::size_t i = c == p.c ? p.i : 0; i < ch.time.size(); ++i)
             if (value(ch, i, 0) < need) return std::max(ch.time[i], from);
     }
@@ -138,11 +138,11 @@ std::int64_t Profile::max_free(Time from, Time to, std::size_t column) const {
         const Chunk& ch = chunk_[c];
         const std::size_t start = c == p.c ? p.i : 0;
         if (ch.time[start] >= to) break;
-        if (start == 0 && ch.time.back() < to) {  // every step of the chunk counts
+        if (summarized() && start == 0 && ch.time.back() < to) {  // every step counts
             best = std::max(best, ch.hi[column]);
             continue;
         }
-        if (ch.hi[column] <= best) continue;
+        if (summarized() && ch.hi[column] <= best) continue;
         for (std::size_t i = start; i < ch.time.size() && ch.time[i] < to; ++i)
             best = std::max(best, value(ch, i, column));
     }
@@ -157,7 +157,7 @@ void Profile::first_reach(Time from, std::vector<Time>& first) const {
     const Pos p = locate(from);
     for (std::size_t c = p.c; c < chunk_.size(); ++c) {
         const Chunk& ch = chunk_[c];
-        if (ch.hi[0] <= reached) continue;
+        if (summarized() && ch.hi[0] <= reached) continue;
         for (std::size_t i = c == p.c ? p.i : 0; i < ch.time.size(); ++i) {
             const std::int64_t v = std::min(value(ch, i, 0), top);
             if (v <= reached) continue;
@@ -198,6 +198,11 @@ void Profile::refresh(Chunk& ch) {
 void Profile::add_range(Chunk& ch, std::size_t from, std::size_t to, const std::int64_t* d,
                         std::int64_t sign) {
     if (from >= to) return;
+    if (!summarized()) {  // one chunk: nothing to skip, so no min and max to keep
+        for (std::size_t i = from; i < to; ++i)
+            for (std::size_t j = 0; j < k_; ++j) ch.val[i * k_ + j] += sign * d[j];
+        return;
+    }
     if (from == 0 && to == ch.time.size()) {  // the whole chunk: O(1)
         for (std::size_t j = 0; j < k_; ++j) {
             ch.add[j] += sign * d[j];
@@ -255,7 +260,7 @@ void Profile::erase_step(Pos p) {
     first_[p.c] = ch.time[0];
     // A step equal to its predecessor in the same chunk leaves the chunk's
     // min and max as they were; the first step's predecessor is elsewhere.
-    if (p.i == 0) refresh(ch);
+    if (p.i == 0 && summarized()) refresh(ch);
 }
 
 void Profile::normalize(Chunk& ch) {
@@ -329,7 +334,7 @@ void Profile::apply(Time start, Time end, const std::int64_t* d, std::int64_t si
         head.time.erase(head.time.begin());
         head.val.erase(head.val.begin(), head.val.begin() + static_cast<std::ptrdiff_t>(k_));
         head.time[0] = kNoTime;
-        refresh(head);
+        if (summarized()) refresh(head);
     }
     rebalance(std::min(b.c, chunk_.size() - 1));
     rebalance(std::min(a.c, chunk_.size() - 1));
@@ -356,7 +361,7 @@ void Profile::advance(Time now) {
     ch.val.erase(ch.val.begin(), ch.val.begin() + static_cast<std::ptrdiff_t>(p.i * k_));
     ch.time[0] = kNoTime;  // the step holding now reaches back into the past
     first_[0] = kNoTime;
-    refresh(ch);
+    if (summarized()) refresh(ch);
     rebalance(0);
 }
 
@@ -380,7 +385,7 @@ void Profile::check() const {
                 lo = std::min(lo, value(ch, i, j));
                 hi = std::max(hi, value(ch, i, j));
             }
-            if (lo != ch.lo[j] || hi != ch.hi[j]) fail("stale chunk min or max");
+            if (summarized() && (lo != ch.lo[j] || hi != ch.hi[j])) fail("stale chunk min or max");
         }
         for (std::size_t i = 0; i < ch.time.size(); ++i) {
             if (any && ch.time[i] <= last) fail("steps out of order");

@@ -86,6 +86,9 @@ class Profile {
     Time origin_ = kNoTime;    // updates before this are clipped
     std::uint64_t version_ = 0;
 
+    // Chunks carry their min and max (and searches use them) only when
+    // there is more than one: a short profile is a plain sorted array.
+    bool summarized() const { return chunk_.size() > 1; }
     std::int64_t value(const Chunk& ch, std::size_t i, std::size_t j) const {
         return ch.val[i * k_ + j] + ch.add[j];
     }

@@ -21,8 +21,7 @@ void Scheduler::start(Slot s, std::int32_t row) {
         if (j.reserved_row != row || j.reserved_start != now_)
             throw Error(Errc::internal, "start outside the job's reservation");
         // Its reservation already holds the window from now on.
-        --reserved_count_;
-        --reserved_in_row_[static_cast<std::size_t>(row)];
+        count_reservation(row, -1);
         j.reserved_start = kNoTime;
         j.reserved_row = -1;
     } else {
@@ -54,10 +53,15 @@ void Scheduler::start(Slot s, std::int32_t row) {
 
 bool Scheduler::can_reserve() const {
     if (cfg_.reservation_depth == 0) return false;
-    if (cfg_.reservation_depth == SchedulerConfig::kUnlimited) return true;
-    for (std::int32_t n : reserved_in_row_)
-        if (n < cfg_.reservation_depth) return true;
-    return false;
+    return cfg_.reservation_depth == SchedulerConfig::kUnlimited || rows_at_depth_ < cfg_.rows;
+}
+
+void Scheduler::count_reservation(std::int32_t row, std::int32_t delta) {
+    reserved_count_ += delta;
+    std::int32_t& n = reserved_in_row_[static_cast<std::size_t>(row)];
+    const bool was_full = n >= cfg_.reservation_depth;
+    n += delta;
+    rows_at_depth_ += (n >= cfg_.reservation_depth) - was_full;
 }
 
 // A reservation at the earliest slot of the rows that may take one more.
@@ -76,16 +80,14 @@ void Scheduler::reserve_at(Slot s, Time t, std::int32_t row) {
     machine_.take(row, t, t + j.window, demand(j));
     j.reserved_start = t;
     j.reserved_row = static_cast<std::int16_t>(row);
-    ++reserved_count_;
-    ++reserved_in_row_[static_cast<std::size_t>(row)];
+    count_reservation(row, +1);
     next_reservation_ = std::min(next_reservation_, t);
 }
 
 void Scheduler::unreserve(Slot s) {
     Job& j = job(s);
     machine_.give(j.reserved_row, j.reserved_start, j.reserved_start + j.window, demand(j));
-    --reserved_count_;
-    --reserved_in_row_[static_cast<std::size_t>(j.reserved_row)];
+    count_reservation(j.reserved_row, -1);
     j.reserved_start = kNoTime;
     j.reserved_row = -1;
 }
@@ -108,44 +110,56 @@ bool Scheduler::can_move_earlier(const Job& j, Time reach) const {
 }
 
 // In queue order, every reservation moves to its earliest slot with all the
-// others in place, so none is delayed. A reservation of width w at s can
-// only move if some row has w columns free at some instant before s: the
-// first such instant per width and row is found in one sweep of each
-// profile (Profile::first_reach), and kept a lower bound as reservations
-// move (a move frees only the window it leaves). So most reservations of a
-// deep queue cost one comparison.
+// others in place, so none is delayed. Most reservations of a deep queue
+// cannot move, and that is decided without touching the profile: with one
+// row and no pools exactly (can_move_earlier); otherwise a reservation of
+// width w at s stays when no row has w columns free at any instant before
+// s. The first such instant per width and row comes from one sweep of each
+// profile (Profile::first_reach) and is kept a lower bound as reservations
+// move (a move frees only the window it leaves); it is worth its sweep only
+// for more than a few reservations.
 void Scheduler::compress_reservations() {
     if (reserved_count_ == 0) return;
     rescan_ = true;
+    compress_order_.clear();
     std::int32_t widest = 0;
-    queue_.for_each_live([&](const JobQueue::Entry& q) { widest = std::max(widest, q.procs); });
-    const auto w_max = static_cast<std::size_t>(widest);
-    for (std::int32_t r = 0; r < cfg_.rows; ++r) {
-        auto& reach = reach_[static_cast<std::size_t>(r)];
-        reach.resize(w_max + 1);
-        machine_.profile(r).first_reach(now_, reach);
+    for (std::size_t i = 0;
+         i < queue_.span() && compress_order_.size() < static_cast<std::size_t>(reserved_count_);
+         ++i) {
+        const JobQueue::Entry& q = queue_[i];
+        if (!q.live() || !job(q.slot).reserved()) continue;
+        compress_order_.push_back(q.slot);
+        widest = std::max(widest, q.procs);
     }
-    reach_min_.assign(w_max + 1, kForever);
-    for (const auto& reach : reach_)
-        for (std::size_t w = 0; w <= w_max; ++w) reach_min_[w] = std::min(reach_min_[w], reach[w]);
+    constexpr std::size_t kReachFrom = 16;
+    const bool use_reach = compress_order_.size() >= kReachFrom;
+    const auto w_max = static_cast<std::size_t>(widest);
+    if (use_reach) {
+        for (std::int32_t r = 0; r < cfg_.rows; ++r) {
+            auto& reach = reach_[static_cast<std::size_t>(r)];
+            reach.resize(w_max + 1);
+            machine_.profile(r).first_reach(now_, reach);
+        }
+        reach_min_.assign(w_max + 1, kForever);
+        for (const auto& reach : reach_)
+            for (std::size_t w = 0; w <= w_max; ++w)
+                reach_min_[w] = std::min(reach_min_[w], reach[w]);
+    }
 
     const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
     // With one row and no pools the question "could it start earlier?" has
     // an exact answer that needs no change to the profile.
     const bool exact = cfg_.rows == 1 && cfg_.pools.empty();
-    const std::int32_t total = reserved_count_;
-    std::int32_t done = 0;
-    for (std::size_t i = 0; i < queue_.span() && done < total; ++i) {
-        if (!queue_[i].live()) continue;
-        const Slot s = queue_[i].slot;
+    for (const Slot s : compress_order_) {
         Job& j = job(s);
-        if (!j.reserved()) continue;
-        ++done;
         const Time old = j.reserved_start;
         const std::int32_t old_row = j.reserved_row;
         const auto w = static_cast<std::size_t>(j.spec.procs);
-        if (old >= now_ && reach_min_[w] >= old) continue;  // nowhere to go earlier
-        if (old > now_ && exact && !can_move_earlier(j, reach_[0][w])) continue;
+        if (old >= now_) {
+            if (use_reach && reach_min_[w] >= old) continue;  // nowhere to go earlier
+            if (old > now_ && exact && !can_move_earlier(j, use_reach ? reach_[0][w] : now_))
+                continue;
+        }
         unreserve(s);
         for (std::size_t r = 0; r < row_ok_.size(); ++r)
             row_ok_[r] = unlimited || reserved_in_row_[r] < cfg_.reservation_depth;
@@ -156,7 +170,7 @@ void Scheduler::compress_reservations() {
             if (t == old) row = old_row;
         }
         reserve_at(s, t, row);
-        if (t == old && row == old_row) continue;
+        if (!use_reach || (t == old && row == old_row)) continue;
         // The window it left is free again: widths that fit there may now
         // start as early as its old start in that row.
         auto& reach = reach_[static_cast<std::size_t>(old_row)];

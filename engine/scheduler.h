@@ -107,10 +107,12 @@ class Scheduler {
     // Reservations (reservations.cpp).
     std::int32_t reserved_count_ = 0;
     std::vector<std::int32_t> reserved_in_row_;
+    std::int32_t rows_at_depth_ = 0;        // rows holding reservation_depth reservations
     std::vector<char> row_ok_;              // rows that may take one more reservation
     bool dirty_ = false;                    // capacity came back: reservations may move up
     std::vector<std::vector<Time>> reach_;  // compression: first time each width fits, per row
     std::vector<Time> reach_min_;
+    std::vector<Slot> compress_order_;  // the reserved jobs, in queue order
 
     // The walk is incremental: while no capacity comes back, jobs it has
     // already found unable to start cannot start either, so the next pass
@@ -220,6 +222,7 @@ class Scheduler {
     // Placement and reservations (reservations.cpp).
     void start(Slot s, std::int32_t row);
     bool can_reserve() const;
+    void count_reservation(std::int32_t row, std::int32_t delta);
     Time reserve(Slot s);
     void reserve_at(Slot s, Time t, std::int32_t row);
     void unreserve(Slot s);

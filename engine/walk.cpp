@@ -196,18 +196,20 @@ bool Scheduler::collect_candidates(std::size_t r, Slot head) {
     std::int64_t free = free_columns();
     if (free == 0) return false;
     const bool fast = cfg_.rows == 1 && cfg_.pools.empty();
+    if (fast) machine_.prepare_fit_limits(now_);
     for (; r < span; ++r) {
         const JobQueue::Entry& q = queue_[r];
-        if (!q.live()) continue;
         if (fast) {
-            if (q.procs > free || !machine_.fits_now_fast(q.procs, q.window, now_)) continue;
-        } else if (row_now(job(q.slot)) < 0) {
+            if (q.procs > free) continue;  // tombstones too: they are infinitely wide
+            if (q.window > machine_.fit_limit(q.procs) - now_) continue;
+        } else if (!q.live() || row_now(job(q.slot)) < 0) {
             continue;
         }
         add_candidate(q.slot, r);
         if (streams && cand_procs_ >= free) {
             if (!flush_candidates(head)) return false;
             free = free_columns();
+            if (fast) machine_.prepare_fit_limits(now_);
         }
     }
     return true;

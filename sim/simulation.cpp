@@ -173,7 +173,7 @@ class Machine {
     // migration, only while jobs wait (capacity is lost when something
     // could use it, §2.3).
     void account(std::int64_t t) {
-        if (last_t_ >= 0 && t > last_t_ && waiting_ > 0) {
+        if (rows_ > 1 && last_t_ >= 0 && t > last_t_ && waiting_ > 0) {
             double switching = 0;
             for (std::uint32_t i : executing_) {
                 const Running& r = state_[i];
@@ -224,7 +224,7 @@ class Machine {
         r.executing = true;
         r.switched_in = switched_in;
         r.since = std::max(from, r.blocked_until);
-        executing_.push_back(i);
+        if (rows_ > 1) executing_.push_back(i);  // only time sharing switches
         busy_ += in_[i].procs;
         schedule_end(i);
     }
@@ -236,7 +236,7 @@ class Machine {
         r.executing = false;
         r.since = -1;
         ++r.version;
-        executing_.erase(std::find(executing_.begin(), executing_.end(), i));
+        if (rows_ > 1) executing_.erase(std::find(executing_.begin(), executing_.end(), i));
         busy_ -= in_[i].procs;
         // Suspended exactly as its work ran out: it ends now, not when its
         // row comes round again.

@@ -42,7 +42,7 @@ TEST_CASE("matrix: a job holds the same columns in every row it is placed in") {
 }
 
 TEST_CASE("matrix: allocation takes the lowest free columns, as runs across holes") {
-    Matrix m(1, 130);
+    Matrix m(2, 130);  // two rows: with one the cells are not kept
     std::vector<NodeRun> a, b, c, d;
     m.allocate(0, 70, a, 1);  // 0..69, across a word boundary
     m.allocate(0, 10, b, 2);  // 70..79
@@ -72,4 +72,16 @@ TEST_CASE("matrix: placing on a held cell or freeing a free one is a broken inva
     CHECK_THROWS_AS(m.clear(0, a), Error);
     std::vector<NodeRun> too_many;
     CHECK_THROWS_AS(m.allocate(1, 9, too_many, 1), Error);
+}
+
+TEST_CASE("matrix: with one row only the free columns are kept") {
+    Matrix m(1, 16);
+    CHECK_FALSE(m.has_cells());
+    std::vector<NodeRun> a;
+    m.allocate(0, 5, a, 1);
+    CHECK(m.free(0) == 11);
+    CHECK_FALSE(m.columns_free(0, a));
+    m.clear(0, a);
+    CHECK(m.free(0) == 16);
+    CHECK(Matrix(2, 16).has_cells());
 }
