@@ -59,6 +59,10 @@ struct Job {
     // under gang scheduling (seed 000 §5.2: at least one slice in MPL).
     Time window = 0;
     std::int16_t reserved_row = -1;  // the row of its reservation
+    // The gain epoch (Scheduler::gained) at which its reservation was last
+    // found at its earliest slot: only rows that gained since can offer an
+    // earlier one.
+    std::uint64_t settled = 0;
     JobState state = JobState::pending;
     Allocation alloc;    // while running
     std::string reason;  // why rejected

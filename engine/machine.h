@@ -56,6 +56,13 @@ class Machine {
     // Moves a running job's columns promise from one row to another.
     void move(std::int32_t from, std::int32_t to, std::int32_t procs, Time start, Time end);
 
+    // Whether no pool is promised beyond its capacity during
+    // [start, start + duration) (true without pools).
+    bool pools_fit(Time start, Time duration) const {
+        if (!pools_) return true;
+        const std::vector<std::int64_t> none(pool_capacity_.size(), 0);
+        return pools_->fits(start, none.data(), duration);
+    }
     // Promise (take) or give back the window [start, end) of `d` in `row`.
     void take(std::int32_t row, Time start, Time end, const Demand& d);
     void give(std::int32_t row, Time start, Time end, const Demand& d);

@@ -66,6 +66,7 @@ void Scheduler::move_home(Slot s, std::int32_t row) {
     m.clear(from, a.runs);
     m.place(row, a.runs, s);
     machine_.move(from, row, a.procs, now_, j.estimated_end());
+    gained(from);
     a.home_row = static_cast<std::int16_t>(row);
     a.row_mask = bit(row);
     rescan_ = true;  // the row it left has room now
@@ -106,6 +107,7 @@ void Scheduler::collapse_matrix(bool migrate) {
             for (Slot s : jobs) {
                 Job& j = job(s);
                 if (j.alloc.home_row != from) continue;
+                if (m.free(to) < j.alloc.procs) continue;
                 if (!machine_.row_holds(to, j.alloc.procs, now_, j.estimated_end())) continue;
                 if (m.columns_free(to, j.alloc.runs)) {
                     move_home(s, to);
@@ -136,6 +138,7 @@ void Scheduler::fill_matrix(bool migrate) {
             Allocation& a = job(s).alloc;
             for (std::int32_t r = 0; r < m.rows(); ++r) {
                 if (a.row_mask & bit(r)) continue;
+                if (m.free(r) < a.procs) continue;  // neither its columns nor room elsewhere
                 if (m.columns_free(r, a.runs)) {
                     m.place(r, a.runs, s);
                     a.row_mask |= bit(r);
@@ -164,28 +167,32 @@ void Scheduler::fill_matrix(bool migrate) {
 // A job can outlive its window (estimate x MPL) when context switches,
 // migrations or waiting for its row slow it below one slice per row: the
 // profile of its row must not pretend its columns are free. Its window
-// grows by one cycle, and the reservations are placed anew (they may move
-// later: the worst case of §5.2 did not hold).
+// grows by one cycle. Where that over-commits the row, the reservations
+// crossing the extension are placed anew, in queue order (they may move
+// later: the worst case of §5.2 did not hold); the others are untouched.
 void Scheduler::extend_overrun_windows() {
     const Time cycle = cfg_.slice * cfg_.rows;
-    bool extended = false;
+    bool over = false;
     for (Slot s : running_) {
         Job& j = job(s);
         const Time end = j.estimated_end();
         if (end > now_) continue;
         const Time new_end = now_ + cycle;
-        Demand d = demand(j);
-        machine_.take(j.alloc.home_row, now_, new_end, d);
+        const std::int32_t row = j.alloc.home_row;
+        machine_.take(row, now_, new_end, demand(j));
         j.window = new_end - j.start;
-        extended = true;
         ++counters_.window_extensions;
+        const std::int64_t none = 0;
+        over = over || !machine_.profile(row).fits(now_, &none, cycle) ||
+               !machine_.pools_fit(now_, cycle);
     }
-    if (!extended || reserved_count_ == 0) return;
+    if (!over || reserved_count_ == 0) return;
     rescan_ = true;
     for (std::size_t i = 0; i < queue_.span(); ++i) {
         if (!queue_[i].live()) continue;
         const Slot s = queue_[i].slot;
-        if (!job(s).reserved()) continue;
+        const Job& j = job(s);
+        if (!j.reserved() || j.reserved_start >= now_ + cycle) continue;
         unreserve(s);
         reserve(s);
     }

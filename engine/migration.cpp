@@ -110,6 +110,7 @@ void Scheduler::migrate_option2(Slot a, std::int32_t from, std::int32_t to) {
     aa.runs.clear();
     m.allocate(to, aa.procs, aa.runs, a);
     machine_.move(from, to, aa.procs, now_, ja.estimated_end());
+    gained(from);
     aa.home_row = static_cast<std::int16_t>(to);
     aa.row_mask = bit(to);
     migrated_.push_back(a);

@@ -80,6 +80,7 @@ void Scheduler::reserve_at(Slot s, Time t, std::int32_t row) {
     machine_.take(row, t, t + j.window, demand(j));
     j.reserved_start = t;
     j.reserved_row = static_cast<std::int16_t>(row);
+    j.settled = gain_epoch_;  // at its earliest slot as the machine stands
     count_reservation(row, +1);
     next_reservation_ = std::min(next_reservation_, t);
 }
@@ -87,26 +88,45 @@ void Scheduler::reserve_at(Slot s, Time t, std::int32_t row) {
 void Scheduler::unreserve(Slot s) {
     Job& j = job(s);
     machine_.give(j.reserved_row, j.reserved_start, j.reserved_start + j.window, demand(j));
+    gained(j.reserved_row);
     count_reservation(j.reserved_row, -1);
     j.reserved_start = kNoTime;
     j.reserved_row = -1;
 }
 
-// Whether a reservation [s, s + window) of row 0 would start earlier if it
-// were given up and placed again (one row, no pools). Before s the
-// reservation holds nothing, and a window [t, t + window) with t < s ends
-// before s + window, inside the reservation's own capacity: so it fits
-// without the reservation exactly when its part before s fits as the
-// profile stands. That part always holds the instant just before s, unless
-// the whole window ends by s. `reach` is a lower bound of the first time
-// the job's width is free.
-bool Scheduler::can_move_earlier(const Job& j, Time reach) const {
-    const Profile& prof = machine_.profile(0);
+// Whether a reservation [s, s + window) would start earlier if it were
+// given up and placed again (no pools). It was at its earliest slot at
+// gain epoch `settled`; since then a row's profile only lost capacity
+// unless the row gained (Scheduler::gained), so only rows that gained can
+// offer an earlier window. In its own row, before s the reservation holds
+// nothing, and a window [t, t + window) with t < s ends inside the
+// reservation's own capacity: so it fits without the reservation exactly
+// when its part before s fits as the profile stands, that is when the
+// instant just before s has its width free, or a whole window ends by s.
+// In another row any window starting before s will do, if the row may take
+// one more reservation. `reach[r]` is a lower bound of the first time the
+// job's width is free in row r.
+bool Scheduler::can_move_earlier(const Job& j, const Time* reach) const {
     const Time s = j.reserved_start;
+    const Time d = j.window;
     const std::int64_t p = j.spec.procs;
-    if (prof.free_at(s - 1) >= p) return true;
-    if (reach > s - j.window) return false;
-    return prof.earliest(now_, &p, j.window, s - j.window) != kForever;
+    const std::int32_t own = j.reserved_row;
+    const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
+    for (std::int32_t r = 0; r < cfg_.rows; ++r) {
+        const auto ri = static_cast<std::size_t>(r);
+        if (row_gain_[ri] <= j.settled) continue;
+        const Profile& prof = machine_.profile(r);
+        if (r == own) {
+            if (prof.free_at(s - 1) >= p) return true;
+            if (reach[ri] > s - d) continue;
+            if (prof.earliest(now_, &p, d, s - d) != kForever) return true;
+            continue;
+        }
+        if (!unlimited && reserved_in_row_[ri] >= cfg_.reservation_depth) continue;
+        if (reach[ri] >= s) continue;
+        if (prof.earliest(now_, &p, d, s - 1) != kForever) return true;
+    }
+    return false;
 }
 
 // In queue order, every reservation moves to its earliest slot with all the
@@ -147,18 +167,26 @@ void Scheduler::compress_reservations() {
     }
 
     const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
-    // With one row and no pools the question "could it start earlier?" has
-    // an exact answer that needs no change to the profile.
-    const bool exact = cfg_.rows == 1 && cfg_.pools.empty();
+    // Without pools the question "could it start earlier?" has an exact
+    // answer that needs no change to the profile.
+    const bool exact = cfg_.pools.empty();
+    reach_now_.assign(static_cast<std::size_t>(cfg_.rows), now_);
     for (const Slot s : compress_order_) {
         Job& j = job(s);
         const Time old = j.reserved_start;
         const std::int32_t old_row = j.reserved_row;
         const auto w = static_cast<std::size_t>(j.spec.procs);
         if (old >= now_) {
+            if (j.settled == gain_epoch_) continue;           // no row gained anything since
             if (use_reach && reach_min_[w] >= old) continue;  // nowhere to go earlier
-            if (old > now_ && exact && !can_move_earlier(j, use_reach ? reach_[0][w] : now_))
-                continue;
+            if (old > now_ && exact) {
+                if (use_reach)
+                    for (std::size_t r = 0; r < reach_.size(); ++r) reach_now_[r] = reach_[r][w];
+                if (!can_move_earlier(j, reach_now_.data())) {
+                    j.settled = gain_epoch_;
+                    continue;
+                }
+            }
         }
         unreserve(s);
         for (std::size_t r = 0; r < row_ok_.size(); ++r)

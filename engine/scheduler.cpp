@@ -31,7 +31,8 @@ Scheduler::Scheduler(SchedulerConfig cfg)
       machine_(cfg_),
       reserved_in_row_(static_cast<std::size_t>(cfg_.rows), 0),
       row_ok_(static_cast<std::size_t>(cfg_.rows), 1),
-      reach_(static_cast<std::size_t>(cfg_.rows)) {}
+      reach_(static_cast<std::size_t>(cfg_.rows)),
+      row_gain_(static_cast<std::size_t>(cfg_.rows), 0) {}
 
 void Scheduler::idle_nodes(std::vector<std::int32_t>& out) const {
     machine_.matrix().free_columns(active_row_, out);
@@ -108,7 +109,10 @@ void Scheduler::stop_running(Slot s, JobState final_state) {
     // The rest of its window is free again: reservations may move up. Every
     // end asks for a compression, walltime kills included, as pyss does
     // (docs/design.md, "Reservations persist and are compressed").
-    if (now_ < end) machine_.give(a.home_row, now_, end, demand(j));
+    if (now_ < end) {
+        machine_.give(a.home_row, now_, end, demand(j));
+        gained(a.home_row);
+    }
     dirty_ = true;
     rescan_ = true;
     a.row_mask = 0;

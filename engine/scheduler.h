@@ -113,6 +113,21 @@ class Scheduler {
     std::vector<std::vector<Time>> reach_;  // compression: first time each width fits, per row
     std::vector<Time> reach_min_;
     std::vector<Slot> compress_order_;  // the reserved jobs, in queue order
+    // Every time a row's profile gets capacity back (a job ends, a
+    // reservation is given up, a job moves away) the epoch advances and the
+    // row records it: a reservation settled at its earliest slot after a
+    // row's last gain cannot move into that row (reservations.cpp).
+    std::uint64_t gain_epoch_ = 0;
+    std::vector<std::uint64_t> row_gain_;
+    std::vector<Time> reach_now_;  // compression: reach of one width, per row
+    void gained(std::int32_t row) {
+        ++gain_epoch_;
+        if (!cfg_.pools.empty()) {  // pools are shared: every row may benefit
+            std::fill(row_gain_.begin(), row_gain_.end(), gain_epoch_);
+            return;
+        }
+        row_gain_[static_cast<std::size_t>(row)] = gain_epoch_;
+    }
 
     // The walk is incremental: while no capacity comes back, jobs it has
     // already found unable to start cannot start either, so the next pass
@@ -227,7 +242,7 @@ class Scheduler {
     void reserve_at(Slot s, Time t, std::int32_t row);
     void unreserve(Slot s);
     void compress_reservations();
-    bool can_move_earlier(const Job& j, Time reach) const;
+    bool can_move_earlier(const Job& j, const Time* reach) const;
 
     // Time sharing (matrix_phases.cpp, slices.cpp).
     void clean_matrix();
