@@ -1,0 +1,200 @@
+// Throughput as workloads grow: does the cost per job stay flat?
+//
+//   build/bin/bench_scaling [--suite backfill|traces|gang|all] [--repeat R]
+//                           [--sizes N,N,...] [--gang-sizes N,N,...]
+//
+// backfill: conservative and EASY (shipped Lua first_fit) on generated
+//   workloads (1,024 processors, offered load 0.9) of 10k, 50k and 200k jobs.
+// traces:   conservative against EASY on CTC-SP2 and HPC2N (standard mapping).
+// gang:     BGS and MBGS (MPL 5, 200 s slices, C = 10 s, Q = 64) on seed
+//           000's workload 8 (factor 1.8) scaled to 10k, 30k and 100k jobs.
+//
+// Each figure is the CPU time of this thread while the simulation runs
+// (CLOCK_THREAD_CPUTIME_ID: the workload is built before, outside the
+// measure), so that other processes on a shared machine do not count. The
+// settings compared are run alternately, R times each (default 3), and the
+// median is reported with the spread (max/min) of the R runs. "spread over
+// sizes" is the largest jobs/s divided by the smallest: the target is within
+// ±15 % (at most 1.35).
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "generate.h"
+#include "run_config.h"
+#include "simulation.h"
+#include "swf.h"
+
+using namespace rota::sim;
+
+namespace {
+
+double thread_cpu() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+struct Setting {
+    std::string policy;
+    RunConfig rc;
+    SimOptions opt;
+};
+
+Setting backfilling(const char* policy) {
+    return {policy, RunConfig{}, SimOptions{}};
+}
+
+Setting gang(const char* policy) {
+    Setting s{policy, RunConfig{}, SimOptions{}};
+    s.rc.mpl = 5;
+    s.rc.slice = 200;
+    s.rc.migration_cost = 10;  // seed 000 Figure 15's setting
+    s.rc.migration_q = 64;
+    s.opt.cs_overhead = 0.01;
+    return s;
+}
+
+double run_once(const Setting& s, const std::vector<TraceJob>& jobs, std::int32_t procs) {
+    const std::string cfg = engine_toml(s.rc, s.policy, procs);
+    rota_engine* e = nullptr;
+    if (rota_engine_new(cfg.c_str(), nullptr, &e) != ROTA_OK) {
+        std::fprintf(stderr, "bench_scaling: %s\n", rota_errmsg(e));
+        std::exit(1);
+    }
+    const double t0 = thread_cpu();
+    SimResult r = simulate(e, jobs, s.opt);
+    const double t = thread_cpu() - t0;
+    rota_engine_free(e);
+    if (r.jobs.size() != jobs.size()) {
+        std::fprintf(stderr, "bench_scaling: %zu of %zu jobs accounted for\n", r.jobs.size(),
+                     jobs.size());
+        std::exit(1);
+    }
+    return t;
+}
+
+struct Figure {
+    double median, spread;
+};
+
+// Runs every setting on `jobs` alternately, `repeat` times; one figure each.
+std::vector<Figure> alternate(const std::vector<Setting>& settings,
+                              const std::vector<TraceJob>& jobs, std::int32_t procs, int repeat) {
+    std::vector<std::vector<double>> t(settings.size());
+    for (int i = 0; i < repeat; ++i)
+        for (std::size_t k = 0; k < settings.size(); ++k)
+            t[k].push_back(run_once(settings[k], jobs, procs));
+    std::vector<Figure> out;
+    for (auto& v : t) {
+        std::sort(v.begin(), v.end());
+        out.push_back({v[v.size() / 2], v.back() / v.front()});
+    }
+    return out;
+}
+
+std::vector<std::int64_t> parse_sizes(const char* s) {
+    std::vector<std::int64_t> out;
+    for (const char* p = s; *p;) {
+        char* end = nullptr;
+        out.push_back(std::strtoll(p, &end, 10));
+        p = *end == ',' ? end + 1 : end;
+    }
+    return out;
+}
+
+// One line per size and setting, then the spread of jobs/s over sizes.
+void scaling(const char* title, const std::vector<Setting>& settings,
+             const std::vector<std::int64_t>& sizes, GenerateOptions g, int repeat) {
+    std::printf("\n%s\n", title);
+    std::vector<std::vector<double>> rate(settings.size());
+    for (std::int64_t n : sizes) {
+        g.jobs = n;
+        const auto jobs = generate(g);
+        const auto f = alternate(settings, jobs, g.procs, repeat);
+        for (std::size_t k = 0; k < settings.size(); ++k) {
+            const double r = static_cast<double>(n) / f[k].median;
+            rate[k].push_back(r);
+            std::printf("  %-13s %8lld jobs  %8.3f s CPU  %10.0f jobs/s  (runs within %.2fx)\n",
+                        settings[k].policy.c_str(), static_cast<long long>(n), f[k].median, r,
+                        f[k].spread);
+        }
+        if (settings.size() == 2)
+            std::printf("  %s / %s CPU time: %.2fx\n", settings[0].policy.c_str(),
+                        settings[1].policy.c_str(), f[0].median / f[1].median);
+    }
+    for (std::size_t k = 0; k < settings.size(); ++k) {
+        const auto [lo, hi] = std::minmax_element(rate[k].begin(), rate[k].end());
+        std::printf("  %-13s spread over sizes: %.2fx (target at most 1.35x)\n",
+                    settings[k].policy.c_str(), *hi / *lo);
+    }
+}
+
+void traces(const std::vector<std::string>& names, int repeat) {
+    std::printf("\nconservative against EASY (Lua first_fit) on real traces\n");
+    for (const std::string& name : names) {
+        const std::string path = std::string(ROTA_SHARED_DIR) + "/traces/" + name;
+        if (!std::filesystem::exists(path)) {
+            std::printf("  %s not found: skipped\n", path.c_str());
+            continue;
+        }
+        const Trace t = load_trace(path, Mapping::standard);
+        const auto f = alternate({backfilling("conservative"), backfilling("easy")}, t.jobs,
+                                 t.header.max_procs, repeat);
+        std::printf(
+            "  %-28s %7zu jobs  conservative %7.3f s  easy %7.3f s CPU  ratio %.2fx "
+            "(target at most 3x)\n",
+            name.c_str(), t.jobs.size(), f[0].median, f[1].median, f[0].median / f[1].median);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string suite = "all";
+    int repeat = 3;
+    std::string sizes = "10000,50000,200000", gang_sizes = "10000,30000,100000";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--suite"))
+            suite = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--repeat"))
+            repeat = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--sizes"))
+            sizes = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--gang-sizes"))
+            gang_sizes = argv[i + 1];
+        else {
+            std::fprintf(stderr, "bench_scaling: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (repeat < 1) repeat = 1;
+    std::printf("rota %s: thread CPU time of the simulation, median of %d alternated runs\n",
+                rota_version(), repeat);
+    const bool all = suite == "all";
+    if (all || suite == "backfill") {
+        GenerateOptions g;
+        g.procs = 1024;
+        g.load = 0.9;
+        scaling("conservative and EASY, generated workloads (1024 procs, load 0.9)",
+                {backfilling("conservative"), backfilling("easy")}, parse_sizes(sizes.c_str()), g,
+                repeat);
+    }
+    if (all || suite == "traces")
+        traces({"CTC-SP2-1996-3.1-cln.swf.gz", "HPC2N-2002-2.2-cln.swf.gz"}, repeat);
+    if (all || suite == "gang")
+        scaling("BGS and MBGS, seed 000 workload 8 (factor 1.8) scaled",
+                {gang("bgs"), gang("mbgs")}, parse_sizes(gang_sizes.c_str()), zhang_options(1.8, 1),
+                repeat);
+    std::printf(
+        "\nreproduce: build/bin/bench_scaling --suite %s --repeat %d --sizes %s "
+        "--gang-sizes %s\n",
+        suite.c_str(), repeat, sizes.c_str(), gang_sizes.c_str());
+    return 0;
+}
