@@ -4,9 +4,17 @@
 // so the walk's fast path skips it) and the vector is compacted only when
 // tombstones are many: starting a job from the middle of a long queue costs
 // O(1) instead of shifting the tail.
+//
+// Every block of kBlock entries keeps, per width class (widths in
+// [2^k, 2^(k+1))), the shortest window queued in it, so a walk looking for
+// jobs that fit now can pass a whole block with a few comparisons: a job of
+// class k fits no longer than a job of width 2^k does. Removals leave the
+// minimum as it was (a bound, no longer exact, until the next compaction).
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -27,12 +35,25 @@ class JobQueue {
         bool live() const { return slot != kDead; }
     };
 
+    static constexpr std::size_t kBlock = 64;
+    static constexpr std::size_t kClasses = 16;  // the last one holds every wider job
+    static std::size_t width_class(std::int32_t procs) {
+        const auto w = static_cast<std::uint32_t>(std::max(procs, 1));
+        return std::min<std::size_t>(static_cast<std::size_t>(std::bit_width(w)) - 1, kClasses - 1);
+    }
+    // The shortest window of class k among the entries of block b (kForever
+    // if none); a lower bound once entries were removed.
+    Time block_min_window(std::size_t b, std::size_t k) const { return blocks_[b][k]; }
+
     std::size_t size() const { return entries_.size() - dead_; }  // live entries
     bool empty() const { return size() == 0; }
     std::size_t span() const { return entries_.size(); }  // with tombstones
     const Entry& operator[](std::size_t i) const { return entries_[i]; }
 
-    void push_back(const Entry& e) { entries_.push_back(e); }
+    void push_back(const Entry& e) {
+        entries_.push_back(e);
+        note(entries_.size() - 1);
+    }
     const Entry* last_live() const {
         for (auto it = entries_.rbegin(); it != entries_.rend(); ++it)
             if (it->live()) return &*it;
@@ -46,6 +67,7 @@ class JobQueue {
         auto pos = std::upper_bound(entries_.begin(), entries_.end(), e, before);
         auto at = static_cast<std::size_t>(pos - entries_.begin());
         entries_.insert(pos, e);
+        rebuild(at / kBlock);
         return at;
     }
 
@@ -76,6 +98,7 @@ class JobQueue {
                                       [](const Entry& e) { return !e.live(); }),
                        entries_.end());
         dead_ = 0;
+        rebuild(0);
     }
 
     template <class F>
@@ -85,8 +108,30 @@ class JobQueue {
     }
 
   private:
+    using Block = std::array<Time, kClasses>;
     std::vector<Entry> entries_;
+    std::vector<Block> blocks_;
     std::size_t dead_ = 0;
+
+    void note(std::size_t i) {
+        const std::size_t b = i / kBlock;
+        if (b >= blocks_.size()) {
+            Block empty;
+            empty.fill(kForever);
+            blocks_.resize(b + 1, empty);
+        }
+        Time& m = blocks_[b][width_class(entries_[i].procs)];
+        m = std::min(m, entries_[i].window);
+    }
+    // Recomputes the blocks from block `from` on.
+    void rebuild(std::size_t from) {
+        blocks_.resize(std::min(blocks_.size(), from));
+        for (std::size_t i = from * kBlock; i < entries_.size(); ++i)
+            if (entries_[i].live()) note(i);
+        Block empty;
+        empty.fill(kForever);
+        blocks_.resize((entries_.size() + kBlock - 1) / kBlock, empty);
+    }
 };
 
 }  // namespace rota

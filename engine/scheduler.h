@@ -229,6 +229,7 @@ class Scheduler {
     void queue_erase(Slot s);
     void add_candidate(Slot s, std::size_t pos);
     bool collect_candidates(std::size_t from, Slot head);
+    bool block_may_start(std::size_t b, std::int64_t free) const;
     bool flush_candidates(Slot head);
     bool nothing_more_can_start() const;
     std::int64_t free_columns() const;

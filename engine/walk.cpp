@@ -123,13 +123,13 @@ void Scheduler::schedule_phase() {
             reserve(s);
         }
         if (j.reserved()) {
-            ++reserved_ahead;
-            if (j.reserved_start == now_) {
+            if (j.reserved_start == now_) {  // starting uses its reservation up
                 start(s, j.reserved_row);
                 queue_.kill(r);
-            } else if (head == kNoSlot) {
-                head = s;
+                continue;
             }
+            ++reserved_ahead;
+            if (head == kNoSlot) head = s;
             continue;
         }
         if (head == kNoSlot) {
@@ -141,10 +141,11 @@ void Scheduler::schedule_phase() {
             }
             head = s;
             if (can_reserve()) {
-                ++reserved_ahead;
                 if (reserve(s) == now_) {  // cannot happen while profiles agree; kept safe
                     start(s, j.reserved_row);
                     queue_.kill(r);
+                } else {
+                    ++reserved_ahead;
                 }
             }
             if (!cfg_.backfill) break;  // FCFS, GS: nothing passes the head
@@ -163,10 +164,11 @@ void Scheduler::schedule_phase() {
         if (can_reserve() && !batch_slots_.empty())
             flush();  // they come before this job in the queue, and may reserve
         if (can_reserve()) {
-            ++reserved_ahead;
             if (reserve(s) == now_) {
                 start(s, j.reserved_row);
                 queue_.kill(r);
+            } else {
+                ++reserved_ahead;
             }
         }
     }
@@ -189,6 +191,18 @@ void Scheduler::add_candidate(Slot s, std::size_t pos) {
 // and no pools most jobs are ruled out from their queue entry alone
 // (tombstones are infinitely wide). Returns false when it stopped early
 // because nothing more can start or the policy wants no more.
+// Whether some job of queue block b may fit now (one row, no pools, fit
+// limits prepared): for each width class that fits the free columns, its
+// shortest window against how long its narrowest width fits.
+bool Scheduler::block_may_start(std::size_t b, std::int64_t free) const {
+    for (std::size_t k = 0; k < JobQueue::kClasses; ++k) {
+        const std::int32_t narrowest = std::int32_t{1} << k;
+        if (narrowest > free) break;
+        if (queue_.block_min_window(b, k) <= machine_.fit_limit(narrowest) - now_) return true;
+    }
+    return false;
+}
+
 bool Scheduler::collect_candidates(std::size_t r, Slot head) {
     auto policy = policy_[static_cast<int>(Hook::backfill_select)];
     const bool streams = policy && policy->streams(Hook::backfill_select);
@@ -198,6 +212,10 @@ bool Scheduler::collect_candidates(std::size_t r, Slot head) {
     const bool fast = cfg_.rows == 1 && cfg_.pools.empty();
     if (fast) machine_.prepare_fit_limits(now_);
     for (; r < span; ++r) {
+        if (fast && r % JobQueue::kBlock == 0 && !block_may_start(r / JobQueue::kBlock, free)) {
+            r += JobQueue::kBlock - 1;
+            continue;
+        }
         const JobQueue::Entry& q = queue_[r];
         if (fast) {
             if (q.procs > free) continue;  // tombstones too: they are infinitely wide
