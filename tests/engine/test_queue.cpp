@@ -63,3 +63,49 @@ TEST_CASE("queue: compaction waits until tombstones are many") {
     CHECK(q.span() == 140);
     CHECK(q[0].slot == 60);
 }
+
+// The blocks' shortest window per width class against a brute-force scan of
+// the live entries: exact after pushes, insertions and compaction; after a
+// removal a lower bound.
+TEST_CASE("queue: blocks keep the shortest window of each width class") {
+    JobQueue q;
+    std::uint64_t x = 12345;
+    auto next = [&x] {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        return x >> 33;
+    };
+    auto check = [&](bool exact) {
+        const std::size_t blocks = (q.span() + JobQueue::kBlock - 1) / JobQueue::kBlock;
+        for (std::size_t b = 0; b < blocks; ++b) {
+            for (std::size_t k = 0; k < JobQueue::kClasses; ++k) {
+                Time want = kForever;
+                for (std::size_t i = b * JobQueue::kBlock;
+                     i < std::min(q.span(), (b + 1) * JobQueue::kBlock); ++i)
+                    if (q[i].live() && JobQueue::width_class(q[i].procs) == k)
+                        want = std::min(want, q[i].window);
+                if (exact)
+                    REQUIRE(q.block_min_window(b, k) == want);
+                else
+                    REQUIRE(q.block_min_window(b, k) <= want);
+            }
+        }
+    };
+    CHECK(JobQueue::width_class(1) == 0);
+    CHECK(JobQueue::width_class(3) == 1);
+    CHECK(JobQueue::width_class(4) == 2);
+    CHECK(JobQueue::width_class(1 << 20) == JobQueue::kClasses - 1);
+    for (JobQueue::Slot s = 0; s < 500; ++s)
+        q.push_back({s, static_cast<std::int32_t>(1 + next() % 2000),
+                     static_cast<Time>(1 + next() % 100000)});
+    check(true);
+    for (std::size_t i = 0; i < q.span(); i += 3) q.kill(i);
+    check(false);
+    q.compact();
+    check(true);
+    // An entry that sorts before every other lands at the front: every
+    // block shifts by one.
+    auto before = [](const Entry& a, const Entry& b) { return a.slot == 999 && b.slot != 999; };
+    q.insert_sorted({999, 1, 1}, before);
+    CHECK(q[0].slot == 999);
+    check(true);
+}
