@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -61,7 +62,25 @@ Setting gang(const char* policy) {
     return s;
 }
 
-double run_once(const Setting& s, const std::vector<TraceJob>& jobs, std::int32_t procs) {
+// Mean number of waiting jobs over the run (Little's law: total wait over
+// the span from first submission to last start): what a pass has to walk.
+double mean_waiting(const SimResult& r) {
+    double wait = 0;
+    std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = 0;
+    for (const JobOutcome& j : r.jobs) {
+        first = std::min(first, j.submit);
+        if (j.start < 0) continue;
+        wait += static_cast<double>(j.start - j.submit);
+        last = std::max(last, j.start);
+    }
+    return last > first ? wait / static_cast<double>(last - first) : 0.0;
+}
+
+struct Measure {
+    double cpu, waiting;
+};
+
+Measure run_once(const Setting& s, const std::vector<TraceJob>& jobs, std::int32_t procs) {
     const std::string cfg = engine_toml(s.rc, s.policy, procs);
     rota_engine* e = nullptr;
     if (rota_engine_new(cfg.c_str(), nullptr, &e) != ROTA_OK) {
@@ -77,24 +96,29 @@ double run_once(const Setting& s, const std::vector<TraceJob>& jobs, std::int32_
                      jobs.size());
         std::exit(1);
     }
-    return t;
+    return {t, mean_waiting(r)};
 }
 
 struct Figure {
-    double median, spread;
+    double median, spread, waiting;
 };
 
 // Runs every setting on `jobs` alternately, `repeat` times; one figure each.
 std::vector<Figure> alternate(const std::vector<Setting>& settings,
                               const std::vector<TraceJob>& jobs, std::int32_t procs, int repeat) {
     std::vector<std::vector<double>> t(settings.size());
+    std::vector<double> waiting(settings.size());
     for (int i = 0; i < repeat; ++i)
-        for (std::size_t k = 0; k < settings.size(); ++k)
-            t[k].push_back(run_once(settings[k], jobs, procs));
+        for (std::size_t k = 0; k < settings.size(); ++k) {
+            const Measure m = run_once(settings[k], jobs, procs);
+            t[k].push_back(m.cpu);
+            waiting[k] = m.waiting;  // the same schedule every time
+        }
     std::vector<Figure> out;
-    for (auto& v : t) {
+    for (std::size_t k = 0; k < t.size(); ++k) {
+        auto& v = t[k];
         std::sort(v.begin(), v.end());
-        out.push_back({v[v.size() / 2], v.back() / v.front()});
+        out.push_back({v[v.size() / 2], v.back() / v.front(), waiting[k]});
     }
     return out;
 }
@@ -121,9 +145,11 @@ void scaling(const char* title, const std::vector<Setting>& settings,
         for (std::size_t k = 0; k < settings.size(); ++k) {
             const double r = static_cast<double>(n) / f[k].median;
             rate[k].push_back(r);
-            std::printf("  %-13s %8lld jobs  %8.3f s CPU  %10.0f jobs/s  (runs within %.2fx)\n",
-                        settings[k].policy.c_str(), static_cast<long long>(n), f[k].median, r,
-                        f[k].spread);
+            std::printf(
+                "  %-13s %8lld jobs  %8.3f s CPU  %10.0f jobs/s  (runs within %.2fx; %.0f jobs "
+                "waiting on average)\n",
+                settings[k].policy.c_str(), static_cast<long long>(n), f[k].median, r, f[k].spread,
+                f[k].waiting);
         }
         if (settings.size() == 2)
             std::printf("  %s / %s CPU time: %.2fx\n", settings[0].policy.c_str(),
