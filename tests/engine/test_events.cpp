@@ -3,8 +3,11 @@
 
 #include "engine/error.h"
 #include "engine/scheduler.h"
+#include "engine_test_util.h"
 
 using namespace rota;
+using rota::test::drain;
+using rota::test::spec;
 
 namespace {
 
@@ -13,21 +16,6 @@ SchedulerConfig machine(std::int32_t procs, std::int32_t depth = 1) {
     c.procs = procs;
     c.reservation_depth = depth;
     return c;
-}
-
-JobSpec spec(JobId id, std::int32_t procs, Time est) {
-    JobSpec s;
-    s.id = id;
-    s.procs = procs;
-    s.estimate = est;
-    return s;
-}
-
-std::vector<Action> drain(Scheduler& s) {
-    std::vector<Action> v;
-    Action a;
-    while (s.next_action(a)) v.push_back(a);
-    return v;
 }
 
 }  // namespace

@@ -5,8 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include "engine/scheduler.h"
+#include "engine_test_util.h"
 
 using namespace rota;
+using rota::test::drain;
+using rota::test::spec;
 
 namespace {
 
@@ -18,21 +21,6 @@ SchedulerConfig gang(std::int32_t procs, std::int32_t rows, bool backfill) {
     c.backfill = backfill;
     c.reservation_depth = backfill ? SchedulerConfig::kUnlimited : 0;
     return c;
-}
-
-JobSpec spec(JobId id, std::int32_t procs, Time est) {
-    JobSpec s;
-    s.id = id;
-    s.procs = procs;
-    s.estimate = est;
-    return s;
-}
-
-std::vector<Action> drain(Scheduler& s) {
-    std::vector<Action> v;
-    Action a;
-    while (s.next_action(a)) v.push_back(a);
-    return v;
 }
 
 std::int32_t home(const Scheduler& s, JobId id) {
