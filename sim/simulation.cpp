@@ -84,7 +84,28 @@ class Machine {
                     submit(arrival_[next_arrival_++]);
                     pass(t);
                 }
-                while (end_due(t)) pass(t);
+                // Ends in start order, a pass after each. A job killed at its
+                // estimate is one of them: the engine freed it in
+                // rota_advance (pyss counts it free at t too), but pyss
+                // handles its termination in start order like any other, and
+                // the pass after it may start jobs before the next end frees
+                // more processors.
+                std::sort(killed_.begin(), killed_.end(), [&](std::uint32_t a, std::uint32_t b) {
+                    return state_[a].order < state_[b].order;
+                });
+                std::size_t k = 0;
+                while (true) {
+                    drop_stale_ends();
+                    const bool end_next = !ends_.empty() && ends_.top().time <= t;
+                    if (k < killed_.size() &&
+                        (!end_next || state_[killed_[k]].order < ends_.top().order)) {
+                        ++k;
+                    } else if (!end_due(t)) {
+                        break;
+                    }
+                    pass(t);
+                }
+                killed_.clear();
                 pass(t);  // reservations that start now, when nothing else happened
             } else {
                 while (end_due(t)) {
@@ -122,6 +143,7 @@ class Machine {
     std::size_t next_arrival_ = 0;
     std::priority_queue<EndEvent, std::vector<EndEvent>, std::greater<>> ends_;
     std::vector<std::uint32_t> executing_;  // jobs of the active row
+    std::vector<std::uint32_t> killed_;     // pyss: killed at their estimate by rota_advance(t)
     std::uint64_t started_ = 0;
     std::int32_t procs_ = 0, rows_ = 1;
     std::int64_t overhead_ = 0;
@@ -302,6 +324,7 @@ class Machine {
                 }
                 case ROTA_ACTION_KILL:
                     finish(i, a.time, FinalState::killed);
+                    if (opt_.order == EventOrder::pyss) killed_.push_back(i);
                     break;
                 case ROTA_ACTION_REJECT:
                     res_.jobs[i].state = FinalState::rejected;

@@ -19,7 +19,9 @@ enum class EventOrder {
     // All job ends first, then all arrivals in trace order, then one pass.
     batched,
     // pyss's rules: arrivals (in trace order) before ends, ends in the order
-    // the jobs started, and a pass after every single event.
+    // the jobs started, and a pass after every single event. A job killed at
+    // its estimate is freed when the clock reaches it, but its end still
+    // takes its place in start order, with a pass of its own.
     pyss,
 };
 
