@@ -49,7 +49,7 @@ struct EndEvent {
 class Machine {
   public:
     Machine(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt)
-        : e_(e), in_(jobs), opt_(opt), state_(jobs.size()) {
+        : e_(e), in_(jobs), opt_(opt), slot_(jobs.size(), kNoRun) {
         rota_machine_info mi{};
         mi.size = sizeof(mi);
         check(e_, rota_machine(e_, &mi), "rota_machine");
@@ -90,15 +90,12 @@ class Machine {
                 // handles its termination in start order like any other, and
                 // the pass after it may start jobs before the next end frees
                 // more processors.
-                std::sort(killed_.begin(), killed_.end(), [&](std::uint32_t a, std::uint32_t b) {
-                    return state_[a].order < state_[b].order;
-                });
+                std::sort(killed_.begin(), killed_.end());
                 std::size_t k = 0;
                 while (true) {
                     drop_stale_ends();
                     const bool end_next = !ends_.empty() && ends_.top().time <= t;
-                    if (k < killed_.size() &&
-                        (!end_next || state_[killed_[k]].order < ends_.top().order)) {
+                    if (k < killed_.size() && (!end_next || killed_[k].first < ends_.top().order)) {
                         ++k;
                     } else if (!end_due(t)) {
                         break;
@@ -137,13 +134,35 @@ class Machine {
     rota_engine* e_;
     const std::vector<TraceJob>& in_;
     const SimOptions& opt_;
-    std::vector<Running> state_;
+    // Running state for the jobs that run, not for every job of the
+    // workload: slot_[i] is job i's place in runs_ while it runs.
+    static constexpr std::uint32_t kNoRun = UINT32_MAX;
+    std::vector<std::uint32_t> slot_;
+    std::vector<Running> runs_;
+    std::vector<std::uint32_t> free_runs_;
+    Running& state(std::uint32_t i) { return runs_[slot_[i]]; }
+    const Running& state(std::uint32_t i) const { return runs_[slot_[i]]; }
+    void open_run(std::uint32_t i) {
+        if (free_runs_.empty()) {
+            slot_[i] = static_cast<std::uint32_t>(runs_.size());
+            runs_.emplace_back();
+        } else {
+            slot_[i] = free_runs_.back();
+            free_runs_.pop_back();
+            runs_[slot_[i]] = Running{};
+        }
+    }
+    void close_run(std::uint32_t i) {
+        free_runs_.push_back(slot_[i]);
+        slot_[i] = kNoRun;
+    }
     SimResult res_;
     std::vector<std::uint32_t> arrival_;
     std::size_t next_arrival_ = 0;
     std::priority_queue<EndEvent, std::vector<EndEvent>, std::greater<>> ends_;
     std::vector<std::uint32_t> executing_;  // jobs of the active row
-    std::vector<std::uint32_t> killed_;     // pyss: killed at their estimate by rota_advance(t)
+    // pyss: killed at their estimate by rota_advance(t), with their start order
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> killed_;
     std::uint64_t started_ = 0;
     std::int32_t procs_ = 0, rows_ = 1;
     std::int64_t overhead_ = 0;
@@ -155,13 +174,13 @@ class Machine {
     std::int64_t arrival_us(std::size_t k) const { return in_[arrival_[k]].submit * kUs; }
 
     std::int64_t completion(std::uint32_t i) const {
-        const Running& r = state_[i];
+        const Running& r = state(i);
         return r.since + (r.need - r.done);
     }
 
     // (Re)schedules the end of an executing job: older events become stale.
     void schedule_end(std::uint32_t i) {
-        Running& r = state_[i];
+        Running& r = state(i);
         ++r.version;
         // With one row a job outliving its estimate is the engine's to kill.
         if (rows_ == 1 && in_[i].runtime >= in_[i].estimate) return;
@@ -171,8 +190,9 @@ class Machine {
     void drop_stale_ends() {
         while (!ends_.empty()) {
             const EndEvent& ev = ends_.top();
-            const Running& r = state_[ev.job];
-            if (res_.jobs[ev.job].state == FinalState::unfinished && r.version == ev.version)
+            // A finished job's events are all stale (and its state is gone).
+            if (res_.jobs[ev.job].state == FinalState::unfinished &&
+                state(ev.job).version == ev.version)
                 return;
             ends_.pop();
         }
@@ -198,7 +218,7 @@ class Machine {
         if (rows_ > 1 && last_t_ >= 0 && t > last_t_ && waiting_ > 0) {
             double switching = 0;
             for (std::uint32_t i : executing_) {
-                const Running& r = state_[i];
+                const Running& r = state(i);
                 const std::int64_t a = std::max(last_t_, r.switched_in), b = std::min(t, r.since);
                 if (b > a) switching += static_cast<double>(b - a) * in_[i].procs;
             }
@@ -242,7 +262,7 @@ class Machine {
     }
 
     void start_executing(std::uint32_t i, std::int64_t from, std::int64_t switched_in) {
-        Running& r = state_[i];
+        Running& r = state(i);
         r.executing = true;
         r.switched_in = switched_in;
         r.since = std::max(from, r.blocked_until);
@@ -252,7 +272,7 @@ class Machine {
     }
 
     void stop_executing(std::uint32_t i, std::int64_t t) {
-        Running& r = state_[i];
+        Running& r = state(i);
         if (!r.executing) return;
         if (t > r.since) r.done += t - r.since;
         r.executing = false;
@@ -273,8 +293,8 @@ class Machine {
         o.finish = t_us / kUs;
         // The dedicated execution time (t^e of seed 000 §2.3); with one
         // row, finish - start.
-        o.run_time =
-            rows_ == 1 ? o.finish - o.start : std::min(state_[i].done, state_[i].need) / kUs;
+        o.run_time = rows_ == 1 ? o.finish - o.start : std::min(state(i).done, state(i).need) / kUs;
+        close_run(i);
     }
 
     void drain() {
@@ -294,7 +314,8 @@ class Machine {
                 case ROTA_ACTION_START: {
                     res_.jobs[i].start = a.time / kUs;
                     --waiting_;
-                    Running& r = state_[i];
+                    open_run(i);
+                    Running& r = state(i);
                     r.need = std::min(j.runtime, j.estimate) * kUs;
                     r.order = started_++;
                     // One row: it runs from now on. More: when RESUME says so.
@@ -310,7 +331,7 @@ class Machine {
                 case ROTA_ACTION_MIGRATE: {
                     // Checkpoint and restart (seed 000 §5.4): no progress
                     // for `delay`, on whatever columns the job now holds.
-                    Running& r = state_[i];
+                    Running& r = state(i);
                     r.blocked_until = std::max(r.blocked_until, a.time + a.delay);
                     if (r.executing) {
                         if (a.time > r.since) {
@@ -323,8 +344,8 @@ class Machine {
                     break;
                 }
                 case ROTA_ACTION_KILL:
+                    if (opt_.order == EventOrder::pyss) killed_.push_back({state(i).order, i});
                     finish(i, a.time, FinalState::killed);
-                    if (opt_.order == EventOrder::pyss) killed_.push_back(i);
                     break;
                 case ROTA_ACTION_REJECT:
                     res_.jobs[i].state = FinalState::rejected;
