@@ -244,12 +244,21 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
             fail("key 'policy.backfill_select' is never called: scheduler.backfill is false" +
                  (c.preset.empty() ? std::string() : " (preset '" + c.preset + "')"));
     }
+    // With one row nothing is switched and no job can move to another row:
+    // these keys would be accepted and never used.
+    if (s.rows == 1)
+        for (const char* k : {"slice", "migration", "migration_cost", "migration_q"})
+            if (given(gang, k))
+                fail(std::string("key 'gang.") + k +
+                     "' has no effect with one row (gang.mpl = 1): nothing is switched or "
+                     "migrated");
     if (!s.migration) {
         for (const char* k : {"migration_cost", "migration_q"})
             if (given(gang, k))
                 fail(std::string("key 'gang.") + k + "' has no effect: gang.migration is false");
         if (script_for(c, Hook::migration_option))
-            fail("key 'policy.migration_option' is never called: gang.migration is false");
+            fail("key 'policy.migration_option' is never called: gang.migration is false" +
+                 (c.preset.empty() ? std::string() : " (preset '" + c.preset + "')"));
     }
 }
 
@@ -310,7 +319,8 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
     if (const toml::table* p = table_at(root, "policy", "")) parse_policy(*p, c);
     if (const toml::table* l = table_at(root, "lua", "")) parse_lua(*l, c);
     const toml::table* gang = table_at(root, "gang", "");
-    // Gang presets run five rows of 200 s unless told otherwise (seed 000 §6).
+    // Gang presets run five rows of 200 s unless told otherwise (seed 000
+    // §5.2-5.3, the setting of its experiments).
     const std::string preset = sched ? get_string(*sched, "preset", "scheduler.") : "";
     const Preset* p = find_preset(preset);
     if (p && p->gang) {

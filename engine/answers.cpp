@@ -65,7 +65,8 @@ std::string check_options(const std::vector<std::int64_t>& options, std::size_t 
     if (options.size() != moves) return count_mismatch(options.size(), "options", moves, "moves");
     for (std::size_t i = 0; i < options.size(); ++i)
         if (options[i] < 0 || options[i] > 2)
-            return "option " + std::to_string(i + 1) + " is not 0, 1 or 2";
+            return "option " + std::to_string(i + 1) + " is " + std::to_string(options[i]) +
+                   ", not 0, 1 or 2";
     return {};
 }
 

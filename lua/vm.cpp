@@ -87,7 +87,6 @@ int load_chunk(lua_State* L) {
 struct BindArgs {
     const char* hook;
     const Params* params;
-    bool can_stream;
     bool streams = false;  // out
 };
 
@@ -106,13 +105,15 @@ int bind_hook_fn(lua_State* L) {
             for (int h = 0; h < kHookCount; ++h)
                 known = known || std::strcmp(name, hook_name(static_cast<Hook>(h))) == 0;
             if (!known) return luaL_error(L, "'streams' names no hook '%s'", name);
+            // Only backfill_select takes its batch in chunks, whichever
+            // hooks this file is configured for.
+            if (lua_toboolean(L, -1) && std::strcmp(name, hook_name(Hook::backfill_select)) != 0)
+                return luaL_error(L, "hook '%s' cannot stream (only backfill_select can)", name);
             lua_pop(L, 1);
         }
         lua_getfield(L, -1, a->hook);
         a->streams = lua_toboolean(L, -1) != 0;
         lua_pop(L, 1);
-        if (a->streams && !a->can_stream)
-            return luaL_error(L, "hook '%s' cannot stream (only backfill_select can)", a->hook);
     } else if (st != LUA_TNIL) {
         return luaL_error(L, "'streams' must be a table, not %s", luaL_typename(L, -1));
     }
@@ -222,7 +223,7 @@ void Vm::create_views() {
 
 void Vm::bind_hook(Hook h, int module, const Params& params) {
     lua_pushvalue(L(), module);
-    BindArgs args{hook_name(h), &params, h == Hook::backfill_select};
+    BindArgs args{hook_name(h), &params};
     const int status = run_protected(bind_hook_fn, &args, 1, 2);
     if (status != LUA_OK) {
         const std::string msg = path(h) + ": hook " + hook_name(h) + ": " + error_text(status);

@@ -172,8 +172,9 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
                 policy + "'; use policy = \"custom\" to set it yourself");
         toml::table g;
         g.insert("mpl", rc.mpl);
-        g.insert("slice", rc.slice);
-        if (policy == "mgs" || policy == "mbgs") {
+        // One row never switches nor migrates: the engine refuses those keys.
+        if (rc.mpl > 1) g.insert("slice", rc.slice);
+        if (rc.mpl > 1 && (policy == "mgs" || policy == "mbgs")) {
             g.insert("migration_cost", rc.migration_cost);
             g.insert("migration_q", rc.migration_q);
         }

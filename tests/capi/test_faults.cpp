@@ -241,6 +241,17 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
         "[machine]\nprocs = 8\n[policy.migration_option]\nscript = "
         "\"migration/min_cost.lua\"\n",
         "key 'policy.migration_option' is never called: gang.migration is false");
+    expect("[machine]\nprocs = 8\n[gang]\nmpl = 1\nslice = 100\n",
+           "key 'gang.slice' has no effect with one row (gang.mpl = 1)");
+    expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"easy\"\n[gang]\nslice = 100\n",
+           "key 'gang.slice' has no effect with one row");
+    expect(
+        "[machine]\nprocs = 8\n[scheduler]\npreset = \"mgs\"\n[gang]\nmpl = 1\nmigration_q = 4\n",
+        "key 'gang.migration_q' has no effect with one row");
+    expect(
+        "[machine]\nprocs = 8\n[scheduler]\npreset = \"gs\"\n[policy.migration_option]\n"
+        "script = \"migration/min_cost.lua\"\n",
+        "key 'policy.migration_option' is never called: gang.migration is false (preset 'gs')");
     // Keys that moved point to where they went.
     expect("[machine]\nprocs = 8\n[gang]\nmpl = 2\nbackfill = true\n",
            "unknown key 'gang.backfill' (backfilling in every row is scheduler.backfill");

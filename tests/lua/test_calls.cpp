@@ -159,7 +159,7 @@ TEST_CASE("migration_option answers one option per candidate move", "[lua][calls
     ctx.now = 1;
     const HookOutcome r = checked_migration(q, m, ctx, out);
     CHECK_FALSE(r.ok);
-    CHECK_THAT(r.error, Catch::Contains("option 1 is not 0, 1 or 2"));
+    CHECK_THAT(r.error, Catch::Contains("option 1 is 3, not 0, 1 or 2"));
     ctx.now = 0;
     REQUIRE(checked_migration(q, m, ctx, out).ok);
     CHECK(out == std::vector<std::int64_t>{1, 1, 1});

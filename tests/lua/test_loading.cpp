@@ -72,6 +72,12 @@ TEST_CASE("load errors carry file and line", "[lua][loading]") {
     CHECK_THAT(
         load_error(Hook::backfill_select, "load_loop.lua"),
         Catch::StartsWith(fixture("load_loop.lua") + ": instruction budget of 10000000 exceeded"));
+    CHECK_THAT(load_error(Hook::backfill_select, "streams_unknown_hook.lua"),
+               Catch::Contains("'streams' names no hook 'backfil_select'"));
+    CHECK_THAT(load_error(Hook::backfill_select, "streams_order.lua"),
+               Catch::Contains("hook 'order' cannot stream (only backfill_select can)"));
+    CHECK_THAT(load_error(Hook::backfill_select, "streams_not_boolean.lua"),
+               Catch::Contains("'streams' must map hook names to booleans"));
     CHECK_THAT(load_error(Hook::backfill_select, "dry_run_fails.lua"),
                Catch::Contains("dry run") &&
                    Catch::Contains(fixture("dry_run_fails.lua") + ":2: not ready: n is 0"));
