@@ -194,7 +194,12 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     }
     if (policy == "fpfs") {
         toml::table& bf = sub(sub(t, "policy"), "backfill_select");
-        bf.insert_or_assign("max_jumps", rc.max_jumps);
+        if (bf.get("max_jumps"))
+            fail(
+                "key 'policy.backfill_select.max_jumps' is set by the simulator key max_jumps "
+                "(--max-jumps) with the preset 'fpfs'; use policy = \"custom\" to set it "
+                "yourself");
+        bf.insert("max_jumps", rc.max_jumps);
     }
     os << t;
     return os.str();
