@@ -14,7 +14,8 @@
 
 namespace rota::sim {
 
-// How events with the same timestamp are ordered (docs/simulate.md).
+// How events with the same timestamp are ordered (docs/design.md, "The
+// simulator").
 enum class EventOrder {
     // All job ends first, then all arrivals in trace order, then one pass.
     batched,
