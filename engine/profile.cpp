@@ -96,6 +96,7 @@ Time Profile::earliest(Time from, const std::int64_t* d, Time duration, Time lat
     // the next candidate start. Each skips whole chunks by their min/max.
     Time cand = from;
     if (cand > latest) return kForever;
+    if (k_ == 1 && summarized()) return earliest_runs(from, d[0], duration, latest);
     Pos p = locate(from);
     for (;;) {
         const Pos bad = first_misfit(p, d, cand + duration);
@@ -109,6 +110,130 @@ Time Profile::earliest(Time from, const std::int64_t* d, Time duration, Time lat
         if (cand > latest) return kForever;
         p = good;
     }
+}
+
+void Profile::build_runs(const Chunk& ch) const {
+    const std::size_t m = ch.time.size();
+    const std::vector<std::int64_t>& v = ch.val;  // one column
+    ch.pre_min.resize(m);
+    ch.suf_min.resize(m);
+    for (std::size_t i = 0; i < m; ++i)
+        ch.pre_min[i] = i ? std::min(ch.pre_min[i - 1], v[i]) : v[i];
+    for (std::size_t i = m; i-- > 0;)
+        ch.suf_min[i] = i + 1 < m ? std::min(ch.suf_min[i + 1], v[i]) : v[i];
+    // The maximal run around step i holding at least v[i]: from just past
+    // the nearest lower step on the left to the nearest lower step on the
+    // right. Runs reaching the chunk's end are the suffix's business.
+    std::vector<std::size_t> left(m), right(m), stack;
+    for (std::size_t i = 0; i < m; ++i) {
+        while (!stack.empty() && v[stack.back()] >= v[i]) stack.pop_back();
+        left[i] = stack.empty() ? 0 : stack.back() + 1;
+        stack.push_back(i);
+    }
+    stack.clear();
+    for (std::size_t i = m; i-- > 0;) {
+        while (!stack.empty() && v[stack.back()] >= v[i]) stack.pop_back();
+        right[i] = stack.empty() ? m : stack.back();
+        stack.push_back(i);
+    }
+    std::vector<std::pair<std::int64_t, Time>> runs;
+    for (std::size_t i = 0; i < m; ++i)
+        if (right[i] < m) runs.emplace_back(v[i], ch.time[right[i]] - ch.time[left[i]]);
+    std::sort(runs.begin(), runs.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    ch.run_val.clear();
+    ch.run_len.clear();
+    Time best = 0;
+    for (const auto& [val, len] : runs) {
+        best = std::max(best, len);
+        ch.run_val.push_back(val);
+        ch.run_len.push_back(best);
+    }
+    ch.runs_ok = true;
+}
+
+// earliest() with one column and several chunks: a run of steps holding at
+// least x, long enough, is looked for chunk by chunk. A chunk wholly at or
+// above x extends the open run; otherwise the open run ends at its prefix,
+// a run inside it is looked for step by step only when its longest inner
+// run is long enough, and its suffix may open the next run.
+Time Profile::earliest_runs(Time from, std::int64_t x, Time duration, Time latest) const {
+    bool open = false;
+    Time rs = 0;  // start of the open run
+    auto end_of = [&](std::size_t c, std::size_t i) {
+        if (i + 1 < chunk_[c].time.size()) return chunk_[c].time[i + 1];
+        return c + 1 < chunk_.size() ? first_[c + 1] : kForever;
+    };
+    Time result = kForever;
+    // Steps one by one from step i0 of chunk c; true when decided.
+    auto scan = [&](std::size_t c, std::size_t i0) {
+        const Chunk& ch = chunk_[c];
+        for (std::size_t i = i0; i < ch.time.size(); ++i) {
+            if (ch.val[i] + ch.add[0] < x) {
+                open = false;
+                continue;
+            }
+            if (!open) {
+                rs = std::max(ch.time[i], from);
+                if (rs > latest) return (result = kForever), true;
+                open = true;
+            }
+            const Time e = end_of(c, i);
+            if (e == kForever || e - rs >= duration) return (result = rs), true;
+        }
+        return false;
+    };
+    const Pos p = locate(from);
+    if (scan(p.c, p.i)) return result;
+    for (std::size_t c = p.c + 1; c < chunk_.size(); ++c) {
+        const Chunk& ch = chunk_[c];
+        const Time t0 = first_[c];
+        const Time t_end = c + 1 < chunk_.size() ? first_[c + 1] : kForever;
+        if (ch.lo[0] >= x) {
+            if (!open) {
+                if (t0 > latest) return kForever;
+                rs = t0;
+                open = true;
+            }
+            if (t_end == kForever || t_end - rs >= duration) return rs;
+            continue;
+        }
+        if (!open && t0 > latest) return kForever;
+        if (ch.hi[0] < x) {  // the open run ends where this chunk begins
+            if (open && t0 - rs >= duration) return rs;
+            open = false;
+            continue;
+        }
+        if (!ch.runs_ok) build_runs(ch);
+        const std::int64_t xr = x - ch.add[0];
+        if (open) {  // it ends at the first step below x
+            const auto k = static_cast<std::size_t>(
+                std::partition_point(ch.pre_min.begin(), ch.pre_min.end(),
+                                     [xr](std::int64_t v) { return v >= xr; }) -
+                ch.pre_min.begin());
+            if (ch.time[k] - rs >= duration) return rs;
+            open = false;
+        }
+        const auto r = static_cast<std::size_t>(
+            std::partition_point(ch.run_val.begin(), ch.run_val.end(),
+                                 [xr](std::int64_t v) { return v >= xr; }) -
+            ch.run_val.begin());
+        if (r > 0 && ch.run_len[r - 1] >= duration) {
+            if (scan(c, 0)) return result;
+            continue;
+        }
+        const auto s =
+            static_cast<std::size_t>(std::partition_point(ch.suf_min.begin(), ch.suf_min.end(),
+                                                          [xr](std::int64_t v) { return v < xr; }) -
+                                     ch.suf_min.begin());
+        if (s == ch.time.size()) continue;  // its last step is below x
+        if (ch.time[s] > latest) return kForever;
+        rs = ch.time[s];
+        open = true;
+        if (t_end == kForever) return rs;
+    }
+    if (latest != kForever) return kForever;
+    throw Error(Errc::internal, "profile: demand exceeds the machine");
 }
 
 bool Profile::fits(Time start, const std::int64_t* d, Time duration) const {
@@ -174,6 +299,7 @@ Profile::Pos Profile::split_at(Time t) {
     Chunk& ch = chunk_[p.c];
     if (ch.time[p.i] == t) return p;
     const std::size_t at = p.i + 1;
+    ch.runs_ok = false;
     ch.time.insert(ch.time.begin() + static_cast<std::ptrdiff_t>(at), t);
     // The new step repeats its predecessor, relative to the same add.
     const auto src = static_cast<std::ptrdiff_t>(p.i * k_);
@@ -198,6 +324,7 @@ void Profile::refresh(Chunk& ch) {
 void Profile::add_range(Chunk& ch, std::size_t from, std::size_t to, const std::int64_t* d,
                         std::int64_t sign) {
     if (from >= to) return;
+    if (!(from == 0 && to == ch.time.size())) ch.runs_ok = false;  // a whole chunk: add only
     if (!summarized()) {  // one chunk: nothing to skip, so no min and max to keep
         for (std::size_t i = from; i < to; ++i)
             for (std::size_t j = 0; j < k_; ++j) ch.val[i * k_ + j] += sign * d[j];
@@ -249,6 +376,7 @@ bool Profile::same_as_previous(Pos p) const {
 
 void Profile::erase_step(Pos p) {
     Chunk& ch = chunk_[p.c];
+    ch.runs_ok = false;
     ch.time.erase(ch.time.begin() + static_cast<std::ptrdiff_t>(p.i));
     const auto at = static_cast<std::ptrdiff_t>(p.i * k_);
     ch.val.erase(ch.val.begin() + at, ch.val.begin() + at + static_cast<std::ptrdiff_t>(k_));
@@ -264,6 +392,7 @@ void Profile::erase_step(Pos p) {
 }
 
 void Profile::normalize(Chunk& ch) {
+    ch.runs_ok = false;
     for (std::size_t i = 0; i < ch.time.size(); ++i)
         for (std::size_t j = 0; j < k_; ++j) ch.val[i * k_ + j] += ch.add[j];
     std::fill(ch.add.begin(), ch.add.end(), 0);
@@ -284,6 +413,7 @@ void Profile::rebalance(std::size_t c) {
         upper.hi.resize(k_);
         ch.time.resize(half);
         ch.val.resize(half * k_);
+        ch.runs_ok = false;
         refresh(ch);
         refresh(upper);
         const Time f = upper.time[0];
@@ -331,6 +461,7 @@ void Profile::apply(Time start, Time end, const std::int64_t* d, std::int64_t si
     // A boundary at the origin leaves a first step wholly in the past.
     Chunk& head = chunk_[0];
     if (head.time.size() > 1 && head.time[1] <= origin_) {
+        head.runs_ok = false;
         head.time.erase(head.time.begin());
         head.val.erase(head.val.begin(), head.val.begin() + static_cast<std::ptrdiff_t>(k_));
         head.time[0] = kNoTime;
@@ -357,6 +488,7 @@ void Profile::advance(Time now) {
     chunk_.erase(chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(p.c));
     first_.erase(first_.begin(), first_.begin() + static_cast<std::ptrdiff_t>(p.c));
     Chunk& ch = chunk_[0];
+    ch.runs_ok = false;
     ch.time.erase(ch.time.begin(), ch.time.begin() + static_cast<std::ptrdiff_t>(p.i));
     ch.val.erase(ch.val.begin(), ch.val.begin() + static_cast<std::ptrdiff_t>(p.i * k_));
     ch.time[0] = kNoTime;  // the step holding now reaches back into the past
@@ -386,6 +518,13 @@ void Profile::check() const {
                 hi = std::max(hi, value(ch, i, j));
             }
             if (summarized() && (lo != ch.lo[j] || hi != ch.hi[j])) fail("stale chunk min or max");
+        }
+        if (ch.runs_ok) {  // what a search would read must be what the chunk holds
+            const auto pre = ch.pre_min, suf = ch.suf_min, val = ch.run_val;
+            const auto len = ch.run_len;
+            build_runs(ch);
+            if (pre != ch.pre_min || suf != ch.suf_min || val != ch.run_val || len != ch.run_len)
+                fail("stale chunk runs");
         }
         for (std::size_t i = 0; i < ch.time.size(); ++i) {
             if (any && ch.time[i] <= last) fail("steps out of order");

@@ -75,6 +75,15 @@ class Profile {
         std::vector<Time> time;
         std::vector<std::int64_t> val;
         std::vector<std::int64_t> add, lo, hi;  // k each; lo/hi include add
+        // One column only, built by a search when it needs them (values
+        // relative to add, so adding to the whole chunk keeps them):
+        // pre_min[i] / suf_min[i], the least value of steps 0..i / i..end;
+        // run_len[r], the longest run of steps that does not reach the
+        // chunk's end and holds at least run_val[r] everywhere (run_val
+        // descending). A search crosses a chunk by binary searches in these.
+        mutable bool runs_ok = false;
+        mutable std::vector<std::int64_t> pre_min, suf_min, run_val;
+        mutable std::vector<Time> run_len;
     };
     struct Pos {
         std::size_t c, i;
@@ -102,6 +111,8 @@ class Profile {
     bool chunk_none_fit(const Chunk& ch, const std::int64_t* d) const;
     Pos first_misfit(Pos from, const std::int64_t* d, Time until) const;
     Pos first_fit_step(Pos from, const std::int64_t* d) const;
+    void build_runs(const Chunk& ch) const;
+    Time earliest_runs(Time from, std::int64_t x, Time duration, Time latest) const;
     void apply(Time start, Time end, const std::int64_t* d, std::int64_t sign);
     void add_range(Chunk& ch, std::size_t from, std::size_t to, const std::int64_t* d,
                    std::int64_t sign);

@@ -176,7 +176,10 @@ struct Model {
     }
 };
 
-void random_walk(const D& cap, std::uint64_t seed, int ops) {
+// max_len: the longest window taken; take_pct / give_pct: shares of the
+// operations that take and give back windows (the rest: time, queries).
+void random_walk(const D& cap, std::uint64_t seed, int ops, Time max_len = 400, int take_pct = 35,
+                 int give_pct = 30) {
     Profile p(cap);
     Model m(cap);
     std::mt19937_64 rng(seed);
@@ -194,11 +197,11 @@ void random_walk(const D& cap, std::uint64_t seed, int ops) {
     };
     for (int op = 0; op < ops; ++op) {
         const int kind = static_cast<int>(uni(0, 99));
-        if (kind < 35 || held.empty()) {  // take a window
+        if (kind < take_pct || held.empty()) {  // take a window
             // Mostly as a scheduler would (at the earliest slot, so free
             // stays within capacity), sometimes anywhere (over-commits).
             Time a = uni(now, Model::kT - 1);
-            const Time len = uni(1, 400);
+            const Time len = uni(1, max_len);
             D d = demand(true);
             if (kind % 4 != 0) {
                 const Time t = m.earliest(a, d, len);
@@ -208,7 +211,7 @@ void random_walk(const D& cap, std::uint64_t seed, int ops) {
             take(p, a, b, d);
             m.apply(a, b, d, -1);
             held.push_back({std::max(a, now), b, d});
-        } else if (kind < 65) {  // give one back, possibly only its tail
+        } else if (kind < take_pct + give_pct) {  // give one back, possibly only its tail
             auto i = static_cast<std::size_t>(uni(0, static_cast<Time>(held.size()) - 1));
             Held h = held[i];
             held.erase(held.begin() + static_cast<std::ptrdiff_t>(i));
@@ -219,7 +222,7 @@ void random_walk(const D& cap, std::uint64_t seed, int ops) {
                 m.apply(cut, h.b, h.d, +1);
                 if (cut > a) held.push_back({a, cut, h.d});
             }
-        } else if (kind < 68) {  // time passes
+        } else if (kind < take_pct + give_pct + 3) {  // time passes
             now = std::min<Time>(now + uni(0, 60), Model::kT - 500);
             p.advance(now);
             m.origin = now;
@@ -227,7 +230,7 @@ void random_walk(const D& cap, std::uint64_t seed, int ops) {
         } else {  // queries
             Time from = uni(now, Model::kT + 10);
             D d = demand(false);
-            Time dur = uni(1, 500);
+            Time dur = uni(1, std::min<Time>(500, 2 * max_len));
             const Time want = m.earliest(from, d, dur);
             if (want < 0) {
                 CHECK_THROWS_AS(p.earliest(from, d.data(), dur), Error);
@@ -264,5 +267,60 @@ TEST_CASE("profile: agrees with a brute-force step function on 100,000 random op
     }
     SECTION("processors and two pools") {
         random_walk({6, 9, 3}, 2, 40'000);
+    }
+    SECTION("a long profile of short windows: many chunks, searched run by run") {
+        random_walk({40}, 3, 40'000, 30, 50, 15);
+    }
+    SECTION("a long, loaded profile: whole chunks too full for a wide demand") {
+        random_walk({16}, 4, 40'000, 40, 55, 10);
+        random_walk({6}, 5, 40'000, 60, 55, 10);
+    }
+}
+
+// Blocks of steps alternately roomy and full, long enough that whole chunks
+// fall inside a full block: a run that fits may end exactly where a chunk
+// begins, which a search crossing chunks by their summaries must notice.
+TEST_CASE("profile: a search crossing chunks finds runs that end at a chunk boundary",
+          "[profile]") {
+    const std::int64_t cap = 100;
+    std::mt19937_64 rng(7);
+    auto uni = [&](std::int64_t lo, std::int64_t hi) {
+        return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
+    for (int trial = 0; trial < 300; ++trial) {
+        // Chunks split in halves of 32 steps: blocks of a multiple of 8
+        // steps, shifted, often begin or end where a chunk does.
+        const std::int64_t roomy_len = 8 * uni(1, 4), full_len = 8 * uni(1, 8);
+        const std::int64_t block = roomy_len + full_len, shift = uni(0, block);
+        Profile p({cap});
+        std::vector<std::int64_t> level;  // free during [10 s, 10 s + 10)
+        for (std::int64_t s = 0; s < 400; ++s) {
+            const bool roomy = (s + shift) % block < roomy_len;
+            std::int64_t v = roomy ? uni(50, 60) : uni(0, 10);
+            if (!level.empty() && v == level.back()) v += v == 60 || v == 10 ? -1 : 1;
+            level.push_back(v);
+            const std::int64_t d = cap - v;
+            p.take(10 * s, 10 * s + 10, &d);
+        }
+        REQUIRE_NOTHROW(p.check());
+        const Time end = 10 * static_cast<Time>(level.size());
+        auto free_at = [&](Time u) {
+            return u >= end ? cap : level[static_cast<std::size_t>(u / 10)];
+        };
+        // Candidate starts: `from`, then every step start after it.
+        auto brute = [&](Time from, std::int64_t x, Time dur) -> Time {
+            for (Time t = from;; t = (t / 10 + 1) * 10) {
+                bool ok = true;
+                for (Time u = t; u < t + dur && ok; u = (u / 10 + 1) * 10) ok = free_at(u) >= x;
+                if (ok) return t;
+            }
+        };
+        for (int q = 0; q < 100; ++q) {
+            const Time from = uni(0, end - 1);
+            const std::int64_t x = uni(40, 60);
+            const Time dur = uni(1, 10 * block + 20);
+            INFO("block " << block << " from " << from << " x " << x << " dur " << dur);
+            REQUIRE(p.earliest(from, &x, dur) == brute(from, x, dur));
+        }
     }
 }
