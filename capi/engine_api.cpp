@@ -235,6 +235,14 @@ int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* u
         if (flags & ~ROTA_STREAM)
             throw Error(Errc::invalid,
                         "rota_set_backfill_select: unknown flags " + std::to_string(flags));
+        // A callback the engine would never call is refused, not ignored.
+        if (fn && !e->config.scheduler.backfill)
+            throw Error(Errc::invalid,
+                        "rota_set_backfill_select: this engine never backfills "
+                        "(scheduler.backfill is false" +
+                            (e->config.preset.empty() ? std::string()
+                                                      : ", preset '" + e->config.preset + "'") +
+                            ")");
         e->native_backfill =
             fn ? std::make_shared<NativeBackfill>(fn, ud, (flags & ROTA_STREAM) != 0) : nullptr;
         e->install_policies();

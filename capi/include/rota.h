@@ -423,7 +423,9 @@ typedef int (*rota_backfill_select_fn)(void* ud, const rota_batch* c,
 
 /* Install a native backfill_select policy, replacing the configured one
 ** (NULL restores the configuration's). It stays installed across
-** rota_reload_policies(). `flags` is 0 or ROTA_STREAM. */
+** rota_reload_policies(). `flags` is 0 or ROTA_STREAM. ROTA_EINVAL for
+** other flags, and for a policy on an engine that never backfills
+** (scheduler.backfill false: FCFS, GS, MGS), which would never call it. */
 ROTA_API int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud,
                                       int flags);
 

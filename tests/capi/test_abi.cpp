@@ -195,6 +195,14 @@ TEST_CASE("abi: an estimate beyond the time axis is refused") {
     CHECK(rota_now(e.get()) == 1);
 }
 
+TEST_CASE("abi: a native backfill policy on an engine that never backfills is refused") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n[scheduler]\npreset = \"fcfs\"\n");
+    auto none = [](void*, const rota_batch*, const rota_backfill_context*, uint32_t*) { return 0; };
+    CHECK(rota_set_backfill_select(e.get(), none, nullptr, 0) == ROTA_EINVAL);
+    CHECK(std::string(rota_errmsg(e.get())).find("never backfills") != std::string::npos);
+    CHECK(rota_set_backfill_select(e.get(), nullptr, nullptr, 0) == ROTA_OK);  // clearing is fine
+}
+
 TEST_CASE("abi: a native backfill policy survives a policy reload") {
     auto e = rota::test::engine_from(
         "[machine]\nprocs = 8\n[policy.backfill_select]\nscript = \"backfill/first_fit.lua\"\n");
