@@ -184,7 +184,17 @@ def describe_binary(path):
                                 capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
-    return {"path": os.path.relpath(path, ROOT), "built": when, "commit": commit}
+    # Tracked sources changed since that commit (this page and its plots,
+    # which the run rewrites, do not count).
+    try:
+        changed = subprocess.run(
+            ["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--",
+             ".", ":!docs/reproductions"],
+            capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        changed = "unknown"
+    return {"path": os.path.relpath(path, ROOT), "built": when, "commit": commit,
+            "dirty": bool(changed)}
 
 
 def read_swf(path):
@@ -435,10 +445,11 @@ def render(run, status, timing, elapsed, n_sims, args):
         "`--rota PATH` selects another binary." % n_sims)
     out("")
     b = run.binary
-    out("This run: `%s` (built %s, tree at commit `%s` plus uncommitted work), %d "
+    out("This run: `%s` (built %s, tree at commit `%s`%s), %d "
         "simulations in %.0f s of wall time on this 2-core machine (the whole script, "
-        "plots included, takes a few seconds more)." % (b["path"], b["built"], b["commit"],
-                                                        n_sims, elapsed))
+        "plots included, takes a few seconds more)." % (
+            b["path"], b["built"], b["commit"],
+            " plus uncommitted work" if b["dirty"] else "", n_sims, elapsed))
     out("")
 
     # ------------------------------------------------------------ model
