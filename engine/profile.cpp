@@ -124,7 +124,16 @@ void Profile::build_runs(const Chunk& ch) const {
     // The maximal run around step i holding at least v[i]: from just past
     // the nearest lower step on the left to the nearest lower step on the
     // right. Runs reaching the chunk's end are the suffix's business.
-    std::vector<std::size_t> left(m), right(m), stack;
+    // Scratch kept by the profile: a search rebuilds runs often, and
+    // fresh vectors each time cost more than the work.
+    auto& left = scratch_left_;
+    auto& right = scratch_right_;
+    auto& stack = scratch_stack_;
+    auto& runs = scratch_runs_;
+    left.resize(m);
+    right.resize(m);
+    stack.clear();
+    runs.clear();
     for (std::size_t i = 0; i < m; ++i) {
         while (!stack.empty() && v[stack.back()] >= v[i]) stack.pop_back();
         left[i] = stack.empty() ? 0 : stack.back() + 1;
@@ -136,7 +145,6 @@ void Profile::build_runs(const Chunk& ch) const {
         right[i] = stack.empty() ? m : stack.back();
         stack.push_back(i);
     }
-    std::vector<std::pair<std::int64_t, Time>> runs;
     for (std::size_t i = 0; i < m; ++i)
         if (right[i] < m) runs.emplace_back(v[i], ch.time[right[i]] - ch.time[left[i]]);
     std::sort(runs.begin(), runs.end(),

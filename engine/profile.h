@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "types.h"
@@ -112,6 +113,8 @@ class Profile {
     Pos first_misfit(Pos from, const std::int64_t* d, Time until) const;
     Pos first_fit_step(Pos from, const std::int64_t* d) const;
     void build_runs(const Chunk& ch) const;
+    mutable std::vector<std::size_t> scratch_left_, scratch_right_, scratch_stack_;
+    mutable std::vector<std::pair<std::int64_t, Time>> scratch_runs_;
     Time earliest_runs(Time from, std::int64_t x, Time duration, Time latest) const;
     void apply(Time start, Time end, const std::int64_t* d, std::int64_t sign);
     void add_range(Chunk& ch, std::size_t from, std::size_t to, const std::int64_t* d,
