@@ -267,6 +267,7 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
 const std::vector<Preset>& presets() {
     // seed 002 §2.1 (FCFS, EASY, conservative), seed 001 §3 (FPFS), seed 000
     // §5 (GS, BGS, MGS, MBGS): the walk's two parameters, rows, migration.
+    // Append only: rota_preset_name(i) numbers them.
     static const std::vector<Preset> all{
         {"fcfs", false, 0, false, false, nullptr, false, nullptr},
         {"easy", true, 1, false, false, "backfill/first_fit.lua", false, nullptr},
@@ -276,6 +277,14 @@ const std::vector<Preset>& presets() {
         {"bgs", true, -1, true, false, "backfill/first_fit.lua", false, nullptr},
         {"mgs", false, 0, true, true, nullptr, false, "migration/min_cost.lua"},
         {"mbgs", true, -1, true, true, "backfill/first_fit.lua", false, "migration/min_cost.lua"},
+        // seed 002 §4: FCFS with First-Fit, Backfill-Lowest or
+        // Backfill-Balanced selection, EASY or conservative.
+        {"ff-easy", true, 1, false, false, "backfill/first_fit.lua", false, nullptr},
+        {"ff-cons", true, -1, false, false, "backfill/first_fit.lua", false, nullptr},
+        {"bl-easy", true, 1, false, false, "backfill/lowest.lua", true, nullptr},
+        {"bb-easy", true, 1, false, false, "backfill/balanced.lua", true, nullptr},
+        {"bl-cons", true, -1, false, false, "backfill/lowest.lua", true, nullptr},
+        {"bb-cons", true, -1, false, false, "backfill/balanced.lua", true, nullptr},
     };
     return all;
 }

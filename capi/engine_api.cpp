@@ -111,6 +111,8 @@ class NativeBackfill : public Policy {
 #define ROTA_X(name, type, value, doc) rb.name = c.name.data();
         ROTA_JOB_COLUMNS(ROTA_X)
 #undef ROTA_X
+        rb.resources = c.resources();
+        rb.R = c.R.empty() ? nullptr : c.R.data();
         rota_backfill_context rc{};
         rc.size = sizeof(rc);
 #define ROTA_X(name, type, doc) rc.name = c_value(ctx.name);
@@ -133,6 +135,10 @@ class NativeBackfill : public Policy {
     }
     static rota_time c_value(MaybeTime v) {
         return v.t == kNoTime ? -1 : v.t;
+    }
+    template <class T>
+    static const T* c_value(const std::vector<T>& v) {
+        return v.empty() ? nullptr : v.data();
     }
 
     rota_backfill_select_fn fn_;

@@ -136,6 +136,36 @@ int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t*
     });
 }
 
+int rota_job_pools(rota_engine* e, int64_t id, int64_t* out, size_t cap, size_t* n) {
+    return capi::guard(e, [&] {
+        const Job* j = e->sched->find(id);
+        if (!j) throw Error(Errc::not_found, "no job " + std::to_string(id));
+        return copy_out<int64_t>(j->spec.pools, out, cap, n);
+    });
+}
+
+int rota_pool_profile(rota_engine* e, int32_t pool, rota_time* times, int64_t* free, size_t cap,
+                      size_t* n) {
+    return capi::guard(e, [&] {
+        const auto& c = e->sched->config();
+        if (pool < 0 || static_cast<std::size_t>(pool) >= c.pools.size())
+            throw Error(Errc::invalid, "pool " + std::to_string(pool) + " is outside 0.." +
+                                           std::to_string(static_cast<int>(c.pools.size()) - 1));
+        if (!n) throw Error(Errc::invalid, "the count pointer n is NULL");
+        if (cap > 0 && (!times || !free))
+            throw Error(Errc::invalid, "rota_pool_profile: times or free is NULL but cap > 0");
+        std::vector<std::pair<Time, std::int64_t>> steps;
+        e->sched->machine().pool_profile()->steps_of(e->sched->now(),
+                                                     static_cast<std::size_t>(pool), steps);
+        *n = steps.size();
+        for (std::size_t i = 0; i < std::min(cap, steps.size()); ++i) {
+            times[i] = steps[i].first;
+            free[i] = steps[i].second;
+        }
+        return cap < steps.size() ? ROTA_ERANGE : ROTA_OK;
+    });
+}
+
 int rota_machine(rota_engine* e, rota_machine_info* out) {
     return capi::guard(e, [&] {
         if (!out || out->size < sizeof(size_t))

@@ -24,6 +24,10 @@ struct c_type<MaybeTime> {
     using type = rota_time;
 };
 template <class T>
+struct c_type<std::vector<T>> {
+    using type = const T*;
+};
+template <class T>
 using c_type_t = typename c_type<T>::type;
 
 #define ROTA_X(hook, id, fallback)                                \
@@ -66,10 +70,15 @@ constexpr bool in_order(const std::size_t (&off)[N], std::size_t first, std::siz
     return off[N - 1] < total;
 }
 
+// Then the demand matrix R (seed 002), which is not a column of n values.
 static_assert(in_order(kBatchOffsets, offsetof(rota_batch, n) + sizeof(size_t),
                        sizeof(rota_batch)) &&
-                  sizeof(rota_batch) == kBatchOffsets[std::size(kBatchOffsets) - 1] + sizeof(void*),
+                  offsetof(rota_batch, resources) ==
+                      kBatchOffsets[std::size(kBatchOffsets) - 1] + sizeof(void*),
               "rota_batch's columns are not the job columns in declaration order");
+static_assert(std::is_same_v<decltype(rota_batch::R), const double*> &&
+                  sizeof(rota_batch) == offsetof(rota_batch, R) + sizeof(void*),
+              "rota_batch ends with resources and R");
 static_assert(in_order(kContextOffsets, offsetof(rota_backfill_context, now),
                        sizeof(rota_backfill_context)),
               "rota_backfill_context's fields are not the declared ones in order");

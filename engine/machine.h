@@ -63,6 +63,9 @@ class Machine {
         const std::vector<std::int64_t> none(pool_capacity_.size(), 0);
         return pools_->fits(start, none.data(), duration);
     }
+    // What pool `k` has free at `t`, running jobs and reservations deducted.
+    std::int64_t pool_free_at(Time t, std::size_t k) const { return pools_->free_at(t, k); }
+    const Profile* pool_profile() const { return pools_.get(); }
     // Promise (take) or give back the window [start, end) of `d` in `row`.
     void take(std::int32_t row, Time start, Time end, const Demand& d);
     void give(std::int32_t row, Time start, Time end, const Demand& d);

@@ -90,6 +90,30 @@ BackfillContext Scheduler::backfill_context(Slot head) const {
                 machine_.profile(h.reserved_row).free_at(h.reserved_start));
         }
     }
+    // Seed 002 §3's S_i and the head's R_i, processors first: what a
+    // K-resource policy (backfill/balanced.lua, lowest.lua) scores against.
+    const auto& inv = batch_.inv_capacity;
+    c.resources = static_cast<std::int32_t>(inv.size());
+    c.capacity.push_back(cfg_.procs);
+    c.usage.push_back(static_cast<double>(cfg_.procs - c.free_procs) * inv[0]);
+    for (std::size_t k = 0; k < cfg_.pools.size(); ++k) {
+        c.capacity.push_back(cfg_.pools[k].capacity);
+        c.usage.push_back(
+            static_cast<double>(cfg_.pools[k].capacity - machine_.pool_free_at(now_, k)) *
+            inv[k + 1]);
+    }
+    if (head != kNoSlot) {
+        const Job& h = job(head);
+        c.head_demand.push_back(static_cast<double>(h.spec.procs) * inv[0]);
+        for (std::size_t k = 0; k < cfg_.pools.size(); ++k)
+            c.head_demand.push_back(static_cast<double>(h.spec.pools[k]) * inv[k + 1]);
+        if (h.reserved()) {
+            c.extra.push_back(static_cast<double>(c.extra_procs) * inv[0]);
+            for (std::size_t k = 0; k < cfg_.pools.size(); ++k)
+                c.extra.push_back(static_cast<double>(machine_.pool_free_at(h.reserved_start, k)) *
+                                  inv[k + 1]);
+        }
+    }
     return c;
 }
 

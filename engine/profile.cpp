@@ -264,6 +264,20 @@ std::int64_t Profile::free_at(Time t, std::size_t column) const {
     return value(chunk_[p.c], p.i, column);
 }
 
+void Profile::steps_of(Time from, std::size_t column,
+                       std::vector<std::pair<Time, std::int64_t>>& out) const {
+    out.clear();
+    const Pos p = locate(from);
+    for (std::size_t c = p.c; c < chunk_.size(); ++c) {
+        const Chunk& ch = chunk_[c];
+        for (std::size_t i = c == p.c ? p.i : 0; i < ch.time.size(); ++i) {
+            const std::int64_t v = value(ch, i, column);
+            if (!out.empty() && out.back().second == v) continue;
+            out.emplace_back(out.empty() ? from : ch.time[i], v);
+        }
+    }
+}
+
 std::int64_t Profile::max_free(Time from, Time to, std::size_t column) const {
     const Pos p = locate(from);
     std::int64_t best = value(chunk_[p.c], p.i, column);

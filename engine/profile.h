@@ -59,6 +59,10 @@ class Profile {
     void first_reach(Time from, std::vector<Time>& first) const;
 
     std::size_t steps() const;
+    // The step function of column `column` from `from` on: (start, free)
+    // of each step, the first starting at `from`, equal neighbours merged.
+    void steps_of(Time from, std::size_t column,
+                  std::vector<std::pair<Time, std::int64_t>>& out) const;
     // Bumped by every change, so callers can cache answers.
     std::uint64_t version() const { return version_; }
     // Throws Errc::internal if a structural invariant is broken (tests).

@@ -32,7 +32,12 @@ Scheduler::Scheduler(SchedulerConfig cfg)
       reserved_in_row_(static_cast<std::size_t>(cfg_.rows), 0),
       row_ok_(static_cast<std::size_t>(cfg_.rows), 1),
       reach_(static_cast<std::size_t>(cfg_.rows)),
-      row_gain_(static_cast<std::size_t>(cfg_.rows), 0) {}
+      row_gain_(static_cast<std::size_t>(cfg_.rows), 0) {
+    // Batches carry every job's demand as shares of the capacities (R_ij).
+    batch_.inv_capacity.push_back(1.0 / static_cast<double>(cfg_.procs));
+    for (const PoolConfig& p : cfg_.pools)
+        batch_.inv_capacity.push_back(1.0 / static_cast<double>(p.capacity));
+}
 
 void Scheduler::idle_nodes(std::vector<std::int32_t>& out) const {
     machine_.matrix().free_columns(active_row_, out);

@@ -52,12 +52,17 @@ void JobBatch::clear() {
 #define ROTA_X(name, type, value, doc) name.clear();
     ROTA_JOB_COLUMNS(ROTA_X)
 #undef ROTA_X
+    R.clear();
 }
 
 void JobBatch::push(const Job& j) {
 #define ROTA_X(name, type, value, doc) name.push_back(value);
     ROTA_JOB_COLUMNS(ROTA_X)
 #undef ROTA_X
+    if (inv_capacity.empty()) return;
+    R.push_back(static_cast<double>(j.spec.procs) * inv_capacity[0]);
+    for (std::size_t k = 1; k < inv_capacity.size(); ++k)
+        R.push_back(static_cast<double>(j.spec.pools[k - 1]) * inv_capacity[k]);
 }
 
 void MigrationBatch::clear() {

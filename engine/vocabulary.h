@@ -65,12 +65,24 @@ namespace rota {
     X(head_jumps, std::int32_t, "times it was jumped while at the head (FPFS)")               \
     X(shadow_time, MaybeTime, "start of its reservation; none if it has none")                \
     X(head_row, std::int32_t, "the row of its reservation, -1 if none")                       \
-    X(extra_procs, std::int32_t, "processors free in that row at the shadow time")
+    X(extra_procs, std::int32_t, "processors free in that row at the shadow time")            \
+    X(resources, std::int32_t, "K: processors, then each pool (seed 002 §3)")                 \
+    X(capacity, Amounts, "each resource's capacity: processors, then each pool")              \
+    X(usage, Shares, "S_i: share of each resource in use now, in [0, 1]")                     \
+    X(head_demand, Shares, "the head's R_i, share of each capacity; empty if no head")        \
+    X(extra, Shares, "share of each resource free at the shadow time; empty if no shadow")
 
 // What migration_option needs besides: the budget of seed 000 §5.4.
 #define ROTA_CONTEXT_MIGRATION(X)                                                                 \
     X(migration_budget, std::int64_t, "tasks that may still migrate in this slice, -1 unlimited") \
     X(migration_cost, double, "C, the cost of migrating one job, seconds")
+
+// A vector over seed 002's K resources, processors first then the pools in
+// configuration order: shares of capacity (R_ij, S_i: [0, 1]) or amounts.
+// A table indexed 1..K in Lua (nil when empty), a pointer to K values in C
+// (NULL when empty).
+using Shares = std::vector<double>;
+using Amounts = std::vector<std::int64_t>;
 
 // A time that may be absent (nil in Lua, -1 in C).
 struct MaybeTime {
@@ -132,12 +144,22 @@ struct Job;
 
 // A batch of jobs as parallel arrays, one per column, so that building it
 // and handing it to a script costs a few stores per job (ARCHITECTURE §5).
+//
+// Besides the columns, each job's demand vector (seed 002 §3) as shares of
+// the machine's capacities: R[j * resources + i] is R_ij, resource 0 being
+// processors and 1..K-1 the pools. It is filled only when `inv_capacity`
+// (1 / capacity of each resource, set once by the engine) is.
 struct JobBatch {
 #define ROTA_X(name, type, value, doc) std::vector<type> name;
     ROTA_JOB_COLUMNS(ROTA_X)
 #undef ROTA_X
+    std::vector<double> R;
+    std::vector<double> inv_capacity;
     std::size_t size() const {
         return id.size();
+    }
+    std::int32_t resources() const {
+        return static_cast<std::int32_t>(inv_capacity.size());
     }
     void clear();
     void push(const Job& j);

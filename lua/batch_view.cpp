@@ -38,6 +38,20 @@ void store_migration_column(lua_State* L, int table, const void* batch, int colu
 #undef ROTA_X
 }
 
+int job_resources(const void* batch) {
+    return static_cast<const JobBatch*>(batch)->resources();
+}
+
+void store_job_shares(lua_State* L, int table, const void* batch, int resource) {
+    const auto& b = *static_cast<const JobBatch*>(batch);
+    const std::size_t k = b.inv_capacity.size();
+    const std::size_t n = b.size();
+    for (std::size_t j = 0; j < n; ++j) {
+        lua_pushnumber(L, static_cast<lua_Number>(b.R[j * k + static_cast<std::size_t>(resource)]));
+        lua_rawseti(L, table, static_cast<lua_Integer>(j + 1));
+    }
+}
+
 template <class B>
 std::size_t batch_size(const void* batch) {
     return static_cast<const B*>(batch)->size();
@@ -63,8 +77,9 @@ int ctx_next(lua_State* L) {
 
 }  // namespace
 
-const BatchKind kJobBatch{kJobColumnNames, static_cast<int>(std::size(kJobColumnNames)),
-                          store_job_column, batch_size<JobBatch>};
+const BatchKind kJobBatch{kJobColumnNames,  static_cast<int>(std::size(kJobColumnNames)),
+                          store_job_column, batch_size<JobBatch>,
+                          job_resources,    store_job_shares};
 const BatchKind kMigrationBatch{kMigrationColumnNames,
                                 static_cast<int>(std::size(kMigrationColumnNames)),
                                 store_migration_column, batch_size<MigrationBatch>};
@@ -76,7 +91,9 @@ void BatchView::create(lua_State* L) {
     lua_createtable(L, 0, 3);  // its metatable
     lua_pushlightuserdata(L, this);
     for (int k = 0; k < kind_->columns; ++k) lua_createtable(L, 16, 0);
-    lua_pushcclosure(L, &BatchView::index, 1 + kind_->columns);
+    const bool shares = kind_->resources != nullptr;
+    if (shares) lua_createtable(L, 8, 0);  // R: one array per resource
+    lua_pushcclosure(L, &BatchView::index, 1 + kind_->columns + (shares ? 1 : 0));
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, refuse_batch_write);
     lua_setfield(L, -2, "__newindex");
@@ -86,12 +103,13 @@ void BatchView::create(lua_State* L) {
     batch_ = nullptr;
     bound_ = 0;
     std::fill(filled_.begin(), filled_.end(), 0);
+    filled_shares_.clear();
 }
 
 void BatchView::begin(lua_State* L, int table, const void* batch) {
     for (int k = 0; bound_ != 0; ++k) {
         if ((bound_ & (1u << k)) == 0) continue;
-        lua_pushstring(L, kind_->names[k]);
+        lua_pushstring(L, k < kind_->columns ? kind_->names[k] : "R");
         lua_pushnil(L);
         lua_rawset(L, table);
         bound_ &= ~(1u << k);
@@ -118,7 +136,41 @@ int BatchView::index(lua_State* L) {
         lua_pushvalue(L, column);
         return 1;
     }
+    if (self->kind_->resources && std::strcmp(key, "R") == 0) {
+        const int outer = lua_upvalueindex(2 + self->kind_->columns);
+        self->fill_shares(L, outer);
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, outer);
+        lua_rawset(L, 1);
+        self->bound_ |= 1u << self->kind_->columns;
+        lua_pushvalue(L, outer);
+        return 1;
+    }
     return 0;
+}
+
+void BatchView::fill_shares(lua_State* L, int outer) {
+    const int k = kind_->resources(batch_);
+    const auto n = static_cast<lua_Integer>(kind_->size(batch_));
+    if (filled_shares_.size() < static_cast<std::size_t>(k))
+        filled_shares_.resize(static_cast<std::size_t>(k), 0);
+    for (int i = 0; i < k; ++i) {
+        if (lua_rawgeti(L, outer, i + 1) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            lua_createtable(L, static_cast<int>(n), 0);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, outer, i + 1);
+        }
+        const int inner = lua_gettop(L);
+        kind_->store_shares(L, inner, batch_, i);
+        lua_Integer& before = filled_shares_[static_cast<std::size_t>(i)];
+        for (lua_Integer j = n + 1; j <= before; ++j) {
+            lua_pushnil(L);
+            lua_rawseti(L, inner, j);
+        }
+        before = n;
+        lua_pop(L, 1);
+    }
 }
 
 void BatchView::fill_column(lua_State* L, int column, int table) {
@@ -210,6 +262,35 @@ void ContextView::set_field(lua_State* L, int data, const char* name, std::int32
 void ContextView::set_field(lua_State* L, int data, const char* name, double v) {
     lua_pushnumber(L, v);
     lua_setfield(L, data, name);
+}
+
+namespace {
+
+template <class T>
+void set_vector(lua_State* L, int data, const char* name, const std::vector<T>& v) {
+    if (v.empty()) {
+        lua_pushnil(L);
+    } else {
+        lua_createtable(L, static_cast<int>(v.size()), 0);
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if constexpr (std::is_floating_point_v<T>)
+                lua_pushnumber(L, static_cast<lua_Number>(v[i]));
+            else
+                lua_pushinteger(L, static_cast<lua_Integer>(v[i]));
+            lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+        }
+    }
+    lua_setfield(L, data, name);
+}
+
+}  // namespace
+
+void ContextView::set_field(lua_State* L, int data, const char* name, const Shares& v) {
+    set_vector(L, data, name, v);
+}
+
+void ContextView::set_field(lua_State* L, int data, const char* name, const Amounts& v) {
+    set_vector(L, data, name, v);
 }
 
 void ContextView::set_field(lua_State* L, int data, const char* name, MaybeTime v) {

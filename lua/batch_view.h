@@ -26,12 +26,16 @@
 namespace rota::lua {
 
 // A kind of batch: its column names and how to store column k of a batch
-// of that kind into a Lua array.
+// of that kind into a Lua array. A job batch also has `R`, seed 002's
+// demand matrix: R[i][j] is job j's share of resource i's capacity, one
+// array per resource, filled like a column when first read.
 struct BatchKind {
     const char* const* names;
     int columns;
     void (*store)(lua_State* L, int table, const void* batch, int column);
     std::size_t (*size)(const void* batch);
+    int (*resources)(const void* batch) = nullptr;  // null: no R
+    void (*store_shares)(lua_State* L, int table, const void* batch, int resource) = nullptr;
 };
 extern const BatchKind kJobBatch;        // JobBatch
 extern const BatchKind kMigrationBatch;  // MigrationBatch
@@ -51,6 +55,7 @@ class BatchView {
   private:
     static int index(lua_State* L);
     void fill_column(lua_State* L, int column, int table);
+    void fill_shares(lua_State* L, int outer);
 
     const BatchKind* kind_;
     const void* batch_ = nullptr;
@@ -58,6 +63,7 @@ class BatchView {
     // Entries 1..filled_[k] of column k hold values. When a batch is shorter
     // than the last, the tail is cleared so that `#` and ipairs agree with n.
     std::vector<lua_Integer> filled_;
+    std::vector<lua_Integer> filled_shares_;  // the same for each array of R
 };
 
 class ContextView {
@@ -87,6 +93,8 @@ class ContextView {
     static void set_field(lua_State* L, int data, const char* name, std::int32_t v);
     static void set_field(lua_State* L, int data, const char* name, double v);
     static void set_field(lua_State* L, int data, const char* name, MaybeTime v);
+    static void set_field(lua_State* L, int data, const char* name, const Shares& v);
+    static void set_field(lua_State* L, int data, const char* name, const Amounts& v);
 
     const void* ctx_ = nullptr;
     void (*load_)(lua_State*, int, const void*) = nullptr;

@@ -97,6 +97,8 @@ static void layout(void) {
     FIELD(rota_batch, submit);
     FIELD(rota_batch, user);
     FIELD(rota_batch, priority);
+    FIELD(rota_batch, resources);
+    FIELD(rota_batch, R);
     STRUCT(rota_backfill_context);
     FIELD(rota_backfill_context, size);
     FIELD(rota_backfill_context, now);
@@ -111,6 +113,11 @@ static void layout(void) {
     FIELD(rota_backfill_context, shadow_time);
     FIELD(rota_backfill_context, head_row);
     FIELD(rota_backfill_context, extra_procs);
+    FIELD(rota_backfill_context, resources);
+    FIELD(rota_backfill_context, capacity);
+    FIELD(rota_backfill_context, usage);
+    FIELD(rota_backfill_context, head_demand);
+    FIELD(rota_backfill_context, extra);
 }
 
 int main(int argc, char** argv) {

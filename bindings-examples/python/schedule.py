@@ -41,6 +41,7 @@ from ctypes import (
     byref,
     c_char_p,
     c_int,
+    c_double,
     c_int32,
     c_int64,
     c_size_t,
@@ -55,7 +56,7 @@ SEC = 1_000_000  # rota_time counts microseconds
 # rota.h, transcribed. Field order and types must match the header exactly;
 # --check-layout verifies them against the C compiler.
 
-ROTA_ABI_VERSION = 2
+ROTA_ABI_VERSION = 3
 
 ROTA_OK, ROTA_DONE, ROTA_EINVAL, ROTA_ECONFIG, ROTA_ENOTFOUND, ROTA_EEXIST = range(6)
 ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE = range(6, 12)
@@ -182,6 +183,8 @@ class RotaBatch(Structure):  # filled in by the library, size included
         ("submit", POINTER(rota_time)),
         ("user", POINTER(c_int32)),
         ("priority", POINTER(c_int32)),
+        ("resources", c_int32),
+        ("R", POINTER(c_double)),
     ]
 
 
@@ -200,6 +203,11 @@ class RotaBackfillContext(Structure):  # filled in by the library
         ("shadow_time", rota_time),
         ("head_row", c_int32),
         ("extra_procs", c_int32),
+        ("resources", c_int32),
+        ("capacity", POINTER(c_int64)),
+        ("usage", POINTER(c_double)),
+        ("head_demand", POINTER(c_double)),
+        ("extra", POINTER(c_double)),
     ]
 
 
@@ -252,6 +260,15 @@ FUNCTIONS = {
     "rota_reservations": (
         c_int,
         (rota_engine_p, POINTER(RotaReservation), c_size_t, POINTER(c_size_t)),
+    ),
+    "rota_job_pools": (
+        c_int,
+        (rota_engine_p, c_int64, POINTER(c_int64), c_size_t, POINTER(c_size_t)),
+    ),
+    "rota_pool_profile": (
+        c_int,
+        (rota_engine_p, c_int32, POINTER(rota_time), POINTER(c_int64), c_size_t,
+         POINTER(c_size_t)),
     ),
     "rota_machine": (c_int, (rota_engine_p, POINTER(RotaMachineInfo))),
     "rota_counters_get": (c_int, (rota_engine_p, POINTER(RotaCounters))),

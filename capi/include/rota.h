@@ -65,8 +65,10 @@ extern "C" {
 #define ROTA_VERSION_NUMBER 1000 /* major*1000000 + minor*1000 + patch */
 /* Bumped whenever a compiled caller could break. 2: per-hook statistics
 ** through rota_hook_stats_get(), the native backfill callback's batch and
-** context structs, rota_machine_info.migration. */
-#define ROTA_ABI_VERSION 2
+** context structs, rota_machine_info.migration. 3: seed 002's K resources
+** in the batch (resources, R) and the backfill context (capacity, usage,
+** head_demand, extra); rota_job_pools(), rota_pool_profile(). */
+#define ROTA_ABI_VERSION 3
 
 /* Status codes. */
 #define ROTA_OK 0        /* success */
@@ -294,6 +296,19 @@ typedef struct rota_reservation {
 ** fit, setting each element's size. */
 ROTA_API int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t* n);
 
+/* The demand of a job the engine still holds on each pool, in
+** [[machine.pools]] order (what rota_submit was given; a running job holds
+** it, a reservation promises it). *n is the machine's pool count. */
+ROTA_API int rota_job_pools(rota_engine* e, int64_t id, int64_t* out, size_t cap, size_t* n);
+/* Pool `pool` (0-based, [[machine.pools]] order) over time, from now: step i
+** starts at times[i] (times[0] is the current time) and has free[i] of the
+** pool neither held by a running job nor promised to a reservation until
+** step i + 1 starts; the last step lasts forever. Equal neighbours are
+** merged. ROTA_EINVAL for a pool out of range, ROTA_ERANGE as the lists
+** above. */
+ROTA_API int rota_pool_profile(rota_engine* e, int32_t pool, rota_time* times, int64_t* free,
+                               size_t cap, size_t* n);
+
 typedef struct rota_machine_info {
     size_t size;
     int32_t procs; /* nodes (columns) */
@@ -385,6 +400,12 @@ typedef struct rota_batch {
     const rota_time* submit;   /* submit time */
     const int32_t* user;       /* user id, -1 if none */
     const int32_t* priority;   /* priority given at submission */
+    /* Seed 002's demand matrix: each job's requirement of each of the K
+    ** resources (processors, then the pools in [[machine.pools]] order) as
+    ** a share of the resource's capacity, in [0, 1]. Job-major: R_ij is
+    ** R[j * resources + i]. Added in ABI 3. */
+    int32_t resources; /* K = 1 + the number of pools */
+    const double* R;
 } rota_batch;
 
 /* What a backfill_select policy knows of the pass (the fields of the Lua
@@ -403,6 +424,14 @@ typedef struct rota_backfill_context {
     rota_time shadow_time; /* start of its reservation, -1 if none */
     int32_t head_row;      /* row of that reservation, -1 if none */
     int32_t extra_procs;   /* free in that row at the shadow time */
+    /* Seed 002 §3's view of the K resources, processors first then the
+    ** pools; each array holds `resources` values. Added in ABI 3. */
+    int32_t resources;         /* K = 1 + the number of pools */
+    const int64_t* capacity;   /* each resource's capacity */
+    const double* usage;       /* S_i: share in use now, in [0, 1] */
+    const double* head_demand; /* the head's R_i; NULL if there is no head */
+    const double* extra;       /* share free at the shadow time once the head's
+                               ** reservation holds its part; NULL if no shadow */
 } rota_backfill_context;
 
 /* A backfill_select policy written in C: `c` holds the candidates (jobs

@@ -233,7 +233,8 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
         "key 'policy.backfill_select' is never called: scheduler.backfill is false (preset "
         "'gs')");
     expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"eazy\"\n",
-           "unknown preset 'eazy' (expected fcfs, easy, conservative, fpfs, gs, bgs, mgs, mbgs)");
+           "unknown preset 'eazy' (expected fcfs, easy, conservative, fpfs, gs, bgs, mgs, mbgs, "
+           "ff-easy, ff-cons, bl-easy, bb-easy, bl-cons, bb-cons)");
     // Gang keys without what they need.
     expect("[machine]\nprocs = 8\n[gang]\nmpl = 2\nmigration_cost = 5\n",
            "key 'gang.migration_cost' has no effect: gang.migration is false");
