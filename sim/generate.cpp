@@ -50,10 +50,22 @@ void check(bool ok, const char* what) {
 }
 
 void validate(const GenerateOptions& o) {
-    check(o.model == WorkloadModel::standard || o.model == WorkloadModel::zhang, "unknown model");
+    check(o.model == WorkloadModel::standard || o.model == WorkloadModel::zhang ||
+              o.model == WorkloadModel::feitelson_k,
+          "unknown model");
     check(o.jobs >= 0, "jobs must be >= 0");
     check(o.procs >= 1, "procs must be >= 1");
     check(o.phi >= 0 && o.phi <= 1, "phi must be in [0, 1]");
+    if (o.model == WorkloadModel::feitelson_k) {
+        check(o.factor == 1.0, "factor applies only to model zhang");
+        check(o.k >= 1 && o.k <= 64, "k must be in 1..64");
+        check(std::isfinite(o.variance) && o.variance >= 0 && o.variance <= 100,
+              "variance must be in [0, 100]");
+        check(o.pool_capacity >= 1, "pool_capacity must be >= 1");
+        check(std::isfinite(o.load) && o.load > 0, "load must be > 0");
+        check(std::isfinite(o.queue_length) && o.queue_length >= 0, "queue_length must be >= 0");
+        return;
+    }
     if (o.model == WorkloadModel::zhang) {
         check(std::isfinite(o.factor) && o.factor > 0 && o.factor <= 1000,
               "factor must be in (0, 1000]");
@@ -205,10 +217,172 @@ std::vector<TraceJob> generate_zhang(const GenerateOptions& o) {
     return jobs;
 }
 
+// ---- feitelson-k: seed 002 §4.1 (docs/workloads.md, "The feitelson-k model") ----
+//
+// The Feitelson 1996 model as its published description gives it (harmonic
+// sizes of order 1.5 hand-tailored towards small sizes and powers of two,
+// hyperexponential runtimes whose long branch grows likelier with the size,
+// repeated runs); the constants are rota's, the model's code was not at hand.
+
+// Size n in 1..P is drawn with weight n^-1.5 times: kSerialBoost for n = 1;
+// kPow2Boost * n for a power of two >= 2; kSquareBoost * n for another
+// square >= 9; 1 otherwise.
+constexpr double kSerialBoost = 2.0;
+constexpr double kPow2Boost = 1.5;
+constexpr double kSquareBoost = 0.5;
+// Runtime: an exponential of mean kShortMean, or with probability
+// p(n) = kLongProbLo + (kLongProbHi - kLongProbLo) (n - 1) / (P - 1) one of
+// mean kLongMean (seconds).
+constexpr double kShortMean = 180;
+constexpr double kLongMean = 5400;
+constexpr double kLongProbLo = 0.15;
+constexpr double kLongProbHi = 0.70;
+constexpr std::int64_t kFeitelsonRuntimeMax = 36 * 3600;
+// Runs of one job: r in 1..kRepeatMax with probability proportional to
+// r^-kRepeatExponent (a Zipf-like law, mean 1.69 runs).
+constexpr double kRepeatExponent = 2.5;
+constexpr int kRepeatMax = 32;
+
+std::vector<double> cdf_of(const std::vector<double>& w) {
+    std::vector<double> c(w.size());
+    double s = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) c[i] = s += w[i];
+    for (double& x : c) x /= s;
+    return c;
+}
+
+std::size_t draw(Rng& rng, const std::vector<double>& cdf) {
+    auto it = std::upper_bound(cdf.begin(), cdf.end(), rng.uniform());
+    return std::min<std::size_t>(static_cast<std::size_t>(it - cdf.begin()), cdf.size() - 1);
+}
+
+bool is_pow2(std::int64_t n) {
+    return n > 0 && (n & (n - 1)) == 0;
+}
+
+bool is_square(std::int64_t n) {
+    auto m = static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(n))));
+    return m * m == n;
+}
+
+GeneratedWorkload generate_feitelson_k(const GenerateOptions& o) {
+    Rng rng(o.seed);
+    const std::int32_t P = o.procs;
+    std::vector<double> size_w(static_cast<std::size_t>(P));
+    for (std::int64_t n = 1; n <= P; ++n) {
+        double w = std::pow(static_cast<double>(n), -1.5);
+        if (n == 1)
+            w *= kSerialBoost;
+        else if (is_pow2(n))
+            w *= kPow2Boost * static_cast<double>(n);
+        else if (n >= 9 && is_square(n))
+            w *= kSquareBoost * static_cast<double>(n);
+        size_w[static_cast<std::size_t>(n - 1)] = w;
+    }
+    const std::vector<double> size_cdf = cdf_of(size_w);
+    std::vector<double> repeat_w(kRepeatMax);
+    for (int r = 1; r <= kRepeatMax; ++r)
+        repeat_w[static_cast<std::size_t>(r - 1)] = std::pow(r, -kRepeatExponent);
+    const std::vector<double> repeat_cdf = cdf_of(repeat_w);
+
+    GeneratedWorkload w;
+    const std::size_t n = static_cast<std::size_t>(o.jobs);
+    const std::size_t npools = static_cast<std::size_t>(o.k - 1);
+    for (std::size_t p = 0; p < npools; ++p)
+        w.pools.pools.push_back({fmt::format("r{}", p + 2), o.pool_capacity});
+    w.jobs.reserve(n);
+    w.pools.demand.reserve(n * npools);
+    const double sd = std::sqrt(o.variance);
+    const double cap = static_cast<double>(o.pool_capacity);
+    std::vector<std::int64_t> demands(npools);
+    double work = 0;
+    while (w.jobs.size() < n) {
+        // One job of the model and its repeated runs: the same size, runtime
+        // and requirements for every run.
+        const std::int64_t s = static_cast<std::int64_t>(draw(rng, size_cdf)) + 1;
+        const double p_long =
+            P > 1 ? kLongProbLo + (kLongProbHi - kLongProbLo) * static_cast<double>(s - 1) / (P - 1)
+                  : kLongProbLo;
+        const double mean = rng.uniform() < p_long ? kLongMean : kShortMean;
+        const std::int64_t runtime =
+            std::clamp<std::int64_t>(std::llround(rng.exponential(mean)), 1, kFeitelsonRuntimeMax);
+        const std::size_t runs = draw(rng, repeat_cdf) + 1;
+        // K requirements [002 §4.1]: x ~ Normal(0.5, V), R = x / 0.5 * s / P
+        // clipped to (0, 1]: the smallest share is one unit of the resource.
+        const double size_share = static_cast<double>(s) / P;
+        auto requirement = [&](double unit) {
+            const double x = 0.5 + sd * rng.normal();
+            return std::clamp(x / 0.5 * size_share, unit, 1.0);
+        };
+        const double r1 = requirement(1.0 / P);
+        const auto procs = static_cast<std::int32_t>(
+            std::clamp<std::int64_t>(std::llround(r1 * P), 1, static_cast<std::int64_t>(P)));
+        for (std::size_t p = 0; p < npools; ++p) {
+            const double r = requirement(1.0 / cap);
+            demands[p] = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(r * cap)), 1,
+                                                  o.pool_capacity);
+        }
+        for (std::size_t k = 0; k < runs && w.jobs.size() < n; ++k) {
+            TraceJob j{};
+            j.id = static_cast<std::int64_t>(w.jobs.size()) + 1;
+            j.procs = procs;
+            j.runtime = runtime;
+            j.estimate = sample_estimate(rng, o, runtime);
+            j.user = -1;
+            work += static_cast<double>(procs) * static_cast<double>(runtime);
+            w.jobs.push_back(j);
+            w.pools.demand.insert(w.pools.demand.end(), demands.begin(), demands.end());
+        }
+    }
+    // Arrivals: the unit-rate Poisson process from the same stream, at the
+    // rate that offers `load` on the processors (expected span (n-1)/rate).
+    w.unit_arrivals.resize(n);
+    double t = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0) t += rng.exponential(1.0);
+        w.unit_arrivals[i] = t;
+    }
+    if (n > 1 && work > 0) {
+        set_arrivals(w.jobs, w.unit_arrivals, o.load * P * static_cast<double>(n - 1) / work);
+    } else {
+        for (auto& j : w.jobs) j.submit = 0;
+    }
+    return w;
+}
+
 }  // namespace
+
+std::vector<double> unit_poisson_arrivals(std::size_t n, std::uint64_t seed) {
+    Rng rng(seed);
+    std::vector<double> u(n);
+    double t = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0) t += rng.exponential(1.0);
+        u[i] = t;
+    }
+    return u;
+}
+
+void set_arrivals(std::vector<TraceJob>& jobs, const std::vector<double>& unit, double rate) {
+    if (unit.size() != jobs.size())
+        throw std::invalid_argument("set_arrivals: one arrival per job is needed");
+    if (!(rate > 0) || !std::isfinite(rate))
+        throw std::invalid_argument("set_arrivals: the rate must be positive");
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        jobs[i].submit = static_cast<std::int64_t>(std::floor(unit[i] / rate));
+}
+
+GeneratedWorkload generate_workload(const GenerateOptions& o) {
+    validate(o);
+    if (o.model == WorkloadModel::feitelson_k) return generate_feitelson_k(o);
+    GeneratedWorkload w;
+    w.jobs = generate(o);
+    return w;
+}
 
 std::vector<TraceJob> generate(const GenerateOptions& o) {
     validate(o);
+    if (o.model == WorkloadModel::feitelson_k) return generate_feitelson_k(o).jobs;
     if (o.model == WorkloadModel::zhang) return generate_zhang(o);
     Rng rng(o.seed);
     const double log2_procs = std::log2(static_cast<double>(o.procs));
@@ -271,6 +445,17 @@ double offered_load(const std::vector<TraceJob>& jobs, std::int32_t procs) {
     return work / (static_cast<double>(procs) * span);
 }
 
+GenerateOptions feitelson_k_options(std::int32_t k, double variance, std::uint64_t seed) {
+    GenerateOptions o;
+    o.model = WorkloadModel::feitelson_k;
+    o.procs = kFeitelsonProcs;
+    o.k = k;
+    o.variance = variance;
+    o.phi = 1.0;
+    o.seed = seed;
+    return o;
+}
+
 GenerateOptions zhang_options(double factor, std::uint64_t seed) {
     GenerateOptions o;
     o.model = WorkloadModel::zhang;
@@ -288,6 +473,8 @@ const char* model_name(WorkloadModel m) {
             return "standard";
         case WorkloadModel::zhang:
             return "zhang";
+        case WorkloadModel::feitelson_k:
+            return "feitelson-k";
     }
     return "?";
 }
@@ -295,11 +482,20 @@ const char* model_name(WorkloadModel m) {
 WorkloadModel parse_model(const std::string& name) {
     if (name == "standard") return WorkloadModel::standard;
     if (name == "zhang") return WorkloadModel::zhang;
+    if (name == "feitelson-k") return WorkloadModel::feitelson_k;
     throw std::invalid_argument("unknown workload model '" + name +
-                                "' (expected standard or zhang)");
+                                "' (expected standard, zhang or feitelson-k)");
 }
 
 std::string describe(const GenerateOptions& o) {
+    if (o.model == WorkloadModel::feitelson_k)
+        return fmt::format(
+            "model=feitelson-k k={} variance={} jobs={} procs={} pool_capacity={} {} phi={} "
+            "seed={}",
+            o.k, o.variance, o.jobs, o.procs, o.pool_capacity,
+            o.queue_length > 0 ? fmt::format("queue_length={}", o.queue_length)
+                               : fmt::format("load={}", o.load),
+            o.phi, o.seed);
     if (o.model == WorkloadModel::zhang)
         return fmt::format("model=zhang factor={} jobs={} procs={} phi={} seed={}", o.factor,
                            o.jobs, o.procs, o.phi, o.seed);
@@ -310,13 +506,21 @@ std::string describe(const GenerateOptions& o) {
         o.runtime_max, o.estimate_max, o.users);
 }
 
-void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const GenerateOptions& o) {
+void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const GenerateOptions& o,
+               const PoolDemands* pools, const std::vector<std::string>& notes) {
+    if (pools && pools->empty()) pools = nullptr;
+    if (pools && pools->demand.size() != jobs.size() * pools->count())
+        throw std::invalid_argument("write_swf: the pool demands do not cover every job");
     fmt::memory_buffer buf;
     auto out = std::back_inserter(buf);
     fmt::format_to(out, "; Version: 2.2\n");
     fmt::format_to(out, "; Computer: synthetic ({} processors)\n", o.procs);
     fmt::format_to(out, "; Installation: rota generate\n");
-    if (o.model == WorkloadModel::zhang)
+    if (o.model == WorkloadModel::feitelson_k)
+        fmt::format_to(out,
+                       "; Generator: rota::sim::generate v1, model feitelson-k: the Feitelson 1996 "
+                       "model extended to K resources as in paper 002 §4.1 (docs/workloads.md)\n");
+    else if (o.model == WorkloadModel::zhang)
         fmt::format_to(out,
                        "; Generator: rota::sim::generate v1, model zhang: LLNL ASCI Blue-Pacific "
                        "model of paper 000 §2.1-2.2, runtime factor {} (docs/workloads.md)\n",
@@ -328,11 +532,26 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
     fmt::format_to(out, "; MaxRecords: {}\n", jobs.size());
     fmt::format_to(out, "; MaxNodes: {}\n", o.procs);
     fmt::format_to(out, "; MaxProcs: {}\n", o.procs);
+    if (pools) {
+        fmt::format_to(out, "; Pools:");
+        for (const auto& p : pools->pools) fmt::format_to(out, " {}={}", p.name, p.capacity);
+        fmt::format_to(out, "\n");
+    }
+    for (const auto& n : notes) fmt::format_to(out, "; {}\n", n);
     fmt::format_to(out, "; Note: fields 4 = runtime, 5 = 8 = procs, 9 = estimate; others -1\n");
+    if (pools)
+        fmt::format_to(out,
+                       "; Note: fields 19.. = the demand on each pool of the Pools line, in "
+                       "its order\n");
     constexpr std::size_t kFlush = 1 << 20;
-    for (const auto& j : jobs) {
-        fmt::format_to(out, "{} {} -1 {} {} -1 -1 {} {} -1 -1 {} -1 -1 -1 -1 -1 -1\n", j.id,
-                       j.submit, j.runtime, j.procs, j.procs, j.estimate, j.user);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const TraceJob& j = jobs[i];
+        fmt::format_to(out, "{} {} -1 {} {} -1 -1 {} {} -1 -1 {} -1 -1 -1 -1 -1 -1", j.id, j.submit,
+                       j.runtime, j.procs, j.procs, j.estimate, j.user);
+        if (pools)
+            for (std::size_t k = 0; k < pools->count(); ++k)
+                fmt::format_to(out, " {}", pools->at(i, k));
+        buf.push_back('\n');
         if (buf.size() >= kFlush) {
             os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
             buf.clear();

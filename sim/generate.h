@@ -18,7 +18,16 @@ namespace rota::sim {
 //    execution times are multiplied by `factor` (1.0..1.8: workloads 0..8 of
 //    its Table 1). Uses jobs, procs, phi, seed and factor; the other options
 //    are ignored. Start from zhang_options() to get its defaults.
-enum class WorkloadModel { standard, zhang };
+//  * feitelson_k ("feitelson-k"): seed 002 §4.1's synthetic workload: job
+//    sizes and runtimes of the Feitelson 1996 model (with its repeated
+//    runs) on `procs` (128) processors, extended to `k` resources with
+//    requirements drawn from Normal(0.5, `variance`) scaled by the job's
+//    size; resources 2..k are pools "r2".."rk" of `pool_capacity` units.
+//    Poisson arrivals at offered processor load `load`, or calibrated to a
+//    mean ready-queue length under FCFS/FF-EASY (calibrate.h). Uses jobs,
+//    procs, load, phi, seed, k, variance and pool_capacity. Start from
+//    feitelson_k_options().
+enum class WorkloadModel { standard, zhang, feitelson_k };
 
 struct GenerateOptions {
     WorkloadModel model = WorkloadModel::standard;
@@ -50,6 +59,23 @@ struct GenerateOptions {
 
     // Users: 0 = no user ids (-1); else ids 1..users with Zipf(1) popularity.
     std::int32_t users = 0;
+
+    // feitelson_k only (docs/workloads.md, "The feitelson-k model").
+    std::int32_t k = 2;                    // K resources: processors and k - 1 pools
+    double variance = 0.1;                 // V of Normal(0.5, V) [002 §4.1: 0.01, 0.1, 1.0]
+    std::int64_t pool_capacity = 1000000;  // units of each pool r2..rk
+    // Recorded in the header only: the target of the calibration that set
+    // the arrivals (0: none, the arrivals follow `load`).
+    double queue_length = 0;
+};
+
+// A workload with its pool demands and its arrival process at rate 1
+// (feitelson_k: the Poisson process the calibration rescales; empty for
+// the other models).
+struct GeneratedWorkload {
+    std::vector<TraceJob> jobs;
+    PoolDemands pools;
+    std::vector<double> unit_arrivals;
 };
 
 // Defaults of the zhang model: 10,000 jobs, 320 processors, Φ = 0.2, the given
@@ -58,13 +84,29 @@ inline constexpr std::int32_t kZhangProcs = 320;
 inline constexpr double kZhangBaseLoad = 0.55;  // offered load at factor 1
 GenerateOptions zhang_options(double factor = 1.0, std::uint64_t seed = 1);
 
-// "standard" or "zhang"; parse_model throws std::invalid_argument otherwise.
+// Defaults of the feitelson_k model: 128 processors [002 §4.1], K = 2,
+// V = 0.1, pools of 1,000,000 units, exact estimates (Φ = 1).
+inline constexpr std::int32_t kFeitelsonProcs = 128;
+GenerateOptions feitelson_k_options(std::int32_t k = 2, double variance = 0.1,
+                                    std::uint64_t seed = 1);
+
+// "standard", "zhang" or "feitelson-k"; parse_model throws
+// std::invalid_argument otherwise.
 const char* model_name(WorkloadModel);
 WorkloadModel parse_model(const std::string&);
 
 // Throws std::invalid_argument on options out of range. Deterministic for a
 // seed on every platform: only std::mt19937_64's raw output is used.
 std::vector<TraceJob> generate(const GenerateOptions&);
+// The same with the pools and the unit-rate arrivals (feitelson_k).
+GeneratedWorkload generate_workload(const GenerateOptions&);
+
+// Poisson arrivals at rate 1: n cumulative sums of exponentials of mean 1,
+// the first at 0, from std::mt19937_64(seed).
+std::vector<double> unit_poisson_arrivals(std::size_t n, std::uint64_t seed);
+// Sets job i's submit time to floor(unit[i] / rate) seconds: the same
+// Poisson process at `rate` jobs per second. unit.size() == jobs.size().
+void set_arrivals(std::vector<TraceJob>& jobs, const std::vector<double>& unit, double rate);
 
 // Offered load of jobs on a machine of `procs` processors:
 // sum(procs_i * runtime_i) / (procs * (last submit - first submit)).
@@ -73,7 +115,11 @@ double offered_load(const std::vector<TraceJob>&, std::int32_t procs);
 // SWF with header comments (MaxProcs, MaxNodes, the generator and its
 // options). Fields 4 = runtime, 5 = 8 = procs, 9 = estimate, 12 = user; the
 // others are -1.
-void write_swf(std::ostream&, const std::vector<TraceJob>&, const GenerateOptions&);
+// With pools (not empty), the header declares them ("; Pools:") and every
+// line carries the job's demands after field 18. `notes` are written as
+// header comment lines ("; " is prepended).
+void write_swf(std::ostream&, const std::vector<TraceJob>&, const GenerateOptions&,
+               const PoolDemands* pools = nullptr, const std::vector<std::string>& notes = {});
 
 // The options as "key=value" pairs separated by spaces, as written in the
 // header. Standard model: every option but model and factor. Zhang model:

@@ -5,11 +5,13 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "calibrate.h"
 #include "generate.h"
 #include "matrix_view.h"
 #include "metrics.h"
@@ -26,7 +28,20 @@ struct Workload {
     std::vector<TraceJob> jobs;
     std::int32_t procs = 0;
     MappingStats stats;
+    PoolDemands pools;
+    std::vector<double> unit_arrivals;  // a generated workload's own unit-rate arrivals
+    std::vector<std::string> notes;     // printed after the workload's name
+    nlohmann::json info = nlohmann::json::object();  // memory, arrivals: for the summary JSON
 };
+
+std::string thousands(std::int64_t v) {
+    std::string s = std::to_string(v < 0 ? -v : v), out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (i > 0 && (s.size() - i) % 3 == 0) out += ',';
+        out += s[i];
+    }
+    return v < 0 ? "-" + out : out;
+}
 
 Workload load_workload(const RunConfig& rc) {
     Workload w;
@@ -34,21 +49,156 @@ Workload load_workload(const RunConfig& rc) {
         GenerateOptions g = rc.workload;
         if (rc.procs > 0) g.procs = rc.procs;
         w.name = "generated: " + describe(g);
-        w.jobs = generate(g);
+        GeneratedWorkload gw = generate_workload(g);
+        w.jobs = std::move(gw.jobs);
+        w.pools = std::move(gw.pools);
+        w.unit_arrivals = std::move(gw.unit_arrivals);
         w.procs = g.procs;
         return w;
     }
-    const bool pyss = rc.compat == "pyss";
-    Trace t = load_trace(rc.trace, pyss ? Mapping::pyss : Mapping::standard, rc.procs);
+    LoadOptions lo;
+    lo.mapping = rc.compat == "pyss" ? Mapping::pyss : Mapping::standard;
+    lo.machine_procs = rc.procs;
+    try {
+        lo.memory = parse_memory_source(rc.memory);
+        lo.memory_units = parse_memory_units(rc.memory_units);
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(e.what());
+    }
+    lo.memory_capacity = rc.memory_capacity;
+    lo.positive_use = rc.positive_use;
+    Trace t;
+    try {
+        t = load_trace(rc.trace, lo);
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(e.what());
+    }
     w.procs = rc.procs > 0             ? rc.procs
               : t.header.max_procs > 0 ? t.header.max_procs
-                                       : t.header.max_nodes;
+              : t.header.max_nodes > 0 ? t.header.max_nodes
+              : t.machines             ? static_cast<std::int32_t>(t.machines->cpus)
+                                       : 0;
     if (w.procs <= 0)
-        throw ConfigError("the trace header gives neither MaxProcs nor MaxNodes: use --procs");
+        throw ConfigError(
+            "the trace header gives neither MaxProcs nor MaxNodes and no .machines file is "
+            "beside it: use --procs");
+    if (t.machines && rc.procs <= 0 && t.header.max_procs <= 0 && t.header.max_nodes <= 0)
+        w.notes.push_back("processors from " + t.machines->path + ": " +
+                          thousands(t.machines->cpus) + " (" +
+                          std::to_string(t.machines->clusters) + " clusters)");
     w.name = rc.trace;
     w.jobs = std::move(t.jobs);
     w.stats = std::move(t.stats);
+    w.pools = std::move(t.pools);
+    if (lo.memory != MemorySource::none) {
+        const auto& st = w.stats;
+        std::int64_t cap = 0;
+        for (const auto& p : w.pools.pools)
+            if (p.name == kMemoryPool) cap = p.capacity;
+        w.notes.push_back("memory pool: " + thousands(cap) + " KB" +
+                          (rc.memory_capacity > 0 ? ""
+                           : t.machines           ? " (from " + t.machines->path + ")"
+                                                  : "") +
+                          "; demand: " + memory_source_name(lo.memory) + " memory read as " +
+                          memory_units_name(lo.memory_units));
+        if (t.machines && lo.memory_units == MemoryUnits::kb_per_processor)
+            w.notes.push_back(
+                "note: a .machines file comes with the Alea simulator's extended SWF, whose field "
+                "10 (wagap-2013) is bytes per job: --memory-units bytes-per-job reads it so");
+        w.notes.push_back(
+            "memory demand from field 10 (requested): " + thousands(st.memory_requested) +
+            " jobs, from field 7 (used): " + thousands(st.memory_used) +
+            ", from neither: " + thousands(st.memory_missing) + " (demand 0)");
+        w.info["memory"] = {{"source", memory_source_name(lo.memory)},
+                            {"units", memory_units_name(lo.memory_units)},
+                            {"capacity_kb", cap},
+                            {"from_requested", st.memory_requested},
+                            {"from_used", st.memory_used},
+                            {"missing", st.memory_missing},
+                            {"missing_ids_sample", st.memory_missing_ids_sample}};
+    }
     return w;
+}
+
+// The pools of the run: the configuration's (file and --pool) and the
+// workload's, merged by name; then the arrivals seed 002 §4.1 asks for.
+void prepare_workload(RunConfig& rc, Workload& w) {
+    std::vector<std::string> unused;
+    try {
+        merge_pools(w.pools, w.jobs.size(), rc.pools, &unused);
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(e.what());
+    }
+    for (const auto& n : unused)
+        std::cerr << "rota: note: no job of the workload demands pool '" << n
+                  << "' (demand 0 for every job)\n";
+    rc.pools = w.pools.pools;
+    if (!w.pools.empty()) {
+        std::cout << "resources: K = " << 1 + w.pools.count() << ": processors=" << w.procs;
+        for (const auto& p : w.pools.pools) std::cout << " " << p.name << "=" << p.capacity;
+        std::cout << "\n";
+        const auto over = over_capacity(w.pools, w.jobs.size());
+        for (std::size_t k = 0; k < over.size(); ++k)
+            if (over[k] > 0)
+                std::cout << "jobs demanding more " << w.pools.pools[k].name
+                          << " than the machine has: " << thousands(over[k])
+                          << " (the engine rejects them; they are counted as rejected)\n";
+    }
+    if (rc.arrival_rate <= 0 && rc.queue_length <= 0) return;
+    if (rc.compat == "pyss")
+        throw ConfigError(
+            "--compat pyss replays the trace's own arrivals: drop --queue-length "
+            "and --arrival-rate");
+    // A generated feitelson-k workload has its own arrival stream (from its
+    // seed); other workloads draw one from arrival_seed.
+    const bool own = !w.unit_arrivals.empty();
+    std::vector<double> unit =
+        own ? w.unit_arrivals : unit_poisson_arrivals(w.jobs.size(), rc.arrival_seed);
+    nlohmann::json a = {
+        {"process", "poisson"},
+        {"seed", own ? nlohmann::json("the workload's") : nlohmann::json(rc.arrival_seed)}};
+    if (rc.arrival_rate > 0) {
+        set_arrivals(w.jobs, unit, rc.arrival_rate);
+        a["rate"] = rc.arrival_rate;
+        std::cout << fmt::format("arrivals: Poisson at {:.6g} jobs/s\n", rc.arrival_rate);
+    } else {
+        CalibrationOptions co;
+        co.target = rc.queue_length;
+        co.progress = [](const CalibrationStep& s) {
+            std::cerr << fmt::format(
+                "calibration: {:.6g} jobs/s (offered load {:.3f}): mean queue {:.2f}\n", s.rate,
+                s.offered_load, s.mean_queue);
+        };
+        CalibrationResult r;
+        try {
+            r = calibrate_arrivals(w.jobs, w.pools, w.procs, unit, co);
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(e.what());
+        }
+        a["rate"] = r.rate;
+        a["calibration"] = {{"policy", co.policy},
+                            {"target_queue_length", co.target},
+                            {"mean_queue_length", r.mean_queue},
+                            {"tolerance", co.tolerance},
+                            {"simulations", r.runs},
+                            {"converged", r.converged}};
+        std::cout << fmt::format(
+            "arrivals: Poisson at {:.6g} jobs/s (offered load {:.3f}), calibrated: "
+            "FCFS/FF-EASY (preset {}) keeps {:.2f} jobs waiting on average for a target of {} "
+            "({} simulations{})\n",
+            r.rate, r.offered_load, co.policy, r.mean_queue, co.target, r.runs,
+            r.converged ? "" : ", not within the tolerance");
+    }
+    // The jobs arrive in the order the workload gives them.
+    w.info["arrivals"] = a;
+}
+
+// The baseline of seed 002 §4.2's gains: FCFS/FF-EASY.
+std::string gain_baseline(const std::vector<std::string>& policies) {
+    for (const char* b : {"ff-easy", "easy"})
+        for (const auto& p : policies)
+            if (p == b) return b;
+    return {};
 }
 
 std::string with_suffix(const std::string& path, const std::string& policy, bool several) {
@@ -82,14 +232,17 @@ int run_simulate(RunConfig rc) {
     const bool tty = rc.progress && isatty(STDERR_FILENO);
 
     std::vector<std::pair<std::string, Summary>> columns;
+    std::vector<std::string> rejected_lines;
     nlohmann::json summary_json = nlohmann::json::object();
     std::cout << "workload: " << w.name << "\n"
               << "jobs: " << w.jobs.size() << ", processors: " << w.procs << "\n";
     if (w.stats.skipped_total() > 0) {
-        std::cout << "skipped records (never ran):";
+        std::cout << "skipped records:";
         for (const auto& [why, n] : w.stats.skipped) std::cout << " " << why << "=" << n;
         std::cout << "\n";
     }
+    for (const auto& n : w.notes) std::cout << n << "\n";
+    prepare_workload(rc, w);
     for (const auto& policy : rc.policies) {
         std::string note;
         std::string cfg = engine_toml(rc, policy, w.procs, &note);
@@ -104,6 +257,7 @@ int run_simulate(RunConfig rc) {
         SimOptions opt;
         opt.order = rc.compat == "pyss" ? EventOrder::pyss : EventOrder::batched;
         opt.cs_overhead = rc.cs_overhead;
+        opt.pools = &w.pools;
         if (rc.matrix_at >= 0) {
             auto at = static_cast<std::int64_t>(rc.matrix_at * 1e6);
             auto printed = std::make_shared<bool>(false);
@@ -133,7 +287,22 @@ int run_simulate(RunConfig rc) {
         if (tty) progress_bar(policy, 1, 1);
         rota_engine_free(e);
         Summary s = summarize(r.jobs, w.procs, r.capacity_loss);
+        s.mean_queue = r.mean_queue;
+        s.resources = static_cast<std::int32_t>(1 + w.pools.count());
         auto j = to_json(s);
+        auto& res = j["pools"] = nlohmann::json::array();
+        for (const auto& p : w.pools.pools)
+            res.push_back({{"name", p.name}, {"capacity", p.capacity}});
+        j["weight"] =
+            "mean over the K resources of the job's share (procs / machine procs, demand / pool "
+            "capacity), times its execution time";
+        for (const auto& [k, v] : w.info.items()) j[k] = v;
+        if (!r.rejections.empty()) {
+            rejected_lines.push_back(
+                fmt::format("{}: {} job{} rejected; first: job {}: {}", policy, r.rejections.size(),
+                            r.rejections.size() == 1 ? "" : "s", r.rejections.front().first,
+                            r.rejections.front().second));
+        }
         j["simulation_seconds"] = secs;
         j["skipped"] = w.stats.skipped;
         std::uint64_t failures = 0;
@@ -164,6 +333,22 @@ int run_simulate(RunConfig rc) {
                                  secs);
     }
     print_table(std::cout, columns);
+    for (const auto& l : rejected_lines) std::cout << l << "\n";
+    if (const std::string base = gain_baseline(rc.policies); !base.empty() && columns.size() > 1) {
+        print_gains(std::cout, columns, base);
+        const Summary* b = nullptr;
+        for (const auto& [name, s] : columns)
+            if (name == base) b = &s;
+        for (const auto& [name, s] : columns) {
+            auto gain = [](double x) -> nlohmann::json {
+                return std::isnan(x) ? nlohmann::json() : nlohmann::json(x);
+            };
+            summary_json[name]["gain_over_" + base] = {
+                {"response_mean", gain(normalised_gain(b->all.response.mean, s.all.response.mean))},
+                {"weighted_response",
+                 gain(normalised_gain(b->all.weighted_response, s.all.weighted_response))}};
+        }
+    }
     if (!rc.summary_json.empty()) {
         std::ofstream out(rc.summary_json);
         if (!out) throw ConfigError("cannot write '" + rc.summary_json + "'");
@@ -190,6 +375,11 @@ int main(int argc, char** argv) {
     bool no_progress = false;
     std::int64_t mpl = -1, migration_q = -2;
     double slice = -1, cs_overhead = -1, migration_cost = -1, matrix_at = -1;
+    std::vector<std::string> pool_flags;
+    std::string memory, memory_units, memory_capacity;
+    bool positive_use = false;
+    double queue_length = -1, arrival_rate = -1;
+    std::int64_t arrival_seed = -1;
     auto* sim = app.add_subcommand("simulate", "simulate a trace or a generated workload");
     sim->add_option("config", config_path, "TOML configuration file")->check(CLI::ExistingFile);
     sim->add_option("--trace", trace, "SWF trace (plain or .gz) [simulator.trace]");
@@ -216,19 +406,56 @@ int main(int argc, char** argv) {
                     "gang: most tasks migrated per slice, -1 unlimited [simulator.migration_q]");
     sim->add_option("--matrix-at", matrix_at,
                     "gang: print the matrix at this simulated time, seconds [simulator.matrix_at]");
+    sim->add_option("--pool", pool_flags,
+                    "a pool of the machine, name=capacity, repeatable or comma-separated "
+                    "([[machine.pools]]); replaces the capacity of a workload's pool of that name")
+        ->delimiter(',');
+    sim->add_option("--memory", memory,
+                    "memory as a pool from SWF fields 10/7: none (default) | requested | used | "
+                    "auto (requested, else used) [simulator.memory]")
+        ->check(CLI::IsMember({"none", "requested", "used", "auto"}));
+    sim->add_option("--memory-units", memory_units,
+                    "how fields 7 and 10 read: kb-per-processor (SWF, default) | bytes-per-job "
+                    "(wagap-2013) [simulator.memory_units]")
+        ->check(CLI::IsMember({"kb-per-processor", "bytes-per-job"}));
+    sim->add_option("--memory-capacity", memory_capacity,
+                    "the memory pool's capacity in KB (suffix K, M, G, T: 32G); default: the "
+                    ".machines file beside the trace [simulator.memory_capacity]");
+    sim->add_flag("--positive-use", positive_use,
+                  "keep only jobs with positive CPU time (field 6) and used memory (field 7), "
+                  "seed 002's NAS filter [simulator.positive_use]");
+    sim->add_option("--queue-length", queue_length,
+                    "replace the arrivals by Poisson ones calibrated so that FCFS/FF-EASY keeps "
+                    "this mean ready queue (seed 002 §4.1) [simulator.queue_length]");
+    sim->add_option("--arrival-rate", arrival_rate,
+                    "replace the arrivals by Poisson ones at this rate, jobs/s "
+                    "[simulator.arrival_rate]");
+    sim->add_option("--arrival-seed", arrival_seed,
+                    "seed of the Poisson arrivals (default 1) [simulator.arrival_seed]");
 
     GenerateOptions g;
     std::string out_path, gen_model = "standard";
+    double gen_queue = 0, gen_tolerance = 0.05;
     auto* gen = app.add_subcommand("generate", "write a synthetic workload as SWF");
     gen->add_option("--model", gen_model,
                     "standard (default) | zhang: seed 000's LLNL workload (320 nodes, load 0.55 "
-                    "at factor 1)")
-        ->check(CLI::IsMember({"standard", "zhang"}));
+                    "at factor 1) | feitelson-k: seed 002's K-resource workload (128 processors)")
+        ->check(CLI::IsMember({"standard", "zhang", "feitelson-k"}));
+    gen->add_option("--k", g.k, "feitelson-k: resources K, processors and K-1 pools (default 2)");
+    gen->add_option("--variance", g.variance,
+                    "feitelson-k: V of the requirements' Normal(0.5, V) (default 0.1)");
+    gen->add_option("--queue-length", gen_queue,
+                    "feitelson-k: calibrate the Poisson arrival rate so that FCFS/FF-EASY keeps "
+                    "this mean ready queue (seed 002 §4.1: 32, 64, 128); else --load sets it");
+    gen->add_option("--tolerance", gen_tolerance,
+                    "feitelson-k: relative tolerance of the calibration (default 0.05)");
+    gen->add_option("--pool-capacity", g.pool_capacity,
+                    "feitelson-k: capacity of each pool r2..rK (default 1000000)");
     gen->add_option("--factor", g.factor,
                     "zhang: execution-time factor, 1.0..1.8 = workloads 0..8 of seed 000 Table 1");
     gen->add_option("--jobs", g.jobs, "number of jobs");
     gen->add_option("--procs", g.procs, "machine size (default: 1024; zhang: 320)");
-    gen->add_option("--load", g.load, "offered load (standard model only)");
+    gen->add_option("--load", g.load, "offered load (standard and feitelson-k)");
     gen->add_option("--phi", g.phi, "Φ: fraction of jobs whose estimate is exact (seed 000 §2.1)");
     gen->add_option("--seed", g.seed, "random seed");
     gen->add_option("-o,--output", out_path, "output file (default: stdout)");
@@ -237,6 +464,7 @@ int main(int argc, char** argv) {
     try {
         if (*gen) {
             g.model = parse_model(gen_model);
+            const bool fk = g.model == WorkloadModel::feitelson_k;
             if (g.model == WorkloadModel::zhang) {
                 if (gen->count("--load") > 0)
                     throw ConfigError("--load does not apply to --model zhang: use --factor");
@@ -244,13 +472,56 @@ int main(int argc, char** argv) {
             } else if (gen->count("--factor") > 0) {
                 throw ConfigError("--factor applies only to --model zhang");
             }
-            auto w = generate(g);
+            for (const char* f :
+                 {"--k", "--variance", "--queue-length", "--tolerance", "--pool-capacity"})
+                if (!fk && gen->count(f) > 0)
+                    throw ConfigError(std::string(f) + " applies only to --model feitelson-k");
+            if (fk) {
+                if (gen->count("--procs") == 0) g.procs = kFeitelsonProcs;
+                if (gen->count("--phi") == 0) g.phi = 1.0;  // exact estimates
+                if (gen_queue > 0 && gen->count("--load") > 0)
+                    throw ConfigError("--load and --queue-length both set the arrival rate");
+                g.queue_length = gen_queue;
+            }
+            GeneratedWorkload w = generate_workload(g);
+            std::vector<std::string> notes;
+            if (fk && gen_queue > 0) {
+                CalibrationOptions co;
+                co.target = gen_queue;
+                co.tolerance = gen_tolerance;
+                co.progress = [](const CalibrationStep& s) {
+                    std::cerr << fmt::format(
+                        "calibration: {:.6g} jobs/s (offered load {:.3f}): mean queue {:.2f}\n",
+                        s.rate, s.offered_load, s.mean_queue);
+                };
+                CalibrationResult r;
+                try {
+                    r = calibrate_arrivals(w.jobs, w.pools, g.procs, w.unit_arrivals, co);
+                } catch (const std::invalid_argument& e) {
+                    throw ConfigError(e.what());
+                }
+                const std::string line = fmt::format(
+                    "Calibration: FCFS/FF-EASY (preset {}) keeps {:.3f} jobs waiting on average "
+                    "for a target of {} (tolerance {}), {} simulations{}",
+                    co.policy, r.mean_queue, co.target, co.tolerance, r.runs,
+                    r.converged ? "" : ", NOT within the tolerance");
+                notes.push_back(fmt::format(
+                    "Arrivals: Poisson at {:.9g} jobs/s (offered processor load {:.4f})", r.rate,
+                    r.offered_load));
+                notes.push_back(line);
+                std::cerr << "rota: " << line << "; rate " << fmt::format("{:.6g}", r.rate)
+                          << " jobs/s\n";
+            } else if (fk) {
+                notes.push_back(
+                    fmt::format("Arrivals: Poisson at offered processor load {}", g.load));
+            }
+            auto write = [&](std::ostream& os) { write_swf(os, w.jobs, g, &w.pools, notes); };
             if (out_path.empty()) {
-                write_swf(std::cout, w, g);
+                write(std::cout);
             } else {
                 std::ofstream out(out_path);
                 if (!out) throw ConfigError("cannot write '" + out_path + "'");
-                write_swf(out, w, g);
+                write(out);
             }
             return 0;
         }
@@ -275,6 +546,31 @@ int main(int argc, char** argv) {
         if (migration_cost >= 0) rc.migration_cost = migration_cost;
         if (migration_q >= -1) rc.migration_q = migration_q;
         if (matrix_at >= 0) rc.matrix_at = matrix_at;
+        for (const auto& f : pool_flags) {
+            PoolSpec p;
+            try {
+                p = parse_pool_spec(f);
+            } catch (const std::invalid_argument& e) {
+                throw ConfigError(e.what());
+            }
+            bool replaced = false;
+            for (auto& q : rc.pools)
+                if (q.name == p.name) q = p, replaced = true;
+            if (!replaced) rc.pools.push_back(p);
+        }
+        if (!memory.empty()) rc.memory = memory;
+        if (!memory_units.empty()) rc.memory_units = memory_units;
+        if (!memory_capacity.empty()) {
+            try {
+                rc.memory_capacity = parse_amount(memory_capacity, "--memory-capacity");
+            } catch (const std::invalid_argument& e) {
+                throw ConfigError(e.what());
+            }
+        }
+        if (positive_use) rc.positive_use = true;
+        if (queue_length >= 0) rc.queue_length = queue_length;
+        if (arrival_rate >= 0) rc.arrival_rate = arrival_rate;
+        if (arrival_seed >= 0) rc.arrival_seed = static_cast<std::uint64_t>(arrival_seed);
         return run_simulate(std::move(rc));
     } catch (const std::exception& e) {
         std::cerr << "rota: error: " << e.what() << "\n";

@@ -50,12 +50,12 @@ struct GroupAcc {
     std::vector<std::int64_t> wait, response;
     double bsld_sum = 0, wr_sum = 0, w_sum = 0;
 
-    void add(std::int64_t w, std::int64_t r, std::int64_t run, std::int32_t procs, double gamma) {
+    void add(std::int64_t w, std::int64_t r, std::int64_t run, double requirement, double gamma) {
         wait.push_back(w);
         response.push_back(r);
         bsld_sum +=
             std::max(static_cast<double>(r), gamma) / std::max(static_cast<double>(run), gamma);
-        double weight = static_cast<double>(procs) * static_cast<double>(run);
+        double weight = requirement * static_cast<double>(run);
         wr_sum += weight * static_cast<double>(r);
         w_sum += weight;
     }
@@ -156,8 +156,12 @@ Summary summarize(const std::vector<JobOutcome>& jobs, std::int32_t machine_proc
         std::int64_t run = j.run_time >= 0 ? j.run_time : j.finish - j.start;
         std::int64_t wait = j.start - j.submit;
         std::int64_t resp = j.finish - j.submit;
-        all.add(wait, resp, run, j.procs, bsld_threshold);
-        (j.procs <= small_limit ? small : large).add(wait, resp, run, j.procs, bsld_threshold);
+        // Seed 002 §4.2: the weight is the resource requirement times the
+        // execution time; with one resource the processors stand in for the
+        // share procs / N, which scales every weight alike.
+        const double req = j.share >= 0 ? j.share : static_cast<double>(j.procs);
+        all.add(wait, resp, run, req, bsld_threshold);
+        (j.procs <= small_limit ? small : large).add(wait, resp, run, req, bsld_threshold);
         used += static_cast<double>(j.procs) * static_cast<double>(run);
     }
     s.all = all.finish();
@@ -183,6 +187,8 @@ nlohmann::json to_json(const Summary& s) {
         {"last_finish", s.last_finish},
         {"utilization", s.utilization},
         {"capacity_loss", s.capacity_loss},
+        {"mean_queue_length", num(s.mean_queue)},
+        {"resources", s.resources},
         {"bounded_slowdown_threshold", s.bsld_threshold},
         {"small_limit", s.small_limit},
         {"all", to_json(s.all)},
@@ -245,6 +251,7 @@ void print_table(std::ostream& os, const std::vector<std::pair<std::string, Summ
         {"  unfinished", count([](const Summary& s) { return s.unfinished; })},
         {"utilization", fixed(4, [](const Summary& s) { return s.utilization; })},
         {"capacity loss", fixed(4, [](const Summary& s) { return s.capacity_loss; })},
+        {"mean queue length", fixed(2, [](const Summary& s) { return s.mean_queue; })},
     };
     auto group = [&](const std::string& name, GroupSummary Summary::*g) {
         std::string p = name.empty() ? "" : name + " ";
@@ -297,6 +304,45 @@ void print_table(std::ostream& os, const std::vector<std::pair<std::string, Summ
         fmt::format_to(out, "{:<{}}", rows[r].first, label_w);
         for (std::size_t c = 0; c < columns.size(); ++c)
             fmt::format_to(out, "  {:>{}}", cells[c][r], widths[c]);
+        fmt::format_to(out, "\n");
+    }
+    os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+double normalised_gain(double baseline, double value) {
+    if (std::isnan(baseline) || std::isnan(value) || baseline == 0) return kNaN;
+    return (baseline - value) / baseline;
+}
+
+void print_gains(std::ostream& os, const std::vector<std::pair<std::string, Summary>>& columns,
+                 const std::string& baseline) {
+    const Summary* base = nullptr;
+    for (const auto& [name, s] : columns)
+        if (name == baseline) base = &s;
+    if (!base) return;
+    const std::string label = "gain over " + baseline;
+    const std::string rows[2] = {"response mean", "weighted response"};
+    std::size_t label_w = label.size();
+    for (const auto& r : rows) label_w = std::max(label_w, r.size());
+    fmt::memory_buffer buf;
+    auto out = std::back_inserter(buf);
+    fmt::format_to(out, "\n{:<{}}", label, label_w);
+    std::vector<std::size_t> widths;
+    for (const auto& [name, s] : columns) {
+        widths.push_back(std::max<std::size_t>(name.size(), 7));
+        fmt::format_to(out, "  {:>{}}", name, widths.back());
+    }
+    fmt::format_to(out, "\n");
+    for (int r = 0; r < 2; ++r) {
+        fmt::format_to(out, "{:<{}}", rows[r], label_w);
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            const GroupSummary& a = base->all;
+            const GroupSummary& b = columns[c].second.all;
+            double g = r == 0 ? normalised_gain(a.response.mean, b.response.mean)
+                              : normalised_gain(a.weighted_response, b.weighted_response);
+            fmt::format_to(out, "  {:>{}}",
+                           std::isnan(g) ? std::string("-") : fmt::format("{:+.4f}", g), widths[c]);
+        }
         fmt::format_to(out, "\n");
     }
     os.write(buf.data(), static_cast<std::streamsize>(buf.size()));

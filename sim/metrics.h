@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -20,6 +21,10 @@ struct JobOutcome {
     std::int64_t requested_time;
     std::int64_t run_time;  // finish - start for started jobs
     FinalState state;
+    // The job's resource requirement over seed 002's K resources: the mean
+    // of its shares R_ij (processors / machine processors, demand / capacity
+    // of each pool). < 0: unknown, procs stands in (docs/workloads.md).
+    double share = -1;
 };
 
 // Capacity lost while jobs wait (seed 000 §2.3): eq. (2) integrates the
@@ -57,7 +62,9 @@ struct GroupSummary {
     std::int64_t count = 0;  // completed jobs in the group
     Distribution wait{}, response{};
     double mean_bounded_slowdown = 0;
-    double weighted_response = 0;  // sum(w*r) / sum(w), w = procs * run_time
+    // sum(w*r) / sum(w), w = share * run_time (procs * run_time when the
+    // share is unknown; with one resource both give the same value)
+    double weighted_response = 0;
 };
 
 struct Summary {
@@ -72,6 +79,11 @@ struct Summary {
     std::int64_t first_submit = -1, last_finish = -1;
     double utilization = 0;    // eq. 1
     double capacity_loss = 0;  // eq. 2, as computed by CapacityLoss
+    // Set by the caller, not by summarize (nan: not measured): the
+    // time-averaged number of waiting jobs between the first and the last
+    // arrival (SimResult::mean_queue), and K, the number of resources.
+    double mean_queue = std::numeric_limits<double>::quiet_NaN();
+    std::int32_t resources = 1;
 };
 
 // Γ = bsld_threshold; small jobs use at most small_limit processors.
@@ -87,5 +99,16 @@ void write_jobs_csv(std::ostream&, const std::vector<JobOutcome>&);
 
 // Metrics as rows, one column per named summary.
 void print_table(std::ostream&, const std::vector<std::pair<std::string, Summary>>& columns);
+
+// Seed 002 §4.2's normalised performance gain of a metric over a baseline
+// policy: (baseline - value) / baseline, positive when the policy does
+// better (a smaller response time). nan when the baseline is 0 or either
+// value is nan.
+double normalised_gain(double baseline, double value);
+// The gains of every column over the column named `baseline` in average
+// response time and weighted average response time, as rows; nothing if
+// no column has that name.
+void print_gains(std::ostream&, const std::vector<std::pair<std::string, Summary>>& columns,
+                 const std::string& baseline);
 
 }  // namespace rota::sim

@@ -80,9 +80,11 @@ RunConfig load_run_config(const std::string& path) {
         if (!s->is_table()) fail("key 'simulator' must be a table");
         const toml::table& t = *s->as_table();
         only(t, "simulator",
-             {"trace", "procs", "policy", "compat", "jobs_csv", "summary_json", "max_jumps",
-              "progress", "workload", "mpl", "slice", "cs_overhead", "migration_cost",
-              "migration_q", "matrix_at"});
+             {"trace",        "procs",        "policy",          "compat",       "jobs_csv",
+              "summary_json", "max_jumps",    "progress",        "workload",     "mpl",
+              "slice",        "cs_overhead",  "migration_cost",  "migration_q",  "matrix_at",
+              "memory",       "memory_units", "memory_capacity", "positive_use", "queue_length",
+              "arrival_rate", "arrival_seed"});
         rc.trace = get<std::string>(t, "trace", "simulator", "");
         if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
         rc.procs = get<std::int32_t>(t, "procs", "simulator", 0);
@@ -110,11 +112,36 @@ RunConfig load_run_config(const std::string& path) {
         rc.migration_cost = get<double>(t, "migration_cost", "simulator", rc.migration_cost);
         rc.migration_q = get<std::int64_t>(t, "migration_q", "simulator", rc.migration_q);
         rc.matrix_at = get<double>(t, "matrix_at", "simulator", rc.matrix_at);
+        rc.memory = get<std::string>(t, "memory", "simulator", rc.memory);
+        rc.memory_units = get<std::string>(t, "memory_units", "simulator", rc.memory_units);
+        if (const toml::node* c = t.get("memory_capacity")) {
+            try {
+                if (c->is_integer())
+                    rc.memory_capacity = parse_amount(std::to_string(c->as_integer()->get()),
+                                                      "key 'simulator.memory_capacity'");
+                else if (c->is_string())
+                    rc.memory_capacity =
+                        parse_amount(c->as_string()->get(), "key 'simulator.memory_capacity'");
+                else
+                    fail(
+                        "key 'simulator.memory_capacity' must be an integer (KB) or a string "
+                        "such as \"32G\"");
+            } catch (const std::invalid_argument& e) {
+                fail(e.what());
+            }
+        }
+        rc.positive_use = get<bool>(t, "positive_use", "simulator", rc.positive_use);
+        rc.queue_length = get<double>(t, "queue_length", "simulator", rc.queue_length);
+        rc.arrival_rate = get<double>(t, "arrival_rate", "simulator", rc.arrival_rate);
+        rc.arrival_seed = get<std::uint64_t>(t, "arrival_seed", "simulator", rc.arrival_seed);
+        if (rc.queue_length < 0) fail("key 'simulator.queue_length' must be >= 0");
+        if (rc.arrival_rate < 0) fail("key 'simulator.arrival_rate' must be >= 0");
         if (const toml::node* w = t.get("workload")) {
             if (!w->is_table()) fail("key 'simulator.workload' must be a table");
             const toml::table& wt = *w->as_table();
             only(wt, "simulator.workload",
-                 {"jobs", "procs", "load", "phi", "seed", "users", "model", "factor"});
+                 {"jobs", "procs", "load", "phi", "seed", "users", "model", "factor", "k",
+                  "variance", "pool_capacity"});
             auto& g = rc.workload;
             g.jobs = get<std::int64_t>(wt, "jobs", "simulator.workload", g.jobs);
             g.procs = get<std::int32_t>(wt, "procs", "simulator.workload", g.procs);
@@ -128,15 +155,61 @@ RunConfig load_run_config(const std::string& path) {
                 // unless the keys above were given too.
                 GenerateOptions z =
                     zhang_options(get<double>(wt, "factor", "simulator.workload", 1.0), g.seed);
-                if (model != "zhang" && model != "standard")
-                    fail("key 'simulator.workload.model' must be \"standard\" or \"zhang\"");
+                if (model != "zhang" && model != "standard" && model != "feitelson-k")
+                    fail(
+                        "key 'simulator.workload.model' must be \"standard\", \"zhang\" or "
+                        "\"feitelson-k\"");
                 if (model == "zhang") {
                     if (wt.get("jobs")) z.jobs = g.jobs;
                     g = z;
                 }
+                if (model == "feitelson-k") {
+                    // seed 002's model: 128 processors and exact estimates
+                    // unless the keys above say otherwise.
+                    GenerateOptions f = feitelson_k_options(
+                        get<std::int32_t>(wt, "k", "simulator.workload", 2),
+                        get<double>(wt, "variance", "simulator.workload", 0.1), g.seed);
+                    f.pool_capacity = get<std::int64_t>(wt, "pool_capacity", "simulator.workload",
+                                                        f.pool_capacity);
+                    f.jobs = g.jobs;
+                    f.load = g.load;
+                    if (wt.get("procs")) f.procs = g.procs;
+                    if (wt.get("phi")) f.phi = g.phi;
+                    g = f;
+                }
             }
+            if (g.model != WorkloadModel::feitelson_k)
+                for (const char* key : {"k", "variance", "pool_capacity"})
+                    if (wt.get(key))
+                        fail(std::string("key 'simulator.workload.") + key +
+                             "' applies only to model \"feitelson-k\"");
         }
         root.erase("simulator");
+    }
+    // [[machine.pools]]: the simulator merges them with the workload's
+    // pools and writes them back for the engine (engine_toml).
+    if (toml::node* m = root.get("machine"); m && m->is_table()) {
+        if (toml::node* p = m->as_table()->get("pools")) {
+            if (!p->is_array())
+                fail("key 'machine.pools' must be an array of tables ([[machine.pools]])");
+            std::size_t i = 0;
+            for (const auto& e : *p->as_array()) {
+                const std::string where = "machine.pools[" + std::to_string(i++) + "]";
+                if (!e.is_table()) fail("key '" + where + "' must be a table");
+                const toml::table& pt = *e.as_table();
+                only(pt, where, {"name", "capacity"});
+                PoolSpec spec;
+                spec.name = get<std::string>(pt, "name", where, "");
+                spec.capacity = get<std::int64_t>(pt, "capacity", where, 0);
+                if (spec.name.empty()) fail("key '" + where + ".name' is required");
+                if (spec.capacity <= 0)
+                    fail("key '" + where + ".capacity' must be a positive integer");
+                for (const auto& q : rc.pools)
+                    if (q.name == spec.name) fail("pool '" + spec.name + "' is given twice");
+                rc.pools.push_back(std::move(spec));
+            }
+            m->as_table()->erase("pools");
+        }
     }
     rc.engine = std::move(root);
     return rc;
@@ -153,6 +226,12 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     };
     toml::table& machine = sub(t, "machine");
     machine.insert_or_assign("procs", static_cast<std::int64_t>(procs));
+    if (!rc.pools.empty()) {
+        toml::array pools;
+        for (const auto& p : rc.pools)
+            pools.push_back(toml::table{{"name", p.name}, {"capacity", p.capacity}});
+        machine.insert_or_assign("pools", std::move(pools));
+    }
     std::ostringstream os;
     if (policy == "custom") {  // the file's [scheduler] and [policy] as they are
         os << t;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "generate.h"
+#include "pools.h"
 #include "rota.h"
 
 namespace rota::sim {
@@ -37,6 +38,22 @@ struct RunConfig {
     std::int64_t migration_q = -1;  // tasks per slice, -1 unlimited
     double matrix_at = -1;          // print the matrix at this time (seconds)
     bool progress = true;
+    // The machine's pools: the file's [[machine.pools]], then --pool flags
+    // (a flag replaces the file's pool of the same name). engine_toml()
+    // writes them as [[machine.pools]]; the workload's pools are merged in
+    // by name (merge_pools) before the runs.
+    std::vector<PoolSpec> pools;
+    // Memory as a pool (docs/workloads.md, "Memory as a pool").
+    std::string memory = "none";                    // none | requested | used | auto
+    std::string memory_units = "kb-per-processor";  // | bytes-per-job
+    std::int64_t memory_capacity = 0;               // KB; 0: the .machines file
+    bool positive_use = false;  // keep jobs with CPU and memory use only [002 §4.1]
+    // Poisson arrivals replacing the workload's (seed 002 §4.1): at
+    // arrival_rate jobs/s if > 0, else calibrated so that FCFS/FF-EASY keeps
+    // queue_length waiting jobs on average if > 0; else the workload's own.
+    double queue_length = 0;
+    double arrival_rate = 0;
+    std::uint64_t arrival_seed = 1;
     GenerateOptions workload;    // [simulator.workload]
     toml::table engine;          // every table but [simulator]
     std::string base_dir = ".";  // where the config file is

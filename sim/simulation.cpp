@@ -9,6 +9,7 @@
 #include "simulation.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <queue>
 
@@ -55,6 +56,14 @@ class Machine {
         check(e_, rota_machine(e_, &mi), "rota_machine");
         procs_ = mi.procs;
         rows_ = mi.rows;
+        const PoolDemands* pd = opt.pools && !opt.pools->empty() ? opt.pools : nullptr;
+        if (static_cast<std::size_t>(mi.npools) != (pd ? pd->count() : 0))
+            throw SimError("the engine has " + std::to_string(mi.npools) +
+                           " pools and the workload demands " +
+                           std::to_string(pd ? pd->count() : 0));
+        if (pd && pd->demand.size() != jobs.size() * pd->count())
+            throw SimError("the pool demands do not cover every job of the workload");
+        pools_ = pd;
         overhead_ = static_cast<std::int64_t>(opt.cs_overhead * static_cast<double>(mi.slice));
         arrival_.resize(jobs.size());
         std::iota(arrival_.begin(), arrival_.end(), 0u);
@@ -64,8 +73,14 @@ class Machine {
         res_.jobs.resize(jobs.size());
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             const TraceJob& j = jobs[i];
-            res_.jobs[i] =
-                JobOutcome{j.id, j.submit, -1, -1, j.procs, j.estimate, -1, FinalState::unfinished};
+            const double share = pools_ ? pools_->mean_share(i, j.procs, procs_)
+                                        : static_cast<double>(j.procs) / procs_;
+            res_.jobs[i] = JobOutcome{
+                j.id, j.submit, -1, -1, j.procs, j.estimate, -1, FinalState::unfinished, share};
+        }
+        if (!arrival_.empty()) {
+            window_first_ = in_[arrival_.front()].submit * kUs;
+            window_last_ = in_[arrival_.back()].submit * kUs;
         }
     }
 
@@ -119,6 +134,9 @@ class Machine {
         }
         res_.capacity_loss =
             last > first ? loss_.value(static_cast<double>(last - first), procs_) : 0;
+        res_.mean_queue = window_last_ > window_first_
+                              ? queue_integral_ / static_cast<double>(window_last_ - window_first_)
+                              : std::numeric_limits<double>::quiet_NaN();
         res_.counters.size = sizeof(rota_counters);
         check(e_, rota_counters_get(e_, &res_.counters), "rota_counters_get");
         for (int h = 0; rota_hook_name(h) != nullptr; ++h) {
@@ -170,6 +188,10 @@ class Machine {
     std::int64_t waiting_ = 0;  // submitted, neither started nor rejected
     std::int64_t last_t_ = -1;
     CapacityLoss loss_;
+    const PoolDemands* pools_ = nullptr;
+    // The ready queue integrated over [first arrival, last arrival], job x us.
+    std::int64_t window_first_ = 0, window_last_ = 0;
+    double queue_integral_ = 0;
 
     std::int64_t arrival_us(std::size_t k) const { return in_[arrival_[k]].submit * kUs; }
 
@@ -215,6 +237,11 @@ class Machine {
     // migration, only while jobs wait (capacity is lost when something
     // could use it, §2.3).
     void account(std::int64_t t) {
+        if (last_t_ >= 0 && waiting_ > 0) {
+            const std::int64_t a = std::max(last_t_, window_first_), b = std::min(t, window_last_);
+            if (b > a)
+                queue_integral_ += static_cast<double>(waiting_) * static_cast<double>(b - a);
+        }
         if (rows_ > 1 && last_t_ >= 0 && t > last_t_ && waiting_ > 0) {
             double switching = 0;
             for (std::uint32_t i : executing_) {
@@ -248,6 +275,10 @@ class Machine {
         rj.estimate = j.estimate * kUs;
         rj.procs = j.procs;
         rj.user = j.user;
+        if (pools_) {
+            rj.npools = static_cast<std::int32_t>(pools_->count());
+            rj.pools = pools_->of(i);
+        }
         check(e_, rota_submit(e_, &rj), "rota_submit");
         ++waiting_;
         if (opt_.progress && next_arrival_ % static_cast<std::size_t>(opt_.progress_every) == 0)

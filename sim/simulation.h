@@ -36,6 +36,10 @@ struct SimOptions {
     // Gang scheduling: context-switch overhead as a fraction of the time
     // slice, paid by every job switched in at a slice boundary (seed 000 §5).
     double cs_overhead = 0.0;
+    // The jobs' pool demands (seed 002's resources 2..K), one row per job
+    // of the workload; the engine must have exactly these pools, in this
+    // order ([[machine.pools]]). nullptr or empty: no pools.
+    const PoolDemands* pools = nullptr;
 };
 
 struct SimResult {
@@ -46,6 +50,10 @@ struct SimResult {
     rota_counters counters{};
     std::vector<std::pair<std::string, rota_hook_stats>> hooks;    // every hook, by name
     std::vector<std::pair<std::int64_t, std::string>> rejections;  // job id, reason
+    // The ready queue (jobs submitted and neither started nor rejected),
+    // time-averaged from the first arrival to the last: the load measure of
+    // seed 002 §4.1. nan when all jobs arrive at the same time.
+    double mean_queue = 0;
 };
 
 // Thrown when the engine answers an error; carries the engine's message.

@@ -38,10 +38,9 @@ const char* const kFieldNames[kFields] = {
 };
 
 std::string make_message(const std::string& file, std::int64_t line, int field,
-                         const std::string& what) {
+                         const std::string& field_name, const std::string& what) {
     std::string where = line > 0 ? fmt::format("{}:{}", file, line) : file;
-    if (field > 0)
-        return fmt::format("{}: field {} ({}): {}", where, field, swf_field_name(field), what);
+    if (field > 0) return fmt::format("{}: field {} ({}): {}", where, field, field_name, what);
     return fmt::format("{}: {}", where, what);
 }
 
@@ -119,22 +118,47 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
+// "; Pools: r2=1000000 memory=33554432": the pools fields 19.. give.
+// Returns an error message, or "".
+std::string parse_pools(std::string_view val, SwfHeader& h) {
+    if (!h.pools.empty()) return "the header declares Pools twice";
+    while (!val.empty()) {
+        std::size_t n = 0;
+        while (n < val.size() && !is_space(val[n])) ++n;
+        std::string tok(val.substr(0, n));
+        val = trim(val.substr(n));
+        try {
+            PoolSpec p = parse_pool_spec(tok);
+            for (const auto& q : h.pools)
+                if (q.name == p.name) return "Pools: pool '" + p.name + "' is declared twice";
+            h.pools.push_back(std::move(p));
+        } catch (const std::invalid_argument& e) {
+            return std::string("Pools: ") + e.what();
+        }
+    }
+    if (h.pools.empty()) return "Pools: no pool declared (expected name=capacity ...)";
+    return {};
+}
+
 // "; MaxProcs: 338 (batch partition)" -> 338; trailing text is commentary.
-void parse_header_line(std::string_view line, SwfHeader& h) {
+// Returns an error message for a malformed Pools line, else "".
+std::string parse_header_line(std::string_view line, SwfHeader& h) {
     std::string_view body = line.substr(1);
     auto colon = body.find(':');
-    if (colon == std::string_view::npos) return;
+    if (colon == std::string_view::npos) return {};
     std::string_view key = trim(body.substr(0, colon));
     std::string_view val = trim(body.substr(colon + 1));
+    if (iequals(key, "Pools")) return parse_pools(val, h);
     std::int32_t* target = nullptr;
     if (iequals(key, "MaxProcs"))
         target = &h.max_procs;
     else if (iequals(key, "MaxNodes"))
         target = &h.max_nodes;
-    if (!target) return;
+    if (!target) return {};
     std::int32_t v = 0;
     auto [ptr, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
     if (ec == std::errc() && ptr != val.data()) *target = v;
+    return {};
 }
 
 }  // namespace
@@ -144,7 +168,14 @@ const char* swf_field_name(int field) {
 }
 
 SwfError::SwfError(std::string file, std::int64_t line, int field, const std::string& what)
-    : std::runtime_error(make_message(file, line, field, what)),
+    : std::runtime_error(make_message(file, line, field, swf_field_name(field), what)),
+      file_(std::move(file)),
+      line_(line),
+      field_(field) {}
+
+SwfError::SwfError(std::string file, std::int64_t line, int field, const std::string& field_name,
+                   const std::string& what)
+    : std::runtime_error(make_message(file, line, field, field_name, what)),
       file_(std::move(file)),
       line_(line),
       field_(field) {}
@@ -197,7 +228,8 @@ struct SwfReader::Impl {
                 return;
             }
             header.lines.emplace_back(line);
-            parse_header_line(line, header);
+            std::string err = parse_header_line(line, header);
+            if (!err.empty()) throw SwfError(path, lines.line_number(), 0, err);
         }
     }
 
@@ -252,6 +284,24 @@ struct SwfReader::Impl {
         r.partition = i32(15);
         r.preceding = ints[16];
         r.think = ints[17];
+        r.pools.resize(header.pools.size());
+        for (std::size_t k = 0; k < header.pools.size(); ++k) {
+            const int field = kFields + 1 + static_cast<int>(k);
+            auto bad_pool = [&](const std::string& what) {
+                throw SwfError(path, lines.line_number(), field,
+                               "demand on pool '" + header.pools[k].name + "'", what);
+            };
+            while (p != e && is_space(*p)) ++p;
+            if (p == e)
+                bad_pool("missing (the header declares " + std::to_string(header.pools.size()) +
+                         " pools: " + std::to_string(kFields + header.pools.size()) +
+                         " fields expected)");
+            const char* tok = p;
+            Bad res = parse_int(p, e, r.pools[k]);
+            if (res == Bad::not_number) bad_pool("not a number: '" + token_at(tok, e) + "'");
+            if (res == Bad::out_of_range) bad_pool("out of range: '" + token_at(tok, e) + "'");
+            if (r.pools[k] < 0) bad_pool("negative: " + std::to_string(r.pools[k]));
+        }
     }
 
     std::string path;
@@ -297,6 +347,8 @@ const char* skip_reason_name(SkipReason r) {
             return "runtime_not_positive";
         case SkipReason::procs_not_positive:
             return "procs_not_positive";
+        case SkipReason::cpu_or_memory_unused:
+            return "cpu_or_memory_unused";
     }
     return "?";
 }
@@ -355,10 +407,92 @@ std::optional<TraceJob> map_pyss(const SwfRecord& r, std::int32_t machine_procs,
     return TraceJob{r.id, r.submit, runtime, estimate, procs, r.user};
 }
 
+const char* memory_source_name(MemorySource s) {
+    switch (s) {
+        case MemorySource::none:
+            return "none";
+        case MemorySource::requested:
+            return "requested";
+        case MemorySource::used:
+            return "used";
+        case MemorySource::automatic:
+            return "auto";
+    }
+    return "?";
+}
+
+const char* memory_units_name(MemoryUnits u) {
+    return u == MemoryUnits::bytes_per_job ? "bytes-per-job" : "kb-per-processor";
+}
+
+MemorySource parse_memory_source(const std::string& s) {
+    for (auto m :
+         {MemorySource::none, MemorySource::requested, MemorySource::used, MemorySource::automatic})
+        if (s == memory_source_name(m)) return m;
+    throw std::invalid_argument("unknown memory source '" + s +
+                                "' (expected none, requested, used or auto)");
+}
+
+MemoryUnits parse_memory_units(const std::string& s) {
+    for (auto u : {MemoryUnits::kb_per_processor, MemoryUnits::bytes_per_job})
+        if (s == memory_units_name(u)) return u;
+    throw std::invalid_argument("unknown memory units '" + s +
+                                "' (expected kb-per-processor or bytes-per-job)");
+}
+
+std::int64_t memory_demand(const SwfRecord& r, std::int32_t procs, MemorySource src,
+                           MemoryUnits units, MappingStats& st) {
+    std::int64_t v = -1;
+    if ((src == MemorySource::requested || src == MemorySource::automatic) && r.req_mem > 0) {
+        v = r.req_mem;
+        ++st.memory_requested;
+    } else if ((src == MemorySource::used || src == MemorySource::automatic) && r.used_mem > 0) {
+        v = r.used_mem;
+        ++st.memory_used;
+    } else {
+        ++st.memory_missing;
+        if (st.memory_missing_ids_sample.size() < kSkippedSample)
+            st.memory_missing_ids_sample.push_back(r.id);
+        return -1;
+    }
+    if (units == MemoryUnits::bytes_per_job) return v / 1024 + (v % 1024 != 0);
+    std::int64_t kb = 0;
+    // Beyond any capacity either way: the engine rejects the job.
+    if (__builtin_mul_overflow(v, static_cast<std::int64_t>(std::max(procs, 1)), &kb))
+        return std::numeric_limits<std::int64_t>::max();
+    return kb;
+}
+
 Trace load_trace(const std::string& path, Mapping m, std::int32_t machine_procs) {
+    LoadOptions o;
+    o.mapping = m;
+    o.machine_procs = machine_procs;
+    return load_trace(path, o);
+}
+
+Trace load_trace(const std::string& path, const LoadOptions& o) {
     SwfReader reader(path);
     Trace t;
     t.header = reader.header();
+    const Mapping m = o.mapping;
+    std::int32_t machine_procs = o.machine_procs;
+    t.machines = read_machines_file(path);
+    t.pools.pools = t.header.pools;
+    if (o.memory != MemorySource::none) {
+        for (const auto& p : t.pools.pools)
+            if (p.name == kMemoryPool)
+                throw std::invalid_argument(path +
+                                            ": the header already declares a pool 'memory'; "
+                                            "memory from fields 7 and 10 would be a second one");
+        std::int64_t cap = o.memory_capacity;
+        if (cap <= 0 && t.machines) cap = t.machines->memory_kb;
+        if (cap <= 0)
+            throw std::invalid_argument(
+                "memory as a pool needs its capacity in KB: give --memory-capacity (e.g. 32G) "
+                "or put a .machines file beside the trace (" +
+                path + ".machines)");
+        t.pools.pools.push_back({kMemoryPool, cap});
+    }
     if (m == Mapping::pyss && machine_procs <= 0) {
         machine_procs = t.header.max_procs;
         if (machine_procs <= 0) {
@@ -368,12 +502,26 @@ Trace load_trace(const std::string& path, Mapping m, std::int32_t machine_procs)
         }
     }
     SwfRecord rec;
+    const std::size_t header_pools = t.header.pools.size();
     while (reader.next(rec)) {
         auto j =
             m == Mapping::pyss ? map_pyss(rec, machine_procs, t.stats) : map_default(rec, t.stats);
-        if (j) t.jobs.push_back(*j);
+        if (!j) continue;
+        if (o.positive_use && !(rec.avg_cpu > 0 && rec.used_mem > 0)) {
+            --t.stats.kept;
+            skip(rec, SkipReason::cpu_or_memory_unused, t.stats);
+            continue;
+        }
+        t.jobs.push_back(*j);
+        if (t.pools.empty()) continue;
+        for (std::size_t k = 0; k < header_pools; ++k) t.pools.demand.push_back(rec.pools[k]);
+        if (o.memory != MemorySource::none) {
+            std::int64_t kb = memory_demand(rec, j->procs, o.memory, o.memory_units, t.stats);
+            t.pools.demand.push_back(std::max<std::int64_t>(kb, 0));
+        }
     }
     t.jobs.shrink_to_fit();
+    t.pools.demand.shrink_to_fit();
     return t;
 }
 

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "pools.h"
+
 namespace rota::sim {
 
 // One SWF line, fields 1-18 in order; -1 means "missing" as in the format.
@@ -35,13 +37,20 @@ struct SwfRecord {
     std::int32_t partition = -1;    // 16
     std::int64_t preceding = -1;    // 17 preceding job number
     std::int64_t think = -1;        // 18 think time (s)
+    // Fields 19, 20, ...: the demand on each pool the header declares
+    // ("; Pools:"), in its order; empty when it declares none.
+    std::vector<std::int64_t> pools;
 
     bool operator==(const SwfRecord&) const = default;
 };
 
 struct SwfHeader {
-    std::int32_t max_procs = -1;     // "; MaxProcs: N", -1 if absent
-    std::int32_t max_nodes = -1;     // "; MaxNodes: N", -1 if absent
+    std::int32_t max_procs = -1;  // "; MaxProcs: N", -1 if absent
+    std::int32_t max_nodes = -1;  // "; MaxNodes: N", -1 if absent
+    // "; Pools: name=capacity name=capacity ...": rota's representation of
+    // seed 002's resources 2..K (docs/workloads.md, "Pools in SWF"); each
+    // record then carries one more field per pool, after field 18.
+    std::vector<PoolSpec> pools;
     std::vector<std::string> lines;  // the raw comment lines before the first record, ';' included
 };
 
@@ -55,6 +64,9 @@ const char* swf_field_name(int field);
 class SwfError : public std::runtime_error {
   public:
     SwfError(std::string file, std::int64_t line, int field, const std::string& what);
+    // A field past the 18th, named by the caller ("demand on pool 'r2'").
+    SwfError(std::string file, std::int64_t line, int field, const std::string& field_name,
+             const std::string& what);
     const std::string& file() const { return file_; }
     std::int64_t line() const { return line_; }  // 1-based; 0 if not about a line
     int field() const { return field_; }         // 1-based; 0 if not about a field
@@ -68,7 +80,8 @@ class SwfError : public std::runtime_error {
 // Streams the records of a plain or gzip-compressed SWF file (recognised by
 // its magic bytes, not its name). Comment lines before the first record make
 // the header, which is parsed by the constructor; later comment lines and blank
-// lines are skipped. Fields beyond the 18th are ignored.
+// lines are skipped. Fields beyond the 18th are ignored, except the pool
+// demands of a header that declares pools.
 class SwfReader {
   public:
     explicit SwfReader(const std::string& path);  // throws SwfError
@@ -104,7 +117,13 @@ struct TraceJob {
 };
 static_assert(sizeof(TraceJob) <= 40, "TraceJob is held for every job of a trace");
 
-enum class SkipReason { runtime_not_positive, procs_not_positive };
+enum class SkipReason {
+    runtime_not_positive,
+    procs_not_positive,
+    // LoadOptions::positive_use: field 6 (average CPU time) or field 7
+    // (used memory) not positive (seed 002 §4.1's NAS filter).
+    cpu_or_memory_unused,
+};
 const char* skip_reason_name(SkipReason);  // "runtime_not_positive", ...
 
 struct MappingStats {
@@ -115,6 +134,13 @@ struct MappingStats {
     std::int64_t runtime_cut_to_estimate = 0;      // runtime lowered to the estimate
     std::int64_t estimate_from_runtime = 0;        // no usable requested time
     std::int64_t substituted = 0;                  // pyss only: records replaced by 1 s / 1 s jobs
+    // Memory as a pool (LoadOptions::memory): kept jobs whose demand came
+    // from field 10 (requested memory), from field 7 (used memory), or from
+    // neither (demand 0); the ids of the first 20 of the last.
+    std::int64_t memory_requested = 0;
+    std::int64_t memory_used = 0;
+    std::int64_t memory_missing = 0;
+    std::vector<std::int64_t> memory_missing_ids_sample;
     std::int64_t skipped_total() const;
 };
 
@@ -135,14 +161,55 @@ std::optional<TraceJob> map_pyss(const SwfRecord&, std::int32_t machine_procs, M
 
 enum class Mapping { standard, pyss };
 
+// Memory as a pool (docs/workloads.md, "Memory as a pool"): which SWF field
+// gives a job's memory demand. `none`: no memory pool. `requested`: field
+// 10. `used`: field 7. `automatic` ("auto"): field 10, else field 7. A job
+// whose chosen field(s) are missing (<= 0) demands 0 and is counted.
+enum class MemorySource { none, requested, used, automatic };
+// How the fields are read. The SWF standard: KB per processor, so the demand
+// is value x processors. The Alea extended SWF of wagap-2013: bytes per job,
+// so the demand is ceil(value / 1024). The pool counts KB either way.
+enum class MemoryUnits { kb_per_processor, bytes_per_job };
+const char* memory_source_name(MemorySource);  // "none", "requested", "used", "auto"
+const char* memory_units_name(MemoryUnits);    // "kb-per-processor", "bytes-per-job"
+// std::invalid_argument for other names.
+MemorySource parse_memory_source(const std::string&);
+MemoryUnits parse_memory_units(const std::string&);
+inline constexpr const char* kMemoryPool = "memory";
+
+// A record's memory demand in KB for a job of `procs` processors, or -1 when
+// the fields `src` reads are missing; counts the source in `st`.
+std::int64_t memory_demand(const SwfRecord&, std::int32_t procs, MemorySource src,
+                           MemoryUnits units, MappingStats& st);
+
+struct LoadOptions {
+    Mapping mapping = Mapping::standard;
+    // pyss mapping only: the machine size (<= 0: the header's MaxProcs).
+    std::int32_t machine_procs = 0;
+    MemorySource memory = MemorySource::none;
+    MemoryUnits memory_units = MemoryUnits::kb_per_processor;
+    // The memory pool's capacity in KB; 0: from the .machines file beside
+    // the trace (std::invalid_argument if there is none).
+    std::int64_t memory_capacity = 0;
+    // Keep only jobs with a positive field 6 (average CPU time) and field 7
+    // (used memory): seed 002 §4.1's treatment of the NAS traces.
+    bool positive_use = false;
+};
+
 struct Trace {
     SwfHeader header;
     std::vector<TraceJob> jobs;
     MappingStats stats;
+    // The header's pools, then "memory" when LoadOptions::memory is set;
+    // one row of demands per job of `jobs`.
+    PoolDemands pools;
+    std::optional<MachinesFile> machines;  // the .machines file beside the trace, if any
 };
 
 // Reads a whole trace. machine_procs is used by the pyss mapping only; if it is
 // <= 0 there, the header's MaxProcs is used (std::invalid_argument if absent too).
 Trace load_trace(const std::string& path, Mapping m, std::int32_t machine_procs = 0);
+// The same with pools: the header's (fields 19..) and memory's.
+Trace load_trace(const std::string& path, const LoadOptions& options);
 
 }  // namespace rota::sim

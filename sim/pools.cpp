@@ -1,0 +1,154 @@
+#include "pools.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace rota::sim {
+
+std::vector<double> PoolDemands::shares(std::size_t j, std::int32_t procs,
+                                        std::int32_t machine_procs) const {
+    std::vector<double> r;
+    r.reserve(1 + pools.size());
+    r.push_back(machine_procs > 0 ? static_cast<double>(procs) / machine_procs : 0.0);
+    for (std::size_t k = 0; k < pools.size(); ++k)
+        r.push_back(static_cast<double>(at(j, k)) / static_cast<double>(pools[k].capacity));
+    return r;
+}
+
+double PoolDemands::mean_share(std::size_t j, std::int32_t procs,
+                               std::int32_t machine_procs) const {
+    double sum = machine_procs > 0 ? static_cast<double>(procs) / machine_procs : 0.0;
+    for (std::size_t k = 0; k < pools.size(); ++k)
+        sum += static_cast<double>(at(j, k)) / static_cast<double>(pools[k].capacity);
+    return sum / static_cast<double>(1 + pools.size());
+}
+
+std::int64_t parse_amount(const std::string& text, const std::string& what) {
+    std::string s = text;
+    std::int64_t mult = 1;
+    if (!s.empty()) {
+        switch (s.back()) {
+            case 'K':
+            case 'k':
+                mult = 1;
+                break;
+            case 'M':
+            case 'm':
+                mult = std::int64_t{1} << 10;
+                break;
+            case 'G':
+            case 'g':
+                mult = std::int64_t{1} << 20;
+                break;
+            case 'T':
+            case 't':
+                mult = std::int64_t{1} << 30;
+                break;
+            default:
+                mult = 0;
+        }
+        if (mult != 0)
+            s.pop_back();
+        else
+            mult = 1;
+    }
+    std::int64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || p != s.data() + s.size())
+        throw std::invalid_argument(what + ": '" + text +
+                                    "' is not a positive integer (optionally with K, M, G or T)");
+    if (v <= 0) throw std::invalid_argument(what + ": '" + text + "' must be positive");
+    if (v > std::numeric_limits<std::int64_t>::max() / mult)
+        throw std::invalid_argument(what + ": '" + text + "' is out of range");
+    return v * mult;
+}
+
+PoolSpec parse_pool_spec(const std::string& text) {
+    auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw std::invalid_argument("pool '" + text + "': expected name=capacity, e.g. memory=32G");
+    PoolSpec p;
+    p.name = text.substr(0, eq);
+    for (char c : p.name)
+        if (c == ' ' || c == '\t' || c == '=')
+            throw std::invalid_argument("pool '" + text + "': the name may not hold blanks");
+    p.capacity = parse_amount(text.substr(eq + 1), "pool '" + p.name + "' capacity");
+    return p;
+}
+
+void merge_pools(PoolDemands& w, std::size_t njobs, const std::vector<PoolSpec>& machine,
+                 std::vector<std::string>* unused) {
+    for (std::size_t a = 0; a < machine.size(); ++a)
+        for (std::size_t b = a + 1; b < machine.size(); ++b)
+            if (machine[a].name == machine[b].name)
+                throw std::invalid_argument("pool '" + machine[a].name + "' is given twice");
+    std::vector<PoolSpec> pools = machine;
+    // where[k]: the index in w.pools of final pool k, or -1 (no demand)
+    std::vector<std::ptrdiff_t> where;
+    for (const auto& p : machine) {
+        std::ptrdiff_t at = -1;
+        for (std::size_t k = 0; k < w.pools.size(); ++k)
+            if (w.pools[k].name == p.name) at = static_cast<std::ptrdiff_t>(k);
+        if (at < 0 && unused) unused->push_back(p.name);
+        where.push_back(at);
+    }
+    for (std::size_t k = 0; k < w.pools.size(); ++k) {
+        bool named = false;
+        for (const auto& p : machine) named = named || p.name == w.pools[k].name;
+        if (named) continue;
+        pools.push_back(w.pools[k]);
+        where.push_back(static_cast<std::ptrdiff_t>(k));
+    }
+    if (pools == w.pools) return;
+    std::vector<std::int64_t> demand(njobs * pools.size(), 0);
+    for (std::size_t j = 0; j < njobs; ++j)
+        for (std::size_t k = 0; k < pools.size(); ++k)
+            if (where[k] >= 0)
+                demand[j * pools.size() + k] = w.at(j, static_cast<std::size_t>(where[k]));
+    w.pools = std::move(pools);
+    w.demand = std::move(demand);
+}
+
+std::vector<std::int64_t> over_capacity(const PoolDemands& w, std::size_t njobs) {
+    std::vector<std::int64_t> n(w.count(), 0);
+    for (std::size_t j = 0; j < njobs; ++j)
+        for (std::size_t k = 0; k < w.count(); ++k)
+            if (w.at(j, k) > w.pools[k].capacity) ++n[k];
+    return n;
+}
+
+std::optional<MachinesFile> read_machines_file(const std::string& trace_path) {
+    MachinesFile m;
+    m.path = trace_path + ".machines";
+    std::ifstream in(m.path);
+    if (!in) return std::nullopt;
+    std::string line;
+    int lineno = 0;
+    while (std::getline(in, line)) {
+        ++lineno;
+        std::size_t i = line.find_first_not_of(" \t\r");
+        if (i == std::string::npos || line[i] == '#' || line[i] == ';') continue;
+        std::istringstream is(line);
+        std::string id, name, other;
+        std::int64_t nodes = 0, cpus = 0, ram = 0;
+        if (!(is >> id >> name >> nodes >> cpus >> other >> ram) || nodes <= 0 || cpus <= 0 ||
+            ram <= 0)
+            throw std::runtime_error(fmt::format(
+                "{}:{}: expected 'id name nodes cpus_per_node _ ram_per_node_kb' with positive "
+                "numbers",
+                m.path, lineno));
+        m.nodes += nodes;
+        m.cpus += nodes * cpus;
+        m.memory_kb += nodes * ram;
+        ++m.clusters;
+    }
+    if (m.clusters == 0) throw std::runtime_error(m.path + ": no cluster described");
+    return m;
+}
+
+}  // namespace rota::sim
