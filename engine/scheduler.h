@@ -146,7 +146,8 @@ class Scheduler {
     std::int64_t cand_procs_ = 0;        // processors the candidates ask for
     std::vector<std::int64_t> picks_;
     std::vector<std::uint8_t> seen_;
-    bool stream_ended_ = false;  // a streaming policy wants no more this walk
+    std::vector<std::uint8_t> pick_mark_;  // flush_candidates: which candidates were picked
+    bool stream_ended_ = false;            // a streaming policy wants no more this walk
 
     struct Expiry {
         Time end;

@@ -282,6 +282,21 @@ bool Scheduler::flush_candidates(Slot head) {
             reserve(s);
         }
     }
+    if (can_reserve() && picks_.size() < n) {
+        // A candidate the policy passed over and that the picks have now
+        // crowded out is a waiting job like any other: under conservative
+        // backfilling it gets its slot, in queue order, so that no later
+        // job can delay it (a policy that picks every candidate, first fit,
+        // never gets here: it stays exactly pyss's walk). One that still
+        // fits stays a candidate for the next pass.
+        pick_mark_.assign(n, 0);
+        for (std::int64_t i : picks_) pick_mark_[static_cast<std::size_t>(i)] = 1;
+        for (std::size_t i = 0; i < n && can_reserve(); ++i) {
+            const Slot s = batch_slots_[i];
+            if (pick_mark_[i] || job(s).state != JobState::queued || job(s).reserved()) continue;
+            if (row_now(job(s)) < 0) reserve(s);
+        }
+    }
     batch_slots_.clear();
     batch_.clear();
     cand_pos_.clear();
