@@ -1,13 +1,18 @@
 // Throughput as workloads grow: does the cost per job stay flat?
 //
-//   build/bin/bench_scaling [--suite backfill|traces|gang|all] [--repeat R]
-//                           [--sizes N,N,...] [--gang-sizes N,N,...]
+//   build/bin/bench_scaling [--suite backfill|traces|gang|kresource|all]
+//                           [--repeat R] [--sizes N,N,...] [--gang-sizes N,N,...]
+//                           [--k-jobs N]
 //
 // backfill: conservative and EASY (shipped Lua first_fit) on generated
 //   workloads (1,024 processors, offered load 0.9) of 10k, 50k and 200k jobs.
 // traces:   conservative against EASY on CTC-SP2 and HPC2N (standard mapping).
 // gang:     BGS and MBGS (MPL 5, 200 s slices, C = 10 s, Q = 64) on seed
 //           000's workload 8 (factor 1.8) scaled to 10k, 30k and 100k jobs.
+// kresource: BB-EASY and BL-EASY (backfill/balanced.lua, lowest.lua) against
+//           FF-EASY on seed 002's feitelson-k workload, K = 8, V = 0.1,
+//           100,000 jobs, arrivals calibrated for a mean queue of 64
+//           (the calibration runs before, outside the measure).
 //
 // Each figure is the CPU time of this thread while the simulation runs
 // (CLOCK_THREAD_CPUTIME_ID: the workload is built before, outside the
@@ -27,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "calibrate.h"
 #include "generate.h"
 #include "run_config.h"
 #include "simulation.h"
@@ -82,6 +88,10 @@ struct Measure {
 
 Measure run_once(const Setting& s, const std::vector<TraceJob>& jobs, std::int32_t procs) {
     const std::string cfg = engine_toml(s.rc, s.policy, procs);
+    if (s.opt.pools && s.rc.pools.size() != s.opt.pools->count()) {
+        std::fprintf(stderr, "bench_scaling: the setting's pools differ from the workload's\n");
+        std::exit(1);
+    }
     rota_engine* e = nullptr;
     if (rota_engine_new(cfg.c_str(), nullptr, &e) != ROTA_OK) {
         std::fprintf(stderr, "bench_scaling: %s\n", rota_errmsg(e));
@@ -180,12 +190,42 @@ void traces(const std::vector<std::string>& names, int repeat) {
     }
 }
 
+// Seed 002 §4's heuristics in Lua against first fit on one K = 8 workload.
+void kresource(std::int64_t n, int repeat) {
+    GenerateOptions g = feitelson_k_options(8, 0.1, 1);
+    g.jobs = n;
+    GeneratedWorkload w = generate_workload(g);
+    CalibrationOptions co;
+    co.target = 64;
+    const CalibrationResult cal = calibrate_arrivals(w.jobs, w.pools, g.procs, w.unit_arrivals, co);
+    std::printf(
+        "\nBB-EASY and BL-EASY (Lua) against FF-EASY, feitelson-k K = 8, V = 0.1, %lld jobs, "
+        "%.5f jobs/s (mean queue %.1f under FF-EASY)\n",
+        static_cast<long long>(n), cal.rate, cal.mean_queue);
+    std::vector<Setting> settings;
+    for (const char* p : {"ff-easy", "bb-easy", "bl-easy"}) {
+        Setting s = backfilling(p);
+        s.rc.pools = w.pools.pools;
+        s.opt.pools = &w.pools;
+        settings.push_back(s);
+    }
+    const auto f = alternate(settings, w.jobs, g.procs, repeat);
+    for (std::size_t k = 0; k < settings.size(); ++k)
+        std::printf("  %-8s %8.3f s CPU  (runs within %.2fx; %.0f jobs waiting on average)%s\n",
+                    settings[k].policy.c_str(), f[k].median, f[k].spread, f[k].waiting,
+                    k == 0 ? "" : "");
+    std::printf("  bb-easy / ff-easy CPU time: %.2fx (target at most 1.5x)\n",
+                f[1].median / f[0].median);
+    std::printf("  bl-easy / ff-easy CPU time: %.2fx\n", f[2].median / f[0].median);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::string suite = "all";
     int repeat = 3;
     std::string sizes = "10000,50000,200000", gang_sizes = "10000,30000,100000";
+    long long k_jobs = 100000;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--suite"))
             suite = argv[i + 1];
@@ -195,6 +235,8 @@ int main(int argc, char** argv) {
             sizes = argv[i + 1];
         else if (!std::strcmp(argv[i], "--gang-sizes"))
             gang_sizes = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--k-jobs"))
+            k_jobs = std::atoll(argv[i + 1]);
         else {
             std::fprintf(stderr, "bench_scaling: unknown option %s\n", argv[i]);
             return 2;
@@ -218,9 +260,10 @@ int main(int argc, char** argv) {
         scaling("BGS and MBGS, seed 000 workload 8 (factor 1.8) scaled",
                 {gang("bgs"), gang("mbgs")}, parse_sizes(gang_sizes.c_str()), zhang_options(1.8, 1),
                 repeat);
+    if (all || suite == "kresource") kresource(k_jobs, repeat);
     std::printf(
         "\nreproduce: build/bin/bench_scaling --suite %s --repeat %d --sizes %s "
-        "--gang-sizes %s\n",
-        suite.c_str(), repeat, sizes.c_str(), gang_sizes.c_str());
+        "--gang-sizes %s --k-jobs %lld\n",
+        suite.c_str(), repeat, sizes.c_str(), gang_sizes.c_str(), k_jobs);
     return 0;
 }
