@@ -961,7 +961,7 @@ def render(data, meta, args_line):
             "%.0f %%" % (100 * sh["mem_dom"]) if sh else "—", tr["paper"]))
     out("")
     out("LANL-CM5's memory is the used memory (field 7, KB per processor, 32 MB per node); wagap-2013 "
-        "records a placeholder in field 7, so its memory is the requested memory (field 10, bytes per "
+        "records the constant 1,024 in field 7, so its memory is the requested memory (field 10, bytes per "
         "job) and the positive-use filter there only drops jobs without CPU time. The CM-5 allocates "
         "whole partitions of 32 or more nodes, so LANL-CM5's processor shares are coarse, unlike the "
         "NAS O2K's per-CPU use. Shares above are computed by this script from the trace files the way "
