@@ -94,13 +94,47 @@ double get_seconds(const toml::table& t, const char* key, const std::string& whe
     return n->as_floating_point()->get();
 }
 
+void parse_clusters(const toml::node& c, SchedulerConfig& s) {
+    if (!c.is_array_of_tables() || c.as_array()->empty())
+        fail("key 'machine.clusters' must be an array of tables ([[machine.clusters]])");
+    std::size_t i = 0;
+    std::int64_t total = 0;
+    for (const auto& e : *c.as_array()) {
+        const auto& t = *e.as_table();
+        std::string where = "machine.clusters[" + std::to_string(i++) + "].";
+        only_keys(t, where.substr(0, where.size() - 1), {"name", "nodes"});
+        ClusterConfig cc;
+        cc.name = get_string(t, "name", where);
+        if (!t.get("nodes")) fail("key '" + where + "nodes' is required");
+        const std::int64_t nodes = get_int(t, "nodes", where, 0);
+        if (nodes <= 0 || nodes > 1'000'000)
+            fail("key '" + where + "nodes' must be between 1 and 1000000, got " +
+                 std::to_string(nodes));
+        cc.nodes = static_cast<std::int32_t>(nodes);
+        total += nodes;
+        s.clusters.push_back(cc);
+    }
+    if (s.clusters.size() > 256) fail("key 'machine.clusters' holds more than 256 clusters");
+    if (total > 1'000'000)
+        fail("the clusters of 'machine.clusters' have " + std::to_string(total) +
+             " nodes in all; at most 1000000");
+    if (s.procs != 0 && s.procs != total)
+        fail("key 'machine.procs' is " + std::to_string(s.procs) + " but the clusters have " +
+             std::to_string(total) + " nodes in all (leave machine.procs out)");
+    s.procs = static_cast<std::int32_t>(total);
+}
+
 void parse_machine(const toml::table& m, SchedulerConfig& s) {
-    only_keys(m, "machine", {"procs", "pools"});
-    if (!m.get("procs")) fail("key 'machine.procs' is required");
-    std::int64_t procs = get_int(m, "procs", "machine.", 0);
-    if (procs <= 0 || procs > 1'000'000)
-        fail("key 'machine.procs' must be between 1 and 1000000, got " + std::to_string(procs));
-    s.procs = static_cast<std::int32_t>(procs);
+    only_keys(m, "machine", {"procs", "pools", "clusters"});
+    if (!m.get("procs") && !m.get("clusters"))
+        fail("key 'machine.procs' is required (or [[machine.clusters]])");
+    if (m.get("procs")) {
+        std::int64_t procs = get_int(m, "procs", "machine.", 0);
+        if (procs <= 0 || procs > 1'000'000)
+            fail("key 'machine.procs' must be between 1 and 1000000, got " + std::to_string(procs));
+        s.procs = static_cast<std::int32_t>(procs);
+    }
+    if (const toml::node* c = m.get("clusters")) parse_clusters(*c, s);
     if (const toml::node* p = m.get("pools")) {
         if (!p->is_array_of_tables())
             fail("key 'machine.pools' must be an array of tables ([[machine.pools]])");
@@ -260,6 +294,13 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
             fail("key 'policy.migration_option' is never called: gang.migration is false" +
                  (c.preset.empty() ? std::string() : " (preset '" + c.preset + "')"));
     }
+    // Co-allocation (seed 001) is space sharing: a component's cluster is
+    // where it runs, and no row of a matrix could say which.
+    if (!s.clusters.empty() && s.rows > 1)
+        fail("key 'machine.clusters' cannot be combined with gang scheduling (gang.mpl = " +
+             std::to_string(s.rows) + "): co-allocation is space sharing");
+    if (s.clusters.empty() && script_for(c, Hook::placement))
+        fail("key 'policy.placement' is never called: the machine has no [[machine.clusters]]");
 }
 
 }  // namespace

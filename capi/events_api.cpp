@@ -26,10 +26,21 @@ int rota_submit(rota_engine* e, const rota_job* job) {
         s.procs = job->procs;
         s.user = job->user;
         s.priority = job->size >= offsetof(rota_job, npools) ? job->priority : 0;
-        if (job->size >= sizeof(rota_job) && job->npools > 0) {
+        // Fields a caller's older, smaller struct has not got are absent.
+        auto has = [&](std::size_t end) { return job->size >= end; };
+        if (has(offsetof(rota_job, pools) + sizeof(job->pools)) && job->npools > 0) {
             if (!job->pools)
                 throw Error(Errc::invalid, "rota_submit: npools > 0 but pools is NULL");
             s.pools.assign(job->pools, job->pools + job->npools);
+        }
+        if (has(offsetof(rota_job, components) + sizeof(job->components)) &&
+            job->ncomponents != 0) {
+            if (job->ncomponents < 0 || job->ncomponents > 256)
+                throw Error(Errc::invalid, "rota_submit: ncomponents must be 0..256, got " +
+                                               std::to_string(job->ncomponents));
+            if (!job->components)
+                throw Error(Errc::invalid, "rota_submit: ncomponents > 0 but components is NULL");
+            s.components.assign(job->components, job->components + job->ncomponents);
         }
         e->sched->submit(s);
         return ROTA_OK;
@@ -88,6 +99,7 @@ int rota_next_action(rota_engine* e, rota_action* out) {
         full.option = a.option;
         full.delay = a.delay;
         full.from_row = a.from_row;
+        full.run_cluster = e->sched->action_run_clusters(a);
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

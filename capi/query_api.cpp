@@ -180,8 +180,45 @@ int rota_machine(rota_engine* e, rota_machine_info* out) {
         full.backfill = c.backfill ? 1 : 0;
         full.migration = c.migration ? 1 : 0;
         full.slice = c.rows > 1 ? c.slice : 0;
+        full.nclusters = static_cast<int32_t>(c.clusters.size());
         capi::copy_sized(full, out);
         return ROTA_OK;
+    });
+}
+
+int rota_cluster_get(rota_engine* e, int32_t c, rota_cluster_info* out) {
+    return capi::guard(e, [&] {
+        if (!out || out->size < sizeof(size_t))
+            throw Error(Errc::invalid, "rota_cluster_get: out is NULL or its size is not set");
+        const Machine& m = e->sched->machine();
+        if (c < 0 || c >= m.clusters())
+            throw Error(
+                Errc::invalid,
+                "cluster " + std::to_string(c) +
+                    (m.clusters() == 0 ? " does not exist: the machine has no clusters"
+                                       : " is outside 0.." + std::to_string(m.clusters() - 1)));
+        rota_cluster_info full{};
+        full.size = sizeof(full);
+        full.first = m.cluster_first(c);
+        full.nodes = m.cluster_nodes(c);
+        full.idle = m.cluster_idle(c);
+        full.name = e->sched->config().clusters[static_cast<std::size_t>(c)].name.c_str();
+        capi::copy_sized(full, out);
+        return ROTA_OK;
+    });
+}
+
+int rota_job_clusters(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n) {
+    return capi::guard(e, [&] {
+        const Job* j = e->sched->find(id);
+        if (!j) throw Error(Errc::not_found, "no job " + std::to_string(id));
+        if (j->clusters.empty())
+            throw Error(Errc::state, "job " + std::to_string(id) +
+                                         (e->sched->machine().clusters() == 0
+                                              ? ": the machine has no clusters"
+                                              : " is neither running nor holding a reservation"));
+        const std::vector<int32_t> cs(j->clusters.begin(), j->clusters.end());
+        return copy_out<int32_t>(cs, out, cap, n);
     });
 }
 

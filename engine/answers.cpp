@@ -70,6 +70,30 @@ std::string check_options(const std::vector<std::int64_t>& options, std::size_t 
     return {};
 }
 
+std::string check_placement(const std::vector<std::int64_t>& a, const JobBatch& jobs,
+                            std::int32_t clusters) {
+    std::size_t want = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+        want += static_cast<std::size_t>(jobs.components(j));
+    if (a.size() != want) return count_mismatch(a.size(), "clusters", want, "components");
+    std::size_t at = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const auto k = static_cast<std::size_t>(jobs.components(j));
+        for (std::size_t i = 0; i < k; ++i) {
+            const std::int64_t c = a[at + i];
+            if (c < 0 || c >= clusters)
+                return "job " + std::to_string(j + 1) + ": cluster " + std::to_string(c + 1) +
+                       " is outside 1.." + std::to_string(clusters);
+            for (std::size_t o = 0; o < i; ++o)
+                if (a[at + o] == c)
+                    return "job " + std::to_string(j + 1) + ": cluster " + std::to_string(c + 1) +
+                           " holds two of its components";
+        }
+        at += k;
+    }
+    return {};
+}
+
 HookOutcome invalid_answer(Hook h, const Policy& p, const std::string& why) {
     return HookOutcome::failure(std::string(hook_name(h)) + ": " + p.source(h) +
                                 " returned an invalid answer: " + why);

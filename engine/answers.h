@@ -19,6 +19,10 @@ std::string check_keys(const std::vector<double>& keys, std::size_t jobs);
 std::string check_picks(const std::vector<std::int64_t>& picks, std::size_t candidates,
                         std::vector<std::uint8_t>& seen);
 std::string check_options(const std::vector<std::int64_t>& options, std::size_t moves);
+// A cluster in 0..clusters-1 for every component of every job, distinct
+// within a job (whether they have room is the engine's to check).
+std::string check_placement(const std::vector<std::int64_t>& a, const JobBatch& jobs,
+                            std::int32_t clusters);
 
 // The failure of a call whose answer `why` rejected, naming hook and source.
 HookOutcome invalid_answer(Hook h, const Policy& p, const std::string& why);

@@ -16,6 +16,13 @@ struct PoolConfig {
     std::int64_t capacity = 0;
 };
 
+// One cluster of a multi-cluster machine (seed 001 §2.1): a range of
+// consecutive nodes. Clusters are numbered in configuration order.
+struct ClusterConfig {
+    std::string name;
+    std::int32_t nodes = 0;
+};
+
 struct SchedulerConfig {
     // The machine (docs/design.md, "The machine model"): `procs` nodes, the
     // columns of an Ousterhout matrix of `rows` time slices (seed 000 §4),
@@ -23,6 +30,10 @@ struct SchedulerConfig {
     // One row is space sharing.
     std::int32_t procs = 0;
     std::vector<PoolConfig> pools;
+    // Several clusters (seed 001): `procs` is their sum, cluster c owns the
+    // nodes after those of clusters 0..c-1, and every component of a job
+    // lies in one cluster, each in a different one. Empty: one machine.
+    std::vector<ClusterConfig> clusters;
     std::int32_t rows = 1;
     Time slice = 0;  // time-slice length, > 0 when rows > 1
 

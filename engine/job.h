@@ -34,6 +34,10 @@ struct JobSpec {
     // Demand on each pooled resource (seed 002's K resources), in the order
     // the machine's pools are configured. Empty when the machine has none.
     std::vector<std::int64_t> pools;
+    // Seed 001's components on a multi-cluster machine: widths summing to
+    // procs, each to run in a cluster of its own. The engine makes it {procs}
+    // on such a machine when none are given; empty otherwise.
+    std::vector<std::int32_t> components;
 };
 
 // Where a running job is on the machine (docs/design.md, "The machine
@@ -64,7 +68,10 @@ struct Job {
     // earlier one.
     std::uint64_t settled = 0;
     JobState state = JobState::pending;
-    Allocation alloc;    // while running
+    Allocation alloc;  // while running
+    // On a multi-cluster machine, the cluster of each component: where it
+    // runs, or where its reservation holds it. Empty otherwise.
+    std::vector<std::int16_t> clusters;
     std::string reason;  // why rejected
 
     bool reserved() const { return reserved_start != kNoTime; }

@@ -1,5 +1,7 @@
 #include "machine.h"
 
+#include <algorithm>
+
 #include "error.h"
 
 namespace rota {
@@ -21,17 +23,92 @@ Machine::Machine(const SchedulerConfig& cfg)
       limit_(static_cast<std::size_t>(cfg.procs) + 1, 0),
       limit_stamp_(static_cast<std::size_t>(cfg.procs) + 1, 0) {
     if (!pool_capacity_.empty()) pools_ = std::make_unique<Profile>(pool_capacity_);
+    std::int32_t first = 0;
+    for (const ClusterConfig& c : cfg.clusters) {
+        cluster_first_.push_back(first);
+        cluster_nodes_.push_back(c.nodes);
+        cluster_prof_.emplace_back(std::vector<std::int64_t>{c.nodes});
+        first += c.nodes;
+    }
 }
 
 void Machine::advance(Time now) {
     for (Profile& p : rows_) p.advance(now);
     if (pools_) pools_->advance(now);
+    for (Profile& p : cluster_prof_) p.advance(now);
+}
+
+std::int32_t Machine::cluster_of(std::int32_t node) const {
+    const auto it = std::upper_bound(cluster_first_.begin(), cluster_first_.end(), node);
+    return static_cast<std::int32_t>(it - cluster_first_.begin()) - 1;
 }
 
 bool Machine::fits_at(std::int32_t row, const Demand& d, Time start) const {
     const std::int64_t p = d.procs;
     if (!rows_[static_cast<std::size_t>(row)].fits(start, &p, d.window)) return false;
-    return !pools_ || pools_->fits(start, d.pools, d.window);
+    if (pools_ && !pools_->fits(start, d.pools, d.window)) return false;
+    if (cluster_prof_.empty()) return true;
+    return d.clusters ? clusters_hold(d, d.clusters, start) : worst_fit(d, start, nullptr);
+}
+
+bool Machine::worst_fit(const Demand& d, Time t, std::int16_t* out) const {
+    const auto k = static_cast<std::size_t>(d.components);
+    if (k > cluster_prof_.size()) return false;
+    room_.clear();
+    for (std::size_t c = 0; c < cluster_prof_.size(); ++c)
+        room_.emplace_back(cluster_prof_[c].min_free(t, t + d.window),
+                           static_cast<std::int32_t>(c));
+    // Most room first; on a tie the lower cluster, so placements are
+    // deterministic.
+    std::sort(room_.begin(), room_.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    order_.resize(k);
+    for (std::size_t i = 0; i < k; ++i) order_[i] = static_cast<std::int32_t>(i);
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](std::int32_t a, std::int32_t b) { return d.widths[a] > d.widths[b]; });
+    for (std::size_t i = 0; i < k; ++i) {
+        const auto comp = static_cast<std::size_t>(order_[i]);
+        if (d.widths[comp] > room_[i].first) return false;
+        if (out) out[comp] = static_cast<std::int16_t>(room_[i].second);
+    }
+    return true;
+}
+
+bool Machine::clusters_hold(const Demand& d, const std::int16_t* clusters, Time t) const {
+    for (std::int32_t i = 0; i < d.components; ++i) {
+        const std::int64_t w = d.widths[i];
+        if (!cluster_prof_[static_cast<std::size_t>(clusters[i])].fits(t, &w, d.window))
+            return false;
+    }
+    return true;
+}
+
+void Machine::allocate_components(const Demand& d, std::vector<NodeRun>& out) {
+    for (std::int32_t i = 0; i < d.components; ++i) {
+        const std::int32_t c = d.clusters[i];
+        matrix_.allocate_in(0, cluster_first(c), cluster_first(c) + cluster_nodes(c), d.widths[i],
+                            out);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
+}
+
+// The earliest start at which the processors, the pools and a placement on
+// distinct clusters all hold the window. The room of a cluster over a
+// window starting at t grows only when t passes a step of its profile, so
+// the search tries those instants in turn.
+Time Machine::earliest_clustered(const Demand& d, Time from) const {
+    Time t = from;
+    for (;;) {
+        t = earliest_in(0, d, t);
+        if (worst_fit(d, t, nullptr)) return t;
+        Time next = kForever;
+        for (const Profile& p : cluster_prof_) next = std::min(next, p.next_change(t));
+        if (next == kForever)
+            throw Error(Errc::internal, "profile: components exceed the clusters");
+        t = next;
+    }
 }
 
 bool Machine::row_holds(std::int32_t row, std::int32_t procs, Time start, Time end) const {
@@ -73,6 +150,10 @@ Time Machine::earliest_in(std::int32_t row, const Demand& d, Time from) const {
 
 std::pair<Time, std::int32_t> Machine::earliest(const Demand& d, Time from,
                                                 const std::vector<char>* ok) const {
+    if (!cluster_prof_.empty()) {  // one row: co-allocation is space sharing
+        if (ok && !(*ok)[0]) return {kForever, -1};
+        return {earliest_clustered(d, from), 0};
+    }
     Time best = kForever;
     std::int32_t row = -1;
     for (std::int32_t r = 0; r < rows(); ++r) {
@@ -90,12 +171,24 @@ void Machine::take(std::int32_t row, Time start, Time end, const Demand& d) {
     const std::int64_t p = d.procs;
     rows_[static_cast<std::size_t>(row)].take(start, end, &p);
     if (pools_) pools_->take(start, end, d.pools);
+    if (cluster_prof_.empty()) return;
+    if (!d.clusters) throw Error(Errc::internal, "take: a job's components are not placed");
+    for (std::int32_t i = 0; i < d.components; ++i) {
+        const std::int64_t w = d.widths[i];
+        cluster_prof_[static_cast<std::size_t>(d.clusters[i])].take(start, end, &w);
+    }
 }
 
 void Machine::give(std::int32_t row, Time start, Time end, const Demand& d) {
     const std::int64_t p = d.procs;
     rows_[static_cast<std::size_t>(row)].give(start, end, &p);
     if (pools_) pools_->give(start, end, d.pools);
+    if (cluster_prof_.empty()) return;
+    if (!d.clusters) throw Error(Errc::internal, "give: a job's components are not placed");
+    for (std::int32_t i = 0; i < d.components; ++i) {
+        const std::int64_t w = d.widths[i];
+        cluster_prof_[static_cast<std::size_t>(d.clusters[i])].give(start, end, &w);
+    }
 }
 
 }  // namespace rota

@@ -23,6 +23,11 @@ struct Demand {
     std::int32_t procs = 0;
     const std::int64_t* pools = nullptr;  // one per pool, or null when there are none
     Time window = 0;
+    // On a multi-cluster machine: the widths of the components and, once
+    // placed, the cluster of each (null while unplaced).
+    std::int32_t components = 0;
+    const std::int32_t* widths = nullptr;
+    const std::int16_t* clusters = nullptr;
 };
 
 class Machine {
@@ -32,6 +37,34 @@ class Machine {
     std::int32_t rows() const { return matrix_.rows(); }
     std::int32_t procs() const { return matrix_.cols(); }
     bool has_pools() const { return pools_ != nullptr; }
+    // Seed 001's clusters: cluster c holds the columns [cluster_first(c),
+    // cluster_first(c + 1)). 0 clusters: one machine.
+    std::int32_t clusters() const { return static_cast<std::int32_t>(cluster_nodes_.size()); }
+    std::int32_t cluster_first(std::int32_t c) const {
+        return cluster_first_[static_cast<std::size_t>(c)];
+    }
+    std::int32_t cluster_nodes(std::int32_t c) const {
+        return cluster_nodes_[static_cast<std::size_t>(c)];
+    }
+    std::int32_t cluster_of(std::int32_t node) const;
+    std::int32_t cluster_idle(std::int32_t c) const {
+        return matrix_.free_in(0, cluster_first(c), cluster_first(c) + cluster_nodes(c));
+    }
+    const Profile& cluster_profile(std::int32_t c) const {
+        return cluster_prof_[static_cast<std::size_t>(c)];
+    }
+    // Worst Fit (WFit, seed 001 §3) for a job over [t, t + window): the
+    // widest component to the cluster with the most room, the next widest
+    // to the next, and so on; room being what the cluster has free over
+    // the whole window. Writes the cluster of each component into `out`
+    // (d.components entries) if not null. False if no placement on
+    // distinct clusters holds every component: then none does, since
+    // pairing widest with roomiest is the test of whether one exists.
+    bool worst_fit(const Demand& d, Time t, std::int16_t* out) const;
+    // Whether component widths `d` fit clusters `clusters` over the window.
+    bool clusters_hold(const Demand& d, const std::int16_t* clusters, Time t) const;
+    // Places the nodes of a job started now on its clusters (d.clusters).
+    void allocate_components(const Demand& d, std::vector<NodeRun>& out);
     const std::vector<std::int64_t>& pool_capacity() const { return pool_capacity_; }
 
     Matrix& matrix() { return matrix_; }
@@ -99,6 +132,11 @@ class Machine {
 
   private:
     Matrix matrix_;
+    std::vector<std::int32_t> cluster_first_, cluster_nodes_;
+    std::vector<Profile> cluster_prof_;
+    mutable std::vector<std::pair<std::int64_t, std::int32_t>> room_;  // worst_fit's scratch
+    mutable std::vector<std::int32_t> order_;
+    Time earliest_clustered(const Demand& d, Time from) const;
     std::vector<Profile> rows_;
     std::vector<std::int64_t> pool_capacity_;
     std::unique_ptr<Profile> pools_;

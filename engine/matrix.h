@@ -58,6 +58,15 @@ class Matrix {
             for (std::int32_t i = 0; i < out[k].count; ++i) c[i] = s;
         }
     }
+    // The same within the columns [first, end) of a cluster; only with one
+    // row (co-allocation is space sharing), so there are no cells to write.
+    void allocate_in(std::int32_t row, std::int32_t first, std::int32_t end, std::int32_t n,
+                     std::vector<NodeRun>& out) {
+        free_[idx(row)].allocate_in(first, end, n, out);
+    }
+    std::int32_t free_in(std::int32_t row, std::int32_t first, std::int32_t end) const {
+        return free_[idx(row)].idle_in(first, end);
+    }
     // The `n` lowest free columns of `row`, as runs; the caller checked free().
     void lowest_free(std::int32_t row, std::int32_t n, std::vector<NodeRun>& out) const {
         free_[idx(row)].lowest(n, out);

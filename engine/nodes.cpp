@@ -74,6 +74,41 @@ void NodePool::allocate(std::int32_t count, std::vector<NodeRun>& out) {
     while (first_word_ < bits_.size() && bits_[first_word_] == 0) ++first_word_;
 }
 
+std::int32_t NodePool::idle_in(std::int32_t first, std::int32_t end) const {
+    std::int32_t n = 0;
+    if (first < end)
+        for_each_word(NodeRun{first, end - first},
+                      [&](std::size_t w, std::uint64_t m) { n += std::popcount(bits_[w] & m); });
+    return n;
+}
+
+void NodePool::allocate_in(std::int32_t first, std::int32_t end, std::int32_t count,
+                           std::vector<NodeRun>& out) {
+    const std::size_t from = out.size();
+    std::int32_t left = count;
+    if (first < end)
+        for_each_word(NodeRun{first, end - first}, [&](std::size_t w, std::uint64_t m) {
+            std::uint64_t word = bits_[w] & m;
+            while (word != 0 && left > 0) {
+                const int b = std::countr_zero(word);
+                const std::uint64_t rest = word >> b;
+                const int len = rest == ~std::uint64_t{0} >> b ? 64 - b : std::countr_one(rest);
+                const int take = len < left ? len : left;
+                word &= ~ones(b, take);
+                bits_[w] &= ~ones(b, take);
+                const auto node = static_cast<std::int32_t>(w * 64 + static_cast<std::size_t>(b));
+                if (out.size() > from && out.back().first + out.back().count == node)
+                    out.back().count += take;
+                else
+                    out.push_back({node, take});
+                left -= take;
+            }
+        });
+    if (left > 0) throw Error(Errc::internal, "node pool: not enough idle nodes in the range");
+    idle_ -= count;
+    while (first_word_ < bits_.size() && bits_[first_word_] == 0) ++first_word_;
+}
+
 void NodePool::take(const std::vector<NodeRun>& runs) {
     for_each_word(runs, [&](std::size_t w, std::uint64_t m) {
         if ((bits_[w] & m) != m) throw Error(Errc::internal, "node pool: a node is taken twice");

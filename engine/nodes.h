@@ -24,6 +24,12 @@ class NodePool {
     // checked idle(). lowest() only looks; allocate() also takes them.
     void lowest(std::int32_t count, std::vector<NodeRun>& out) const;
     void allocate(std::int32_t count, std::vector<NodeRun>& out);
+    // The same within the nodes [first, end) (a cluster, seed 001); the
+    // runs appended never merge with runs already in `out`, so each run
+    // lies in one cluster. The caller has checked idle_in().
+    void allocate_in(std::int32_t first, std::int32_t end, std::int32_t count,
+                     std::vector<NodeRun>& out);
+    std::int32_t idle_in(std::int32_t first, std::int32_t end) const;
     // Marks the nodes of `runs` busy (they must be idle) or idle again.
     void take(const std::vector<NodeRun>& runs);
     void release(const std::vector<NodeRun>& runs);

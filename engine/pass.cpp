@@ -142,6 +142,13 @@ void Scheduler::admit() {
                           std::to_string(cfg_.procs));
             continue;
         }
+        if (clustered()) {
+            std::string why = unplaceable(j);
+            if (!why.empty()) {
+                reject(s, std::move(why));
+                continue;
+            }
+        }
         bool ok = true;
         for (std::size_t k = 0; ok && k < cfg_.pools.size(); ++k) {
             if (j.spec.pools[k] > cfg_.pools[k].capacity) {

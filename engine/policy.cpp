@@ -28,6 +28,12 @@ HookOutcome Policy::migration_option(const MigrationBatch& m, const MigrationCon
     return {};
 }
 
+HookOutcome Policy::placement(const JobBatch&, const PlacementContext&,
+                              std::vector<std::int64_t>& clusters) {
+    clusters.clear();
+    return HookOutcome::failure("placement: not provided");  // the engine's Worst Fit applies
+}
+
 void min_cost_options(const MigrationBatch& m, const MigrationContext& ctx,
                       std::vector<std::int64_t>& out) {
     out.resize(m.size());

@@ -59,6 +59,12 @@ class Policy {
     // For each candidate move: 0 (do not migrate), 1 or 2 (the option).
     virtual HookOutcome migration_option(const MigrationBatch& m, const MigrationContext& ctx,
                                          std::vector<std::int64_t>& options);
+    // Seed 001 §3: for the jobs starting now, in start order, a cluster
+    // (0-based) for every component, job after job (jobs.components(j)
+    // entries each). The engine checks that each job's clusters are
+    // distinct and have room, and falls back to Worst Fit otherwise.
+    virtual HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
+                                  std::vector<std::int64_t>& clusters);
 };
 
 // The paper's rule (seed 000 §5.4), what the engine applies when no

@@ -296,6 +296,29 @@ std::int64_t Profile::max_free(Time from, Time to, std::size_t column) const {
     return best;
 }
 
+std::int64_t Profile::min_free(Time from, Time to, std::size_t column) const {
+    const Pos p = locate(from);
+    std::int64_t least = value(chunk_[p.c], p.i, column);
+    for (std::size_t c = p.c; c < chunk_.size(); ++c) {
+        const Chunk& ch = chunk_[c];
+        const std::size_t start = c == p.c ? p.i : 0;
+        if (ch.time[start] >= to) break;
+        if (summarized() && start == 0 && ch.time.back() < to) {  // every step counts
+            least = std::min(least, ch.lo[column]);
+            continue;
+        }
+        if (summarized() && ch.lo[column] >= least) continue;
+        for (std::size_t i = start; i < ch.time.size() && ch.time[i] < to; ++i)
+            least = std::min(least, value(ch, i, column));
+    }
+    return least;
+}
+
+Time Profile::next_change(Time t) const {
+    const Pos p = next(locate(t));
+    return at_end(p) ? kForever : time_of(p);
+}
+
 void Profile::first_reach(Time from, std::vector<Time>& first) const {
     std::fill(first.begin(), first.end(), kForever);
     if (first.size() < 2) return;

@@ -53,6 +53,12 @@ class Profile {
     std::int64_t free_at(Time t, std::size_t column = 0) const;
     // The most column `column` has free at any instant of [from, to).
     std::int64_t max_free(Time from, Time to, std::size_t column = 0) const;
+    // The least it has free at any instant of [from, to): what a job over
+    // that window can hold there (a cluster's room, seed 001).
+    std::int64_t min_free(Time from, Time to, std::size_t column = 0) const;
+    // The start of the first step after the one holding t (kForever if
+    // that step lasts forever): the next time the profile may change.
+    Time next_change(Time t) const;
     // first[w] for w in 1..first.size()-1: the first time >= from at which
     // column 0 has at least w free (kForever if never). One sweep that
     // skips every chunk holding no new maximum.

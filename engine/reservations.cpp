@@ -25,6 +25,12 @@ void Scheduler::start(Slot s, std::int32_t row) {
         j.reserved_start = kNoTime;
         j.reserved_row = -1;
     } else {
+        if (clustered()) {  // Worst Fit, unless the placement hook says otherwise
+            j.clusters.resize(j.spec.components.size());
+            if (!machine_.worst_fit(demand(j), now_, j.clusters.data()))
+                throw Error(Errc::internal, "start: the components have no placement");
+            if (policy_[static_cast<int>(Hook::placement)]) choose_placement(s);
+        }
         machine_.take(row, now_, now_ + j.window, demand(j));
     }
     Matrix& m = machine_.matrix();
@@ -32,7 +38,10 @@ void Scheduler::start(Slot s, std::int32_t row) {
         throw Error(Errc::internal, "start: the profile and the matrix disagree");
     Allocation& a = j.alloc;
     a.runs.clear();
-    m.allocate(row, j.spec.procs, a.runs, s);
+    if (clustered())
+        machine_.allocate_components(demand(j), a.runs);
+    else
+        m.allocate(row, j.spec.procs, a.runs, s);
     a.procs = j.spec.procs;
     a.home_row = static_cast<std::int16_t>(row);
     a.row_mask = 1u << row;
@@ -77,6 +86,13 @@ Time Scheduler::reserve(Slot s) {
 
 void Scheduler::reserve_at(Slot s, Time t, std::int32_t row) {
     Job& j = job(s);
+    if (clustered()) {  // a reservation holds a start time and a placement
+        j.clusters.clear();
+        std::vector<std::int16_t> placed(j.spec.components.size());
+        if (!machine_.worst_fit(demand(j), t, placed.data()))
+            throw Error(Errc::internal, "reserve: the components have no placement");
+        j.clusters = std::move(placed);
+    }
     machine_.take(row, t, t + j.window, demand(j));
     j.reserved_start = t;
     j.reserved_row = static_cast<std::int16_t>(row);
@@ -88,6 +104,7 @@ void Scheduler::reserve_at(Slot s, Time t, std::int32_t row) {
 void Scheduler::unreserve(Slot s) {
     Job& j = job(s);
     machine_.give(j.reserved_row, j.reserved_start, j.reserved_start + j.window, demand(j));
+    j.clusters.clear();
     gained(j.reserved_row);
     count_reservation(j.reserved_row, -1);
     j.reserved_start = kNoTime;
@@ -169,7 +186,7 @@ void Scheduler::compress_reservations() {
     const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
     // Without pools the question "could it start earlier?" has an exact
     // answer that needs no change to the profile.
-    const bool exact = cfg_.pools.empty();
+    const bool exact = cfg_.pools.empty() && !clustered();
     reach_now_.assign(static_cast<std::size_t>(cfg_.rows), now_);
     for (const Slot s : compress_order_) {
         Job& j = job(s);

@@ -21,6 +21,18 @@ SchedulerConfig checked(SchedulerConfig cfg) {
     if (cfg.migration_q < -1) fail("gang.migration_q must be -1 (unlimited) or >= 0");
     for (const auto& p : cfg.pools)
         if (p.capacity <= 0) fail("pool '" + p.name + "' needs a positive capacity");
+    if (!cfg.clusters.empty()) {
+        std::int64_t total = 0;
+        for (const auto& c : cfg.clusters) {
+            if (c.nodes <= 0) fail("cluster '" + c.name + "' needs a positive number of nodes");
+            total += c.nodes;
+        }
+        if (total != cfg.procs)
+            fail("the clusters have " + std::to_string(total) + " nodes; machine.procs is " +
+                 std::to_string(cfg.procs));
+        if (cfg.rows > 1) fail("machine.clusters cannot be combined with gang scheduling");
+        if (cfg.clusters.size() > 256) fail("at most 256 clusters");
+    }
     return cfg;
 }
 
@@ -37,6 +49,9 @@ Scheduler::Scheduler(SchedulerConfig cfg)
     batch_.inv_capacity.push_back(1.0 / static_cast<double>(cfg_.procs));
     for (const PoolConfig& p : cfg_.pools)
         batch_.inv_capacity.push_back(1.0 / static_cast<double>(p.capacity));
+    batch_.with_components = clustered();
+    place_batch_.with_components = clustered();
+    place_batch_.inv_capacity = batch_.inv_capacity;
 }
 
 void Scheduler::idle_nodes(std::vector<std::int32_t>& out) const {
@@ -49,6 +64,7 @@ void Scheduler::begin_event() {
         actions_.clear();
         action_head_ = 0;
         run_arena_.clear();
+        run_cluster_arena_.clear();
         reason_arena_.clear();
     }
 }
@@ -80,6 +96,19 @@ void Scheduler::submit(const JobSpec& spec) {
                                        std::to_string(cfg_.pools.size()) + " pools");
     for (auto v : spec.pools)
         if (v < 0) throw Error(Errc::invalid, who + ": pool amounts must be >= 0");
+    if (!spec.components.empty()) {
+        std::int64_t sum = 0;
+        for (auto w : spec.components) {
+            if (w <= 0) throw Error(Errc::invalid, who + ": component widths must be positive");
+            sum += w;
+        }
+        if (sum != spec.procs)
+            throw Error(Errc::invalid, who + ": its components add up to " + std::to_string(sum) +
+                                           " nodes, not procs = " + std::to_string(spec.procs));
+        if (!clustered() && spec.components.size() > 1)
+            throw Error(Errc::invalid, who + ": has " + std::to_string(spec.components.size()) +
+                                           " components; the machine has no clusters");
+    }
     if (index_.find(spec.id) != JobIndex::kNone)
         throw Error(Errc::exists, who + " was already submitted");
 
@@ -96,6 +125,10 @@ void Scheduler::submit(const JobSpec& spec) {
     }
     Job& j = jobs_[s];
     j.spec = spec;
+    if (!clustered())
+        j.spec.components.clear();  // one component: the job itself
+    else if (j.spec.components.empty())
+        j.spec.components.push_back(spec.procs);
     j.submit = now_;
     j.window = spec.estimate * cfg_.rows;
     j.seq = next_seq_++;
@@ -118,6 +151,7 @@ void Scheduler::stop_running(Slot s, JobState final_state) {
         machine_.give(a.home_row, now_, end, demand(j));
         gained(a.home_row);
     }
+    j.clusters.clear();
     dirty_ = true;
     rescan_ = true;
     a.row_mask = 0;
@@ -245,11 +279,17 @@ void Scheduler::emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::
     a.run_count = static_cast<std::uint32_t>(runs.size());
     a.nodes = nodes;
     run_arena_.insert(run_arena_.end(), runs.begin(), runs.end());
+    if (clustered())
+        for (const NodeRun& r : runs) run_cluster_arena_.push_back(machine_.cluster_of(r.first));
     emit(a);
 }
 
 const NodeRun* Scheduler::action_runs(const Action& a) const {
     return a.run_count ? run_arena_.data() + a.run_offset : nullptr;
+}
+
+const std::int32_t* Scheduler::action_run_clusters(const Action& a) const {
+    return a.run_count && clustered() ? run_cluster_arena_.data() + a.run_offset : nullptr;
 }
 
 const char* Scheduler::action_reason(const Action& a) const {

@@ -56,6 +56,9 @@ class Scheduler {
     // next event call.
     bool next_action(Action& out);
     const NodeRun* action_runs(const Action& a) const;
+    // On a multi-cluster machine, the cluster of each run of a START; null
+    // otherwise.
+    const std::int32_t* action_run_clusters(const Action& a) const;
     const char* action_reason(const Action& a) const;
 
     // The earliest time the engine must be advanced to even if nothing else
@@ -161,6 +164,7 @@ class Scheduler {
     std::vector<Action> actions_;
     std::size_t action_head_ = 0;
     std::vector<NodeRun> run_arena_;
+    std::vector<std::int32_t> run_cluster_arena_;  // parallel to run_arena_, with clusters
     std::vector<std::string> reason_arena_;
 
     std::array<std::shared_ptr<Policy>, kHookCount> policy_{};
@@ -201,11 +205,29 @@ class Scheduler {
     std::vector<std::int64_t> mig_choice_;
 
     bool time_sharing() const { return cfg_.rows > 1; }
+    bool clustered() const { return !cfg_.clusters.empty(); }
+    // One row, no pools, no clusters: the questions of the walk have their
+    // fast answers (Machine::fits_now_fast, the queue's block index).
+    bool simple() const { return cfg_.rows == 1 && cfg_.pools.empty() && cfg_.clusters.empty(); }
+
+    // Co-allocation (placement.cpp, seed 001 §3): where the components of
+    // a job starting afresh go, when a placement policy is configured.
+    JobBatch place_batch_;
+    std::vector<std::int64_t> placement_;
+    std::vector<std::int16_t> answered_;
+    void choose_placement(Slot s);
+    std::string unplaceable(const Job& j) const;
     Job& job(Slot s) { return jobs_[s]; }
     const Job& job(Slot s) const { return jobs_[s]; }
     Slot slot_of(JobId id) const;
     Demand demand(const Job& j) const {
-        return Demand{j.spec.procs, j.spec.pools.empty() ? nullptr : j.spec.pools.data(), j.window};
+        Demand d{j.spec.procs, j.spec.pools.empty() ? nullptr : j.spec.pools.data(), j.window};
+        if (!j.spec.components.empty()) {
+            d.components = static_cast<std::int32_t>(j.spec.components.size());
+            d.widths = j.spec.components.data();
+            d.clusters = j.clusters.empty() ? nullptr : j.clusters.data();
+        }
+        return d;
     }
 
     // Events (scheduler.cpp).

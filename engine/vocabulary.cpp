@@ -53,12 +53,18 @@ void JobBatch::clear() {
     ROTA_JOB_COLUMNS(ROTA_X)
 #undef ROTA_X
     R.clear();
+    first.resize(1);
+    width.clear();
 }
 
 void JobBatch::push(const Job& j) {
 #define ROTA_X(name, type, value, doc) name.push_back(value);
     ROTA_JOB_COLUMNS(ROTA_X)
 #undef ROTA_X
+    if (with_components) {
+        width.insert(width.end(), j.spec.components.begin(), j.spec.components.end());
+        first.push_back(static_cast<std::int32_t>(width.size()));
+    }
     if (inv_capacity.empty()) return;
     R.push_back(static_cast<double>(j.spec.procs) * inv_capacity[0]);
     for (std::size_t k = 1; k < inv_capacity.size(); ++k)

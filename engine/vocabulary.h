@@ -21,11 +21,12 @@ namespace rota {
 // X(hook, ID, fallback): the hook's name, its ROTA_HOOK_<ID> in the C ABI
 // and what the engine does when a call fails (ARCHITECTURE §5). Append
 // only: the position is the hook's number.
-#define ROTA_HOOKS(X)                                            \
-    X(admission, ADMISSION, "accept every job of the batch")     \
-    X(order, ORDER, "FCFS: the key is the submit time")          \
-    X(backfill_select, BACKFILL_SELECT, "no backfill this pass") \
-    X(migration_option, MIGRATION_OPTION, "no migration in this phase")
+#define ROTA_HOOKS(X)                                                   \
+    X(admission, ADMISSION, "accept every job of the batch")            \
+    X(order, ORDER, "FCFS: the key is the submit time")                 \
+    X(backfill_select, BACKFILL_SELECT, "no backfill this pass")        \
+    X(migration_option, MIGRATION_OPTION, "no migration in this phase") \
+    X(placement, PLACEMENT, "Worst Fit: the widest component to the freest cluster")
 
 // X(column, type, value of Job `j`, meaning): the columns of every batch of
 // jobs (admission, order, backfill_select). Append only.
@@ -77,6 +78,15 @@ namespace rota {
     X(migration_budget, std::int64_t, "tasks that may still migrate in this slice, -1 unlimited") \
     X(migration_cost, double, "C, the cost of migrating one job, seconds")
 
+// What placement needs besides: the clusters (seed 001 §2.1, §3).
+#define ROTA_CONTEXT_PLACEMENT(X)                                                 \
+    X(clusters, std::int32_t, "clusters of the machine")                          \
+    X(cluster_nodes, Amounts, "nodes of each cluster")                            \
+    X(cluster_free, Amounts, "idle nodes of each cluster now")                    \
+    X(room, Amounts,                                                              \
+      "job after job, the nodes of each cluster free for the job's whole window " \
+      "without touching a reservation")
+
 // A vector over seed 002's K resources, processors first then the pools in
 // configuration order: shares of capacity (R_ij, S_i: [0, 1]) or amounts.
 // A table indexed 1..K in Lua (nil when empty), a pointer to K values in C
@@ -116,6 +126,9 @@ struct BackfillContext : CommonContext {
 struct MigrationContext : CommonContext {
     ROTA_CONTEXT_MIGRATION(ROTA_FIELD)
 };
+struct PlacementContext : CommonContext {
+    ROTA_CONTEXT_PLACEMENT(ROTA_FIELD)
+};
 #undef ROTA_FIELD
 
 // Calls f(name, value) for every field of a context, common fields first.
@@ -139,6 +152,13 @@ void visit_fields(const MigrationContext& c, F&& f) {
     ROTA_CONTEXT_MIGRATION(ROTA_X)
 #undef ROTA_X
 }
+template <class F>
+void visit_fields(const PlacementContext& c, F&& f) {
+    visit_fields(static_cast<const CommonContext&>(c), f);
+#define ROTA_X(name, type, doc) f(#name, c.name);
+    ROTA_CONTEXT_PLACEMENT(ROTA_X)
+#undef ROTA_X
+}
 
 struct Job;
 
@@ -155,8 +175,16 @@ struct JobBatch {
 #undef ROTA_X
     std::vector<double> R;
     std::vector<double> inv_capacity;
+    bool with_components = false;
+    std::vector<std::int32_t> first{0}, width;
     std::size_t size() const {
         return id.size();
+    }
+    std::int32_t components(std::size_t j) const {
+        return with_components ? first[j + 1] - first[j] : 1;
+    }
+    std::int32_t component(std::size_t j, std::int32_t i) const {
+        return with_components ? width[static_cast<std::size_t>(first[j] + i)] : procs[j];
     }
     std::int32_t resources() const {
         return static_cast<std::int32_t>(inv_capacity.size());

@@ -29,8 +29,7 @@
 namespace rota {
 
 std::int32_t Scheduler::row_now(const Job& j) const {
-    if (cfg_.rows == 1 && cfg_.pools.empty())
-        return machine_.fits_now_fast(j.spec.procs, j.window, now_) ? 0 : -1;
+    if (simple()) return machine_.fits_now_fast(j.spec.procs, j.window, now_) ? 0 : -1;
     return machine_.row_for_now(demand(j), now_);
 }
 
@@ -209,7 +208,7 @@ bool Scheduler::collect_candidates(std::size_t r, Slot head) {
     const std::size_t span = queue_.span();
     std::int64_t free = free_columns();
     if (free == 0) return false;
-    const bool fast = cfg_.rows == 1 && cfg_.pools.empty();
+    const bool fast = simple();
     if (fast) machine_.prepare_fit_limits(now_);
     for (; r < span; ++r) {
         if (fast && r % JobQueue::kBlock == 0 && !block_may_start(r / JobQueue::kBlock, free)) {

@@ -52,6 +52,31 @@ void store_job_shares(lua_State* L, int table, const void* batch, int resource) 
     }
 }
 
+// Each job's widths into an array of its own, reused from call to call.
+void store_job_components(lua_State* L, int outer, const void* batch) {
+    const auto& b = *static_cast<const JobBatch*>(batch);
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        const auto key = static_cast<lua_Integer>(j + 1);
+        if (lua_rawgeti(L, outer, key) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            lua_createtable(L, 4, 0);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, outer, key);
+        }
+        const std::int32_t k = b.components(j);
+        const auto had = static_cast<std::int32_t>(lua_rawlen(L, -1));
+        for (std::int32_t i = 0; i < k; ++i) {
+            lua_pushinteger(L, b.component(j, i));
+            lua_rawseti(L, -2, i + 1);
+        }
+        for (std::int32_t i = had; i > k; --i) {
+            lua_pushnil(L);
+            lua_rawseti(L, -2, i);
+        }
+        lua_pop(L, 1);
+    }
+}
+
 template <class B>
 std::size_t batch_size(const void* batch) {
     return static_cast<const B*>(batch)->size();
@@ -77,9 +102,10 @@ int ctx_next(lua_State* L) {
 
 }  // namespace
 
-const BatchKind kJobBatch{kJobColumnNames,  static_cast<int>(std::size(kJobColumnNames)),
-                          store_job_column, batch_size<JobBatch>,
-                          job_resources,    store_job_shares};
+const BatchKind kJobBatch{kJobColumnNames,     static_cast<int>(std::size(kJobColumnNames)),
+                          store_job_column,    batch_size<JobBatch>,
+                          job_resources,       store_job_shares,
+                          store_job_components};
 const BatchKind kMigrationBatch{kMigrationColumnNames,
                                 static_cast<int>(std::size(kMigrationColumnNames)),
                                 store_migration_column, batch_size<MigrationBatch>};
@@ -93,7 +119,9 @@ void BatchView::create(lua_State* L) {
     for (int k = 0; k < kind_->columns; ++k) lua_createtable(L, 16, 0);
     const bool shares = kind_->resources != nullptr;
     if (shares) lua_createtable(L, 8, 0);  // R: one array per resource
-    lua_pushcclosure(L, &BatchView::index, 1 + kind_->columns + (shares ? 1 : 0));
+    const bool comps = kind_->store_components != nullptr;
+    if (comps) lua_createtable(L, 16, 0);  // components: one array per job
+    lua_pushcclosure(L, &BatchView::index, 1 + kind_->columns + (shares ? 1 : 0) + (comps ? 1 : 0));
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, refuse_batch_write);
     lua_setfield(L, -2, "__newindex");
@@ -104,12 +132,15 @@ void BatchView::create(lua_State* L) {
     bound_ = 0;
     std::fill(filled_.begin(), filled_.end(), 0);
     filled_shares_.clear();
+    filled_components_ = 0;
 }
 
 void BatchView::begin(lua_State* L, int table, const void* batch) {
     for (int k = 0; bound_ != 0; ++k) {
         if ((bound_ & (1u << k)) == 0) continue;
-        lua_pushstring(L, k < kind_->columns ? kind_->names[k] : "R");
+        lua_pushstring(L, k < kind_->columns    ? kind_->names[k]
+                          : k == kind_->columns ? "R"
+                                                : "components");
         lua_pushnil(L);
         lua_rawset(L, table);
         bound_ &= ~(1u << k);
@@ -136,8 +167,24 @@ int BatchView::index(lua_State* L) {
         lua_pushvalue(L, column);
         return 1;
     }
+    if (self->kind_->store_components && std::strcmp(key, "components") == 0) {
+        const int outer = lua_upvalueindex(self->components_slot());
+        self->kind_->store_components(L, outer, self->batch_);
+        const auto n = static_cast<lua_Integer>(self->kind_->size(self->batch_));
+        for (lua_Integer j = n + 1; j <= self->filled_components_; ++j) {
+            lua_pushnil(L);
+            lua_rawseti(L, outer, j);
+        }
+        self->filled_components_ = n;
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, outer);
+        lua_rawset(L, 1);
+        self->bound_ |= 1u << self->components_bit();
+        lua_pushvalue(L, outer);
+        return 1;
+    }
     if (self->kind_->resources && std::strcmp(key, "R") == 0) {
-        const int outer = lua_upvalueindex(2 + self->kind_->columns);
+        const int outer = lua_upvalueindex(self->shares_slot());
         self->fill_shares(L, outer);
         lua_pushvalue(L, 2);
         lua_pushvalue(L, outer);

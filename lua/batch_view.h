@@ -36,6 +36,9 @@ struct BatchKind {
     std::size_t (*size)(const void* batch);
     int (*resources)(const void* batch) = nullptr;  // null: no R
     void (*store_shares)(lua_State* L, int table, const void* batch, int resource) = nullptr;
+    // A job batch also has `components`: components[j] is the array of job
+    // j's component widths (seed 001), one element on a single machine.
+    void (*store_components)(lua_State* L, int outer, const void* batch) = nullptr;
 };
 extern const BatchKind kJobBatch;        // JobBatch
 extern const BatchKind kMigrationBatch;  // MigrationBatch
@@ -56,6 +59,9 @@ class BatchView {
     static int index(lua_State* L);
     void fill_column(lua_State* L, int column, int table);
     void fill_shares(lua_State* L, int outer);
+    int shares_slot() const { return 2 + kind_->columns; }
+    int components_slot() const { return shares_slot() + (kind_->resources ? 1 : 0); }
+    int components_bit() const { return kind_->columns + 1; }
 
     const BatchKind* kind_;
     const void* batch_ = nullptr;
@@ -64,6 +70,7 @@ class BatchView {
     // than the last, the tail is cleared so that `#` and ipairs agree with n.
     std::vector<lua_Integer> filled_;
     std::vector<lua_Integer> filled_shares_;  // the same for each array of R
+    lua_Integer filled_components_ = 0;       // entries of `components` holding a job's array
 };
 
 class ContextView {

@@ -189,4 +189,44 @@ bool decode_options(lua_State* L, int idx, std::size_t n, std::vector<std::int64
     return true;
 }
 
+bool decode_placement(lua_State* L, int idx, const JobBatch& jobs, std::vector<std::int64_t>& out,
+                      std::string& why) {
+    idx = lua_absindex(L, idx);
+    out.clear();
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        why = "a " + type_of(L, idx) + "; expected a table with the clusters of each job";
+        return false;
+    }
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const std::string job = " (job " + std::to_string(j + 1) + ")";
+        if (lua_rawgeti(L, idx, static_cast<lua_Integer>(j + 1)) != LUA_TTABLE) {
+            why = "a " + type_of(L, -1) + " where an array of clusters was expected" + job;
+            lua_pop(L, 1);
+            return false;
+        }
+        const int t = lua_gettop(L);
+        const auto want = static_cast<lua_Unsigned>(jobs.components(j));
+        if (lua_rawlen(L, t) != want) {
+            why = std::to_string(lua_rawlen(L, t)) + " clusters for " + std::to_string(want) +
+                  " components" + job;
+            lua_pop(L, 1);
+            return false;
+        }
+        for (lua_Unsigned i = 1; i <= want; ++i) {
+            const int type = lua_rawgeti(L, t, static_cast<lua_Integer>(i));
+            lua_Integer v = 0;
+            const bool ok = integer_at(L, -1, type, v, why, "cluster", "a cluster number");
+            lua_pop(L, 1);
+            if (!ok) {
+                why += job;
+                lua_pop(L, 1);
+                return false;
+            }
+            out.push_back(static_cast<std::int64_t>(v) - 1);
+        }
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
 }  // namespace rota::lua

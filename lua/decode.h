@@ -35,4 +35,9 @@ bool decode_keys(lua_State* L, int idx, std::vector<double>& keys, std::string& 
 bool decode_options(lua_State* L, int idx, std::size_t n, std::vector<std::int64_t>& out,
                     std::string& why);
 
+// p[j] for j in 1..n: an array of 1-based cluster numbers, one per
+// component of job j; `out` gets them 0-based, job after job.
+bool decode_placement(lua_State* L, int idx, const JobBatch& jobs, std::vector<std::int64_t>& out,
+                      std::string& why);
+
 }  // namespace rota::lua

@@ -99,4 +99,10 @@ HookOutcome LuaPolicy::migration_option(const MigrationBatch& m, const Migration
     return guarded(Hook::migration_option, [&] { return vm_->migration_option(m, ctx, out); });
 }
 
+HookOutcome LuaPolicy::placement(const JobBatch& jobs, const PlacementContext& ctx,
+                                 std::vector<std::int64_t>& clusters) {
+    static_cast<CommonContext&>(last_ctx_) = ctx;
+    return guarded(Hook::placement, [&] { return vm_->placement(jobs, ctx, clusters); });
+}
+
 }  // namespace rota

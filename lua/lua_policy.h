@@ -60,6 +60,8 @@ class LuaPolicy : public Policy {
                                 std::vector<std::int64_t>& picks) override;
     HookOutcome migration_option(const MigrationBatch& m, const MigrationContext& ctx,
                                  std::vector<std::int64_t>& out) override;
+    HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
+                          std::vector<std::int64_t>& clusters) override;
 
     // Re-reads and recompiles every configured script into a new lua_State
     // and dry-runs each hook on an empty batch (with the last context seen).

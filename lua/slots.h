@@ -19,7 +19,8 @@ struct Ctx {
 inline constexpr Ctx common{4, 5, 6};
 inline constexpr Ctx backfill{7, 8, 9};
 inline constexpr Ctx migration{10, 11, 12};
-inline constexpr int fn0 = 13;
+inline constexpr Ctx placement{13, 14, 15};
+inline constexpr int fn0 = 16;
 inline constexpr int params0 = fn0 + kHookCount;
 inline constexpr int top = params0 + kHookCount - 1;
 

@@ -212,7 +212,8 @@ void Vm::create_views() {
     lua_replace(L, slot::moves);
     const std::pair<ContextView*, slot::Ctx> views[] = {{&common_view_, slot::common},
                                                         {&backfill_view_, slot::backfill},
-                                                        {&migration_view_, slot::migration}};
+                                                        {&migration_view_, slot::migration},
+                                                        {&placement_view_, slot::placement}};
     for (const auto& [view, cs] : views) {
         view->create(L);
         lua_replace(L, cs.loader);
@@ -267,6 +268,13 @@ void Vm::dry_run(const BackfillContext& last) {
                 r = migration_option(no_moves, mctx, picks);
                 if (r.ok) why = check_options(picks, 0);
                 break;
+            case Hook::placement: {
+                PlacementContext pctx;
+                static_cast<CommonContext&>(pctx) = last;
+                r = placement(none, pctx, picks);
+                if (r.ok) why = check_placement(picks, none, 0);
+                break;
+            }
         }
         if (r.ok && !why.empty())
             r = HookOutcome::failure(std::string(hook_name(h)) + ": " + path(h) +
@@ -397,6 +405,19 @@ HookOutcome Vm::migration_option(const MigrationBatch& m, const MigrationContext
     const int status = call(h, slot::moves, moves_view_, &m, slot::migration, migration_view_, ctx);
     if (status != LUA_OK) return failure(h, status);
     if (!decode_options(L(), -1, m.size(), out, why_)) return invalid(h);
+    lua_settop(L(), slot::top);
+    return {};
+}
+
+HookOutcome Vm::placement(const JobBatch& jobs, const PlacementContext& ctx,
+                          std::vector<std::int64_t>& out) {
+    const Hook h = Hook::placement;
+    out.clear();
+    if (!provides(h)) return not_configured(h);
+    const int status =
+        call(h, slot::jobs, jobs_view_, &jobs, slot::placement, placement_view_, ctx);
+    if (status != LUA_OK) return failure(h, status);
+    if (!decode_placement(L(), -1, jobs, out, why_)) return invalid(h);
     lua_settop(L(), slot::top);
     return {};
 }

@@ -44,6 +44,8 @@ class Vm {
                                 std::vector<std::int64_t>& picks);
     HookOutcome migration_option(const MigrationBatch& m, const MigrationContext& ctx,
                                  std::vector<std::int64_t>& out);
+    HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
+                          std::vector<std::int64_t>& clusters);
 
   private:
     struct Closer {
@@ -77,7 +79,7 @@ class Vm {
     std::unique_ptr<lua_State, Closer> state_;
     BatchView jobs_view_{kJobBatch};
     BatchView moves_view_{kMigrationBatch};
-    ContextView common_view_, backfill_view_, migration_view_;
+    ContextView common_view_, backfill_view_, migration_view_, placement_view_;
     std::array<std::string, kHookCount> path_;
     std::array<bool, kHookCount> streams_{};
     // What Lua prints for a file in messages (it shortens long names with

@@ -26,6 +26,8 @@ static void layout(void) {
     FIELD(rota_job, priority);
     FIELD(rota_job, npools);
     FIELD(rota_job, pools);
+    FIELD(rota_job, ncomponents);
+    FIELD(rota_job, components);
     STRUCT(rota_node_run);
     FIELD(rota_node_run, first);
     FIELD(rota_node_run, count);
@@ -42,6 +44,7 @@ static void layout(void) {
     FIELD(rota_action, option);
     FIELD(rota_action, delay);
     FIELD(rota_action, from_row);
+    FIELD(rota_action, run_cluster);
     STRUCT(rota_job_info);
     FIELD(rota_job_info, size);
     FIELD(rota_job_info, id);
@@ -68,6 +71,7 @@ static void layout(void) {
     FIELD(rota_machine_info, backfill);
     FIELD(rota_machine_info, migration);
     FIELD(rota_machine_info, slice);
+    FIELD(rota_machine_info, nclusters);
     STRUCT(rota_counters);
     FIELD(rota_counters, size);
     FIELD(rota_counters, passes);

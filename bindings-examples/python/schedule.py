@@ -56,7 +56,7 @@ SEC = 1_000_000  # rota_time counts microseconds
 # rota.h, transcribed. Field order and types must match the header exactly;
 # --check-layout verifies them against the C compiler.
 
-ROTA_ABI_VERSION = 3
+ROTA_ABI_VERSION = 4
 
 ROTA_OK, ROTA_DONE, ROTA_EINVAL, ROTA_ECONFIG, ROTA_ENOTFOUND, ROTA_EEXIST = range(6)
 ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE = range(6, 12)
@@ -67,7 +67,7 @@ ROTA_ACTION_START, ROTA_ACTION_KILL, ROTA_ACTION_REJECT = 1, 2, 3
  ROTA_ACTION_SUSPEND, ROTA_ACTION_RESUME, ROTA_ACTION_MIGRATE) = range(4, 11)
 ROTA_JOB_PENDING, ROTA_JOB_HELD, ROTA_JOB_QUEUED, ROTA_JOB_RUNNING = range(4)
 (ROTA_HOOK_ADMISSION, ROTA_HOOK_ORDER, ROTA_HOOK_BACKFILL_SELECT, ROTA_HOOK_MIGRATION_OPTION,
- ROTA_HOOK_COUNT) = range(5)
+ ROTA_HOOK_PLACEMENT, ROTA_HOOK_COUNT) = range(6)
 
 rota_time = c_int64
 rota_engine_p = c_void_p  # opaque
@@ -83,6 +83,8 @@ class RotaJob(Structure):
         ("priority", c_int32),
         ("npools", c_int32),
         ("pools", POINTER(c_int64)),
+        ("ncomponents", c_int32),
+        ("components", POINTER(c_int32)),
     ]
 
 
@@ -104,6 +106,7 @@ class RotaAction(Structure):
         ("option", c_int32),
         ("delay", rota_time),
         ("from_row", c_int32),
+        ("run_cluster", POINTER(c_int32)),
     ]
 
 
@@ -142,6 +145,7 @@ class RotaMachineInfo(Structure):
         ("backfill", c_int32),
         ("migration", c_int32),
         ("slice", rota_time),
+        ("nclusters", c_int32),
     ]
 
 

@@ -67,8 +67,11 @@ extern "C" {
 ** through rota_hook_stats_get(), the native backfill callback's batch and
 ** context structs, rota_machine_info.migration. 3: seed 002's K resources
 ** in the batch (resources, R) and the backfill context (capacity, usage,
-** head_demand, extra); rota_job_pools(), rota_pool_profile(). */
-#define ROTA_ABI_VERSION 3
+** head_demand, extra); rota_job_pools(), rota_pool_profile(). 4: seed
+** 001's multi-cluster co-allocation: rota_job.components,
+** rota_action.run_cluster, rota_machine_info.nclusters, rota_cluster_get(),
+** rota_job_clusters(), the placement hook. */
+#define ROTA_ABI_VERSION 4
 
 /* Status codes. */
 #define ROTA_OK 0        /* success */
@@ -142,6 +145,14 @@ typedef struct rota_job {
     int32_t priority; /* handed to policies; the engine itself ignores it */
     int32_t npools;   /* number of values in `pools`: 0 or the machine's pool count */
     const int64_t* pools; /* demand on each configured pool ([[machine.pools]] order) */
+    /* Seed 001's co-allocation, on a machine of several clusters
+    ** ([[machine.clusters]]): the job's components, each a number of nodes
+    ** that must all lie in one cluster, every component in a different
+    ** cluster, all starting at once. Their sum must be `procs`. 0 (and
+    ** NULL): one component of `procs` nodes, which on a multi-cluster
+    ** machine must fit in one cluster. Added in ABI 4. */
+    int32_t ncomponents;
+    const int32_t* components;
 } rota_job;
 
 /* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the
@@ -234,6 +245,10 @@ typedef struct rota_action {
     int32_t option;            /* MIGRATE: 1 or 2 */
     rota_time delay;           /* MIGRATE: time the job cannot make progress */
     int32_t from_row;          /* MIGRATE: the row the job held before (== row if it stays) */
+    /* START on a multi-cluster machine: the cluster (0-based,
+    ** [[machine.clusters]] order) of each of the `nruns` runs; the runs on
+    ** one cluster are one component. NULL without clusters. ABI 4. */
+    const int32_t* run_cluster;
 } rota_action;
 
 /* Pop the oldest pending action into *out: ROTA_OK, or ROTA_DONE when none
@@ -318,10 +333,31 @@ typedef struct rota_machine_info {
     int32_t backfill;          /* 0: nothing passes a blocked job (FCFS, GS) */
     int32_t migration;         /* 1: migration between rows (MGS, MBGS) */
     rota_time slice;           /* time-slice length when rows > 1; else 0 */
+    int32_t nclusters;         /* [[machine.clusters]]; 0 for a single machine. ABI 4 */
 } rota_machine_info;
 
 /* The machine and the pass as configured (presets resolved). */
 ROTA_API int rota_machine(rota_engine* e, rota_machine_info* out);
+
+/* One cluster of a multi-cluster machine (seed 001 §2.1). Cluster c owns
+** the consecutive nodes first .. first + nodes - 1, in [[machine.clusters]]
+** order. */
+typedef struct rota_cluster_info {
+    size_t size;
+    int32_t first;    /* its lowest node number */
+    int32_t nodes;    /* how many nodes it has */
+    int32_t idle;     /* how many of them are idle now */
+    const char* name; /* from the configuration ("" if unnamed); valid while the engine lives */
+} rota_cluster_info;
+
+/* Cluster `c` (0-based). ROTA_EINVAL for a cluster out of range (every
+** cluster is out of range on a machine without [[machine.clusters]]). */
+ROTA_API int rota_cluster_get(rota_engine* e, int32_t c, rota_cluster_info* out);
+/* The cluster of each component of a job, in the order it was submitted:
+** where it runs (RUNNING) or where its reservation holds it (QUEUED with a
+** reservation), list protocol above. ROTA_ESTATE if it is neither, or the
+** machine has no clusters. */
+ROTA_API int rota_job_clusters(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n);
 
 /* The Ousterhout matrix. With one row (space sharing) it holds the running
 ** jobs. */
@@ -359,7 +395,12 @@ ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
 #define ROTA_HOOK_ORDER 1
 #define ROTA_HOOK_BACKFILL_SELECT 2
 #define ROTA_HOOK_MIGRATION_OPTION 3
-#define ROTA_HOOK_COUNT 4 /* hooks this header knows; the library may know more */
+/* Seed 001 §3, ABI 4: on a multi-cluster machine, the cluster of each
+** component of a job as it starts (not by a reservation); Worst Fit when no
+** policy is configured or an answer is refused. Lua only for now
+** (docs/lua-api.md, "placement"). */
+#define ROTA_HOOK_PLACEMENT 4
+#define ROTA_HOOK_COUNT 5 /* hooks this header knows; the library may know more */
 
 /* The name of hook number `hook` ("backfill_select"), which is also its
 ** configuration table ([policy.backfill_select]); NULL past the last hook

@@ -1,0 +1,84 @@
+// Co-allocation on a multi-cluster machine (seed 001 §2.1, §3): a job is
+// split into components, each of which runs on a cluster of its own, all
+// starting at once.
+//
+// The walk (walk.cpp) decides which jobs start exactly as on one machine,
+// asking the machine whether a placement on distinct clusters holds each
+// job's window (Machine::worst_fit: pairing the widest component with the
+// roomiest cluster is both WFit and the test of whether any placement
+// exists). A job that starts afresh is placed by Worst Fit, or by the
+// placement hook when one is configured: it is asked as the job starts,
+// so that the next fit check of the walk sees where the job went. An
+// answer without room for every component is refused (a failure) and
+// Worst Fit stands. A job started by its reservation keeps the clusters
+// the reservation holds (docs/design.md, "Co-allocation").
+#include <algorithm>
+#include <chrono>
+
+#include "answers.h"
+#include "error.h"
+#include "scheduler.h"
+
+namespace rota {
+
+std::string Scheduler::unplaceable(const Job& j) const {
+    const auto& w = j.spec.components;
+    const std::int32_t n = machine_.clusters();
+    if (static_cast<std::int32_t>(w.size()) > n)
+        return "has " + std::to_string(w.size()) + " components; the machine has " +
+               std::to_string(n) + " clusters";
+    std::vector<std::int32_t> widths(w), sizes;
+    for (std::int32_t c = 0; c < n; ++c) sizes.push_back(machine_.cluster_nodes(c));
+    std::sort(widths.rbegin(), widths.rend());
+    std::sort(sizes.rbegin(), sizes.rend());
+    for (std::size_t i = 0; i < widths.size(); ++i)
+        if (widths[i] > sizes[i]) {
+            std::string list;
+            for (auto x : w) list += (list.empty() ? "" : "+") + std::to_string(x);
+            return "its components (" + list + " nodes) do not fit distinct clusters: the " +
+                   std::to_string(i + 1) +
+                   (i == 0   ? "st"
+                    : i == 1 ? "nd"
+                    : i == 2 ? "rd"
+                             : "th") +
+                   " largest cluster has " + std::to_string(sizes[i]) + " nodes";
+        }
+    return {};
+}
+
+void Scheduler::choose_placement(Slot s) {
+    Job& j = job(s);
+    auto& p = policy_[static_cast<int>(Hook::placement)];
+    place_batch_.clear();
+    place_batch_.push(j);
+    PlacementContext ctx;
+    static_cast<CommonContext&>(ctx) = common_context();
+    ctx.clusters = machine_.clusters();
+    for (std::int32_t k = 0; k < ctx.clusters; ++k) {
+        const Profile& prof = machine_.cluster_profile(k);
+        ctx.cluster_nodes.push_back(machine_.cluster_nodes(k));
+        ctx.cluster_free.push_back(machine_.cluster_idle(k));
+        ctx.room.push_back(prof.min_free(now_, now_ + j.window));
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    placement_.clear();
+    HookOutcome o = p->placement(place_batch_, ctx, placement_);
+    if (o.ok) {
+        std::string why = check_placement(placement_, place_batch_, ctx.clusters);
+        if (why.empty()) {
+            answered_.assign(placement_.begin(), placement_.end());
+            if (!machine_.clusters_hold(demand(j), answered_.data(), now_))
+                why = "job 1 (id " + std::to_string(j.spec.id) +
+                      "): its components do not all have room on the clusters given";
+        }
+        if (!why.empty()) o = invalid_answer(Hook::placement, *p, why);
+    }
+    const bool ok =
+        call_ok(Hook::placement, o,
+                static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                               std::chrono::steady_clock::now() - t0)
+                                               .count()));
+    if (ok) std::copy(answered_.begin(), answered_.end(), j.clusters.begin());
+}
+
+}  // namespace rota
