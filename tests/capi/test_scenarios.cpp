@@ -80,6 +80,23 @@ TEST_CASE("scenario: FPFS searches past a pick that no longer fits (seed 001 §3
     CHECK(run("fpfs", 10, jobs, 3) == Starts{{1, 0}, {2, 550}, {3, 0}, {4, 50}, {5, 0}});
 }
 
+// FPFS picks that compete for the same room (seed 001 §3): 10 processors,
+// job 1 (6) runs until 100 and job 2 (10) is the head. Jobs 3 (4), 4 (4)
+// and 5 (3) all fit the 4 free processors alone; job 3 takes them, and
+// jobs 4 and 5 no longer fit. At 50 job 3 ends: with jumps left, job 4
+// jumps the head again (the search takes the first that fits, job 4, not
+// job 5). Job 5 waits for the head, which starts at 100 and ends at 200.
+// With one jump job 4 must wait too, and both follow the head at 200.
+TEST_CASE("scenario: FPFS picks compete for the same processors") {
+    std::vector<sim::TraceJob> jobs{
+        job(1, 0, 6, 100), job(2, 0, 10, 100), job(3, 0, 4, 50),
+        job(4, 0, 4, 50),  job(5, 0, 3, 50),
+    };
+    CHECK(run("fpfs", 10, jobs, 2) == Starts{{1, 0}, {2, 100}, {3, 0}, {4, 50}, {5, 200}});
+    CHECK(run("fpfs", 10, jobs, 3) == Starts{{1, 0}, {2, 100}, {3, 0}, {4, 50}, {5, 200}});
+    CHECK(run("fpfs", 10, jobs, 1) == Starts{{1, 0}, {2, 100}, {3, 0}, {4, 200}, {5, 200}});
+}
+
 // Picks that compete for the same room: first fit starts them in queue
 // order while they fit, skipping those that no longer do, and the head's
 // reservation holds. 10 processors; job 2 (8) is the head, reserved at 100.
