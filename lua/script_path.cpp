@@ -1,5 +1,8 @@
 #include "script_path.h"
 
+#include <dlfcn.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -20,7 +23,40 @@ bool is_file(const fs::path& p) {
     return fs::is_regular_file(p, ec);
 }
 
+// The shipped policies of an installed rota: share/rota/policies beside
+// the file this code was loaded from (librota.so, or the rota tool), so
+// that an installed tree can be moved or packaged without rebuilding.
+std::vector<std::string> installed_dirs() {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&installed_dirs), &info) == 0 || !info.dli_fname)
+        return {};
+    std::error_code ec;
+    const fs::path self = fs::canonical(info.dli_fname, ec);
+    if (ec) return {};
+    std::vector<std::string> dirs;
+    for (const char* rel : {ROTA_POLICIES_FROM_LIB, ROTA_POLICIES_FROM_BIN}) {
+        const fs::path d = (self.parent_path() / rel).lexically_normal();
+        if (fs::is_directory(d, ec)) dirs.push_back(d.string());
+    }
+    return dirs;
+}
+
 }  // namespace
+
+std::vector<std::string> policy_dirs() {
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("ROTA_POLICY_PATH")) {
+        std::string list = env;
+        for (std::size_t at = 0; at <= list.size();) {
+            const std::size_t colon = std::min(list.find(':', at), list.size());
+            if (colon > at) dirs.push_back(list.substr(at, colon - at));
+            at = colon + 1;
+        }
+    }
+    for (auto& d : installed_dirs()) dirs.push_back(std::move(d));
+    dirs.emplace_back(ROTA_POLICY_DIR);
+    return dirs;
+}
 
 std::string resolve_script_path(const std::string& path,
                                 const std::vector<std::string>& search_path) {
@@ -31,7 +67,7 @@ std::string resolve_script_path(const std::string& path,
         throw Error(Errc::script, "policy script '" + path + "' not found");
     }
     std::vector<std::string> dirs = search_path;
-    dirs.emplace_back(ROTA_POLICY_DIR);
+    for (auto& d : policy_dirs()) dirs.push_back(std::move(d));
     std::string tried;
     for (const std::string& dir : dirs) {
         const fs::path candidate = (fs::path(dir) / p).lexically_normal();
