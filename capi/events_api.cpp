@@ -72,7 +72,10 @@ int rota_next_wakeup(rota_engine* e, rota_time* t) {
     return capi::guard(e, [&] {
         if (!t) throw Error(Errc::invalid, "rota_next_wakeup: t is NULL");
         auto w = e->sched->next_wakeup();
-        if (!w) return ROTA_DONE;
+        if (!w) {
+            *t = INT64_MAX;
+            return ROTA_DONE;
+        }
         *t = *w;
         return ROTA_OK;
     });

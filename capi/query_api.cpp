@@ -14,7 +14,7 @@ int copy_out(const std::vector<T>& v, T* out, size_t cap, size_t* n) {
     *n = v.size();
     if (cap > 0 && !out) throw Error(Errc::invalid, "out is NULL but cap > 0");
     std::copy_n(v.begin(), std::min(cap, v.size()), out);
-    return cap < v.size() ? ROTA_ERANGE : ROTA_OK;
+    return cap > 0 && cap < v.size() ? ROTA_ERANGE : ROTA_OK;  // cap 0: a count query
 }
 
 int state_code(JobState s) {
@@ -114,7 +114,7 @@ int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t*
         e->sched->reservations(rs);
         if (!n) throw Error(Errc::invalid, "the count pointer n is NULL");
         *n = rs.size();
-        if (cap == 0) return rs.empty() ? ROTA_OK : ROTA_ERANGE;
+        if (cap == 0) return ROTA_OK;  // a count query
         if (!out) throw Error(Errc::invalid, "rota_reservations: out is NULL but cap > 0");
         // 0 means the struct as this header declares it.
         const std::size_t stride = out[0].size == 0 ? sizeof(rota_reservation) : out[0].size;
@@ -162,7 +162,7 @@ int rota_pool_profile(rota_engine* e, int32_t pool, rota_time* times, int64_t* f
             times[i] = steps[i].first;
             free[i] = steps[i].second;
         }
-        return cap < steps.size() ? ROTA_ERANGE : ROTA_OK;
+        return cap > 0 && cap < steps.size() ? ROTA_ERANGE : ROTA_OK;
     });
 }
 

@@ -187,8 +187,8 @@ ROTA_API int rota_cancel(rota_engine* e, int64_t id);
 ROTA_API int rota_schedule(rota_engine* e);
 /* The earliest time the engine needs to be advanced to even if no other
 ** event happens (a walltime expiry, a slice boundary or the start of a
-** reservation), in *t. Returns ROTA_DONE (and leaves *t) when there is
-** none. */
+** reservation), in *t. Returns ROTA_DONE when there is none, with *t set
+** to INT64_MAX, so that min(*t, next event) works without a branch. */
 ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 
 /* ------------------------------------------------------------------------ */
@@ -280,8 +280,9 @@ typedef struct rota_job_info {
 ROTA_API int rota_job_info_get(rota_engine* e, int64_t id, rota_job_info* out);
 
 /* The list queries below copy up to `cap` values into `out` and set *n to
-** the full count; they return ROTA_ERANGE when cap < *n (call again with a
-** bigger buffer; `out` may be NULL when cap is 0). */
+** the full count. With cap == 0 (and `out` NULL) they only count: ROTA_OK
+** and *n. With 0 < cap < *n they fill `out` and return ROTA_ERANGE (call
+** again with a bigger buffer). */
 
 /* Waiting jobs, in the order the queue policy gives. */
 ROTA_API int rota_queue(rota_engine* e, int64_t* out, size_t cap, size_t* n);

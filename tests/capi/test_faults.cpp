@@ -307,6 +307,45 @@ TEST_CASE("bad input: events through the ABI are checked") {
     CHECK(rota_next_action(eng, &tiny) == ROTA_EINVAL);
     size_t n = 0;
     int64_t one[1];
-    CHECK(rota_running(eng, one, 0, &n) == ROTA_ERANGE);
+    // cap 0 is a count query; a buffer too small is ROTA_ERANGE.
+    CHECK(rota_running(eng, nullptr, 0, &n) == ROTA_OK);
     CHECK(n == 1);
+    n = 0;
+    CHECK(rota_running(eng, one, 0, &n) == ROTA_OK);
+    CHECK(n == 1);
+    CHECK(rota_queue(eng, nullptr, 0, &n) == ROTA_OK);
+    CHECK(n == 0);
+    rota_reservation none[1];
+    CHECK(rota_reservations(eng, none, 0, &n) == ROTA_OK);
+    CHECK(n == 0);
+}
+
+TEST_CASE("list queries: a short buffer is ROTA_ERANGE with the full count") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
+    for (int64_t id = 1; id <= 3; ++id) {
+        rota_job j{};
+        j.size = sizeof j;
+        j.id = id;
+        j.estimate = 1000000;
+        j.procs = 8;
+        j.user = -1;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    }
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    int64_t two[2] = {-1, -1};
+    size_t n = 0;
+    CHECK(rota_queue(e.get(), two, 2, &n) == ROTA_OK);
+    CHECK(n == 2);  // jobs 2 and 3 wait; job 1 runs
+    two[0] = two[1] = -1;
+    CHECK(rota_queue(e.get(), two, 1, &n) == ROTA_ERANGE);
+    CHECK(n == 2);
+    CHECK(two[0] == 2);
+    CHECK(two[1] == -1);
+}
+
+TEST_CASE("rota_next_wakeup sets *t even when nothing is pending") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
+    rota_time t = 42;
+    CHECK(rota_next_wakeup(e.get(), &t) == ROTA_DONE);
+    CHECK(t == INT64_MAX);
 }
