@@ -18,7 +18,8 @@ TEST_CASE("abi: versions and status names") {
 
 TEST_CASE("abi: a caller with an older, smaller struct gets only the fields it knows") {
     auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
-    rota_job j{sizeof(rota_job)};
+    rota_job j{};
+    j.size = sizeof(rota_job);
     j.id = 1;
     j.procs = 3;
     j.estimate = 100;
@@ -59,7 +60,8 @@ TEST_CASE("abi: a caller with an older, smaller struct gets only the fields it k
 
 TEST_CASE("abi: start actions give the nodes as runs") {
     auto e = rota::test::engine_from("[machine]\nprocs = 130\n");
-    rota_job j{sizeof(rota_job)};
+    rota_job j{};
+    j.size = sizeof(rota_job);
     j.estimate = 100;
     for (int64_t id = 1; id <= 3; ++id) {
         j.id = id;
@@ -67,7 +69,8 @@ TEST_CASE("abi: start actions give the nodes as runs") {
         REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
     }
     REQUIRE(rota_schedule(e.get()) == ROTA_OK);
-    rota_action a{sizeof(rota_action)};
+    rota_action a{};
+    a.size = sizeof(rota_action);
     REQUIRE(rota_next_action(e.get(), &a) == ROTA_OK);
     REQUIRE(rota_next_action(e.get(), &a) == ROTA_OK);
     CHECK(a.job == 2);
@@ -112,7 +115,8 @@ TEST_CASE("abi: the log sink can be replaced and silenced; a policy's print() go
     };
     REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);
     auto submit = [&](int64_t id, int32_t procs, rota_time est) {
-        rota_job j{sizeof(rota_job)};
+        rota_job j{};
+        j.size = sizeof(rota_job);
         j.id = id;
         j.procs = procs;
         j.estimate = est;
@@ -147,7 +151,8 @@ TEST_CASE("abi: a handle whose creation failed keeps one readable message") {
 
 TEST_CASE("abi: job ids must not be negative") {
     auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
-    rota_job j{sizeof(rota_job)};
+    rota_job j{};
+    j.size = sizeof(rota_job);
     j.id = -1;
     j.procs = 1;
     j.estimate = 10;
@@ -162,7 +167,8 @@ TEST_CASE("abi: advancing past a reservation's start re-places it and loses noth
           "[machine]\nprocs = 4\n[scheduler]\npreset = \"bgs\"\n[gang]\nmpl = 1\n"}) {
         INFO(cfg);
         auto e = rota::test::engine_from(cfg);
-        rota_job j{sizeof(rota_job)};
+        rota_job j{};
+        j.size = sizeof(rota_job);
         j.id = 1;
         j.procs = 4;
         j.estimate = 100;
@@ -175,7 +181,8 @@ TEST_CASE("abi: advancing past a reservation's start re-places it and loses noth
         CHECK(w == 100);
         REQUIRE(rota_advance(e.get(), 150) == ROTA_OK);  // past the wakeup
         REQUIRE(rota_schedule(e.get()) == ROTA_OK);
-        rota_job_info info{sizeof(info)};
+        rota_job_info info{};
+        info.size = sizeof(info);
         REQUIRE(rota_job_info_get(e.get(), 2, &info) == ROTA_OK);
         CHECK(info.state == ROTA_JOB_RUNNING);
         CHECK(info.start == 150);
@@ -185,7 +192,8 @@ TEST_CASE("abi: advancing past a reservation's start re-places it and loses noth
 TEST_CASE("abi: an estimate beyond the time axis is refused") {
     auto e = rota::test::engine_from("[machine]\nprocs = 4\n");
     REQUIRE(rota_advance(e.get(), 1) == ROTA_OK);
-    rota_job j{sizeof(rota_job)};
+    rota_job j{};
+    j.size = sizeof(rota_job);
     j.id = 1;
     j.procs = 1;
     j.estimate = INT64_MAX;
@@ -214,7 +222,8 @@ TEST_CASE("abi: a native backfill policy survives a policy reload") {
     };
     REQUIRE(rota_set_backfill_select(e.get(), none, nullptr, 0) == ROTA_OK);
     REQUIRE(rota_reload_policies(e.get()) == ROTA_OK);
-    rota_job j{sizeof(rota_job)};
+    rota_job j{};
+    j.size = sizeof(rota_job);
     auto submit = [&](int64_t id, int32_t procs, rota_time est) {
         j.id = id;
         j.procs = procs;
@@ -226,7 +235,8 @@ TEST_CASE("abi: a native backfill policy survives a policy reload") {
     submit(3, 1, 50);  // a candidate the native policy refuses
     REQUIRE(rota_schedule(e.get()) == ROTA_OK);
     CHECK(calls == 1);
-    rota_job_info info{sizeof(info)};
+    rota_job_info info{};
+    info.size = sizeof(info);
     REQUIRE(rota_job_info_get(e.get(), 3, &info) == ROTA_OK);
     CHECK(info.state == ROTA_JOB_QUEUED);
 }

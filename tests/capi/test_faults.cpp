@@ -147,7 +147,8 @@ TEST_CASE("faults: hot reload swaps a good script and refuses a broken one") {
     auto e = rota::test::engine_from(easy_with("backfill_select", script));
     rota_engine* eng = e.get();
     auto submit = [&](int64_t id, int32_t procs, rota_time est) {
-        rota_job j{sizeof(rota_job)};
+        rota_job j{};
+        j.size = sizeof(rota_job);
         j.id = id;
         j.procs = procs;
         j.estimate = est;
@@ -155,7 +156,8 @@ TEST_CASE("faults: hot reload swaps a good script and refuses a broken one") {
     };
     auto started = [&] {
         std::vector<int64_t> ids;
-        rota_action a{sizeof(rota_action)};
+        rota_action a{};
+        a.size = sizeof(rota_action);
         while (rota_next_action(eng, &a) == ROTA_OK)
             if (a.type == ROTA_ACTION_START) ids.push_back(a.job);
         return ids;
@@ -170,7 +172,8 @@ TEST_CASE("faults: hot reload swaps a good script and refuses a broken one") {
     CHECK(rota_reload_policies(eng) == ROTA_ESCRIPT);
     std::string msg = rota_errmsg(eng);
     CHECK(msg.find("policy.lua:") != std::string::npos);
-    rota_counters c{sizeof(c)};
+    rota_counters c{};
+    c.size = sizeof(c);
     rota_counters_get(eng, &c);
     CHECK(c.reload_failures == 1);
     REQUIRE(rota_advance(eng, 10) == ROTA_OK);
@@ -274,7 +277,8 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
 TEST_CASE("bad input: events through the ABI are checked") {
     auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
     rota_engine* eng = e.get();
-    rota_job j{sizeof(rota_job)};
+    rota_job j{};
+    j.size = sizeof(rota_job);
     j.id = 1;
     j.procs = 4;
     j.estimate = 100;
@@ -293,7 +297,8 @@ TEST_CASE("bad input: events through the ABI are checked") {
     CHECK(rota_job_end(eng, 77) == ROTA_ENOTFOUND);
     CHECK(rota_job_end(eng, 1) == ROTA_ESTATE);
     REQUIRE(rota_schedule(eng) == ROTA_OK);
-    rota_action a{sizeof(rota_action)};
+    rota_action a{};
+    a.size = sizeof(rota_action);
     bool rejected = false;
     while (rota_next_action(eng, &a) == ROTA_OK) {
         if (a.type == ROTA_ACTION_REJECT) {
@@ -303,7 +308,8 @@ TEST_CASE("bad input: events through the ABI are checked") {
         }
     }
     CHECK(rejected);
-    rota_action tiny{sizeof(size_t)};
+    rota_action tiny{};
+    tiny.size = sizeof(size_t);
     CHECK(rota_next_action(eng, &tiny) == ROTA_EINVAL);
     size_t n = 0;
     int64_t one[1];

@@ -19,10 +19,11 @@ constexpr rota_time kS = 1'000'000;
 
 struct Driver {
     rota::test::EnginePtr e;
-    std::vector<rota_action> actions;
+    std::vector<rota_action> actions{};
 
     void submit(int64_t id, int32_t procs, int64_t est_s) {
-        rota_job j{sizeof(rota_job)};
+        rota_job j{};
+        j.size = sizeof(rota_job);
         j.id = id;
         j.procs = procs;
         j.estimate = est_s * kS;
@@ -33,7 +34,8 @@ struct Driver {
     void pass() {
         REQUIRE(rota_schedule(e.get()) == ROTA_OK);
         actions.clear();
-        rota_action a{sizeof(rota_action)};
+        rota_action a{};
+        a.size = sizeof(rota_action);
         while (rota_next_action(e.get(), &a) == ROTA_OK) actions.push_back(a);
     }
     // Row r as the figures show it: job ids per column, -1 empty.
@@ -166,7 +168,8 @@ namespace {
 
 // The matrix invariants, through the public queries, after a pass.
 void check_matrix(rota_engine* e, std::int32_t procs) {
-    rota_machine_info mi{sizeof(mi)};
+    rota_machine_info mi{};
+    mi.size = sizeof(mi);
     REQUIRE(rota_machine(e, &mi) == ROTA_OK);
     std::map<int64_t, std::set<int32_t>> cols_in_row[32];
     std::map<int64_t, uint32_t> seen_rows;
@@ -195,7 +198,8 @@ void check_matrix(rota_engine* e, std::int32_t procs) {
         REQUIRE((mask >> home) & 1u);
         REQUIRE(mask == seen_rows[id]);
         // Replicas sit in the home columns; every column count is the width.
-        rota_job_info info{sizeof(info)};
+        rota_job_info info{};
+        info.size = sizeof(info);
         REQUIRE(rota_job_info_get(e, id, &info) == ROTA_OK);
         const auto& home_cols = cols_in_row[home][id];
         REQUIRE(static_cast<int32_t>(home_cols.size()) == info.procs);
@@ -332,7 +336,8 @@ TEST_CASE("gang: Figure 13, min cost chooses option 2 (35 < 40) and charges eq. 
     REQUIRE(s != nullptr);
     CHECK(s->delay == 5 * kS);  // S: waits C/2 for A's checkpoint
     CHECK(d.home(5) == 0);
-    rota_counters c{sizeof(c)};
+    rota_counters c{};
+    c.size = sizeof(c);
     REQUIRE(rota_counters_get(d.e.get(), &c) == ROTA_OK);
     CHECK(c.migrated_tasks >= 2);
     CHECK(rota::test::hook_stats(d.e.get(), ROTA_HOOK_MIGRATION_OPTION).calls >= 1);
@@ -363,7 +368,8 @@ TEST_CASE("gang: a migration over the budget Q is refused") {
     if (s) CHECK(s->runs[0].first == 4);
     CHECK(d.row(0)[4] == 2);
     CHECK(d.home(5) == 1);  // A did not move to row 0
-    rota_counters c{sizeof(c)};
+    rota_counters c{};
+    c.size = sizeof(c);
     REQUIRE(rota_counters_get(d.e.get(), &c) == ROTA_OK);
     CHECK(c.migrated_tasks <= 2);
 }
@@ -392,7 +398,8 @@ TEST_CASE("gang: MGS and MBGS keep the invariants and Q on a loaded machine",
         std::uint64_t last = 0;
         opt.after_pass = [&](rota_engine* eng, std::int64_t now) {
             check_matrix(eng, 64);
-            rota_counters c{sizeof(c)};
+            rota_counters c{};
+            c.size = sizeof(c);
             REQUIRE(rota_counters_get(eng, &c) == ROTA_OK);
             migrated_by_slice[now / (200 * kS)] += c.migrated_tasks - last;
             last = c.migrated_tasks;
@@ -463,7 +470,8 @@ TEST_CASE("gang: the actions of every pass describe the matrix, migrations inclu
         };
         auto pass = [&] {
             REQUIRE(rota_schedule(eng) == ROTA_OK);
-            rota_action a{sizeof(rota_action)};
+            rota_action a{};
+            a.size = sizeof(rota_action);
             while (rota_next_action(eng, &a) == ROTA_OK) apply(a);
             for (int32_t r = 0; r < rows; ++r) {
                 std::vector<int64_t> row(procs);
@@ -477,7 +485,8 @@ TEST_CASE("gang: the actions of every pass describe the matrix, migrations inclu
         for (int step = 0; step < 400; ++step) {
             now += static_cast<rota_time>(next() % 60) * kS;
             REQUIRE(rota_advance(eng, now) == ROTA_OK);
-            rota_action a{sizeof(rota_action)};
+            rota_action a{};
+            a.size = sizeof(rota_action);
             while (rota_next_action(eng, &a) == ROTA_OK) apply(a);
             for (auto it = ends.begin(); it != ends.end();) {
                 if (it->second <= now) {
@@ -491,7 +500,8 @@ TEST_CASE("gang: the actions of every pass describe the matrix, migrations inclu
                 }
             }
             if (next() % 3 != 0) {
-                rota_job j{sizeof(rota_job)};
+                rota_job j{};
+                j.size = sizeof(rota_job);
                 j.id = id++;
                 j.procs = 1 + static_cast<int32_t>(next() % 16);
                 j.estimate = 500 * kS;
@@ -499,7 +509,8 @@ TEST_CASE("gang: the actions of every pass describe the matrix, migrations inclu
             }
             pass();
         }
-        rota_counters c{sizeof(c)};
+        rota_counters c{};
+        c.size = sizeof(c);
         REQUIRE(rota_counters_get(eng, &c) == ROTA_OK);
         if (std::string(policy)[0] == 'm') CHECK(c.migrated_tasks > 0);
     }

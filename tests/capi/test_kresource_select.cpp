@@ -13,7 +13,8 @@ namespace {
 constexpr rota_time kS = 1'000'000;  // one second in engine time
 
 void submit(rota_engine* e, int64_t id, int32_t procs, const int64_t& mem, rota_time estimate) {
-    rota_job j{sizeof(rota_job)};
+    rota_job j{};
+    j.size = sizeof(rota_job);
     j.id = id;
     j.procs = procs;
     j.estimate = estimate;
@@ -24,7 +25,8 @@ void submit(rota_engine* e, int64_t id, int32_t procs, const int64_t& mem, rota_
 
 std::set<int64_t> started(rota_engine* e) {
     std::set<int64_t> ids;
-    rota_action a{sizeof(rota_action)};
+    rota_action a{};
+    a.size = sizeof(rota_action);
     while (rota_next_action(e, &a) == ROTA_OK)
         if (a.type == ROTA_ACTION_START) ids.insert(a.job);
     return ids;
@@ -66,7 +68,8 @@ TEST_CASE("scenario: FF, BL and BB backfill different jobs (seed 002 §3)", "[ca
     auto bb = rota::test::engine_from(machine("bb-easy"));
     CHECK(second_pass(bb.get()) == std::set<int64_t>{5});  // C: best balance times fullness
     // The head keeps its reservation at 100 s whichever job was chosen.
-    rota_job_info info{sizeof(info)};
+    rota_job_info info{};
+    info.size = sizeof(info);
     REQUIRE(rota_job_info_get(bb.get(), 2, &info) == ROTA_OK);
     CHECK(info.reserved_start == 100 * kS);
 }

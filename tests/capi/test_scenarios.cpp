@@ -89,8 +89,7 @@ TEST_CASE("scenario: FPFS searches past a pick that no longer fits (seed 001 §3
 // With one jump job 4 must wait too, and both follow the head at 200.
 TEST_CASE("scenario: FPFS picks compete for the same processors") {
     std::vector<sim::TraceJob> jobs{
-        job(1, 0, 6, 100), job(2, 0, 10, 100), job(3, 0, 4, 50),
-        job(4, 0, 4, 50),  job(5, 0, 3, 50),
+        job(1, 0, 6, 100), job(2, 0, 10, 100), job(3, 0, 4, 50), job(4, 0, 4, 50), job(5, 0, 3, 50),
     };
     CHECK(run("fpfs", 10, jobs, 2) == Starts{{1, 0}, {2, 100}, {3, 0}, {4, 50}, {5, 200}});
     CHECK(run("fpfs", 10, jobs, 3) == Starts{{1, 0}, {2, 100}, {3, 0}, {4, 50}, {5, 200}});
@@ -127,7 +126,8 @@ TEST_CASE("scenario: seed 002 Figure 1, FCFS and FCFS/FF with CPU and memory") {
         auto e = rota::test::engine_from(cfg);
         const rota_time t = 100 * 1'000'000;
         for (int i = 0; i < 6; ++i) {
-            rota_job j{sizeof(rota_job)};
+            rota_job j{};
+            j.size = sizeof(rota_job);
             j.id = i;
             j.procs = static_cast<int32_t>(cpu_mem[i][0]);
             j.estimate = t;
@@ -139,7 +139,8 @@ TEST_CASE("scenario: seed 002 Figure 1, FCFS and FCFS/FF with CPU and memory") {
         for (int epoch = 0; epoch < 6; ++epoch) {
             REQUIRE(rota_advance(e.get(), epoch * t) == ROTA_OK);  // the last epoch's jobs end
             REQUIRE(rota_schedule(e.get()) == ROTA_OK);
-            rota_action a{sizeof(rota_action)};
+            rota_action a{};
+            a.size = sizeof(rota_action);
             while (rota_next_action(e.get(), &a) == ROTA_OK)
                 if (a.type == ROTA_ACTION_START) by_epoch[epoch].push_back(static_cast<int>(a.job));
         }
