@@ -163,9 +163,20 @@ ParamValue param_of(const toml::node& n, const std::string& key) {
 }
 
 void parse_policy(const toml::table& t, EngineConfig& c) {
-    std::set<std::string> keys{"search_path"};
+    std::set<std::string> keys{"search_path", "quarantine_after", "quarantine_time"};
     for (int h = 0; h < kHookCount; ++h) keys.insert(hook_name(static_cast<Hook>(h)));
     only_keys(t, "policy", keys);
+    const std::int64_t after = get_int(t, "quarantine_after", "policy.", 50);
+    if (after < 0 || after > 1'000'000'000)
+        fail("key 'policy.quarantine_after' must be 0 (never) or a positive count, got " +
+             std::to_string(after));
+    c.scheduler.quarantine_after = static_cast<std::int32_t>(after);
+    const double cool = get_seconds(t, "quarantine_time", "policy.", 600.0);
+    if (!(cool >= 0) || cool > 1e9)
+        fail(
+            "key 'policy.quarantine_time' must be 0 (until a reload) or a number of seconds "
+            "up to 1e9");
+    c.scheduler.quarantine_time = static_cast<Time>(cool * static_cast<double>(kSecond));
     if (const toml::node* sp = t.get("search_path")) {
         if (!sp->is_array()) fail("key 'policy.search_path' must be an array of strings");
         for (const auto& e : *sp->as_array()) {

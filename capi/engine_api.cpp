@@ -232,6 +232,7 @@ int rota_reload_policies(rota_engine* e) {
         }
         ++e->reloads;
         e->install_policies();
+        e->sched->end_quarantines();
         return ROTA_OK;
     });
 }

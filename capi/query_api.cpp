@@ -312,6 +312,8 @@ int rota_hook_stats_get(rota_engine* e, int hook, rota_hook_stats* out) {
         full.calls = h.calls;
         full.failures = h.failures;
         full.nanoseconds = h.nanoseconds;
+        full.skipped = h.skipped;
+        full.quarantined = h.quarantined ? 1 : 0;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

@@ -51,6 +51,13 @@ struct SchedulerConfig {
     bool migration = false;
     Time migration_cost = 0;        // C: checkpoint C/2 + restart C/2
     std::int32_t migration_q = -1;  // Q: most tasks migrated per slice; -1 unlimited
+
+    // The circuit breaker of every hook: after `quarantine_after`
+    // consecutive failed calls (0: never) the hook is quarantined, its
+    // fallback used without calling it, for `quarantine_time` of engine
+    // time (0: until the policies are reloaded or replaced).
+    std::int32_t quarantine_after = 50;
+    Time quarantine_time = 600 * kSecond;
 };
 
 }  // namespace rota

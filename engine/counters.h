@@ -12,6 +12,8 @@ struct HookStats {
     std::uint64_t calls = 0;
     std::uint64_t failures = 0;
     std::uint64_t nanoseconds = 0;
+    std::uint64_t skipped = 0;  // passes its fallback was used without a call (quarantine)
+    bool quarantined = false;   // now
 };
 
 struct Counters {

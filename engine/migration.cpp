@@ -150,6 +150,7 @@ void Scheduler::apply_migrations() {
     const MigrationContext ctx = migration_context();
     mig_choice_.clear();
     if (auto& p = policy_[static_cast<int>(Hook::migration_option)]) {
+        if (quarantined(Hook::migration_option)) return;  // its fallback: no migration
         auto t0 = std::chrono::steady_clock::now();
         HookOutcome o = p->migration_option(mig_, ctx, mig_choice_);
         if (o.ok) {

@@ -10,6 +10,7 @@
 //   CollapseMatrix-2      with migration (MGS, MBGS)
 //   Schedule-2            into what migration freed
 //   FillMatrix-1, -2      replicas into rows where columns are free
+#include <algorithm>
 #include <chrono>
 
 #include "answers.h"
@@ -45,11 +46,41 @@ void Scheduler::schedule() {
 }
 
 bool Scheduler::call_ok(Hook h, const HookOutcome& o, std::uint64_t ns) {
-    HookStats& st = counters_.hooks[static_cast<int>(h)];
+    const auto i = static_cast<std::size_t>(h);
+    HookStats& st = counters_.hooks[i];
     ++st.calls;
     st.nanoseconds += ns;
-    if (o.ok) return true;
+    if (o.ok) {
+        failing_[i] = 0;
+        quarantines_[i] = 0;
+        return true;
+    }
     ++st.failures;
+    // The circuit breaker: a hook that keeps failing costs its budget at
+    // every pass (a runaway script, up to its instruction budget each
+    // time) and decides nothing; past a run of failures its fallback is
+    // used without calling it.
+    if (cfg_.quarantine_after > 0 && ++failing_[i] >= cfg_.quarantine_after) {
+        // Each quarantine in a row lasts twice the last (up to a week, or
+        // quarantine_time if longer): a hook broken for good costs a few
+        // dozen calls over a year of simulated time, one that recovers is
+        // soon tried again.
+        const Time cap = std::max<Time>(cfg_.quarantine_time, 7 * 24 * 3600 * kSecond);
+        Time length = cfg_.quarantine_time;
+        for (std::int32_t k = 0; k < quarantines_[i] && length < cap; ++k) length *= 2;
+        length = std::min(length, cap);
+        ++quarantines_[i];
+        quarantine_end_[i] = cfg_.quarantine_time > 0 ? now_ + length : kForever;
+        st.quarantined = true;
+        if (log_)
+            log_(std::string("policy hook ") + hook_name(h) + " quarantined after " +
+                 std::to_string(failing_[i]) + " consecutive failures (last: " + o.error + "); " +
+                 (quarantine_end_[i] == kForever
+                      ? std::string("until the policies are reloaded")
+                      : "for " + std::to_string((quarantine_end_[i] - now_) / kSecond) +
+                            " s of engine time or until the policies are reloaded") +
+                 "; meanwhile: " + hook_fallback(h));
+    }
     // Log the first failures of each hook; later ones are only counted, so
     // a broken script cannot flood the embedder's log.
     auto& n = logged_failures_[static_cast<int>(h)];
@@ -60,6 +91,30 @@ bool Scheduler::call_ok(Hook h, const HookOutcome& o, std::uint64_t ns) {
              "; using its fallback: " + hook_fallback(h));
     }
     return false;
+}
+
+bool Scheduler::quarantined(Hook h) {
+    const auto i = static_cast<std::size_t>(h);
+    if (quarantine_end_[i] == kNoTime) return false;
+    if (now_ >= quarantine_end_[i]) {  // the cool-down is over: one more try
+        quarantine_end_[i] = kNoTime;
+        failing_[i] = cfg_.quarantine_after - 1;  // a failure quarantines it again
+        counters_.hooks[i].quarantined = false;
+        if (log_) log_(std::string("policy hook ") + hook_name(h) + " is called again");
+        return false;
+    }
+    ++counters_.hooks[i].skipped;
+    return true;
+}
+
+void Scheduler::end_quarantines() {
+    for (std::size_t i = 0; i < failing_.size(); ++i) {
+        failing_[i] = 0;
+        quarantines_[i] = 0;
+        quarantine_end_[i] = kNoTime;
+        counters_.hooks[i].quarantined = false;
+        logged_failures_[i] = 0;
+    }
 }
 
 CommonContext Scheduler::common_context() const {
@@ -168,7 +223,7 @@ void Scheduler::admit() {
     const CommonContext ctx = common_context();
 
     bool decided = false;
-    if (auto& p = policy_[static_cast<int>(Hook::admission)]) {
+    if (auto& p = policy_[static_cast<int>(Hook::admission)]; p && !quarantined(Hook::admission)) {
         auto t0 = std::chrono::steady_clock::now();
         admissions_.clear();
         HookOutcome o = p->admission(batch_, ctx, admissions_);
@@ -201,7 +256,7 @@ void Scheduler::admit() {
 
     // Order keys for the accepted ones, in one more call.
     bool keyed = false;
-    if (auto& p = policy_[static_cast<int>(Hook::order)]) {
+    if (auto& p = policy_[static_cast<int>(Hook::order)]; p && !quarantined(Hook::order)) {
         batch_.clear();
         for (Slot s : admit_slots_) batch_.push(job(s));
         auto t0 = std::chrono::steady_clock::now();

@@ -326,6 +326,11 @@ void Scheduler::set_policy(Hook h, std::shared_ptr<Policy> p) {
     if (p && !p->provides(h))
         throw Error(Errc::config, std::string("policy does not provide hook ") + hook_name(h));
     policy_[static_cast<int>(h)] = std::move(p);
+    const auto i = static_cast<std::size_t>(h);
+    failing_[i] = 0;
+    quarantines_[i] = 0;
+    quarantine_end_[i] = kNoTime;
+    counters_.hooks[i].quarantined = false;
     rescan_ = true;  // a new policy may choose differently among old candidates
 }
 

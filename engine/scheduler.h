@@ -85,6 +85,8 @@ class Scheduler {
 
     // Policies: one per hook, null meaning the built-in default.
     void set_policy(Hook h, std::shared_ptr<Policy> p);
+    // After the policies were reloaded: every hook gets its next call.
+    void end_quarantines();
     std::shared_ptr<Policy> policy(Hook h) const { return policy_[static_cast<int>(h)]; }
     using LogSink = std::function<void(const std::string&)>;
     void set_log(LogSink sink) { log_ = std::move(sink); }
@@ -171,6 +173,17 @@ class Scheduler {
     Counters counters_;
     LogSink log_;
     std::array<std::uint32_t, kHookCount> logged_failures_{};
+    // The circuit breaker (pass.cpp): consecutive failures of each hook and
+    // the engine time its quarantine ends (kNoTime: not quarantined).
+    std::array<std::int32_t, kHookCount> failing_{};
+    std::array<std::int32_t, kHookCount> quarantines_{};  // in a row, without a success
+    std::array<Time, kHookCount> quarantine_end_ = [] {
+        std::array<Time, kHookCount> a{};
+        a.fill(kNoTime);
+        return a;
+    }();
+    // Whether hook h is quarantined now (its fallback applies, uncalled).
+    bool quarantined(Hook h);
     std::vector<Slot> admit_slots_;
     std::vector<Admission> admissions_;
     std::vector<double> keys_;

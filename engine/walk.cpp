@@ -244,7 +244,9 @@ bool Scheduler::flush_candidates(Slot head) {
     const bool streams = p && p->streams(Hook::backfill_select);
     picks_.clear();
     bool ok = true;
-    if (p) {
+    if (p && quarantined(Hook::backfill_select)) {
+        ok = false;  // its fallback: no backfill this pass
+    } else if (p) {
         auto t0 = std::chrono::steady_clock::now();
         HookOutcome o = p->backfill_select(batch_, backfill_context(head), picks_);
         if (o.ok) {

@@ -92,6 +92,8 @@ static void layout(void) {
     FIELD(rota_hook_stats, calls);
     FIELD(rota_hook_stats, failures);
     FIELD(rota_hook_stats, nanoseconds);
+    FIELD(rota_hook_stats, skipped);
+    FIELD(rota_hook_stats, quarantined);
     STRUCT(rota_batch);
     FIELD(rota_batch, size);
     FIELD(rota_batch, n);

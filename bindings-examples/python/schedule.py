@@ -174,6 +174,8 @@ class RotaHookStats(Structure):
         ("calls", c_uint64),
         ("failures", c_uint64),
         ("nanoseconds", c_uint64),
+        ("skipped", c_uint64),
+        ("quarantined", c_int32),
     ]
 
 

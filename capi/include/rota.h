@@ -413,6 +413,12 @@ typedef struct rota_hook_stats {
     uint64_t calls;       /* calls made to the hook's policy */
     uint64_t failures;    /* calls that failed (error, budget, invalid answer) */
     uint64_t nanoseconds; /* wall time spent in the calls */
+    /* The circuit breaker (ABI 4): after policy.quarantine_after consecutive
+    ** failures a hook is quarantined: its fallback applies without a call
+    ** for policy.quarantine_time of engine time, or until
+    ** rota_reload_policies() succeeds or the hook's policy is replaced. */
+    uint64_t skipped;    /* times its fallback was used without a call */
+    int32_t quarantined; /* 1 while quarantined */
 } rota_hook_stats;
 
 /* Statistics of one hook. ROTA_EINVAL for a hook number the library does

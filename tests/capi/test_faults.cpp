@@ -1,6 +1,7 @@
 // Broken policies and bad input through the C ABI: each gives a clear error
 // or a counted hook failure with the documented fallback, the engine keeps
 // running, and no job is lost.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -133,7 +134,15 @@ TEST_CASE("faults: hook failures are logged with the hook and the script's messa
         &lines);
     sim::simulate(e.get(), workload(), {});
     REQUIRE_FALSE(lines.empty());
-    CHECK(lines.size() <= 10);  // later failures are only counted
+    // Later failures are only counted; a hook that keeps failing is
+    // quarantined, which is logged once each time.
+    const auto failed = std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+        return l.find("failed:") != std::string::npos;
+    });
+    CHECK(failed <= 10);
+    CHECK(static_cast<std::size_t>(failed) < lines.size());
+    CHECK_THAT(lines[static_cast<std::size_t>(failed)],
+               Catch::Contains("backfill_select quarantined after 50 consecutive failures"));
     CHECK(lines[0].find("backfill_select") != std::string::npos);
     CHECK(lines[0].find("err.lua:2") != std::string::npos);
     CHECK(lines[0].find("no candidates for you") != std::string::npos);
@@ -354,4 +363,77 @@ TEST_CASE("rota_next_wakeup sets *t even when nothing is pending") {
     rota_time t = 42;
     CHECK(rota_next_wakeup(e.get(), &t) == ROTA_DONE);
     CHECK(t == INT64_MAX);
+}
+
+// The circuit breaker (issue: a runaway script costs its whole instruction
+// budget at every pass). A script that always runs over its budget is
+// called quarantine_after times in a row, then its fallback applies
+// without calling it until the cool-down ends or the policies reload; a
+// success in between resets the count.
+TEST_CASE("faults: a hook that keeps failing is quarantined, then tried again") {
+    fs::path dir = temp_dir();
+    fs::path script = dir / "loop.lua";
+    write(script,
+          "return { backfill_select = function(c)\n"
+          "  if c.n > 0 then while true do end end\nend }");
+    const std::string cfg = easy_with("backfill_select", script, 10000);
+    SECTION("until a reload") {
+        auto e =
+            rota::test::engine_from(cfg + "[policy]\nquarantine_after = 5\nquarantine_time = 0\n");
+        silence(e.get());
+        const auto r = sim::simulate(e.get(), workload(), {});
+        const auto st = rota::test::hook_stats(e.get(), ROTA_HOOK_BACKFILL_SELECT);
+        CHECK(st.calls == 5);
+        CHECK(st.failures == 5);
+        CHECK(st.skipped > 0);
+        CHECK(st.quarantined == 1);
+        // Every job still ran: the fallback (no backfill) kept the schedule going.
+        CHECK(r.counters.started == r.jobs.size());
+        write(script, "return { backfill_select = function(c) return c end }");
+        REQUIRE(rota_reload_policies(e.get()) == ROTA_OK);
+        CHECK(rota::test::hook_stats(e.get(), ROTA_HOOK_BACKFILL_SELECT).quarantined == 0);
+    }
+    SECTION("for a cool-down of engine time") {
+        auto e = rota::test::engine_from(
+            cfg + "[policy]\nquarantine_after = 5\nquarantine_time = 3600\n");
+        silence(e.get());
+        sim::simulate(e.get(), workload(), {});
+        const auto st = rota::test::hook_stats(e.get(), ROTA_HOOK_BACKFILL_SELECT);
+        // After each cool-down one more call fails and quarantines it again.
+        CHECK(st.calls > 5);
+        CHECK(st.calls == st.failures);
+        CHECK(st.skipped > st.calls);
+    }
+    SECTION("never, when quarantine_after is 0") {
+        auto e = rota::test::engine_from(cfg + "[policy]\nquarantine_after = 0\n");
+        silence(e.get());
+        sim::simulate(e.get(), workload(), {});
+        const auto st = rota::test::hook_stats(e.get(), ROTA_HOOK_BACKFILL_SELECT);
+        CHECK(st.skipped == 0);
+        CHECK(st.calls == st.failures);
+        CHECK(st.calls > 5);
+    }
+    SECTION("a success resets the count") {
+        write(script,
+              "local k = 0\n"
+              "return { backfill_select = function(c)\n"
+              "  if c.n == 0 then return nil end\n"
+              "  k = k + 1\n"
+              "  if k % 2 == 0 then error('every other call') end\n"
+              "  return c\nend }");
+        auto e = rota::test::engine_from(easy_with("backfill_select", script) +
+                                         "[policy]\nquarantine_after = 2\n");
+        silence(e.get());
+        sim::simulate(e.get(), workload(), {});
+        const auto st = rota::test::hook_stats(e.get(), ROTA_HOOK_BACKFILL_SELECT);
+        CHECK(st.failures > 2);
+        CHECK(st.skipped == 0);
+    }
+    SECTION("bad values are refused") {
+        rota_engine* e = nullptr;
+        CHECK(rota_engine_new((cfg + "[policy]\nquarantine_after = -1\n").c_str(), nullptr, &e) ==
+              ROTA_ECONFIG);
+        CHECK_THAT(rota_errmsg(e), Catch::Contains("policy.quarantine_after"));
+        rota_engine_free(e);
+    }
 }
