@@ -5,9 +5,13 @@
 #include <cstdio>
 #include <cstring>
 
+#include "text.h"
+
 namespace rota::lua {
 
 namespace {
+
+constexpr std::size_t kReasonMax = 512;
 
 std::string type_of(lua_State* L, int idx) {
     return lua_typename(L, lua_type(L, idx));
@@ -99,6 +103,10 @@ bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::
 bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admission>& out,
                       std::string& why) {
     idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TNIL && n == 0) {  // nothing to decide
+        out.clear();
+        return true;
+    }
     if (lua_type(L, idx) != LUA_TTABLE) {
         why = "a " + type_of(L, idx) + "; expected a table of decisions";
         return false;
@@ -131,7 +139,9 @@ bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admissio
                 std::size_t len = 0;
                 const char* s = lua_tolstring(L, -1, &len);
                 a.kind = AdmissionKind::reject;
-                a.reason.assign(s, len);  // the engine refuses an empty one
+                // Bounded and printable: reasons reach logs, terminals,
+                // JSON and CSV (the engine refuses an empty one).
+                a.reason = printable(std::string_view(s, len), kReasonMax);
             } else {
                 why = "a reject without a non-empty reason for job " + std::to_string(i + 1) +
                       "; expected {reject = \"reason\"}";
@@ -152,6 +162,7 @@ bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admissio
 bool decode_keys(lua_State* L, int idx, std::vector<double>& keys, std::string& why) {
     idx = lua_absindex(L, idx);
     keys.clear();
+    if (lua_type(L, idx) == LUA_TNIL) return true;  // no keys: right only for an empty batch
     if (lua_type(L, idx) != LUA_TTABLE) {
         why = "a " + type_of(L, idx) + "; expected an array of sort keys";
         return false;
@@ -170,6 +181,10 @@ bool decode_keys(lua_State* L, int idx, std::vector<double>& keys, std::string& 
 bool decode_options(lua_State* L, int idx, std::size_t n, std::vector<std::int64_t>& out,
                     std::string& why) {
     idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TNIL && n == 0) {
+        out.clear();
+        return true;
+    }
     if (lua_type(L, idx) != LUA_TTABLE) {
         why = "a " + type_of(L, idx) + "; expected a table of options";
         return false;
@@ -193,6 +208,7 @@ bool decode_placement(lua_State* L, int idx, const JobBatch& jobs, std::vector<s
                       std::string& why) {
     idx = lua_absindex(L, idx);
     out.clear();
+    if (lua_type(L, idx) == LUA_TNIL && jobs.size() == 0) return true;
     if (lua_type(L, idx) != LUA_TTABLE) {
         why = "a " + type_of(L, idx) + "; expected a table with the clusters of each job";
         return false;

@@ -28,8 +28,7 @@ bool is_file(const fs::path& p) {
 // that an installed tree can be moved or packaged without rebuilding.
 std::vector<std::string> installed_dirs() {
     Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&installed_dirs), &info) == 0 || !info.dli_fname)
-        return {};
+    if (dladdr(reinterpret_cast<void*>(&installed_dirs), &info) == 0 || !info.dli_fname) return {};
     std::error_code ec;
     const fs::path self = fs::canonical(info.dli_fname, ec);
     if (ec) return {};

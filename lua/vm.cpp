@@ -13,6 +13,7 @@
 #include "params.h"
 #include "script_path.h"
 #include "slots.h"
+#include "text.h"
 
 namespace rota::lua {
 
@@ -146,7 +147,8 @@ std::string chunk_id(lua_State* L, const std::string& chunkname) {
 
 }  // namespace
 
-Vm::Vm(const LuaConfig& cfg) : log_(cfg.log) {
+Vm::Vm(const LuaConfig& cfg)
+    : sink_(cfg.log), log_([this](std::string_view line) { print_line(line); }) {
     memory_.limit = cfg.memory_limit;
     budget_.limit = cfg.instruction_budget;
     state_.reset(lua_newstate(&MemoryBudget::alloc, &memory_));
@@ -283,11 +285,27 @@ void Vm::dry_run(const BackfillContext& last) {
     }
 }
 
+void Vm::print_line(std::string_view line) {
+    if (!sink_) return;
+    ++printed_;
+    if (++printed_in_call_ > kPrintPerCall || printed_ > kPrintPerState) {
+        if (printed_in_call_ == kPrintPerCall + 1 && printed_ <= kPrintPerState)
+            sink_("print: further lines of this call dropped (at most " +
+                  std::to_string(kPrintPerCall) + " a call)");
+        else if (printed_ == kPrintPerState + 1)
+            sink_("print: further lines dropped until the policies are reloaded (at most " +
+                  std::to_string(kPrintPerState) + ")");
+        return;
+    }
+    sink_(printable(line, kPrintLineMax));
+}
+
 template <class Ctx>
 int Vm::call(Hook h, int batch_slot, BatchView& batch, const void* b, slot::Ctx cs, ContextView& cv,
              const Ctx& ctx) {
     lua_State* L = this->L();
     lua_settop(L, slot::top);  // in case an exception cut the last call short
+    printed_in_call_ = 0;
     batch.begin(L, batch_slot, b);
     cv.begin(L, cs.meta, cs.loader, ctx);
     lua_pushvalue(L, slot::fn(h));

@@ -75,7 +75,17 @@ class Vm {
     // lua_close.
     MemoryBudget memory_;
     InstructionBudget budget_;
-    LogSink log_;
+    // print() from scripts: each line made printable and bounded
+    // (lua/text.h), at most kPrintPerCall lines a hook call and
+    // kPrintPerState since the scripts were loaded; then one notice.
+    static constexpr int kPrintPerCall = 20;
+    static constexpr std::int64_t kPrintPerState = 10'000;
+    static constexpr std::size_t kPrintLineMax = 1024;
+    int printed_in_call_ = 0;
+    std::int64_t printed_ = 0;
+    LogSink sink_;  // the embedder's
+    LogSink log_;   // what print() writes to: sink_ behind the limits
+    void print_line(std::string_view line);
     std::unique_ptr<lua_State, Closer> state_;
     BatchView jobs_view_{kJobBatch};
     BatchView moves_view_{kMigrationBatch};
