@@ -42,6 +42,8 @@ int rota_submit(rota_engine* e, const rota_job* job) {
                 throw Error(Errc::invalid, "rota_submit: ncomponents > 0 but components is NULL");
             s.components.assign(job->components, job->components + job->ncomponents);
         }
+        if (has(offsetof(rota_job, submitted) + sizeof(job->submitted)))
+            s.submitted = job->submitted;
         e->sched->submit(s);
         return ROTA_OK;
     });

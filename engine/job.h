@@ -38,6 +38,8 @@ struct JobSpec {
     // procs, each to run in a cluster of its own. The engine makes it {procs}
     // on such a machine when none are given; empty otherwise.
     std::vector<std::int32_t> components;
+    // When it was submitted, if before the engine's now (0: now).
+    Time submitted = 0;
 };
 
 // Where a running job is on the machine (docs/design.md, "The machine

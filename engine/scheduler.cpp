@@ -109,6 +109,10 @@ void Scheduler::submit(const JobSpec& spec) {
             throw Error(Errc::invalid, who + ": has " + std::to_string(spec.components.size()) +
                                            " components; the machine has no clusters");
     }
+    if (spec.submitted < 0 || spec.submitted > now_)
+        throw Error(Errc::invalid, who + ": submitted at " + std::to_string(spec.submitted) +
+                                       " us, after now (" + std::to_string(now_) +
+                                       " us) or negative");
     if (index_.find(spec.id) != JobIndex::kNone)
         throw Error(Errc::exists, who + " was already submitted");
 
@@ -129,7 +133,7 @@ void Scheduler::submit(const JobSpec& spec) {
         j.spec.components.clear();  // one component: the job itself
     else if (j.spec.components.empty())
         j.spec.components.push_back(spec.procs);
-    j.submit = now_;
+    j.submit = spec.submitted > 0 ? spec.submitted : now_;
     j.window = spec.estimate * cfg_.rows;
     j.seq = next_seq_++;
     j.state = JobState::pending;

@@ -28,6 +28,7 @@ static void layout(void) {
     FIELD(rota_job, pools);
     FIELD(rota_job, ncomponents);
     FIELD(rota_job, components);
+    FIELD(rota_job, submitted);
     STRUCT(rota_node_run);
     FIELD(rota_node_run, first);
     FIELD(rota_node_run, count);

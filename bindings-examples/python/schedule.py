@@ -85,6 +85,7 @@ class RotaJob(Structure):
         ("pools", POINTER(c_int64)),
         ("ncomponents", c_int32),
         ("components", POINTER(c_int32)),
+        ("submitted", rota_time),
     ]
 
 

@@ -153,6 +153,11 @@ typedef struct rota_job {
     ** machine must fit in one cluster. Added in ABI 4. */
     int32_t ncomponents;
     const int32_t* components;
+    /* When the job was submitted, if before now: a job that waited in a
+    ** batch system before this engine existed (a controller restarting)
+    ** keeps its place in FCFS order and its wait. 0 means now; a time
+    ** after now is ROTA_EINVAL. Added in ABI 4. */
+    rota_time submitted;
 } rota_job;
 
 /* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the

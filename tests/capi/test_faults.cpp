@@ -437,3 +437,38 @@ TEST_CASE("faults: a hook that keeps failing is quarantined, then tried again") 
         rota_engine_free(e);
     }
 }
+
+// A controller that restarts tells the engine when its jobs were really
+// submitted: they keep their FCFS place ahead of jobs submitted since.
+TEST_CASE("submit: an explicit earlier submit time keeps the job's FCFS place") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n[scheduler]\npreset = \"fcfs\"\n");
+    const rota_time s = 1'000'000;
+    auto submit = [&](int64_t id, rota_time submitted) {
+        rota_job j{};
+        j.size = sizeof j;
+        j.id = id;
+        j.estimate = 100 * s;
+        j.procs = 8;
+        j.user = -1;
+        j.submitted = submitted;
+        return rota_submit(e.get(), &j);
+    };
+    REQUIRE(submit(1, 0) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    REQUIRE(rota_advance(e.get(), 50 * s) == ROTA_OK);
+    REQUIRE(submit(2, 0) == ROTA_OK);       // now: 50 s
+    REQUIRE(submit(3, 10 * s) == ROTA_OK);  // waited since 10 s elsewhere
+    CHECK(submit(4, 60 * s) == ROTA_EINVAL);
+    CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("after now"));
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    rota_job_info info{};
+    info.size = sizeof info;
+    REQUIRE(rota_job_info_get(e.get(), 3, &info) == ROTA_OK);
+    CHECK(info.submit == 10 * s);
+    int64_t q[4];
+    size_t n = 0;
+    REQUIRE(rota_queue(e.get(), q, 4, &n) == ROTA_OK);
+    REQUIRE(n == 2);
+    CHECK(q[0] == 3);
+    CHECK(q[1] == 2);
+}
