@@ -63,6 +63,32 @@ int rota_cancel(rota_engine* e, int64_t id) {
     });
 }
 
+int rota_node_down(rota_engine* e, int32_t node, int fate) {
+    return capi::guard(e, [&] {
+        if (fate != ROTA_NODE_KILL && fate != ROTA_NODE_REQUEUE)
+            throw Error(Errc::invalid,
+                        "rota_node_down: fate must be ROTA_NODE_KILL or "
+                        "ROTA_NODE_REQUEUE, not " +
+                            std::to_string(fate));
+        e->sched->node_down(node, fate == ROTA_NODE_REQUEUE);
+        return ROTA_OK;
+    });
+}
+
+int rota_node_drain(rota_engine* e, int32_t node) {
+    return capi::guard(e, [&] {
+        e->sched->node_drain(node);
+        return ROTA_OK;
+    });
+}
+
+int rota_node_up(rota_engine* e, int32_t node) {
+    return capi::guard(e, [&] {
+        e->sched->node_up(node);
+        return ROTA_OK;
+    });
+}
+
 int rota_schedule(rota_engine* e) {
     return capi::guard(e, [&] {
         e->sched->schedule();

@@ -295,6 +295,7 @@ int rota_counters_get(rota_engine* e, rota_counters* out) {
         full.migrations = c.migrations;
         full.migrated_tasks = c.migrated_tasks;
         full.window_extensions = c.window_extensions;
+        full.requeued = c.requeued;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

@@ -18,6 +18,7 @@ enum class ActionType : std::uint8_t {
     suspend = 8,      // gang: stop executing the job (context switch out)
     resume = 9,       // gang: execute the job (context switch in)
     migrate = 10,     // gang: the job holds new columns (runs) in `row`; idle for `delay`
+    requeue = 11,     // the job was stopped (a node went down) and waits again
 };
 
 struct Action {

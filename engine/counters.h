@@ -30,6 +30,7 @@ struct Counters {
     // Running jobs that outlived their window (estimate x rows) and got one
     // more cycle; the one case where a reservation may move later.
     std::uint64_t window_extensions = 0;
+    std::uint64_t requeued = 0;  // running jobs sent back to the queue (a node went down)
     std::array<HookStats, kHookCount> hooks{};
 };
 

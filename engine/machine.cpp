@@ -51,6 +51,24 @@ bool Machine::fits_at(std::int32_t row, const Demand& d, Time start) const {
     return d.clusters ? clusters_hold(d, d.clusters, start) : worst_fit(d, start, nullptr);
 }
 
+// "From now on" ends at half the time axis, far past any window, so that
+// the profile keeps a last step that lasts forever.
+void Machine::node_out(std::int32_t node, Time from) {
+    const std::int64_t one = 1;
+    rows_[0].take(from, kForever / 2, &one);
+    if (!cluster_prof_.empty())
+        cluster_prof_[static_cast<std::size_t>(cluster_of(node))].take(from, kForever / 2, &one);
+    matrix_.place(0, {NodeRun{node, 1}}, Matrix::kEmpty);
+}
+
+void Machine::node_in(std::int32_t node, Time from) {
+    const std::int64_t one = 1;
+    rows_[0].give(from, kForever / 2, &one);
+    if (!cluster_prof_.empty())
+        cluster_prof_[static_cast<std::size_t>(cluster_of(node))].give(from, kForever / 2, &one);
+    matrix_.clear(0, {NodeRun{node, 1}});
+}
+
 bool Machine::worst_fit(const Demand& d, Time t, std::int16_t* out) const {
     const auto k = static_cast<std::size_t>(d.components);
     if (k > cluster_prof_.size()) return false;

@@ -63,6 +63,11 @@ class Machine {
     bool worst_fit(const Demand& d, Time t, std::int16_t* out) const;
     // Whether component widths `d` fit clusters `clusters` over the window.
     bool clusters_hold(const Demand& d, const std::int16_t* clusters, Time t) const;
+    // A node leaves (down, drained) or comes back: one column less or more
+    // from `from` on, in the row and in its cluster. The caller has freed
+    // it in the matrix.
+    void node_out(std::int32_t node, Time from);
+    void node_in(std::int32_t node, Time from);
     // Places the nodes of a job started now on its clusters (d.clusters).
     void allocate_components(const Demand& d, std::vector<NodeRun>& out);
     const std::vector<std::int64_t>& pool_capacity() const { return pool_capacity_; }

@@ -156,6 +156,7 @@ void Scheduler::stop_running(Slot s, JobState final_state) {
         gained(a.home_row);
     }
     j.clusters.clear();
+    if (!node_state_.empty()) retire_drained(a.runs);
     dirty_ = true;
     rescan_ = true;
     a.row_mask = 0;
@@ -245,7 +246,8 @@ void Scheduler::advance(Time t) {
         Expiry e = expiries_.top();
         expiries_.pop();
         Job& j = job(e.slot);
-        if (j.state != JobState::running || j.seq != e.seq) continue;  // ended earlier
+        if (j.state != JobState::running || j.seq != e.seq || j.estimated_end() != e.end)
+            continue;  // ended earlier (or was requeued and started again)
         emit(Action{ActionType::kill, j.spec.id, e.end});
         ++counters_.killed;
         stop_running(e.slot, JobState::killed);
@@ -258,7 +260,7 @@ std::optional<Time> Scheduler::next_wakeup() const {
     while (!expiries_.empty()) {
         const Expiry& e = expiries_.top();
         const Job& j = job(e.slot);
-        if (j.state == JobState::running && j.seq == e.seq) {
+        if (j.state == JobState::running && j.seq == e.seq && j.estimated_end() == e.end) {
             best = e.end;
             break;
         }

@@ -50,7 +50,18 @@ class Scheduler {
     void job_end(JobId id);  // the job finished or failed on its own
     void cancel(JobId id);
     void advance(Time t);  // slice boundaries; kills running jobs whose window expired
-    void schedule();       // one scheduling pass
+    // Nodes (node_events.cpp; one row only). A node that goes down takes
+    // the job on it with it: killed, or requeued to wait again in its
+    // place. A drained node takes no new job and leaves when its job ends.
+    // Either way the reservations are placed anew.
+    void node_down(std::int32_t node, bool requeue);
+    void node_drain(std::int32_t node);
+    void node_up(std::int32_t node);
+    enum class NodeState : std::uint8_t { up, draining, out };
+    NodeState node_state(std::int32_t node) const {
+        return node_state_.empty() ? NodeState::up : node_state_[static_cast<std::size_t>(node)];
+    }
+    void schedule();  // one scheduling pass
 
     // Actions, oldest first. Pointers into the arenas stay valid until the
     // next event call.
@@ -216,6 +227,14 @@ class Scheduler {
     MigrationBatch mig_;
     std::vector<Slot> mig_slots_;
     std::vector<std::int64_t> mig_choice_;
+
+    std::vector<NodeState> node_state_;  // empty until a node event
+    void check_node_event(std::int32_t node);
+    Slot job_on_node(std::int32_t node) const;
+    void take_out(std::int32_t node);
+    void replace_reservations();
+    void requeue(Slot s, const std::string& why);
+    void retire_drained(const std::vector<NodeRun>& runs);
 
     bool time_sharing() const { return cfg_.rows > 1; }
     bool clustered() const { return !cfg_.clusters.empty(); }

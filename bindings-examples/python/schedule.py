@@ -166,6 +166,7 @@ class RotaCounters(Structure):
         ("migrations", c_uint64),
         ("migrated_tasks", c_uint64),
         ("window_extensions", c_uint64),
+        ("requeued", c_uint64),
     ]
 
 

@@ -186,6 +186,23 @@ ROTA_API int rota_job_end(rota_engine* e, int64_t id);
 ** are considered stopped (the embedder stops them; no action is emitted).
 ** ROTA_ENOTFOUND for an unknown id. */
 ROTA_API int rota_cancel(rota_engine* e, int64_t id);
+/* Nodes leaving and rejoining service (one row only: ROTA_ESTATE under
+** gang scheduling). A node out of service takes no job; every reservation
+** is then placed anew at the next pass (the one case where a reservation
+** may move later). A job wider than the nodes in service waits for them.
+** ROTA_EINVAL for a node out of range, ROTA_ESTATE for a node already in
+** that state. Added in ABI 4. */
+#define ROTA_NODE_KILL 0    /* the job on a node that goes down is killed (KILL) */
+#define ROTA_NODE_REQUEUE 1 /* ... or sent back to the queue (REQUEUE) */
+/* Node `node` is down now. The running job on it, if any, is killed or
+** requeued as `fate` says; its other nodes are free again. */
+ROTA_API int rota_node_down(rota_engine* e, int32_t node, int fate);
+/* Node `node` takes no new job; it leaves service when the job on it
+** ends (at once if idle). */
+ROTA_API int rota_node_drain(rota_engine* e, int32_t node);
+/* Node `node` is back in service (after a down or a drain). */
+ROTA_API int rota_node_up(rota_engine* e, int32_t node);
+
 /* Run one scheduling pass: admission and order of new jobs, then starts,
 ** reservations and backfilling as configured. Call it once after each batch
 ** of events with the same time. */
@@ -227,6 +244,11 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 ** and cannot make progress for `delay` (its share of eq. (4) or (5)). The
 ** cells it holds are told by UNREPLICATE/REPLICATE of the same pass. */
 #define ROTA_ACTION_MIGRATE 10
+/* `job` was stopped because a node it ran on went down (rota_node_down with
+** ROTA_NODE_REQUEUE): the embedder stops it; it waits again in its place
+** in the queue and will get a new START. `reason` says which node. ABI 4.
+** (With ROTA_NODE_KILL the job gets a KILL, with a `reason`, instead.) */
+#define ROTA_ACTION_REQUEUE 11
 
 /* Consecutive node numbers first, first + 1, ..., first + count - 1. Node
 ** sets come as runs, as hostlists do: a wide job's start costs a few runs,
@@ -390,6 +412,7 @@ typedef struct rota_counters {
     ** §5.2) and were given one more cycle; only then may a reservation
     ** move later. */
     uint64_t window_extensions;
+    uint64_t requeued; /* running jobs sent back to the queue by rota_node_down (ABI 4) */
     /* New counters are appended here; per-hook figures are rota_hook_stats_get(). */
 } rota_counters;
 

@@ -1,0 +1,139 @@
+// Nodes that go down, are drained and come back: what a production
+// controller tells its scheduler (Slurm's DOWN and DRAIN states). A node
+// out of service is a column taken from now on; a running job on a node
+// that goes down is killed or requeued, as configured by the embedder per
+// event. Taking capacity away can break reservations made on it, so every
+// reservation is given up and the next walk places them anew, in queue
+// order: the one case, with a job outliving its window under gang
+// scheduling, where a reservation may move later.
+#include <algorithm>
+
+#include "error.h"
+#include "scheduler.h"
+
+namespace rota {
+
+void Scheduler::check_node_event(std::int32_t node) {
+    if (node < 0 || node >= cfg_.procs)
+        throw Error(Errc::invalid, "node " + std::to_string(node) + " is outside 0.." +
+                                       std::to_string(cfg_.procs - 1));
+    if (time_sharing())
+        throw Error(Errc::state,
+                    "node events need one row: under gang scheduling a node holds "
+                    "a job in every row");
+    if (node_state_.empty())
+        node_state_.assign(static_cast<std::size_t>(cfg_.procs), NodeState::up);
+}
+
+Scheduler::Slot Scheduler::job_on_node(std::int32_t node) const {
+    for (Slot s = 0; s < jobs_.size(); ++s) {
+        const Job& j = jobs_[s];
+        if (j.state != JobState::running) continue;
+        for (const NodeRun& r : j.alloc.runs)
+            if (node >= r.first && node < r.first + r.count) return s;
+    }
+    return kNoSlot;
+}
+
+void Scheduler::replace_reservations() {
+    for (std::size_t i = 0; i < queue_.span(); ++i) {
+        const JobQueue::Entry& q = queue_[i];
+        if (q.live() && job(q.slot).reserved()) unreserve(q.slot);
+    }
+    rescan_ = true;
+    dirty_ = true;
+}
+
+void Scheduler::take_out(std::int32_t node) {
+    machine_.node_out(node, now_);
+    node_state_[static_cast<std::size_t>(node)] = NodeState::out;
+    replace_reservations();
+}
+
+void Scheduler::retire_drained(const std::vector<NodeRun>& runs) {
+    for (const NodeRun& r : runs)
+        for (std::int32_t n = r.first; n < r.first + r.count; ++n)
+            if (node_state_[static_cast<std::size_t>(n)] == NodeState::draining) take_out(n);
+}
+
+// The job stops and waits again with its arrival order (seq) and order key:
+// it keeps its place in the queue.
+void Scheduler::requeue(Slot s, const std::string& why) {
+    Job& j = job(s);
+    Allocation& a = j.alloc;
+    machine_.matrix().clear(a.home_row, a.runs);
+    const Time end = j.estimated_end();
+    if (now_ < end) {
+        machine_.give(a.home_row, now_, end, demand(j));
+        gained(a.home_row);
+    }
+    j.clusters.clear();
+    const std::vector<NodeRun> runs = a.runs;
+    a.runs.clear();
+    a.row_mask = 0;
+    a.procs = 0;
+    --running_count_;
+    j.start = kNoTime;
+    ++counters_.requeued;
+    Action act{ActionType::requeue, j.spec.id, now_};
+    act.reason = static_cast<std::int32_t>(reason_arena_.size());
+    reason_arena_.push_back(why);
+    emit(act);
+    queue_insert(s);
+    rescan_ = true;
+    dirty_ = true;
+    retire_drained(runs);
+}
+
+void Scheduler::node_down(std::int32_t node, bool requeue_job) {
+    begin_event();
+    check_node_event(node);
+    auto& st = node_state_[static_cast<std::size_t>(node)];
+    if (st == NodeState::out)
+        throw Error(Errc::state, "node " + std::to_string(node) + " is already out of service");
+    st = NodeState::draining;  // so that the job's end takes it out
+    const Slot s = job_on_node(node);
+    if (s == kNoSlot) {
+        take_out(node);
+        return;
+    }
+    const std::string why = "node " + std::to_string(node) + " went down";
+    if (requeue_job) {
+        requeue(s, why);
+    } else {
+        Action act{ActionType::kill, job(s).spec.id, now_};
+        act.reason = static_cast<std::int32_t>(reason_arena_.size());
+        reason_arena_.push_back(why);
+        emit(act);
+        ++counters_.killed;
+        stop_running(s, JobState::killed);
+    }
+}
+
+void Scheduler::node_drain(std::int32_t node) {
+    begin_event();
+    check_node_event(node);
+    auto& st = node_state_[static_cast<std::size_t>(node)];
+    if (st != NodeState::up)
+        throw Error(Errc::state, "node " + std::to_string(node) + " is already " +
+                                     (st == NodeState::out ? "out of service" : "draining"));
+    st = NodeState::draining;
+    if (job_on_node(node) == kNoSlot) take_out(node);
+}
+
+void Scheduler::node_up(std::int32_t node) {
+    begin_event();
+    check_node_event(node);
+    auto& st = node_state_[static_cast<std::size_t>(node)];
+    if (st == NodeState::up)
+        throw Error(Errc::state, "node " + std::to_string(node) + " is already in service");
+    if (st == NodeState::out) {
+        machine_.node_in(node, now_);
+        gained(0);
+        dirty_ = true;
+        rescan_ = true;
+    }
+    st = NodeState::up;  // a draining node just stays
+}
+
+}  // namespace rota

@@ -1,0 +1,184 @@
+// Nodes going down, drained and back up (rota_node_down, _drain, _up):
+// the running job's fate, where later jobs go, reservations placed anew.
+#include <set>
+
+#include "support.h"
+
+using rota::test::engine_from;
+
+namespace {
+
+constexpr rota_time kS = 1'000'000;
+
+struct Seen {
+    int type;
+    int64_t job;
+    rota_time time;
+    std::set<int32_t> nodes;
+    std::string reason;
+};
+
+struct Node {
+    rota::test::EnginePtr e;
+    explicit Node(const std::string& toml) : e(engine_from(toml)) {}
+    void submit(int64_t id, int32_t procs, int64_t est_s, std::vector<int32_t> comps = {}) {
+        rota_job j{};
+        j.size = sizeof j;
+        j.id = id;
+        j.procs = procs;
+        j.estimate = est_s * kS;
+        j.user = -1;
+        j.ncomponents = static_cast<int32_t>(comps.size());
+        j.components = comps.empty() ? nullptr : comps.data();
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    }
+    std::vector<Seen> pass() {
+        REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+        return drain();
+    }
+    std::vector<Seen> at(int64_t t_s) {
+        REQUIRE(rota_advance(e.get(), t_s * kS) == ROTA_OK);
+        auto v = drain();
+        for (auto& s : pass()) v.push_back(s);
+        return v;
+    }
+    std::vector<Seen> drain() {
+        std::vector<Seen> out;
+        rota_action a{};
+        a.size = sizeof a;
+        while (rota_next_action(e.get(), &a) == ROTA_OK) {
+            Seen s{a.type, a.job, a.time / kS, {}, a.reason ? a.reason : ""};
+            for (int r = 0; r < a.nruns; ++r)
+                for (int k = 0; k < a.runs[r].count; ++k) s.nodes.insert(a.runs[r].first + k);
+            out.push_back(s);
+        }
+        return out;
+    }
+    std::set<int32_t> free_nodes() {
+        int32_t buf[64];
+        size_t n = 0;
+        REQUIRE(rota_free_nodes(e.get(), buf, 64, &n) == ROTA_OK);
+        return {buf, buf + n};
+    }
+};
+
+const Seen* find(const std::vector<Seen>& v, int type, int64_t job) {
+    for (const auto& s : v)
+        if (s.type == type && s.job == job) return &s;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("nodes: a node that is down takes no job until it is up again") {
+    Node m("[machine]\nprocs = 8\n[scheduler]\npreset = \"fcfs\"\n");
+    REQUIRE(rota_node_down(m.e.get(), 3, ROTA_NODE_KILL) == ROTA_OK);
+    CHECK(m.free_nodes() == std::set<int32_t>{0, 1, 2, 4, 5, 6, 7});
+    m.submit(1, 7, 100);
+    m.submit(2, 1, 100);
+    const auto v = m.pass();
+    REQUIRE(find(v, ROTA_ACTION_START, 1));
+    CHECK(find(v, ROTA_ACTION_START, 1)->nodes == std::set<int32_t>{0, 1, 2, 4, 5, 6, 7});
+    CHECK_FALSE(find(v, ROTA_ACTION_START, 2));  // 8 nodes, 7 in service
+    REQUIRE(rota_node_up(m.e.get(), 3) == ROTA_OK);
+    const auto w = m.pass();
+    REQUIRE(find(w, ROTA_ACTION_START, 2));
+    CHECK(find(w, ROTA_ACTION_START, 2)->nodes == std::set<int32_t>{3});
+}
+
+TEST_CASE("nodes: the job on a node that goes down is killed, with the reason") {
+    Node m("[machine]\nprocs = 8\n[scheduler]\npreset = \"fcfs\"\n");
+    m.submit(1, 4, 100);
+    m.pass();
+    REQUIRE(rota_node_down(m.e.get(), 2, ROTA_NODE_KILL) == ROTA_OK);
+    const auto v = m.drain();
+    REQUIRE(find(v, ROTA_ACTION_KILL, 1));
+    CHECK(find(v, ROTA_ACTION_KILL, 1)->reason == "node 2 went down");
+    CHECK(m.free_nodes() == std::set<int32_t>{0, 1, 3, 4, 5, 6, 7});
+    rota_job_info info{};
+    info.size = sizeof info;
+    CHECK(rota_job_info_get(m.e.get(), 1, &info) == ROTA_ENOTFOUND);  // ended, forgotten
+}
+
+// Job 2 is requeued at 10 and keeps its place ahead of job 3; with 3
+// nodes free it waits for job 1's end at 100, then runs its whole estimate
+// again: its first start's expiry (at 100) must not end it.
+TEST_CASE("nodes: a requeued job waits again in its place and runs anew") {
+    Node m("[machine]\nprocs = 8\n[scheduler]\npreset = \"easy\"\n");
+    m.submit(1, 4, 100);
+    m.submit(2, 4, 100);
+    m.pass();
+    m.at(10);
+    m.submit(3, 3, 30);  // fits the 3 free nodes now, but would pass job 2
+    REQUIRE(rota_node_down(m.e.get(), 5, ROTA_NODE_REQUEUE) == ROTA_OK);
+    auto v = m.drain();
+    REQUIRE(find(v, ROTA_ACTION_REQUEUE, 2));
+    CHECK(find(v, ROTA_ACTION_REQUEUE, 2)->reason == "node 5 went down");
+    v = m.pass();
+    // EASY: job 2 (the head) is reserved at 100; job 3 ends by 40 and backfills.
+    REQUIRE(find(v, ROTA_ACTION_START, 3));
+    CHECK(find(v, ROTA_ACTION_START, 3)->nodes == std::set<int32_t>{4, 6, 7});
+    rota_reservation r{};
+    r.size = sizeof r;
+    size_t n = 0;
+    REQUIRE(rota_reservations(m.e.get(), &r, 1, &n) == ROTA_OK);
+    REQUIRE(n == 1);
+    CHECK(r.job == 2);
+    CHECK(r.start == 100 * kS);
+    v = m.at(100);
+    REQUIRE(find(v, ROTA_ACTION_START, 2));
+    CHECK(find(v, ROTA_ACTION_START, 2)->time == 100);
+    CHECK(find(v, ROTA_ACTION_START, 2)->nodes == std::set<int32_t>{0, 1, 2, 3});
+    v = m.at(150);
+    CHECK_FALSE(find(v, ROTA_ACTION_KILL, 2));
+    v = m.at(200);
+    CHECK(find(v, ROTA_ACTION_KILL, 2));
+    rota_counters c{};
+    c.size = sizeof c;
+    REQUIRE(rota_counters_get(m.e.get(), &c) == ROTA_OK);
+    CHECK(c.requeued == 1);
+}
+
+TEST_CASE("nodes: a drained node keeps its job and leaves when the job ends") {
+    Node m("[machine]\nprocs = 8\n[scheduler]\npreset = \"fcfs\"\n");
+    m.submit(1, 4, 100);
+    m.pass();
+    REQUIRE(rota_node_drain(m.e.get(), 1) == ROTA_OK);
+    CHECK(m.drain().empty());  // job 1 runs on
+    CHECK(rota_node_drain(m.e.get(), 1) == ROTA_ESTATE);
+    m.submit(2, 7, 50);
+    auto v = m.at(100);  // job 1 ends (its walltime): node 1 leaves
+    REQUIRE(find(v, ROTA_ACTION_START, 2));
+    CHECK(find(v, ROTA_ACTION_START, 2)->nodes.count(1) == 0);
+    CHECK(m.free_nodes().empty());
+    REQUIRE(rota_node_up(m.e.get(), 1) == ROTA_OK);
+    CHECK(m.free_nodes() == std::set<int32_t>{1});
+}
+
+TEST_CASE("nodes: on clusters a down node leaves its cluster less room") {
+    Node m(
+        "[machine]\n[[machine.clusters]]\nnodes = 4\n[[machine.clusters]]\nnodes = 4\n"
+        "[scheduler]\npreset = \"fcfs\"\n");
+    REQUIRE(rota_node_down(m.e.get(), 0, ROTA_NODE_KILL) == ROTA_OK);
+    m.submit(1, 4, 100);
+    m.submit(2, 3, 100);
+    const auto v = m.pass();
+    REQUIRE(find(v, ROTA_ACTION_START, 1));
+    CHECK(find(v, ROTA_ACTION_START, 1)->nodes == std::set<int32_t>{4, 5, 6, 7});
+    REQUIRE(find(v, ROTA_ACTION_START, 2));
+    CHECK(find(v, ROTA_ACTION_START, 2)->nodes == std::set<int32_t>{1, 2, 3});
+}
+
+TEST_CASE("nodes: bad node events are refused and change nothing") {
+    Node m("[machine]\nprocs = 8\n");
+    CHECK(rota_node_down(m.e.get(), 8, ROTA_NODE_KILL) == ROTA_EINVAL);
+    CHECK(rota_node_down(m.e.get(), -1, ROTA_NODE_KILL) == ROTA_EINVAL);
+    CHECK(rota_node_down(m.e.get(), 0, 7) == ROTA_EINVAL);
+    CHECK(rota_node_up(m.e.get(), 0) == ROTA_ESTATE);
+    REQUIRE(rota_node_down(m.e.get(), 0, ROTA_NODE_KILL) == ROTA_OK);
+    CHECK(rota_node_down(m.e.get(), 0, ROTA_NODE_KILL) == ROTA_ESTATE);
+    CHECK_THAT(rota_errmsg(m.e.get()), Catch::Contains("already out of service"));
+    CHECK(m.free_nodes().size() == 7);
+    Node g("[machine]\nprocs = 8\n[scheduler]\npreset = \"gs\"\n");
+    CHECK(rota_node_down(g.e.get(), 0, ROTA_NODE_KILL) == ROTA_ESTATE);
+}
