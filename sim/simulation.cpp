@@ -296,12 +296,10 @@ class Machine {
             rj.npools = static_cast<std::int32_t>(pools_->count());
             rj.pools = pools_->of(i);
         }
-#if ROTA_ABI_VERSION >= 4
         if (components_) {
             rj.ncomponents = components_->count(i);
             rj.components = components_->of(i);
         }
-#endif
         check(e_, rota_submit(e_, &rj), "rota_submit");
         ++waiting_;
         if (opt_.progress && next_arrival_ % static_cast<std::size_t>(opt_.progress_every) == 0)
@@ -355,17 +353,11 @@ class Machine {
     void record_clusters(std::uint32_t i) {
         std::int32_t* out = res_.clusters.widths.data() + res_.clusters.offset[i];
         const std::size_t cap = static_cast<std::size_t>(components_->count(i));
-#if ROTA_ABI_VERSION >= 4
         std::size_t n = 0;
         check(e_, rota_job_clusters(e_, i, out, cap, &n), "rota_job_clusters");
         if (n != cap)
             throw SimError("job " + std::to_string(in_[i].id) + " has " + std::to_string(cap) +
                            " components and the engine placed " + std::to_string(n));
-#else
-        (void)out;
-        (void)cap;
-        throw SimError("this engine has no clusters (ABI 4 is needed)");
-#endif
     }
 
     void drain() {
