@@ -255,6 +255,10 @@ int run_simulate(RunConfig rc) {
                               describe_clusters(rc.clusters) + " (" + std::to_string(nodes) +
                               " nodes) disagree: give one of them");
         w.procs = nodes;
+        if (rc.queue_length > 0)
+            throw ConfigError(
+                "--queue-length calibrates the arrivals on one machine (seed 002); with clusters "
+                "give the rate itself: --arrival-rate");
     }
 
     std::vector<std::pair<std::string, Summary>> columns;
