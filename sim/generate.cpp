@@ -1,6 +1,7 @@
 #include "generate.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -51,9 +52,33 @@ void check(bool ok, const char* what) {
 
 void validate(const GenerateOptions& o) {
     check(o.model == WorkloadModel::standard || o.model == WorkloadModel::zhang ||
-              o.model == WorkloadModel::feitelson_k,
+              o.model == WorkloadModel::feitelson_k || o.model == WorkloadModel::ngubiri,
           "unknown model");
     check(o.jobs >= 0, "jobs must be >= 0");
+    if (o.model == WorkloadModel::ngubiri) {
+        check(o.factor == 1.0, "factor applies only to model zhang");
+        check(std::isfinite(o.q) && o.q > 0 && o.q <= 100, "q must be in (0, 100]");
+        check(o.size_min >= 1, "the smallest size must be >= 1");
+        check(o.size_max >= o.size_min, "the largest size must be >= the smallest");
+        check(o.size_max <= 1000000, "the largest size must be <= 1,000,000");
+        check(o.max_components >= 1 && o.max_components <= 1000,
+              "max_components must be in 1..1000");
+        check(o.thres >= 0, "thres must be >= 0");
+        // A job of thres + 1 nodes must be able to have max_components
+        // components of at least one node.
+        check(o.max_components == 1 || o.thres >= o.max_components - 1,
+              "thres must be at least max_components - 1 (every component at least 1 node)");
+        check(std::isfinite(o.mean_runtime) && o.mean_runtime > 0, "mean_runtime must be > 0");
+        check(std::isfinite(o.mean_interarrival) && o.mean_interarrival > 0,
+              "mean_interarrival must be > 0");
+        check(std::isfinite(o.time_unit) && o.time_unit > 0 && o.time_unit <= 1e6,
+              "time_unit must be in (0, 1e6] seconds");
+        check(o.mean_runtime * o.time_unit * kNgubiriWalltimeMeans < 1e15,
+              "mean_runtime * time_unit is too large");
+        for (auto c : o.clusters) check(c >= 1, "every cluster needs at least one node");
+        return;
+    }
+    check(o.clusters.empty(), "clusters apply only to model ngubiri");
     check(o.procs >= 1, "procs must be >= 1");
     check(o.phi >= 0 && o.phi <= 1, "phi must be in [0, 1]");
     if (o.model == WorkloadModel::feitelson_k) {
@@ -350,7 +375,144 @@ GeneratedWorkload generate_feitelson_k(const GenerateOptions& o) {
     return w;
 }
 
+// ---- ngubiri: seed 001 §2.2, §4.1 (docs/workloads.md, "The ngubiri model") ----
+
+std::vector<std::int32_t> ngubiri_clusters(const GenerateOptions& o) {
+    if (!o.clusters.empty()) return o.clusters;
+    return std::vector<std::int32_t>(kNgubiriClusters, kNgubiriNodes);
+}
+
+GeneratedWorkload generate_ngubiri(const GenerateOptions& o) {
+    Rng rng(o.seed);
+    const std::vector<double> size_cdf = cdf_of(ngubiri_size_pmf(o.q, o.size_min, o.size_max));
+    const std::vector<std::int32_t> bounds =
+        o.partition == Partition::phased
+            ? phased_bounds(ngubiri_size_pmf(o.q, o.size_min, o.size_max), o.size_min, o.thres,
+                            o.max_components)
+            : std::vector<std::int32_t>{};
+    const double unit = o.time_unit;
+    const auto walltime =
+        static_cast<std::int64_t>(std::ceil(kNgubiriWalltimeMeans * o.mean_runtime * unit));
+    GeneratedWorkload w;
+    const std::size_t n = static_cast<std::size_t>(o.jobs);
+    w.jobs.resize(n);
+    w.components.offset.reserve(n + 1);
+    w.components.widths.reserve(n + n / 8);
+    w.components.offset.push_back(0);
+    double t = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        // Every draw is made for every job whatever the partition and thres,
+        // so one seed gives the same arrivals, sizes and runtimes for all of
+        // them: their comparisons are paired (common random numbers).
+        if (i > 0) t += rng.exponential(o.mean_interarrival);
+        const auto s = static_cast<std::int32_t>(draw(rng, size_cdf)) + o.size_min;
+        const double x = rng.exponential(o.mean_runtime);
+        const double u = rng.uniform();  // the random partition's draw
+        TraceJob& j = w.jobs[i];
+        j.id = static_cast<std::int64_t>(i) + 1;
+        j.submit = static_cast<std::int64_t>(std::floor(t * unit));
+        j.runtime = std::max<std::int64_t>(1, std::llround(x * unit));
+        // Runtimes are unknown to the scheduler [001 §2.2]: the estimate is
+        // the same walltime for every job.
+        j.estimate = std::max(walltime, j.runtime);
+        j.procs = s;
+        j.user = -1;
+        std::int32_t parts = 1;
+        if (s > o.thres && o.max_components > 1) {
+            if (o.partition == Partition::random) {
+                parts = 2 + std::min(static_cast<std::int32_t>(u * (o.max_components - 1)),
+                                     o.max_components - 2);
+            } else {
+                parts = 2;
+                for (auto b : bounds) parts += s > b;
+            }
+            parts = std::min(parts, s);
+        }
+        w.components.push(split_widths(s, parts));
+    }
+    return w;
+}
+
 }  // namespace
+
+std::vector<double> ngubiri_size_pmf(double q, std::int32_t n1, std::int32_t n2) {
+    if (n1 < 1 || n2 < n1 || !(q > 0))
+        throw std::invalid_argument("ngubiri_size_pmf: need 1 <= n1 <= n2 and q > 0");
+    // Weights relative to q^n1 keep q^i representable for large sizes.
+    std::vector<double> p(static_cast<std::size_t>(n2 - n1 + 1));
+    double total = 0;
+    for (std::int32_t i = n1; i <= n2; ++i) {
+        const double c = is_pow2(i) ? 3.0 : 1.0;
+        total += p[static_cast<std::size_t>(i - n1)] = c * std::pow(q, i - n1);
+    }
+    for (double& x : p) x /= total;
+    return p;
+}
+
+std::vector<std::size_t> balanced_cuts(const std::vector<double>& w, std::size_t groups) {
+    const std::size_t n = w.size();
+    const std::size_t g = std::min(groups, n);
+    if (g <= 1) return {};
+    std::vector<double> pre(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) pre[i + 1] = pre[i] + w[i];
+    const double total = pre[n] > 0 ? pre[n] : 1;
+    const double target = 1.0 / static_cast<double>(groups);
+    auto cost = [&](std::size_t a, std::size_t b) {  // range a..b inclusive
+        const double d = (pre[b + 1] - pre[a]) / total - target;
+        return d * d;
+    };
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    // best[k * n + i]: values 0..i in k + 1 ranges; from[k * n + i]: where
+    // the last of them starts.
+    std::vector<double> best(g * n, kInf);
+    std::vector<std::size_t> from(g * n, 0);
+    for (std::size_t i = 0; i < n; ++i) best[i] = cost(0, i);
+    for (std::size_t k = 1; k < g; ++k)
+        for (std::size_t i = k; i < n; ++i)
+            for (std::size_t a = k; a <= i; ++a) {
+                const double c = best[(k - 1) * n + a - 1] + cost(a, i);
+                if (c < best[k * n + i]) best[k * n + i] = c, from[k * n + i] = a;
+            }
+    std::vector<std::size_t> cuts(g - 1);
+    std::size_t end = n - 1;
+    for (std::size_t k = g - 1; k >= 1; --k) {
+        const std::size_t a = from[k * n + end];
+        cuts[k - 1] = a - 1;
+        end = a - 1;
+    }
+    return cuts;
+}
+
+std::vector<std::int32_t> phased_bounds(const std::vector<double>& pmf, std::int32_t n1,
+                                        std::int32_t thres, std::int32_t k) {
+    const std::int32_t n2 = n1 + static_cast<std::int32_t>(pmf.size()) - 1;
+    const std::int32_t first = std::max(thres + 1, n1);
+    if (k < 3 || first > n2) return {};
+    const std::vector<double> large(pmf.begin() + (first - n1), pmf.end());
+    std::vector<std::int32_t> bounds;
+    for (auto c : balanced_cuts(large, static_cast<std::size_t>(k - 1)))
+        bounds.push_back(first + static_cast<std::int32_t>(c));
+    return bounds;
+}
+
+const char* partition_name(Partition p) {
+    return p == Partition::phased ? "phased" : "random";
+}
+
+Partition parse_partition(const std::string& s) {
+    if (s == "random") return Partition::random;
+    if (s == "phased") return Partition::phased;
+    throw std::invalid_argument("unknown partition '" + s + "' (expected random or phased)");
+}
+
+GenerateOptions ngubiri_options(std::uint64_t seed) {
+    GenerateOptions o;
+    o.model = WorkloadModel::ngubiri;
+    o.seed = seed;
+    o.clusters.assign(kNgubiriClusters, kNgubiriNodes);
+    o.procs = kNgubiriClusters * kNgubiriNodes;
+    return o;
+}
 
 std::vector<double> unit_poisson_arrivals(std::size_t n, std::uint64_t seed) {
     Rng rng(seed);
@@ -375,6 +537,7 @@ void set_arrivals(std::vector<TraceJob>& jobs, const std::vector<double>& unit, 
 GeneratedWorkload generate_workload(const GenerateOptions& o) {
     validate(o);
     if (o.model == WorkloadModel::feitelson_k) return generate_feitelson_k(o);
+    if (o.model == WorkloadModel::ngubiri) return generate_ngubiri(o);
     GeneratedWorkload w;
     w.jobs = generate(o);
     return w;
@@ -383,6 +546,7 @@ GeneratedWorkload generate_workload(const GenerateOptions& o) {
 std::vector<TraceJob> generate(const GenerateOptions& o) {
     validate(o);
     if (o.model == WorkloadModel::feitelson_k) return generate_feitelson_k(o).jobs;
+    if (o.model == WorkloadModel::ngubiri) return generate_ngubiri(o).jobs;
     if (o.model == WorkloadModel::zhang) return generate_zhang(o);
     Rng rng(o.seed);
     const double log2_procs = std::log2(static_cast<double>(o.procs));
@@ -475,6 +639,8 @@ const char* model_name(WorkloadModel m) {
             return "zhang";
         case WorkloadModel::feitelson_k:
             return "feitelson-k";
+        case WorkloadModel::ngubiri:
+            return "ngubiri";
     }
     return "?";
 }
@@ -483,11 +649,20 @@ WorkloadModel parse_model(const std::string& name) {
     if (name == "standard") return WorkloadModel::standard;
     if (name == "zhang") return WorkloadModel::zhang;
     if (name == "feitelson-k") return WorkloadModel::feitelson_k;
+    if (name == "ngubiri") return WorkloadModel::ngubiri;
     throw std::invalid_argument("unknown workload model '" + name +
-                                "' (expected standard, zhang or feitelson-k)");
+                                "' (expected standard, zhang, feitelson-k or ngubiri)");
 }
 
 std::string describe(const GenerateOptions& o) {
+    if (o.model == WorkloadModel::ngubiri) {
+        const std::string cl = fmt::format("{}", fmt::join(ngubiri_clusters(o), ","));
+        return fmt::format(
+            "model=ngubiri q={} sizes={}-{} thres={} max_components={} partition={} "
+            "mean_runtime={} mean_interarrival={} time_unit={} clusters={} jobs={} seed={}",
+            o.q, o.size_min, o.size_max, o.thres, o.max_components, partition_name(o.partition),
+            o.mean_runtime, o.mean_interarrival, o.time_unit, cl, o.jobs, o.seed);
+    }
     if (o.model == WorkloadModel::feitelson_k)
         return fmt::format(
             "model=feitelson-k k={} variance={} jobs={} procs={} pool_capacity={} {} phi={} "
@@ -507,16 +682,30 @@ std::string describe(const GenerateOptions& o) {
 }
 
 void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const GenerateOptions& o,
-               const PoolDemands* pools, const std::vector<std::string>& notes) {
+               const PoolDemands* pools, const std::vector<std::string>& notes,
+               const Components* components) {
     if (pools && pools->empty()) pools = nullptr;
     if (pools && pools->demand.size() != jobs.size() * pools->count())
         throw std::invalid_argument("write_swf: the pool demands do not cover every job");
+    if (components && components->empty()) components = nullptr;
+    if (components && components->jobs() != jobs.size())
+        throw std::invalid_argument("write_swf: the components do not cover every job");
+    const bool ngubiri = o.model == WorkloadModel::ngubiri;
+    std::int64_t procs = o.procs;
+    if (ngubiri) {
+        procs = 0;
+        for (auto c : ngubiri_clusters(o)) procs += c;
+    }
     fmt::memory_buffer buf;
     auto out = std::back_inserter(buf);
     fmt::format_to(out, "; Version: 2.2\n");
-    fmt::format_to(out, "; Computer: synthetic ({} processors)\n", o.procs);
+    fmt::format_to(out, "; Computer: synthetic ({} processors)\n", procs);
     fmt::format_to(out, "; Installation: rota generate\n");
-    if (o.model == WorkloadModel::feitelson_k)
+    if (ngubiri)
+        fmt::format_to(out,
+                       "; Generator: rota::sim::generate v1, model ngubiri: the multi-cluster "
+                       "workload of paper 001 §2.2 and §4.1 (docs/workloads.md)\n");
+    else if (o.model == WorkloadModel::feitelson_k)
         fmt::format_to(out,
                        "; Generator: rota::sim::generate v1, model feitelson-k: the Feitelson 1996 "
                        "model extended to K resources as in paper 002 §4.1 (docs/workloads.md)\n");
@@ -530,8 +719,43 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
     fmt::format_to(out, "; GeneratorOptions: {}\n", describe(o));
     fmt::format_to(out, "; MaxJobs: {}\n", jobs.size());
     fmt::format_to(out, "; MaxRecords: {}\n", jobs.size());
-    fmt::format_to(out, "; MaxNodes: {}\n", o.procs);
-    fmt::format_to(out, "; MaxProcs: {}\n", o.procs);
+    fmt::format_to(out, "; MaxNodes: {}\n", procs);
+    fmt::format_to(out, "; MaxProcs: {}\n", procs);
+    if (ngubiri) {
+        fmt::format_to(out, "; Clusters:");
+        for (auto c : ngubiri_clusters(o)) fmt::format_to(out, " {}", c);
+        fmt::format_to(out, "\n; TimeUnit: {}\n", o.time_unit);
+        const double size_mean = [&] {
+            const auto p = ngubiri_size_pmf(o.q, o.size_min, o.size_max);
+            double m = 0;
+            for (std::size_t i = 0; i < p.size(); ++i)
+                m += p[i] * (o.size_min + static_cast<double>(i));
+            return m;
+        }();
+        fmt::format_to(
+            out,
+            "; Note: times in seconds, {} s per model time unit: mean execution time "
+            "{} units, mean inter-arrival time {} units; mean size {:.4f}, offered "
+            "load {:.4f}\n",
+            o.time_unit, o.mean_runtime, o.mean_interarrival, size_mean,
+            size_mean * o.mean_runtime / (o.mean_interarrival * static_cast<double>(procs)));
+        fmt::format_to(out,
+                       "; Note: field 9 = a walltime of {} mean execution times for every job: "
+                       "the scheduler does not know the runtimes (paper 001 §2.2)\n",
+                       kNgubiriWalltimeMeans);
+        if (o.partition == Partition::phased) {
+            const auto b = phased_bounds(ngubiri_size_pmf(o.q, o.size_min, o.size_max), o.size_min,
+                                         o.thres, o.max_components);
+            std::string r;
+            std::int32_t lo = o.thres + 1;
+            for (std::size_t i = 0; i <= b.size(); ++i) {
+                const std::int32_t hi = i < b.size() ? b[i] : o.size_max;
+                r += fmt::format("{}{}-{}: {} components", r.empty() ? "" : ", ", lo, hi, i + 2);
+                lo = hi + 1;
+            }
+            fmt::format_to(out, "; Note: phased partitioning: sizes {}\n", r);
+        }
+    }
     if (pools) {
         fmt::format_to(out, "; Pools:");
         for (const auto& p : pools->pools) fmt::format_to(out, " {}={}", p.name, p.capacity);
@@ -543,6 +767,13 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
         fmt::format_to(out,
                        "; Note: fields 19.. = the demand on each pool of the Pools line, in "
                        "its order\n");
+    if (components) {
+        fmt::format_to(out, "; Components: widths\n");
+        fmt::format_to(out,
+                       "; Note: field {} = the component widths joined by '+' (paper 001 "
+                       "§2.2)\n",
+                       19 + (pools ? pools->count() : 0));
+    }
     constexpr std::size_t kFlush = 1 << 20;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         const TraceJob& j = jobs[i];
@@ -551,6 +782,14 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
         if (pools)
             for (std::size_t k = 0; k < pools->count(); ++k)
                 fmt::format_to(out, " {}", pools->at(i, k));
+        if (components) {
+            buf.push_back(' ');
+            const std::int32_t* w = components->of(i);
+            for (std::int32_t c = 0; c < components->count(i); ++c) {
+                if (c > 0) buf.push_back('+');
+                fmt::format_to(out, "{}", w[c]);
+            }
+        }
         buf.push_back('\n');
         if (buf.size() >= kFlush) {
             os.write(buf.data(), static_cast<std::streamsize>(buf.size()));

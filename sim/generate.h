@@ -27,7 +27,21 @@ namespace rota::sim {
 //    mean ready-queue length under FCFS/FF-EASY (calibrate.h). Uses jobs,
 //    procs, load, phi, seed, k, variance and pool_capacity. Start from
 //    feitelson_k_options().
-enum class WorkloadModel { standard, zhang, feitelson_k };
+//  * ngubiri: seed 001 §2.2 and §4.1's multi-cluster workload: sizes from
+//    D(q) on [size_min, size_max] (eq. 1), jobs above `thres` broken into
+//    2..max_components components (random or phased), exponential
+//    execution and inter-arrival times in model time units of `time_unit`
+//    seconds; estimates are a constant walltime the runtimes never reach.
+//    Uses jobs, seed and the ngubiri options below. Start from
+//    ngubiri_options().
+enum class WorkloadModel { standard, zhang, feitelson_k, ngubiri };
+
+// How a large job's component count is chosen (seed 001 §2.2): random, each
+// of 2..k with probability 1/(k-1); phased, by its size, from bounds that
+// give each count 1/(k-1) of the large jobs.
+enum class Partition { random, phased };
+const char* partition_name(Partition);          // "random", "phased"
+Partition parse_partition(const std::string&);  // std::invalid_argument otherwise
 
 struct GenerateOptions {
     WorkloadModel model = WorkloadModel::standard;
@@ -67,6 +81,21 @@ struct GenerateOptions {
     // Recorded in the header only: the target of the calibration that set
     // the arrivals (0: none, the arrivals follow `load`).
     double queue_length = 0;
+
+    // ngubiri only (docs/workloads.md, "The ngubiri model"); defaults are
+    // seed 001 §4.1's.
+    double q = 0.85;                  // D(q) of eq. 1
+    std::int32_t size_min = 1;        // n1
+    std::int32_t size_max = 38;       // n2
+    std::int32_t thres = 11;          // the largest job that is not broken up
+    std::int32_t max_components = 4;  // k
+    Partition partition = Partition::random;
+    double mean_runtime = 10;         // model time units
+    double mean_interarrival = 0.64;  // model time units
+    double time_unit = 1000;          // seconds per model time unit
+    // The machine the workload is made for, written into the SWF header
+    // ("; Clusters:"); procs is their sum. Empty: 5 clusters of 20 nodes.
+    std::vector<std::int32_t> clusters;
 };
 
 // A workload with its pool demands and its arrival process at rate 1
@@ -75,6 +104,7 @@ struct GenerateOptions {
 struct GeneratedWorkload {
     std::vector<TraceJob> jobs;
     PoolDemands pools;
+    Components components;  // ngubiri: every job's widths; else empty
     std::vector<double> unit_arrivals;
 };
 
@@ -90,7 +120,35 @@ inline constexpr std::int32_t kFeitelsonProcs = 128;
 GenerateOptions feitelson_k_options(std::int32_t k = 2, double variance = 0.1,
                                     std::uint64_t seed = 1);
 
-// "standard", "zhang" or "feitelson-k"; parse_model throws
+// Defaults of the ngubiri model, seed 001 §4.1: 5 clusters of 20 nodes,
+// D(0.85) on [1, 38], thres 11, up to 4 components, random partitioning,
+// mean execution time 10 and mean inter-arrival time 0.64 (offered load
+// 0.786), one model time unit = 1,000 s.
+inline constexpr std::int32_t kNgubiriClusters = 5;
+inline constexpr std::int32_t kNgubiriNodes = 20;
+// The walltime every job is given as its estimate: this many mean
+// execution times. Exponential runtimes reach it with probability e^-100.
+inline constexpr double kNgubiriWalltimeMeans = 100;
+GenerateOptions ngubiri_options(std::uint64_t seed = 1);
+
+// Eq. 1 of seed 001: p_i = c q^i / Q on [n1, n2] with c = 3 for a power of
+// two (1 = 2^0 included) and 1 otherwise. Element i - n1 is p_i.
+std::vector<double> ngubiri_size_pmf(double q, std::int32_t n1, std::int32_t n2);
+// The phased bounds b_1 < ... < b_(k-2) for the sizes thres+1..n2: jobs up
+// to b_1 get 2 components, b_1+1..b_2 get 3, ..., above b_(k-2) get k. Each
+// range holds as nearly 1/(k-1) of the large jobs of `pmf` (index i - n1)
+// as the discrete sizes allow (balanced_cuts). Seed 001 names k - 1 bounds
+// with b_(k-1) = the largest size, the end of the last range.
+std::vector<std::int32_t> phased_bounds(const std::vector<double>& pmf, std::int32_t n1,
+                                        std::int32_t thres, std::int32_t k);
+// Splits the values 0..n-1, weighted by `w`, into `groups` consecutive
+// ranges whose shares of the total weight are as close to 1/groups as
+// possible (least sum of squared deviations; on a tie the earliest cut).
+// Returns groups - 1 cut indices: range g ends at cut g (inclusive). Values
+// of weight 0 are never the last of a range unless nothing else is left.
+std::vector<std::size_t> balanced_cuts(const std::vector<double>& w, std::size_t groups);
+
+// "standard", "zhang", "feitelson-k" or "ngubiri"; parse_model throws
 // std::invalid_argument otherwise.
 const char* model_name(WorkloadModel);
 WorkloadModel parse_model(const std::string&);
@@ -118,8 +176,12 @@ double offered_load(const std::vector<TraceJob>&, std::int32_t procs);
 // With pools (not empty), the header declares them ("; Pools:") and every
 // line carries the job's demands after field 18. `notes` are written as
 // header comment lines ("; " is prepended).
+// With components, the header declares them ("; Components: widths") and
+// every line carries the job's widths ("6+6+5") after the pool demands; an
+// ngubiri workload also declares its clusters and its time unit.
 void write_swf(std::ostream&, const std::vector<TraceJob>&, const GenerateOptions&,
-               const PoolDemands* pools = nullptr, const std::vector<std::string>& notes = {});
+               const PoolDemands* pools = nullptr, const std::vector<std::string>& notes = {},
+               const Components* components = nullptr);
 
 // The options as "key=value" pairs separated by spaces, as written in the
 // header. Standard model: every option but model and factor. Zhang model:

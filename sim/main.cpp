@@ -12,11 +12,14 @@
 #include <memory>
 
 #include "calibrate.h"
+#include "clusters.h"
 #include "generate.h"
+#include "groups.h"
 #include "matrix_view.h"
 #include "metrics.h"
 #include "run_config.h"
 #include "simulation.h"
+#include "stopping.h"
 #include "swf.h"
 
 using namespace rota::sim;
@@ -30,6 +33,9 @@ struct Workload {
     MappingStats stats;
     PoolDemands pools;
     std::vector<double> unit_arrivals;  // a generated workload's own unit-rate arrivals
+    Components components;              // seed 001: every job's widths, or empty
+    std::vector<ClusterSpec> clusters;  // the machine the workload declares (its header)
+    double time_unit = 0;               // seconds per model time unit, if declared
     std::vector<std::string> notes;     // printed after the workload's name
     nlohmann::json info = nlohmann::json::object();  // memory, arrivals: for the summary JSON
 };
@@ -53,7 +59,13 @@ Workload load_workload(const RunConfig& rc) {
         w.jobs = std::move(gw.jobs);
         w.pools = std::move(gw.pools);
         w.unit_arrivals = std::move(gw.unit_arrivals);
+        w.components = std::move(gw.components);
         w.procs = g.procs;
+        if (g.model == WorkloadModel::ngubiri) {
+            for (auto n : g.clusters) w.clusters.push_back({"", n});
+            w.procs = static_cast<std::int32_t>(total_nodes(w.clusters));
+            w.time_unit = g.time_unit;
+        }
         return w;
     }
     LoadOptions lo;
@@ -90,6 +102,9 @@ Workload load_workload(const RunConfig& rc) {
     w.jobs = std::move(t.jobs);
     w.stats = std::move(t.stats);
     w.pools = std::move(t.pools);
+    w.components = std::move(t.components);
+    w.clusters = t.header.clusters;
+    w.time_unit = t.header.time_unit;
     if (lo.memory != MemorySource::none) {
         const auto& st = w.stats;
         std::int64_t cap = 0;
@@ -230,12 +245,62 @@ int run_simulate(RunConfig rc) {
                 p + "'");
     Workload w = load_workload(rc);
     const bool tty = rc.progress && isatty(STDERR_FILENO);
+    // The clusters: --clusters, else the file's [[machine.clusters]], else
+    // the workload's own; they make the machine.
+    if (rc.clusters.empty() && !rc.one_machine) rc.clusters = w.clusters;
+    if (!rc.clusters.empty()) {
+        const auto nodes = static_cast<std::int32_t>(total_nodes(rc.clusters));
+        if (rc.procs > 0 && rc.procs != nodes)
+            throw ConfigError("--procs " + std::to_string(rc.procs) + " and clusters " +
+                              describe_clusters(rc.clusters) + " (" + std::to_string(nodes) +
+                              " nodes) disagree: give one of them");
+        w.procs = nodes;
+        if (rc.queue_length > 0)
+            throw ConfigError(
+                "--queue-length calibrates the arrivals on one machine (seed 002); with clusters "
+                "give the rate itself: --arrival-rate");
+    }
 
     std::vector<std::pair<std::string, Summary>> columns;
+    std::vector<std::pair<std::string, GroupReport>> group_reports;
     std::vector<std::string> rejected_lines;
     nlohmann::json summary_json = nlohmann::json::object();
     std::cout << "workload: " << w.name << "\n"
               << "jobs: " << w.jobs.size() << ", processors: " << w.procs << "\n";
+    if (!rc.clusters.empty())
+        std::cout << "clusters: " << describe_clusters(rc.clusters) << " (" << rc.clusters.size()
+                  << " clusters, " << w.procs << " nodes)\n";
+    // Components co-allocate a job over clusters; one machine runs it whole.
+    if (!w.components.empty() && rc.clusters.empty())
+        std::cout << "note: the workload's components are not used: the machine has no clusters "
+                     "(every job runs whole; --clusters makes a multi-cluster machine)\n";
+    // Seed 001 §4.2's groups and stopping rule.
+    const bool with_groups = !w.components.empty() || rc.groups || rc.stop_rel_error > 0;
+    // On clusters every job is placed, whole or in components: one
+    // component of all its nodes for a workload without them, so that the
+    // clusters of every job are recorded.
+    if (!rc.clusters.empty() && w.components.empty())
+        for (const auto& j : w.jobs) w.components.push(&j.procs, 1);
+    const std::vector<JobShape> shapes = job_shapes(w.jobs, w.components);
+    const Components* components = rc.clusters.empty() ? nullptr : &w.components;
+    const std::vector<std::uint32_t> order = arrival_order(w.jobs);
+    GroupLayout layout;
+    if (with_groups) {
+        GroupBounds b = derive_bounds(shapes);
+        if (!rc.size_groups.empty()) b.size = rc.size_groups, b.size_source = "given";
+        if (!rc.width_groups.empty()) b.widest = rc.width_groups, b.widest_source = "given";
+        layout = make_layout(shapes, b);
+    }
+    if (rc.warmup >= static_cast<std::int64_t>(w.jobs.size()) && !w.jobs.empty())
+        throw ConfigError("the warm-up (" + std::to_string(rc.warmup) +
+                          " jobs) leaves none of the workload's " + std::to_string(w.jobs.size()) +
+                          " jobs to measure");
+    BatchMeansOptions bmo;
+    bmo.batch = rc.batch_jobs;
+    bmo.min_batches = rc.min_batches;
+    bmo.max_batches = 2 * rc.min_batches;
+    bmo.confidence = rc.confidence;
+    std::vector<std::string> stop_lines;
     if (w.stats.skipped_total() > 0) {
         std::cout << "skipped records:";
         for (const auto& [why, n] : w.stats.skipped) std::cout << " " << why << "=" << n;
@@ -258,6 +323,19 @@ int run_simulate(RunConfig rc) {
         opt.order = rc.compat == "pyss" ? EventOrder::pyss : EventOrder::batched;
         opt.cs_overhead = rc.cs_overhead;
         opt.pools = &w.pools;
+        opt.components = components;
+        std::unique_ptr<StopMonitor> monitor;
+        if (rc.stop_rel_error > 0) {
+            StopRule rule;
+            rule.rel_error = rc.stop_rel_error;
+            rule.warmup = rc.warmup;
+            rule.groups = rc.stop_on == "groups";
+            rule.batches = bmo;
+            monitor = std::make_unique<StopMonitor>(shapes, layout, order, rule);
+            opt.stop = [m = monitor.get()](const std::vector<JobOutcome>& o) {
+                return m->update(o);
+            };
+        }
         if (rc.matrix_at >= 0) {
             auto at = static_cast<std::int64_t>(rc.matrix_at * 1e6);
             auto printed = std::make_shared<bool>(false);
@@ -286,7 +364,20 @@ int run_simulate(RunConfig rc) {
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (tty) progress_bar(policy, 1, 1);
         rota_engine_free(e);
-        Summary s = summarize(r.jobs, w.procs, r.capacity_loss);
+        // The measured jobs: after the warm-up, up to where the rule held.
+        MeasuredSet measured{rc.warmup,
+                             monitor && monitor->stopped() ? monitor->measured_jobs() : -1};
+        std::vector<JobOutcome> kept;
+        const bool subset = rc.warmup > 0 || monitor;
+        if (subset) {
+            const auto first = static_cast<std::size_t>(measured.first);
+            const std::size_t last =
+                measured.count < 0
+                    ? order.size()
+                    : std::min(order.size(), first + static_cast<std::size_t>(measured.count));
+            for (std::size_t k = first; k < last; ++k) kept.push_back(r.jobs[order[k]]);
+        }
+        Summary s = summarize(subset ? kept : r.jobs, w.procs, r.capacity_loss);
         s.mean_queue = r.mean_queue;
         s.resources = static_cast<std::int32_t>(1 + w.pools.count());
         auto j = to_json(s);
@@ -322,18 +413,64 @@ int run_simulate(RunConfig rc) {
                 rej.push_back(
                     {{"job_id", r.rejections[k].first}, {"reason", r.rejections[k].second}});
         }
+        if (with_groups) {
+            GroupReport gr = group_report(w.jobs, shapes, r.jobs, order, layout, measured, bmo);
+            gr.time_unit = w.time_unit;
+            j["groups"] = to_json(gr);
+            group_reports.emplace_back(policy, std::move(gr));
+        }
+        if (monitor) {
+            const bool held = monitor->stopped();
+            const auto& b = held ? monitor->last() : group_reports.back().second.batches;
+            j["stopping"] = {
+                {"rel_error", rc.stop_rel_error},
+                {"confidence", rc.confidence},
+                {"on", rc.stop_on},
+                {"warmup", rc.warmup},
+                {"reached", held},
+                {"max_rel_error",
+                 std::isinf(b.max_rel_error) ? nlohmann::json() : nlohmann::json(b.max_rel_error)},
+                {"arrived", r.arrived},
+                {"stop_time", r.stop_time},
+                {"measured_jobs", held ? monitor->measured_jobs() : measured.count}};
+            stop_lines.push_back(
+                held ? fmt::format(
+                           "{}: stopping rule reached: max relative error {:.4f} <= {} at "
+                           "{:g} % ({}); {} jobs measured after a warm-up of {}, in {} "
+                           "batches of {}; stopped at t = {} s after {} arrivals",
+                           policy, b.max_rel_error, rc.stop_rel_error, 100 * rc.confidence,
+                           rc.stop_on == "groups" ? "stream and every group" : "whole stream",
+                           thousands(monitor->measured_jobs()), thousands(rc.warmup), b.batches,
+                           thousands(b.batch_size), thousands(r.stop_time), thousands(r.arrived))
+                     : fmt::format("{}: stopping rule NOT reached: the workload's {} jobs ran "
+                                   "out with max relative error {} (target {}); every job after "
+                                   "the warm-up of {} is measured",
+                                   policy, thousands(static_cast<std::int64_t>(w.jobs.size())),
+                                   std::isinf(b.max_rel_error)
+                                       ? std::string("unknown (too few batches)")
+                                       : fmt::format("{:.4f}", b.max_rel_error),
+                                   rc.stop_rel_error, thousands(rc.warmup)));
+        }
         summary_json[policy] = j;
         columns.emplace_back(policy, s);
         if (!rc.jobs_csv.empty()) {
             std::ofstream out(with_suffix(rc.jobs_csv, policy, rc.policies.size() > 1));
             if (!out) throw ConfigError("cannot write '" + rc.jobs_csv + "'");
-            write_jobs_csv(out, r.jobs);
+            write_jobs_csv(out, r.jobs, w.components.empty() ? nullptr : &w.components,
+                           components ? &r.clusters : nullptr);
         }
         std::cerr << fmt::format("{}: simulated {} jobs in {:.2f} s\n", policy, w.jobs.size(),
                                  secs);
     }
+    if (rc.warmup > 0 || rc.stop_rel_error > 0)
+        std::cout << "metrics over the measured jobs: arrivals after the warm-up of "
+                  << thousands(rc.warmup)
+                  << (rc.stop_rel_error > 0 ? ", up to where the stopping rule held" : "") << "\n";
     print_table(std::cout, columns);
     for (const auto& l : rejected_lines) std::cout << l << "\n";
+    for (const auto& [name, gr] : group_reports) print_groups(std::cout, name, gr);
+    if (!stop_lines.empty()) std::cout << "\n";
+    for (const auto& l : stop_lines) std::cout << l << "\n";
     if (const std::string base = gain_baseline(rc.policies); !base.empty() && columns.size() > 1) {
         print_gains(std::cout, columns, base);
         const Summary* b = nullptr;
@@ -433,14 +570,54 @@ int main(int argc, char** argv) {
     sim->add_option("--arrival-seed", arrival_seed,
                     "seed of the Poisson arrivals (default 1) [simulator.arrival_seed]");
 
+    std::string clusters_flag, stop_on;
+    bool groups_flag = false;
+    std::vector<std::int32_t> size_groups, width_groups;
+    double stop_rel_error = -1, confidence = -1;
+    std::int64_t warmup = -1, batch_jobs = -1;
+    std::int32_t min_batches = -1;
+    sim->add_option("--clusters", clusters_flag,
+                    "a multi-cluster machine (seed 001): 5x20 or 20,20,16 ([[machine.clusters]]); "
+                    "default: the workload's '; Clusters:' header; none: one machine");
+    sim->add_flag("--groups", groups_flag,
+                  "report seed 001's groups C, S, W (automatic when the workload has "
+                  "components) [simulator.groups]");
+    sim->add_option("--size-groups", size_groups,
+                    "the largest size of S1, S2, S3, e.g. 1,3,7; default: the quartiles of the "
+                    "workload [simulator.size_groups]")
+        ->delimiter(',');
+    sim->add_option("--width-groups", width_groups,
+                    "the largest widest component of W1, W2, W3; default: the workload's "
+                    "quartiles [simulator.width_groups]")
+        ->delimiter(',');
+    sim->add_option(
+        "--stop-rel-error", stop_rel_error,
+        "stop when every average response time is known within this relative error "
+        "(seed 001: 0.05), by batch means; 0: run every job [simulator.stop_rel_error]");
+    sim->add_option("--warmup", warmup,
+                    "leave the first N arrivals out of every metric [simulator.warmup]");
+    sim->add_option("--batch-jobs", batch_jobs,
+                    "batch means: jobs per batch at the start, doubled as the run grows (default "
+                    "500) [simulator.batch_jobs]");
+    sim->add_option("--min-batches", min_batches,
+                    "batch means: batches before an interval is trusted (default 20) "
+                    "[simulator.min_batches]");
+    sim->add_option("--confidence", confidence,
+                    "confidence of the intervals (default 0.95) [simulator.confidence]");
+    sim->add_option("--stop-on", stop_on,
+                    "groups (default): the whole stream and every group meet the rule | stream: "
+                    "the whole stream only [simulator.stop_on]")
+        ->check(CLI::IsMember({"groups", "stream"}));
+
     GenerateOptions g;
     std::string out_path, gen_model = "standard";
     double gen_queue = 0, gen_tolerance = 0.05;
     auto* gen = app.add_subcommand("generate", "write a synthetic workload as SWF");
     gen->add_option("--model", gen_model,
                     "standard (default) | zhang: seed 000's LLNL workload (320 nodes, load 0.55 "
-                    "at factor 1) | feitelson-k: seed 002's K-resource workload (128 processors)")
-        ->check(CLI::IsMember({"standard", "zhang", "feitelson-k"}));
+                    "at factor 1) | feitelson-k: seed 002's K-resource workload (128 processors) "
+                    "| ngubiri: seed 001's multi-cluster workload (5 clusters of 20 nodes)")
+        ->check(CLI::IsMember({"standard", "zhang", "feitelson-k", "ngubiri"}));
     gen->add_option("--k", g.k, "feitelson-k: resources K, processors and K-1 pools (default 2)");
     gen->add_option("--variance", g.variance,
                     "feitelson-k: V of the requirements' Normal(0.5, V) (default 0.1)");
@@ -453,6 +630,26 @@ int main(int argc, char** argv) {
                     "feitelson-k: capacity of each pool r2..rK (default 1000000)");
     gen->add_option("--factor", g.factor,
                     "zhang: execution-time factor, 1.0..1.8 = workloads 0..8 of seed 000 Table 1");
+    std::string gen_sizes, gen_partition, gen_clusters;
+    gen->add_option("--q", g.q, "ngubiri: q of the size distribution D(q), eq. 1 (default 0.85)");
+    gen->add_option("--sizes", gen_sizes,
+                    "ngubiri: the size interval n1-n2 of D(q) (default 1-38)");
+    gen->add_option("--thres", g.thres,
+                    "ngubiri: the largest job not broken into components (default 11)");
+    gen->add_option("--max-components", g.max_components,
+                    "ngubiri: the most components of a job, k (default 4)");
+    gen->add_option("--partition", gen_partition,
+                    "ngubiri: how a large job's component count is chosen: random (default) | "
+                    "phased (by its size)")
+        ->check(CLI::IsMember({"random", "phased"}));
+    gen->add_option("--mean-runtime", g.mean_runtime,
+                    "ngubiri: mean execution time, model time units (default 10)");
+    gen->add_option("--mean-interarrival", g.mean_interarrival,
+                    "ngubiri: mean inter-arrival time, model time units (default 0.64)");
+    gen->add_option("--time-unit", g.time_unit,
+                    "ngubiri: seconds per model time unit in the SWF file (default 1000)");
+    gen->add_option("--clusters", gen_clusters,
+                    "ngubiri: the machine, recorded in the header: 5x20 (default) or 20,20,16");
     gen->add_option("--jobs", g.jobs, "number of jobs");
     gen->add_option("--procs", g.procs, "machine size (default: 1024; zhang: 320)");
     gen->add_option("--load", g.load, "offered load (standard and feitelson-k)");
@@ -465,6 +662,57 @@ int main(int argc, char** argv) {
         if (*gen) {
             g.model = parse_model(gen_model);
             const bool fk = g.model == WorkloadModel::feitelson_k;
+            const bool ng = g.model == WorkloadModel::ngubiri;
+            for (const char* f :
+                 {"--q", "--sizes", "--thres", "--max-components", "--partition", "--mean-runtime",
+                  "--mean-interarrival", "--time-unit", "--clusters"})
+                if (!ng && gen->count(f) > 0)
+                    throw ConfigError(std::string(f) + " applies only to --model ngubiri");
+            if (ng) {
+                for (const char* f : {"--load", "--phi", "--procs"})
+                    if (gen->count(f) > 0)
+                        throw ConfigError(std::string(f) +
+                                          " does not apply to --model ngubiri (the load follows "
+                                          "from --mean-runtime and --mean-interarrival, the "
+                                          "machine from --clusters; runtimes are unknown)");
+                GenerateOptions n = ngubiri_options();
+                n.jobs = g.jobs;
+                n.seed = g.seed;
+                n.q = g.q;
+                n.thres = g.thres;
+                n.max_components = g.max_components;
+                n.mean_runtime = g.mean_runtime;
+                n.mean_interarrival = g.mean_interarrival;
+                n.time_unit = g.time_unit;
+                try {
+                    if (!gen_partition.empty()) n.partition = parse_partition(gen_partition);
+                    if (!gen_clusters.empty()) {
+                        n.clusters.clear();
+                        for (const auto& c : parse_clusters(gen_clusters))
+                            n.clusters.push_back(c.nodes);
+                    }
+                } catch (const std::invalid_argument& e) {
+                    throw ConfigError(e.what());
+                }
+                if (!gen_sizes.empty()) {
+                    const auto dash = gen_sizes.find('-');
+                    try {
+                        if (dash == std::string::npos) throw std::invalid_argument("");
+                        std::size_t a = 0, b = 0;
+                        const std::string lo = gen_sizes.substr(0, dash),
+                                          hi = gen_sizes.substr(dash + 1);
+                        n.size_min = std::stoi(lo, &a);
+                        n.size_max = std::stoi(hi, &b);
+                        if (a != lo.size() || b != hi.size()) throw std::invalid_argument("");
+                    } catch (const std::exception&) {
+                        throw ConfigError("--sizes: expected n1-n2 such as 1-38, not '" +
+                                          gen_sizes + "'");
+                    }
+                }
+                n.procs = 0;
+                for (auto c : n.clusters) n.procs += c;
+                g = n;
+            }
             if (g.model == WorkloadModel::zhang) {
                 if (gen->count("--load") > 0)
                     throw ConfigError("--load does not apply to --model zhang: use --factor");
@@ -515,7 +763,9 @@ int main(int argc, char** argv) {
                 notes.push_back(
                     fmt::format("Arrivals: Poisson at offered processor load {}", g.load));
             }
-            auto write = [&](std::ostream& os) { write_swf(os, w.jobs, g, &w.pools, notes); };
+            auto write = [&](std::ostream& os) {
+                write_swf(os, w.jobs, g, &w.pools, notes, &w.components);
+            };
             if (out_path.empty()) {
                 write(std::cout);
             } else {
@@ -571,6 +821,28 @@ int main(int argc, char** argv) {
         if (queue_length >= 0) rc.queue_length = queue_length;
         if (arrival_rate >= 0) rc.arrival_rate = arrival_rate;
         if (arrival_seed >= 0) rc.arrival_seed = static_cast<std::uint64_t>(arrival_seed);
+        try {
+            if (clusters_flag == "none") {
+                rc.clusters.clear();
+                rc.one_machine = true;
+            } else if (!clusters_flag.empty()) {
+                rc.clusters = parse_clusters(clusters_flag);
+            }
+            if (!size_groups.empty()) check_group_bounds(size_groups, "--size-groups");
+            if (!width_groups.empty()) check_group_bounds(width_groups, "--width-groups");
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(e.what());
+        }
+        if (groups_flag) rc.groups = true;
+        if (!size_groups.empty()) rc.size_groups = size_groups;
+        if (!width_groups.empty()) rc.width_groups = width_groups;
+        if (stop_rel_error >= 0) rc.stop_rel_error = stop_rel_error;
+        if (warmup >= 0) rc.warmup = warmup;
+        if (batch_jobs >= 0) rc.batch_jobs = batch_jobs;
+        if (min_batches >= 0) rc.min_batches = min_batches;
+        if (confidence >= 0) rc.confidence = confidence;
+        if (!stop_on.empty()) rc.stop_on = stop_on;
+        check_statistics(rc);
         return run_simulate(std::move(rc));
     } catch (const std::exception& e) {
         std::cerr << "rota: error: " << e.what() << "\n";

@@ -197,14 +197,32 @@ nlohmann::json to_json(const Summary& s) {
     };
 }
 
-void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs) {
+void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs,
+                    const Components* components, const Components* clusters) {
     // One line per job, written field by field: a format string would be
     // parsed again for every job (a sixth of a whole run on HPC2N).
     fmt::memory_buffer buf;
+    if (components && components->empty()) components = nullptr;
+    if (components && components->jobs() != jobs.size())
+        throw std::invalid_argument("write_jobs_csv: the components do not cover every job");
+    if (!components) clusters = nullptr;
+    if (clusters && clusters->widths.size() != components->widths.size())
+        throw std::invalid_argument("write_jobs_csv: one cluster per component is needed");
     constexpr std::string_view header =
         "job_id,submit_time,start_time,finish_time,procs,requested_time,run_time,"
-        "wait_time,final_state\n";
+        "wait_time,final_state";
     buf.append(header.data(), header.data() + header.size());
+    constexpr std::string_view more = ",components,clusters";
+    if (components) buf.append(more.data(), more.data() + more.size());
+    buf.push_back('\n');
+    const auto list = [&buf](const std::int32_t* v, std::int32_t n) {
+        for (std::int32_t k = 0; k < n; ++k) {
+            if (k > 0) buf.push_back('+');
+            const fmt::format_int f(v[k]);
+            buf.append(f.data(), f.data() + f.size());
+        }
+    };
+    std::size_t j_index = 0;
     const auto field = [&buf](std::int64_t v) {
         const fmt::format_int f(v);
         buf.append(f.data(), f.data() + f.size());
@@ -223,6 +241,19 @@ void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs) {
         field(started ? j.start - j.submit : -1);
         const std::string_view state = final_state_name(j.state);
         buf.append(state.data(), state.data() + state.size());
+        if (components) {
+            const std::size_t i = j_index;
+            buf.push_back(',');
+            list(components->of(i), components->count(i));
+            buf.push_back(',');
+            if (clusters && started && clusters->of(i)[0] >= 0) {
+                list(clusters->of(i), components->count(i));
+            } else {
+                buf.push_back('-');
+                buf.push_back('1');
+            }
+        }
+        ++j_index;
         buf.push_back('\n');
         if (buf.size() >= kFlush) {
             os.write(buf.data(), static_cast<std::streamsize>(buf.size()));

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "components.h"
+
 namespace rota::sim {
 
 enum class FinalState { finished, killed, rejected, unfinished };
@@ -95,7 +97,13 @@ nlohmann::json to_json(const Summary&);
 // Header:
 // job_id,submit_time,start_time,finish_time,procs,requested_time,run_time,wait_time,final_state
 // Times in seconds; start, finish, run and wait time are -1 for jobs that never started.
-void write_jobs_csv(std::ostream&, const std::vector<JobOutcome>&);
+// With `components` (seed 001's co-allocation), two more columns:
+// components, the widths joined by '+' ("6+6+5"), and clusters, the
+// cluster of each component in the same order ("2+0+4"; -1 for a job that
+// never started, or when `clusters` is null: the machine has none).
+// `clusters` has the layout of `components`.
+void write_jobs_csv(std::ostream&, const std::vector<JobOutcome>&,
+                    const Components* components = nullptr, const Components* clusters = nullptr);
 
 // Metrics as rows, one column per named summary.
 void print_table(std::ostream&, const std::vector<std::pair<std::string, Summary>>& columns);

@@ -1,5 +1,6 @@
 #include "run_config.h"
 
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -37,7 +38,47 @@ T get(const toml::table& t, const char* key, const std::string& where, T dflt) {
     }
 }
 
+// Three increasing group boundaries, or none.
+std::vector<std::int32_t> get_bounds(const toml::table& t, const char* key) {
+    const toml::node* n = t.get(key);
+    if (!n) return {};
+    const std::string where = std::string("key 'simulator.") + key + "'";
+    if (!n->is_array()) fail(where + " must be an array of 3 integers");
+    std::vector<std::int32_t> v;
+    for (const auto& e : *n->as_array()) {
+        if (!e.is_integer()) fail(where + " must hold integers");
+        v.push_back(static_cast<std::int32_t>(e.as_integer()->get()));
+    }
+    try {
+        check_group_bounds(v, key);
+    } catch (const std::invalid_argument& e) {
+        fail(e.what());
+    }
+    return v;
+}
+
 }  // namespace
+
+void check_group_bounds(const std::vector<std::int32_t>& v, const std::string& what) {
+    if (v.size() != 3 || v[0] < 1 || v[1] <= v[0] || v[2] <= v[1])
+        throw std::invalid_argument(
+            what +
+            ": expected the largest value of groups 1, 2 and 3, three increasing positive "
+            "integers (seed 001's sizes: 1,3,7)");
+}
+
+void check_statistics(const RunConfig& rc) {
+    if (rc.stop_rel_error < 0 || !(rc.stop_rel_error < 1))
+        fail("the stopping rule's relative error must be in [0, 1), not " +
+             std::to_string(rc.stop_rel_error));
+    if (rc.warmup < 0) fail("the warm-up must be >= 0 jobs");
+    if (rc.batch_jobs < 1) fail("the batch size must be >= 1 job");
+    if (rc.min_batches < 2) fail("at least 2 batches are needed (min_batches)");
+    if (!(rc.confidence > 0 && rc.confidence < 1))
+        fail("the confidence must be in (0, 1), e.g. 0.95");
+    if (rc.stop_on != "groups" && rc.stop_on != "stream")
+        fail("stop_on must be \"groups\" or \"stream\", not \"" + rc.stop_on + "\"");
+}
 
 const std::vector<std::string>& policy_names() {
     // The engine's presets (rota_preset_name), and the file's own settings.
@@ -80,11 +121,13 @@ RunConfig load_run_config(const std::string& path) {
         if (!s->is_table()) fail("key 'simulator' must be a table");
         const toml::table& t = *s->as_table();
         only(t, "simulator",
-             {"trace",        "procs",        "policy",          "compat",       "jobs_csv",
-              "summary_json", "max_jumps",    "progress",        "workload",     "mpl",
-              "slice",        "cs_overhead",  "migration_cost",  "migration_q",  "matrix_at",
-              "memory",       "memory_units", "memory_capacity", "positive_use", "queue_length",
-              "arrival_rate", "arrival_seed"});
+             {"trace",          "procs",        "policy",          "compat",       "jobs_csv",
+              "summary_json",   "max_jumps",    "progress",        "workload",     "mpl",
+              "slice",          "cs_overhead",  "migration_cost",  "migration_q",  "matrix_at",
+              "memory",         "memory_units", "memory_capacity", "positive_use", "queue_length",
+              "arrival_rate",   "arrival_seed", "groups",          "size_groups",  "width_groups",
+              "stop_rel_error", "warmup",       "batch_jobs",      "min_batches",  "confidence",
+              "stop_on"});
         rc.trace = get<std::string>(t, "trace", "simulator", "");
         if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
         rc.procs = get<std::int32_t>(t, "procs", "simulator", 0);
@@ -134,14 +177,43 @@ RunConfig load_run_config(const std::string& path) {
         rc.queue_length = get<double>(t, "queue_length", "simulator", rc.queue_length);
         rc.arrival_rate = get<double>(t, "arrival_rate", "simulator", rc.arrival_rate);
         rc.arrival_seed = get<std::uint64_t>(t, "arrival_seed", "simulator", rc.arrival_seed);
+        rc.groups = get<bool>(t, "groups", "simulator", rc.groups);
+        rc.size_groups = get_bounds(t, "size_groups");
+        rc.width_groups = get_bounds(t, "width_groups");
+        rc.stop_rel_error = get<double>(t, "stop_rel_error", "simulator", rc.stop_rel_error);
+        rc.warmup = get<std::int64_t>(t, "warmup", "simulator", rc.warmup);
+        rc.batch_jobs = get<std::int64_t>(t, "batch_jobs", "simulator", rc.batch_jobs);
+        rc.min_batches = get<std::int32_t>(t, "min_batches", "simulator", rc.min_batches);
+        rc.confidence = get<double>(t, "confidence", "simulator", rc.confidence);
+        rc.stop_on = get<std::string>(t, "stop_on", "simulator", rc.stop_on);
+        check_statistics(rc);
         if (rc.queue_length < 0) fail("key 'simulator.queue_length' must be >= 0");
         if (rc.arrival_rate < 0) fail("key 'simulator.arrival_rate' must be >= 0");
         if (const toml::node* w = t.get("workload")) {
             if (!w->is_table()) fail("key 'simulator.workload' must be a table");
             const toml::table& wt = *w->as_table();
             only(wt, "simulator.workload",
-                 {"jobs", "procs", "load", "phi", "seed", "users", "model", "factor", "k",
-                  "variance", "pool_capacity"});
+                 {"jobs",
+                  "procs",
+                  "load",
+                  "phi",
+                  "seed",
+                  "users",
+                  "model",
+                  "factor",
+                  "k",
+                  "variance",
+                  "pool_capacity",
+                  "q",
+                  "size_min",
+                  "size_max",
+                  "thres",
+                  "max_components",
+                  "partition",
+                  "mean_runtime",
+                  "mean_interarrival",
+                  "time_unit",
+                  "clusters"});
             auto& g = rc.workload;
             g.jobs = get<std::int64_t>(wt, "jobs", "simulator.workload", g.jobs);
             g.procs = get<std::int32_t>(wt, "procs", "simulator.workload", g.procs);
@@ -155,10 +227,43 @@ RunConfig load_run_config(const std::string& path) {
                 // unless the keys above were given too.
                 GenerateOptions z =
                     zhang_options(get<double>(wt, "factor", "simulator.workload", 1.0), g.seed);
-                if (model != "zhang" && model != "standard" && model != "feitelson-k")
+                if (model != "zhang" && model != "standard" && model != "feitelson-k" &&
+                    model != "ngubiri")
                     fail(
-                        "key 'simulator.workload.model' must be \"standard\", \"zhang\" or "
-                        "\"feitelson-k\"");
+                        "key 'simulator.workload.model' must be \"standard\", \"zhang\", "
+                        "\"feitelson-k\" or \"ngubiri\"");
+                if (model == "ngubiri") {
+                    // seed 001's model: its defaults (§4.1) unless given.
+                    const std::string w = "simulator.workload";
+                    GenerateOptions n = ngubiri_options(g.seed);
+                    n.jobs = g.jobs;
+                    n.q = get<double>(wt, "q", w, n.q);
+                    n.size_min = get<std::int32_t>(wt, "size_min", w, n.size_min);
+                    n.size_max = get<std::int32_t>(wt, "size_max", w, n.size_max);
+                    n.thres = get<std::int32_t>(wt, "thres", w, n.thres);
+                    n.max_components = get<std::int32_t>(wt, "max_components", w, n.max_components);
+                    n.mean_runtime = get<double>(wt, "mean_runtime", w, n.mean_runtime);
+                    n.mean_interarrival =
+                        get<double>(wt, "mean_interarrival", w, n.mean_interarrival);
+                    n.time_unit = get<double>(wt, "time_unit", w, n.time_unit);
+                    try {
+                        n.partition =
+                            parse_partition(get<std::string>(wt, "partition", w, "random"));
+                        if (wt.get("clusters")) {
+                            n.clusters.clear();
+                            for (const auto& c :
+                                 parse_clusters(get<std::string>(wt, "clusters", w, "")))
+                                n.clusters.push_back(c.nodes);
+                        }
+                    } catch (const std::invalid_argument& e) {
+                        fail("key 'simulator.workload': " + std::string(e.what()));
+                    }
+                    for (const char* key : {"procs", "load", "phi", "users"})
+                        if (wt.get(key))
+                            fail(std::string("key 'simulator.workload.") + key +
+                                 "' does not apply to model \"ngubiri\"");
+                    g = n;
+                }
                 if (model == "zhang") {
                     if (wt.get("jobs")) z.jobs = g.jobs;
                     g = z;
@@ -183,6 +288,13 @@ RunConfig load_run_config(const std::string& path) {
                     if (wt.get(key))
                         fail(std::string("key 'simulator.workload.") + key +
                              "' applies only to model \"feitelson-k\"");
+            if (g.model != WorkloadModel::ngubiri)
+                for (const char* key :
+                     {"q", "size_min", "size_max", "thres", "max_components", "partition",
+                      "mean_runtime", "mean_interarrival", "time_unit", "clusters"})
+                    if (wt.get(key))
+                        fail(std::string("key 'simulator.workload.") + key +
+                             "' applies only to model \"ngubiri\"");
         }
         root.erase("simulator");
     }
@@ -210,6 +322,27 @@ RunConfig load_run_config(const std::string& path) {
             }
             m->as_table()->erase("pools");
         }
+        // [[machine.clusters]]: the simulator needs their sizes (the machine
+        // size, the default for --clusters) and writes them back.
+        if (toml::node* c = m->as_table()->get("clusters")) {
+            if (!c->is_array())
+                fail("key 'machine.clusters' must be an array of tables ([[machine.clusters]])");
+            std::size_t i = 0;
+            for (const auto& e : *c->as_array()) {
+                const std::string where = "machine.clusters[" + std::to_string(i++) + "]";
+                if (!e.is_table()) fail("key '" + where + "' must be a table");
+                const toml::table& ct = *e.as_table();
+                only(ct, where, {"name", "nodes"});
+                ClusterSpec spec;
+                spec.name = get<std::string>(ct, "name", where, "");
+                const std::int64_t nodes = get<std::int64_t>(ct, "nodes", where, 0);
+                if (nodes < 1 || nodes > std::numeric_limits<std::int32_t>::max())
+                    fail("key '" + where + ".nodes' must be a positive integer");
+                spec.nodes = static_cast<std::int32_t>(nodes);
+                rc.clusters.push_back(std::move(spec));
+            }
+            m->as_table()->erase("clusters");
+        }
     }
     rc.engine = std::move(root);
     return rc;
@@ -226,6 +359,18 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     };
     toml::table& machine = sub(t, "machine");
     machine.insert_or_assign("procs", static_cast<std::int64_t>(procs));
+    if (!rc.clusters.empty()) {
+        if (total_nodes(rc.clusters) != procs)
+            fail("the clusters have " + std::to_string(total_nodes(rc.clusters)) +
+                 " nodes in all and the machine " + std::to_string(procs));
+        toml::array clusters;
+        for (const auto& c : rc.clusters) {
+            toml::table ct{{"nodes", static_cast<std::int64_t>(c.nodes)}};
+            if (!c.name.empty()) ct.insert("name", c.name);
+            clusters.push_back(std::move(ct));
+        }
+        machine.insert_or_assign("clusters", std::move(clusters));
+    }
     if (!rc.pools.empty()) {
         toml::array pools;
         for (const auto& p : rc.pools)

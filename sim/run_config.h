@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "clusters.h"
 #include "generate.h"
 #include "pools.h"
 #include "rota.h"
@@ -54,10 +55,34 @@ struct RunConfig {
     double queue_length = 0;
     double arrival_rate = 0;
     std::uint64_t arrival_seed = 1;
-    GenerateOptions workload;    // [simulator.workload]
-    toml::table engine;          // every table but [simulator]
-    std::string base_dir = ".";  // where the config file is
+    // A multi-cluster machine (seed 001 §2.1): the file's
+    // [[machine.clusters]], replaced by --clusters; empty: the workload's
+    // "; Clusters:" header, else one machine of `procs`. engine_toml()
+    // writes them back as [[machine.clusters]] with machine.procs their sum.
+    std::vector<ClusterSpec> clusters;
+    bool one_machine = false;  // --clusters none: not even the workload's clusters
+    // Group-wise metrics and the stopping rule of seed 001 §4.2
+    // (docs/workloads.md, "Group-wise metrics"). Groups are reported when
+    // the workload has components, when `groups` is set, or with the rule.
+    bool groups = false;
+    std::vector<std::int32_t> size_groups;   // the largest size of S1..S3; empty: derived
+    std::vector<std::int32_t> width_groups;  // the largest widest component of W1..W3
+    double stop_rel_error = 0;               // 0: no stopping rule
+    std::int64_t warmup = 0;                 // jobs left out of every metric, arrival order
+    std::int64_t batch_jobs = 500;           // the first batch size of the batch means
+    std::int32_t min_batches = 20;           // batches before the rule may hold
+    double confidence = 0.95;
+    std::string stop_on = "groups";  // groups | stream
+    GenerateOptions workload;        // [simulator.workload]
+    toml::table engine;              // every table but [simulator]
+    std::string base_dir = ".";      // where the config file is
 };
+
+// Throws std::invalid_argument unless `v` holds three increasing positive
+// group boundaries; `what` names them in the message.
+void check_group_bounds(const std::vector<std::int32_t>& v, const std::string& what);
+// Throws ConfigError for statistics options out of range.
+void check_statistics(const RunConfig&);
 
 // Reads a config file; "" gives the defaults. Throws ConfigError naming the
 // key for an unknown key or a wrong type.

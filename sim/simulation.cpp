@@ -64,6 +64,13 @@ class Machine {
         if (pd && pd->demand.size() != jobs.size() * pd->count())
             throw SimError("the pool demands do not cover every job of the workload");
         pools_ = pd;
+        if (opt.components && !opt.components->empty()) {
+            if (opt.components->jobs() != jobs.size())
+                throw SimError("the components do not cover every job of the workload");
+            components_ = opt.components;
+            res_.clusters.offset = components_->offset;
+            res_.clusters.widths.assign(components_->widths.size(), -1);
+        }
         overhead_ = static_cast<std::int64_t>(opt.cs_overhead * static_cast<double>(mi.slice));
         arrival_.resize(jobs.size());
         std::iota(arrival_.begin(), arrival_.end(), 0u);
@@ -126,7 +133,13 @@ class Machine {
                     submit(arrival_[next_arrival_++]);
                 pass(t);
             }
+            if (opt_.stop && opt_.stop(res_.jobs)) {
+                res_.stopped = true;
+                res_.stop_time = t / kUs;
+                break;
+            }
         }
+        res_.arrived = static_cast<std::int64_t>(next_arrival_);
         std::int64_t first = -1, last = -1;
         for (const auto& o : res_.jobs) {
             if (first < 0 || o.submit < first) first = o.submit;
@@ -134,8 +147,11 @@ class Machine {
         }
         res_.capacity_loss =
             last > first ? loss_.value(static_cast<double>(last - first), procs_) : 0;
-        res_.mean_queue = window_last_ > window_first_
-                              ? queue_integral_ / static_cast<double>(window_last_ - window_first_)
+        // A stopped run's window ends where it stopped.
+        const std::int64_t window_last =
+            res_.stopped ? std::min(window_last_, last_t_) : window_last_;
+        res_.mean_queue = window_last > window_first_
+                              ? queue_integral_ / static_cast<double>(window_last - window_first_)
                               : std::numeric_limits<double>::quiet_NaN();
         res_.counters.size = sizeof(rota_counters);
         check(e_, rota_counters_get(e_, &res_.counters), "rota_counters_get");
@@ -189,6 +205,7 @@ class Machine {
     std::int64_t last_t_ = -1;
     CapacityLoss loss_;
     const PoolDemands* pools_ = nullptr;
+    const Components* components_ = nullptr;
     // The ready queue integrated over [first arrival, last arrival], job x us.
     std::int64_t window_first_ = 0, window_last_ = 0;
     double queue_integral_ = 0;
@@ -279,6 +296,10 @@ class Machine {
             rj.npools = static_cast<std::int32_t>(pools_->count());
             rj.pools = pools_->of(i);
         }
+        if (components_) {
+            rj.ncomponents = components_->count(i);
+            rj.components = components_->of(i);
+        }
         check(e_, rota_submit(e_, &rj), "rota_submit");
         ++waiting_;
         if (opt_.progress && next_arrival_ % static_cast<std::size_t>(opt_.progress_every) == 0)
@@ -328,6 +349,17 @@ class Machine {
         close_run(i);
     }
 
+    // Where the engine put each component of a job it started.
+    void record_clusters(std::uint32_t i) {
+        std::int32_t* out = res_.clusters.widths.data() + res_.clusters.offset[i];
+        const std::size_t cap = static_cast<std::size_t>(components_->count(i));
+        std::size_t n = 0;
+        check(e_, rota_job_clusters(e_, i, out, cap, &n), "rota_job_clusters");
+        if (n != cap)
+            throw SimError("job " + std::to_string(in_[i].id) + " has " + std::to_string(cap) +
+                           " components and the engine placed " + std::to_string(n));
+    }
+
     void drain() {
         rota_action a{};
         a.size = sizeof(a);
@@ -345,6 +377,7 @@ class Machine {
                 case ROTA_ACTION_START: {
                     res_.jobs[i].start = a.time / kUs;
                     --waiting_;
+                    if (components_) record_clusters(i);
                     open_run(i);
                     Running& r = state(i);
                     r.need = std::min(j.runtime, j.estimate) * kUs;

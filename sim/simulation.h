@@ -40,6 +40,15 @@ struct SimOptions {
     // of the workload; the engine must have exactly these pools, in this
     // order ([[machine.pools]]). nullptr or empty: no pools.
     const PoolDemands* pools = nullptr;
+    // The jobs' components (seed 001 §2.2), one entry per job of the
+    // workload, submitted with each job; the engine must have clusters
+    // ([[machine.clusters]]). nullptr or empty: every job is one component.
+    const Components* components = nullptr;
+    // Called after every event time with the outcomes so far (workload
+    // order); true ends the simulation there: no more arrivals, jobs
+    // running stay unfinished. The stopping rule of seed 001 §4.2
+    // (stopping.h) is one.
+    std::function<bool(const std::vector<JobOutcome>&)> stop;
 };
 
 struct SimResult {
@@ -54,6 +63,15 @@ struct SimResult {
     // time-averaged from the first arrival to the last: the load measure of
     // seed 002 §4.1. nan when all jobs arrive at the same time.
     double mean_queue = 0;
+    // With components: the cluster (0-based) of each component of each job,
+    // in the layout of SimOptions::components; -1 for a job that never
+    // started.
+    Components clusters;
+    // SimOptions::stop ended the run at stop_time (seconds), after
+    // `arrived` of the jobs had been submitted.
+    bool stopped = false;
+    std::int64_t stop_time = -1;
+    std::int64_t arrived = 0;
 };
 
 // Thrown when the engine answers an error; carries the engine's message.

@@ -149,6 +149,34 @@ std::string parse_header_line(std::string_view line, SwfHeader& h) {
     std::string_view key = trim(body.substr(0, colon));
     std::string_view val = trim(body.substr(colon + 1));
     if (iequals(key, "Pools")) return parse_pools(val, h);
+    if (iequals(key, "Components")) {
+        if (h.components) return "the header declares Components twice";
+        if (!iequals(val, "widths"))
+            return "Components: expected 'widths' (each record then gives its component widths "
+                   "joined by '+' after field 18 and the pool demands), not '" +
+                   std::string(val) + "'";
+        h.components = true;
+        return {};
+    }
+    if (iequals(key, "Clusters")) {
+        if (!h.clusters.empty()) return "the header declares Clusters twice";
+        try {
+            h.clusters = parse_clusters(std::string(val));
+        } catch (const std::invalid_argument& e) {
+            return std::string("Clusters: ") + e.what();
+        }
+        return {};
+    }
+    if (iequals(key, "TimeUnit")) {
+        double v = 0;
+        std::string_view num = val.substr(0, std::min(val.find(' '), val.size()));
+        auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+        if (ec != std::errc() || ptr != num.data() + num.size() || !(v > 0) || !std::isfinite(v))
+            return "TimeUnit: expected a positive number of seconds, not '" + std::string(val) +
+                   "'";
+        h.time_unit = v;
+        return {};
+    }
     std::int32_t* target = nullptr;
     if (iequals(key, "MaxProcs"))
         target = &h.max_procs;
@@ -302,6 +330,39 @@ struct SwfReader::Impl {
             if (res == Bad::out_of_range) bad_pool("out of range: '" + token_at(tok, e) + "'");
             if (r.pools[k] < 0) bad_pool("negative: " + std::to_string(r.pools[k]));
         }
+        r.components.clear();
+        if (header.components) parse_components(p, e, r);
+    }
+
+    // The widths "6+6+5" of a job, which must add up to its processors
+    // (field 5, else field 8, as the default mapping takes them).
+    void parse_components(const char*& p, const char* e, SwfRecord& r) const {
+        const int field = kFields + 1 + static_cast<int>(header.pools.size());
+        auto bad_comp = [&](const std::string& what) {
+            throw SwfError(path, lines.line_number(), field, "components", what);
+        };
+        while (p != e && is_space(*p)) ++p;
+        if (p == e)
+            bad_comp("missing (the header declares components: " + std::to_string(field) +
+                     " fields expected)");
+        const char* tok = p;
+        while (p != e && !is_space(*p)) ++p;
+        const std::string_view text(tok, static_cast<std::size_t>(p - tok));
+        if (text == "-1") return;  // one component of all its processors
+        try {
+            r.components = parse_widths(text);
+        } catch (const std::invalid_argument& ex) {
+            bad_comp(std::string(ex.what()) + " in '" + token_at(tok, e) + "'");
+        }
+        std::int64_t sum = 0;
+        for (auto w : r.components) sum += w;
+        const std::int32_t procs = r.alloc_procs > 0 ? r.alloc_procs : r.req_procs;
+        if (sum != procs)
+            bad_comp("the widths " + token_at(tok, e) + " add up to " + std::to_string(sum) +
+                     ", the job has " +
+                     (procs > 0 ? std::to_string(procs) + " processors (field " +
+                                      (r.alloc_procs > 0 ? "5" : "8") + ")"
+                                : std::string("no processors (fields 5 and 8)")));
     }
 
     std::string path;
@@ -513,6 +574,22 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
             continue;
         }
         t.jobs.push_back(*j);
+        if (t.header.components) {
+            if (rec.components.empty()) {
+                t.components.push(&j->procs, 1);
+            } else {
+                std::int64_t sum = 0;
+                for (auto w : rec.components) sum += w;
+                // The pyss mapping may cap or replace the processors.
+                if (sum != j->procs)
+                    throw std::invalid_argument(
+                        path + ": job " + std::to_string(j->id) + " has " +
+                        std::to_string(j->procs) + " processors after the " +
+                        (m == Mapping::pyss ? "pyss" : "default") + " mapping and components " +
+                        format_widths(rec.components.data(), rec.components.size()));
+                t.components.push(rec.components);
+            }
+        }
         if (t.pools.empty()) continue;
         for (std::size_t k = 0; k < header_pools; ++k) t.pools.demand.push_back(rec.pools[k]);
         if (o.memory != MemorySource::none) {
@@ -522,6 +599,7 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
     }
     t.jobs.shrink_to_fit();
     t.pools.demand.shrink_to_fit();
+    if (t.header.components && t.jobs.empty()) t.components.offset = {0};
     return t;
 }
 

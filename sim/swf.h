@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "clusters.h"
+#include "components.h"
 #include "pools.h"
 
 namespace rota::sim {
@@ -40,6 +42,10 @@ struct SwfRecord {
     // Fields 19, 20, ...: the demand on each pool the header declares
     // ("; Pools:"), in its order; empty when it declares none.
     std::vector<std::int64_t> pools;
+    // The field after those, when the header declares components (";
+    // Components: widths"): the job's component widths, "6+6+5"; "-1" (one
+    // component of all its processors) leaves it empty.
+    std::vector<std::int32_t> components;
 
     bool operator==(const SwfRecord&) const = default;
 };
@@ -51,6 +57,16 @@ struct SwfHeader {
     // seed 002's resources 2..K (docs/workloads.md, "Pools in SWF"); each
     // record then carries one more field per pool, after field 18.
     std::vector<PoolSpec> pools;
+    // "; Components: widths": every record carries its component widths
+    // in one more field, after the pool demands (seed 001 §2.2;
+    // docs/workloads.md, "Components in SWF").
+    bool components = false;
+    // "; Clusters: 20 20 20 20 20": the multi-cluster machine the workload
+    // was made for; the simulator's default when no clusters are given.
+    std::vector<ClusterSpec> clusters;
+    // "; TimeUnit: 1000": seconds per time unit of the model that made the
+    // workload (0: not declared), so that reports can speak its units.
+    double time_unit = 0;
     std::vector<std::string> lines;  // the raw comment lines before the first record, ';' included
 };
 
@@ -81,7 +97,7 @@ class SwfError : public std::runtime_error {
 // its magic bytes, not its name). Comment lines before the first record make
 // the header, which is parsed by the constructor; later comment lines and blank
 // lines are skipped. Fields beyond the 18th are ignored, except the pool
-// demands of a header that declares pools.
+// demands and the component widths of a header that declares them.
 class SwfReader {
   public:
     explicit SwfReader(const std::string& path);  // throws SwfError
@@ -203,6 +219,9 @@ struct Trace {
     // The header's pools, then "memory" when LoadOptions::memory is set;
     // one row of demands per job of `jobs`.
     PoolDemands pools;
+    // The jobs' component widths when the header declares them (one entry
+    // per job of `jobs`), else empty.
+    Components components;
     std::optional<MachinesFile> machines;  // the .machines file beside the trace, if any
 };
 

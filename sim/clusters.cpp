@@ -1,0 +1,81 @@
+#include "clusters.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <charconv>
+#include <limits>
+#include <stdexcept>
+
+namespace rota::sim {
+
+namespace {
+
+std::int64_t positive(const std::string& part, const std::string& what) {
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (ec != std::errc() || ptr != part.data() + part.size() || part.empty())
+        throw std::invalid_argument("clusters: " + what + " '" + part + "' is not a number");
+    if (v < 1 || v > std::numeric_limits<std::int32_t>::max())
+        throw std::invalid_argument("clusters: " + what + " '" + part +
+                                    "' must be a positive 32-bit integer");
+    return v;
+}
+
+}  // namespace
+
+std::vector<ClusterSpec> parse_clusters(const std::string& text) {
+    std::vector<ClusterSpec> out;
+    std::string part;
+    auto flush = [&] {
+        if (part.empty()) return;
+        const auto x = part.find_first_of("xX");
+        std::int64_t count = 1, nodes = 0;
+        if (x == std::string::npos) {
+            nodes = positive(part, "nodes");
+        } else {
+            count = positive(part.substr(0, x), "cluster count");
+            nodes = positive(part.substr(x + 1), "nodes");
+            if (count > 4096)
+                throw std::invalid_argument("clusters: more than 4096 in '" + part + "'");
+        }
+        for (std::int64_t i = 0; i < count; ++i)
+            out.push_back({"", static_cast<std::int32_t>(nodes)});
+        part.clear();
+    };
+    for (char c : text) {
+        if (c == ',' || c == ' ' || c == '\t')
+            flush();
+        else
+            part += c;
+    }
+    flush();
+    if (out.empty())
+        throw std::invalid_argument("clusters: none given (expected e.g. 5x20 or 20,20,16)");
+    if (total_nodes(out) > std::numeric_limits<std::int32_t>::max())
+        throw std::invalid_argument("clusters: more than 2^31 nodes in all");
+    return out;
+}
+
+std::string format_clusters(const std::vector<ClusterSpec>& cs) {
+    std::vector<std::int32_t> n;
+    for (const auto& c : cs) n.push_back(c.nodes);
+    return fmt::format("{}", fmt::join(n, " "));
+}
+
+std::string describe_clusters(const std::vector<ClusterSpec>& cs) {
+    bool same = !cs.empty();
+    for (const auto& c : cs) same = same && c.nodes == cs.front().nodes;
+    if (same) return fmt::format("{}x{}", cs.size(), cs.front().nodes);
+    std::vector<std::int32_t> n;
+    for (const auto& c : cs) n.push_back(c.nodes);
+    return fmt::format("{}", fmt::join(n, ","));
+}
+
+std::int64_t total_nodes(const std::vector<ClusterSpec>& cs) {
+    std::int64_t n = 0;
+    for (const auto& c : cs) n += c.nodes;
+    return n;
+}
+
+}  // namespace rota::sim
