@@ -33,15 +33,21 @@ std::string Scheduler::unplaceable(const Job& j) const {
     std::sort(sizes.rbegin(), sizes.rend());
     for (std::size_t i = 0; i < widths.size(); ++i)
         if (widths[i] > sizes[i]) {
-            std::string list;
-            for (auto x : w) list += (list.empty() ? "" : "+") + std::to_string(x);
-            return "its components (" + list + " nodes) do not fit distinct clusters: the " +
-                   std::to_string(i + 1) +
-                   (i == 0   ? "st"
-                    : i == 1 ? "nd"
-                    : i == 2 ? "rd"
-                             : "th") +
-                   " largest cluster has " + std::to_string(sizes[i]) + " nodes";
+            // Appended piece by piece: GCC 12 misreads a long chain of
+            // string + as overlapping copies (-Wrestrict).
+            static const char* const kOrdinal[] = {"st", "nd", "rd", "th"};
+            std::string why = "its components (";
+            for (std::size_t k = 0; k < w.size(); ++k) {
+                if (k > 0) why += '+';
+                why += std::to_string(w[k]);
+            }
+            why += " nodes) do not fit distinct clusters: the ";
+            why += std::to_string(i + 1);
+            why += kOrdinal[std::min<std::size_t>(i, 3)];
+            why += " largest cluster has ";
+            why += std::to_string(sizes[i]);
+            why += " nodes";
+            return why;
         }
     return {};
 }
