@@ -51,21 +51,21 @@ bool Machine::fits_at(std::int32_t row, const Demand& d, Time start) const {
     return d.clusters ? clusters_hold(d, d.clusters, start) : worst_fit(d, start, nullptr);
 }
 
-// "From now on" ends at half the time axis, far past any window, so that
-// the profile keeps a last step that lasts forever.
+// "From now on" ends at the horizon, past every reservation, so that the
+// profile keeps a last step that lasts forever.
 void Machine::node_out(std::int32_t node, Time from) {
     const std::int64_t one = 1;
-    rows_[0].take(from, kForever / 2, &one);
+    rows_[0].take(from, kHorizon, &one);
     if (!cluster_prof_.empty())
-        cluster_prof_[static_cast<std::size_t>(cluster_of(node))].take(from, kForever / 2, &one);
+        cluster_prof_[static_cast<std::size_t>(cluster_of(node))].take(from, kHorizon, &one);
     matrix_.place(0, {NodeRun{node, 1}}, Matrix::kEmpty);
 }
 
 void Machine::node_in(std::int32_t node, Time from) {
     const std::int64_t one = 1;
-    rows_[0].give(from, kForever / 2, &one);
+    rows_[0].give(from, kHorizon, &one);
     if (!cluster_prof_.empty())
-        cluster_prof_[static_cast<std::size_t>(cluster_of(node))].give(from, kForever / 2, &one);
+        cluster_prof_[static_cast<std::size_t>(cluster_of(node))].give(from, kHorizon, &one);
     matrix_.clear(0, {NodeRun{node, 1}});
 }
 
@@ -120,11 +120,10 @@ Time Machine::earliest_clustered(const Demand& d, Time from) const {
     Time t = from;
     for (;;) {
         t = earliest_in(0, d, t);
-        if (worst_fit(d, t, nullptr)) return t;
+        if (t == kForever || worst_fit(d, t, nullptr)) return t;
         Time next = kForever;
         for (const Profile& p : cluster_prof_) next = std::min(next, p.next_change(t));
-        if (next == kForever)
-            throw Error(Errc::internal, "profile: components exceed the clusters");
+        if (next > kHorizon - d.window) return kForever;  // no window ends by the horizon
         t = next;
     }
 }
@@ -156,12 +155,13 @@ std::int32_t Machine::row_for_now(const Demand& d, Time now) const {
 Time Machine::earliest_in(std::int32_t row, const Demand& d, Time from) const {
     const std::int64_t p = d.procs;
     const Profile& prof = rows_[static_cast<std::size_t>(row)];
+    const Time latest = kHorizon - d.window;
     Time t = from;
     for (;;) {
-        t = prof.earliest(t, &p, d.window);
-        if (!pools_) return t;
-        const Time u = pools_->earliest(t, d.pools, d.window);
-        if (u == t) return t;
+        t = prof.earliest(t, &p, d.window, latest);
+        if (t == kForever || !pools_) return t;
+        const Time u = pools_->earliest(t, d.pools, d.window, latest);
+        if (u == t || u == kForever) return u;
         t = u;
     }
 }

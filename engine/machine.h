@@ -32,6 +32,11 @@ struct Demand {
 
 class Machine {
   public:
+    // The end of the time axis for promises: no reservation ends past it,
+    // so start + window never overflows however long the queue of long
+    // jobs, and a node out of service is out until then (node_out).
+    static constexpr Time kHorizon = kForever / 2;
+
     explicit Machine(const SchedulerConfig& cfg);
 
     std::int32_t rows() const { return matrix_.rows(); }
@@ -84,7 +89,7 @@ class Machine {
     std::int32_t row_for_now(const Demand& d, Time now) const;
     // The earliest start at or after `from` over the rows `ok` accepts
     // (nullptr: all), ties to the lowest row. {kForever, -1} if no row is
-    // accepted.
+    // accepted; {kForever, row} if no window ends by kHorizon.
     std::pair<Time, std::int32_t> earliest(const Demand& d, Time from,
                                            const std::vector<char>* ok = nullptr) const;
     bool fits_at(std::int32_t row, const Demand& d, Time start) const;

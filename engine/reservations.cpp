@@ -74,13 +74,17 @@ void Scheduler::count_reservation(std::int32_t row, std::int32_t delta) {
     rows_at_depth_ += (n >= cfg_.reservation_depth) - was_full;
 }
 
-// A reservation at the earliest slot of the rows that may take one more.
+// A reservation at the earliest slot of the rows that may take one more;
+// kForever, and none, if no slot ends by Machine::kHorizon.
 Time Scheduler::reserve(Slot s) {
     const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
     for (std::size_t r = 0; r < row_ok_.size(); ++r)
         row_ok_[r] = unlimited || reserved_in_row_[r] < cfg_.reservation_depth;
     const auto [t, row] = machine_.earliest(demand(job(s)), now_, &row_ok_);
     if (row < 0) throw Error(Errc::internal, "reserve: no row may take a reservation");
+    // No window ends by the horizon (a queue of jobs whose estimates add up
+    // past it): the job waits without a promise until capacity comes back.
+    if (t == kForever) return kForever;
     reserve_at(s, t, row);
     return t;
 }
@@ -215,6 +219,7 @@ void Scheduler::compress_reservations() {
             // A move is only ever to an earlier time: on a tie it keeps its row.
             if (t == old) row = old_row;
         }
+        if (t == kForever) continue;  // placed anew from a jumped clock, and nothing fits
         reserve_at(s, t, row);
         if (!use_reach || (t == old && row == old_row)) continue;
         // The window it left is free again: widths that fit there may now

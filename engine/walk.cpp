@@ -140,10 +140,11 @@ void Scheduler::schedule_phase() {
             }
             head = s;
             if (can_reserve()) {
-                if (reserve(s) == now_) {  // cannot happen while profiles agree; kept safe
+                const Time t = reserve(s);
+                if (t == now_) {  // cannot happen while profiles agree; kept safe
                     start(s, j.reserved_row);
                     queue_.kill(r);
-                } else {
+                } else if (t != kForever) {
                     ++reserved_ahead;
                 }
             }
@@ -163,10 +164,11 @@ void Scheduler::schedule_phase() {
         if (can_reserve() && !batch_slots_.empty())
             flush();  // they come before this job in the queue, and may reserve
         if (can_reserve()) {
-            if (reserve(s) == now_) {
+            const Time t = reserve(s);
+            if (t == now_) {
                 start(s, j.reserved_row);
                 queue_.kill(r);
-            } else {
+            } else if (t != kForever) {
                 ++reserved_ahead;
             }
         }
