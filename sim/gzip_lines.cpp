@@ -1,6 +1,7 @@
 #include "gzip_lines.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -14,6 +15,9 @@ namespace rota::sim {
 namespace {
 
 constexpr std::size_t kBlock = 1 << 20;
+// No trace line comes near this (an SWF line is under 200 bytes): a longer
+// one is a wrong file, refused before it fills the memory.
+constexpr std::size_t kMaxLine = 4 << 20;
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
     throw std::runtime_error(path + ": " + what);
@@ -74,8 +78,18 @@ class GzSource final : public LineReader::Source {
 }  // namespace
 
 LineReader::LineReader(const std::string& path) : path_(path), buf_(kBlock) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Non-blocking so that a FIFO without a writer cannot hang the open;
+    // reads block again once it is open (with no writer they see the end).
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 &&
+        (S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+        ::close(fd);
+        fail(path,
+             S_ISDIR(st.st_mode) ? "is a directory, not a trace" : "is a device, not a trace");
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     unsigned char magic[2] = {0, 0};
     std::size_t n = 0;
     while (n < 2) {
@@ -149,6 +163,9 @@ bool LineReader::next(std::string_view& line) {
             ++line_;
             return true;
         }
+        if (end_ - pos_ > kMaxLine)
+            fail(path_, "line " + std::to_string(line_ + 1) + " is longer than " +
+                            std::to_string(kMaxLine) + " bytes: not a trace");
         std::size_t consumed = pos_;
         scanned = end_;
         if (!fill()) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <string_view>
+#include <unordered_map>
 
 #include "gzip_lines.h"
 
@@ -564,7 +565,14 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
     }
     SwfRecord rec;
     const std::size_t header_pools = t.header.pools.size();
+    // Job ids name jobs in the engine, the CSV and the actions: two jobs
+    // with one id would be one job to every reader of the results.
+    std::unordered_map<std::int64_t, std::int64_t> line_of_id;
     while (reader.next(rec)) {
+        if (const auto [it, fresh] = line_of_id.emplace(rec.id, reader.line_number()); !fresh)
+            throw std::invalid_argument(path + ":" + std::to_string(reader.line_number()) +
+                                        ": job id " + std::to_string(rec.id) +
+                                        " was already given at line " + std::to_string(it->second));
         auto j =
             m == Mapping::pyss ? map_pyss(rec, machine_procs, t.stats) : map_default(rec, t.stats);
         if (!j) continue;

@@ -1,3 +1,4 @@
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -156,7 +157,7 @@ TEST_CASE("SWF reader gives identical records for the gzipped file", "[swf]") {
 TEST_CASE("SWF reader handles lines longer than its buffer and many lines", "[swf]") {
     TempFile f{temp_path("long.swf")};
     std::string body = "; MaxProcs: 4\n";
-    std::string extra(3 << 20, 'x');  // longer than the 1 MiB read block
+    std::string extra(2 << 20, 'x');  // longer than the 1 MiB read block
     body += "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1 " + extra + "\n";
     for (int i = 2; i <= 50000; ++i)
         body += std::to_string(i) + " 5 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
@@ -170,6 +171,39 @@ TEST_CASE("SWF reader handles lines longer than its buffer and many lines", "[sw
     TempFile gz{temp_path("long.swf.gz")};
     write_gz(gz.path, body);
     CHECK(read_all(gz.path) == recs);
+}
+
+// A line past 4 MiB is no trace: refused with file and line before it
+// fills the memory (a 2 GB line took 6.3 GB before an error).
+TEST_CASE("SWF reader refuses a line longer than 4 MiB, naming file and line", "[swf]") {
+    TempFile f{temp_path("huge_line.swf")};
+    std::string body = "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    body += std::string(5 << 20, '7');
+    std::ofstream(f.path, std::ios::binary) << body;
+    CHECK_THROWS_WITH(read_all(f.path),
+                      Catch::Contains("huge_line.swf") && Catch::Contains("line 2 is longer than"));
+}
+
+TEST_CASE("SWF loading refuses a job id given twice, naming both lines", "[swf]") {
+    TempFile f{temp_path("dup.swf")};
+    std::ofstream(f.path, std::ios::binary)
+        << "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+           "2 5 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+           "1 9 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    CHECK_THROWS_WITH(load_trace(f.path, Mapping::standard),
+                      Catch::Contains("dup.swf:4: job id 1 was already given at line 2"));
+}
+
+TEST_CASE("a trace that is a FIFO without a writer or a directory does not hang", "[swf]") {
+    const std::string fifo = temp_path("no_writer.fifo");
+    std::filesystem::remove(fifo);
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    SwfReader r(fifo);  // returns at once: no writer is the end of the data
+    SwfRecord rec;
+    CHECK_FALSE(r.next(rec));
+    std::filesystem::remove(fifo);
+    CHECK_THROWS_WITH(SwfReader(std::filesystem::temp_directory_path().string()),
+                      Catch::Contains("is a directory"));
 }
 
 TEST_CASE("SWF reader reports malformed lines with file, line and field", "[swf]") {
