@@ -777,7 +777,10 @@ int main(int argc, char** argv) {
         }
         RunConfig rc = load_run_config(config_path);
         if (!trace.empty()) rc.trace = trace;
-        if (procs > 0) rc.procs = procs;
+        // A flag given is taken as given, and checked (check_statistics,
+        // the engine): a bad value is an error, never silently ignored.
+        auto given = [&](const char* flag) { return sim->count(flag) > 0; };
+        if (given("--procs")) rc.procs = procs;
         if (!policies.empty()) {
             for (const auto& p : policies) check_policy(p);
             rc.policies = policies;
@@ -785,17 +788,24 @@ int main(int argc, char** argv) {
         if (!compat.empty()) rc.compat = compat;
         if (!jobs_csv.empty()) rc.jobs_csv = jobs_csv;
         if (!summary_json.empty()) rc.summary_json = summary_json;
-        if (max_jumps >= 0) rc.max_jumps = max_jumps;
-        if (jobs > 0) rc.workload.jobs = jobs;
-        if (load > 0) rc.workload.load = load;
-        if (seed >= 0) rc.workload.seed = static_cast<std::uint64_t>(seed);
+        if (given("--max-jumps")) rc.max_jumps = max_jumps;
+        if (given("--jobs")) rc.workload.jobs = jobs;
+        if (given("--load")) rc.workload.load = load;
+        if (given("--seed")) {
+            if (seed < 0) throw std::invalid_argument("--seed must be >= 0");
+            rc.workload.seed = static_cast<std::uint64_t>(seed);
+        }
         if (no_progress) rc.progress = false;
-        if (mpl > 0) rc.mpl = mpl;
-        if (slice > 0) rc.slice = slice;
-        if (cs_overhead >= 0) rc.cs_overhead = cs_overhead;
-        if (migration_cost >= 0) rc.migration_cost = migration_cost;
-        if (migration_q >= -1) rc.migration_q = migration_q;
-        if (matrix_at >= 0) rc.matrix_at = matrix_at;
+        if (given("--mpl")) rc.mpl = mpl;
+        if (given("--slice")) rc.slice = slice;
+        if (given("--cs-overhead")) rc.cs_overhead = cs_overhead;
+        if (given("--migration-cost")) rc.migration_cost = migration_cost;
+        if (given("--migration-q")) rc.migration_q = migration_q;
+        if (given("--matrix-at")) {
+            if (!(matrix_at >= 0))
+                throw std::invalid_argument("--matrix-at must be a time >= 0 in seconds");
+            rc.matrix_at = matrix_at;
+        }
         for (const auto& f : pool_flags) {
             PoolSpec p;
             try {

@@ -1,5 +1,6 @@
 #include "run_config.h"
 
+#include <cmath>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -78,6 +79,29 @@ void check_statistics(const RunConfig& rc) {
         fail("the confidence must be in (0, 1), e.g. 0.95");
     if (rc.stop_on != "groups" && rc.stop_on != "stream")
         fail("stop_on must be \"groups\" or \"stream\", not \"" + rc.stop_on + "\"");
+    if (rc.procs < 0 || rc.procs > 1'000'000)
+        fail("procs must be 1..1000000 (0: from the trace), not " + std::to_string(rc.procs));
+    if (rc.max_jumps < 0) fail("max_jumps must be >= 0, not " + std::to_string(rc.max_jumps));
+    if (rc.mpl < 1 || rc.mpl > 32) fail("mpl must be 1..32, not " + std::to_string(rc.mpl));
+    if (rc.migration_q < -1)
+        fail("migration_q must be -1 (unlimited) or >= 0, not " + std::to_string(rc.migration_q));
+    if (rc.workload.jobs < 1) fail("the workload needs at least 1 job");
+    if (!(rc.workload.load > 0) || !std::isfinite(rc.workload.load))
+        fail("the offered load must be a positive number, not " + std::to_string(rc.workload.load));
+    // Numbers that become times or fractions: NaN and infinities would
+    // reach float-to-integer conversions.
+    if (!(rc.cs_overhead >= 0 && rc.cs_overhead < 1))
+        fail(
+            "the context-switch overhead (cs_overhead) must be in [0, 1), a fraction of the "
+            "slice, not " +
+            std::to_string(rc.cs_overhead));
+    if (!std::isfinite(rc.matrix_at) || rc.matrix_at > 1e12)
+        fail("matrix_at must be a finite time in seconds, not " + std::to_string(rc.matrix_at));
+    for (const auto& [what, v] :
+         {std::pair<const char*, double>{"slice", rc.slice}, {"migration_cost", rc.migration_cost}})
+        if (!std::isfinite(v) || v < 0 || v > 1e9)
+            fail(std::string(what) + " must be a finite number of seconds, not " +
+                 std::to_string(v));
 }
 
 const std::vector<std::string>& policy_names() {

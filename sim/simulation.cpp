@@ -427,6 +427,17 @@ class Machine {
 }  // namespace
 
 SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt) {
+    // Times are converted to microseconds: a value past the engine's time
+    // axis would overflow the conversion, so it is refused here, by job.
+    constexpr std::int64_t kMaxSeconds = std::numeric_limits<std::int64_t>::max() / 4 / kUs;
+    for (const TraceJob& j : jobs)
+        for (const auto& [what, v] : {std::pair<const char*, std::int64_t>{"submit time", j.submit},
+                                      {"run time", j.runtime},
+                                      {"estimate", j.estimate}})
+            if (v < 0 || v > kMaxSeconds)
+                throw SimError("job " + std::to_string(j.id) + ": " + what + " " +
+                               std::to_string(v) + " s is outside 0.." +
+                               std::to_string(kMaxSeconds) + " s, the time axis");
     return Machine(e, jobs, opt).run();
 }
 
