@@ -16,35 +16,58 @@ rota_time rota_now(const rota_engine* e) {
     return e && e->sched ? e->sched->now() : 0;
 }
 
+}  // extern "C"
+
+namespace {
+
+// A rota_job as the engine's JobSpec; `fn` names the call in messages.
+JobSpec spec_of(const rota_job* job, const std::string& fn) {
+    if (!job || job->size < offsetof(rota_job, priority))
+        throw Error(Errc::invalid, fn + ": job is NULL or its size field is not set");
+    JobSpec s;
+    s.id = job->id;
+    s.estimate = job->estimate;
+    s.procs = job->procs;
+    s.user = job->user;
+    s.priority = job->size >= offsetof(rota_job, npools) ? job->priority : 0;
+    // Fields a caller's older, smaller struct has not got are absent.
+    auto has = [&](std::size_t end) { return job->size >= end; };
+    if (has(offsetof(rota_job, pools) + sizeof(job->pools)) && job->npools > 0) {
+        if (!job->pools) throw Error(Errc::invalid, fn + ": npools > 0 but pools is NULL");
+        s.pools.assign(job->pools, job->pools + job->npools);
+    }
+    if (has(offsetof(rota_job, components) + sizeof(job->components)) && job->ncomponents != 0) {
+        if (job->ncomponents < 0 || job->ncomponents > 256)
+            throw Error(Errc::invalid, fn + ": ncomponents must be 0..256, got " +
+                                           std::to_string(job->ncomponents));
+        if (!job->components)
+            throw Error(Errc::invalid, fn + ": ncomponents > 0 but components is NULL");
+        s.components.assign(job->components, job->components + job->ncomponents);
+    }
+    if (has(offsetof(rota_job, submitted) + sizeof(job->submitted))) s.submitted = job->submitted;
+    return s;
+}
+
+}  // namespace
+
+extern "C" {
+
 int rota_submit(rota_engine* e, const rota_job* job) {
     return capi::guard(e, [&] {
-        if (!job || job->size < offsetof(rota_job, priority))
-            throw Error(Errc::invalid, "rota_submit: job is NULL or its size field is not set");
-        JobSpec s;
-        s.id = job->id;
-        s.estimate = job->estimate;
-        s.procs = job->procs;
-        s.user = job->user;
-        s.priority = job->size >= offsetof(rota_job, npools) ? job->priority : 0;
-        // Fields a caller's older, smaller struct has not got are absent.
-        auto has = [&](std::size_t end) { return job->size >= end; };
-        if (has(offsetof(rota_job, pools) + sizeof(job->pools)) && job->npools > 0) {
-            if (!job->pools)
-                throw Error(Errc::invalid, "rota_submit: npools > 0 but pools is NULL");
-            s.pools.assign(job->pools, job->pools + job->npools);
-        }
-        if (has(offsetof(rota_job, components) + sizeof(job->components)) &&
-            job->ncomponents != 0) {
-            if (job->ncomponents < 0 || job->ncomponents > 256)
-                throw Error(Errc::invalid, "rota_submit: ncomponents must be 0..256, got " +
-                                               std::to_string(job->ncomponents));
-            if (!job->components)
-                throw Error(Errc::invalid, "rota_submit: ncomponents > 0 but components is NULL");
-            s.components.assign(job->components, job->components + job->ncomponents);
-        }
-        if (has(offsetof(rota_job, submitted) + sizeof(job->submitted)))
-            s.submitted = job->submitted;
-        e->sched->submit(s);
+        e->sched->submit(spec_of(job, "rota_submit"));
+        return ROTA_OK;
+    });
+}
+
+int rota_adopt(rota_engine* e, const rota_job* job, rota_time start, const rota_node_run* runs,
+               int32_t nruns) {
+    return capi::guard(e, [&] {
+        const JobSpec s = spec_of(job, "rota_adopt");
+        if (nruns <= 0 || !runs)
+            throw Error(Errc::invalid, "rota_adopt: a running job needs its nodes (nruns > 0)");
+        std::vector<NodeRun> r;
+        for (int32_t i = 0; i < nruns; ++i) r.push_back({runs[i].first, runs[i].count});
+        e->sched->adopt(s, start, r);
         return ROTA_OK;
     });
 }

@@ -296,6 +296,7 @@ int rota_counters_get(rota_engine* e, rota_counters* out) {
         full.migrated_tasks = c.migrated_tasks;
         full.window_extensions = c.window_extensions;
         full.requeued = c.requeued;
+        full.adopted = c.adopted;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

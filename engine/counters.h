@@ -30,7 +30,9 @@ struct Counters {
     // Running jobs that outlived their window (estimate x rows) and got one
     // more cycle; the one case where a reservation may move later.
     std::uint64_t window_extensions = 0;
-    std::uint64_t requeued = 0;  // running jobs sent back to the queue (a node went down)
+    std::uint64_t requeued = 0;
+    std::uint64_t adopted = 0;  // jobs taken over already running (rota_adopt)  // running jobs
+                                // sent back to the queue (a node went down)
     std::array<HookStats, kHookCount> hooks{};
 };
 

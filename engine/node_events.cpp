@@ -137,3 +137,81 @@ void Scheduler::node_up(std::int32_t node) {
 }
 
 }  // namespace rota
+
+namespace rota {
+
+// The job holds `runs` from now until start + window, as if the engine had
+// started it then: the nodes are taken, the profile holds the rest of its
+// window, its walltime expiry is set. No START is emitted: it runs already.
+void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun>& runs) {
+    begin_event();
+    const std::string who = "job " + std::to_string(spec.id);
+    if (time_sharing())
+        throw Error(Errc::state,
+                    "rota_adopt needs one row: under gang scheduling a job's rows "
+                    "and slices are the engine's to give");
+    if (start > now_ || start < 0)
+        throw Error(Errc::invalid, who + ": started at " + std::to_string(start) +
+                                       " us, after now (" + std::to_string(now_) +
+                                       " us) or negative");
+    if (start + spec.estimate <= now_)
+        throw Error(Errc::invalid, who + ": its walltime ended at " +
+                                       std::to_string(start + spec.estimate) +
+                                       " us, not after now");
+    std::int64_t count = 0;
+    for (const NodeRun& r : runs) {
+        if (r.count <= 0 || r.first < 0 || r.first > cfg_.procs - r.count)
+            throw Error(Errc::invalid, who + ": node run " + std::to_string(r.first) + "+" +
+                                           std::to_string(r.count) + " is outside the machine");
+        count += r.count;
+    }
+    if (count != spec.procs)
+        throw Error(Errc::invalid, who + ": " + std::to_string(count) +
+                                       " nodes for procs = " + std::to_string(spec.procs));
+    Matrix& m = machine_.matrix();
+    if (!m.columns_free(0, runs))
+        throw Error(Errc::state, who + ": a node it runs on is busy or out of service");
+    // On clusters the runs say where each component is: as many clusters as
+    // components, each holding one component's width.
+    std::vector<std::int16_t> placed;
+    if (clustered()) {
+        std::vector<std::int32_t> per(static_cast<std::size_t>(machine_.clusters()), 0);
+        for (const NodeRun& r : runs) {
+            const std::int32_t c = machine_.cluster_of(r.first);
+            if (machine_.cluster_of(r.first + r.count - 1) != c)
+                throw Error(Errc::invalid, who + ": a node run crosses clusters");
+            per[static_cast<std::size_t>(c)] += r.count;
+        }
+        std::vector<std::int32_t> comps =
+            spec.components.empty() ? std::vector<std::int32_t>{spec.procs} : spec.components;
+        placed.assign(comps.size(), -1);
+        for (std::size_t i = 0; i < comps.size(); ++i)
+            for (std::size_t c = 0; c < per.size(); ++c)
+                if (per[c] == comps[i]) {
+                    placed[i] = static_cast<std::int16_t>(c);
+                    per[c] = 0;
+                    break;
+                }
+        for (std::size_t i = 0; i < comps.size(); ++i)
+            if (placed[i] < 0 || std::any_of(per.begin(), per.end(), [](auto v) { return v; }))
+                throw Error(Errc::invalid, who + ": its nodes are not one component per cluster");
+    }
+    const Slot s = new_job(spec);
+    Job& j = job(s);
+    if (spec.submitted == 0) j.submit = start;
+    j.clusters = std::move(placed);
+    machine_.take(0, now_, start + j.window, demand(j));
+    m.place(0, runs, s);
+    j.alloc.runs = runs;
+    j.alloc.procs = spec.procs;
+    j.alloc.home_row = 0;
+    j.alloc.row_mask = 1;
+    j.start = start;
+    j.state = JobState::running;
+    ++running_count_;
+    ++counters_.adopted;
+    expiries_.push({j.estimated_end(), j.seq, s});
+    replace_reservations();  // its nodes may have been promised
+}
+
+}  // namespace rota

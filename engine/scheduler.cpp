@@ -82,6 +82,13 @@ const Job* Scheduler::find(JobId id) const {
 
 void Scheduler::submit(const JobSpec& spec) {
     begin_event();
+    const Slot s = new_job(spec);
+    pending_.push_back(s);
+    ++counters_.submitted;
+}
+
+// Checks a job as submitted and gives it a slot, indexed, pending.
+Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     const std::string who = "job " + std::to_string(spec.id);
     if (spec.id < 0) throw Error(Errc::invalid, who + ": ids must be >= 0");
     if (spec.procs <= 0) throw Error(Errc::invalid, who + ": procs must be positive");
@@ -138,8 +145,7 @@ void Scheduler::submit(const JobSpec& spec) {
     j.seq = next_seq_++;
     j.state = JobState::pending;
     index_.insert(spec.id, s);
-    pending_.push_back(s);
-    ++counters_.submitted;
+    return s;
 }
 
 void Scheduler::stop_running(Slot s, JobState final_state) {

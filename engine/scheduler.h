@@ -47,6 +47,9 @@ class Scheduler {
     // Events. Each applies at the current time (set by advance) and throws
     // rota::Error on bad input, leaving the state unchanged.
     void submit(const JobSpec& spec);
+    // A job that is already running on `runs` since `start` (node_events.cpp):
+    // a controller that restarts rebuilds the engine from its own state.
+    void adopt(const JobSpec& spec, Time start, const std::vector<NodeRun>& runs);
     void job_end(JobId id);  // the job finished or failed on its own
     void cancel(JobId id);
     void advance(Time t);  // slice boundaries; kills running jobs whose window expired
@@ -252,6 +255,7 @@ class Scheduler {
     Job& job(Slot s) { return jobs_[s]; }
     const Job& job(Slot s) const { return jobs_[s]; }
     Slot slot_of(JobId id) const;
+    Slot new_job(const JobSpec& spec);
     Demand demand(const Job& j) const {
         Demand d{j.spec.procs, j.spec.pools.empty() ? nullptr : j.spec.pools.data(), j.window};
         if (!j.spec.components.empty()) {

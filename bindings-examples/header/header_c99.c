@@ -89,6 +89,7 @@ static void layout(void) {
     FIELD(rota_counters, migrated_tasks);
     FIELD(rota_counters, window_extensions);
     FIELD(rota_counters, requeued);
+    FIELD(rota_counters, adopted);
     STRUCT(rota_hook_stats);
     FIELD(rota_hook_stats, size);
     FIELD(rota_hook_stats, calls);

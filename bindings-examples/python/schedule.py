@@ -167,6 +167,7 @@ class RotaCounters(Structure):
         ("migrated_tasks", c_uint64),
         ("window_extensions", c_uint64),
         ("requeued", c_uint64),
+        ("adopted", c_uint64),
     ]
 
 

@@ -179,6 +179,27 @@ ROTA_API rota_time rota_now(const rota_engine* e);
 ** accepted here and rejected (ROTA_ACTION_REJECT, with a reason) at the next
 ** pass. */
 ROTA_API int rota_submit(rota_engine* e, const rota_job* job);
+/* Consecutive node numbers first, first + 1, ..., first + count - 1. Node
+** sets come as runs, as hostlists do: a wide job's start costs a few runs,
+** not one entry per node. */
+typedef struct rota_node_run {
+    int32_t first;
+    int32_t count;
+} rota_node_run;
+
+/* Take over a job that is already running on `runs` (nruns node runs)
+** since `start` (<= now): a controller that restarts rebuilds its engine
+** from its own state, submitting its waiting jobs (with `submitted`) and
+** adopting its running ones. The job is then like one the engine started:
+** its nodes are busy, its walltime ends at start + estimate (a KILL then),
+** it ends with rota_job_end. No START is emitted. On a multi-cluster machine
+** the runs must hold one component per cluster. Every reservation is placed
+** anew at the next pass. ROTA_EINVAL for a start after now, a walltime
+** already over, runs that do not add up to `procs` or leave the machine;
+** ROTA_ESTATE for a node that is busy or out of service, or under gang
+** scheduling; ROTA_EEXIST for a known id. Added in ABI 4. */
+ROTA_API int rota_adopt(rota_engine* e, const rota_job* job, rota_time start,
+                        const rota_node_run* runs, int32_t nruns);
 /* A running job ended on its own (finished or failed) at the current time.
 ** ROTA_ENOTFOUND for an unknown id, ROTA_ESTATE if the job is not running. */
 ROTA_API int rota_job_end(rota_engine* e, int64_t id);
@@ -249,14 +270,6 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 ** in the queue and will get a new START. `reason` says which node. ABI 4.
 ** (With ROTA_NODE_KILL the job gets a KILL, with a `reason`, instead.) */
 #define ROTA_ACTION_REQUEUE 11
-
-/* Consecutive node numbers first, first + 1, ..., first + count - 1. Node
-** sets come as runs, as hostlists do: a wide job's start costs a few runs,
-** not one entry per node. */
-typedef struct rota_node_run {
-    int32_t first;
-    int32_t count;
-} rota_node_run;
 
 /* Set size = sizeof(rota_action) before calling rota_next_action(). */
 typedef struct rota_action {
@@ -413,6 +426,7 @@ typedef struct rota_counters {
     ** move later. */
     uint64_t window_extensions;
     uint64_t requeued; /* running jobs sent back to the queue by rota_node_down (ABI 4) */
+    uint64_t adopted;  /* running jobs taken over with rota_adopt (ABI 4) */
     /* New counters are appended here; per-hook figures are rota_hook_stats_get(). */
 } rota_counters;
 
