@@ -48,61 +48,95 @@ HookOutcome guarded(Hook h, F&& f) {
 LuaPolicy::LuaPolicy(LuaConfig cfg) : cfg_(std::move(cfg)) {
     check(cfg_);
     if (!cfg_.log) cfg_.log = log_to_stderr;
-    auto vm = std::make_unique<lua::Vm>(cfg_);
-    vm->dry_run(last_ctx_);
-    vm_ = std::move(vm);
+    vms_ = load_all();
 }
 
 LuaPolicy::~LuaPolicy() = default;
 
+LuaPolicy::Vms LuaPolicy::load_all() const {
+    Vms fresh;
+    for (const auto& [hook, hc] : cfg_.hooks) {
+        LuaConfig one = cfg_;
+        one.hooks = {{hook, hc}};
+        auto v = std::make_unique<lua::Vm>(one);
+        v->dry_run(last_ctx_);
+        fresh[static_cast<std::size_t>(hook)] = std::move(v);
+    }
+    return fresh;
+}
+
 bool LuaPolicy::provides(Hook h) const {
-    return vm_->provides(h);
+    return vm(h) != nullptr && vm(h)->provides(h);
 }
 
 bool LuaPolicy::streams(Hook h) const {
-    return vm_->streams(h);
+    return vm(h) != nullptr && vm(h)->streams(h);
 }
 
 std::string LuaPolicy::resolved_path(Hook h) const {
-    return vm_->path(h);
+    return vm(h) != nullptr ? vm(h)->path(h) : std::string();
 }
 
 void LuaPolicy::reload() {
-    // Built and tried aside: the running state is untouched until the swap.
-    auto fresh = std::make_unique<lua::Vm>(cfg_);
-    fresh->dry_run(last_ctx_);
-    vm_.swap(fresh);
+    // Built and tried aside: the running states are untouched until the swap.
+    Vms fresh = load_all();
+    vms_.swap(fresh);
 }
+
+namespace {
+
+HookOutcome not_configured(Hook h) {
+    return HookOutcome::failure(std::string(hook_name(h)) + ": no script configured");
+}
+
+}  // namespace
 
 // The last context seen is what a reload dry-runs with.
 HookOutcome LuaPolicy::admission(const JobBatch& jobs, const CommonContext& ctx,
                                  std::vector<Admission>& out) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::admission, [&] { return vm_->admission(jobs, ctx, out); });
+    return guarded(Hook::admission, [&] {
+        return vm(Hook::admission) ? vm(Hook::admission)->admission(jobs, ctx, out)
+                                   : not_configured(Hook::admission);
+    });
 }
 
 HookOutcome LuaPolicy::order(const JobBatch& jobs, const CommonContext& ctx,
                              std::vector<double>& keys) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::order, [&] { return vm_->order(jobs, ctx, keys); });
+    return guarded(Hook::order, [&] {
+        return vm(Hook::order) ? vm(Hook::order)->order(jobs, ctx, keys)
+                               : not_configured(Hook::order);
+    });
 }
 
 HookOutcome LuaPolicy::backfill_select(const JobBatch& cands, const BackfillContext& ctx,
                                        std::vector<std::int64_t>& picks) {
     last_ctx_ = ctx;
-    return guarded(Hook::backfill_select, [&] { return vm_->backfill_select(cands, ctx, picks); });
+    return guarded(Hook::backfill_select, [&] {
+        return vm(Hook::backfill_select)
+                   ? vm(Hook::backfill_select)->backfill_select(cands, ctx, picks)
+                   : not_configured(Hook::backfill_select);
+    });
 }
 
 HookOutcome LuaPolicy::migration_option(const MigrationBatch& m, const MigrationContext& ctx,
                                         std::vector<std::int64_t>& out) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::migration_option, [&] { return vm_->migration_option(m, ctx, out); });
+    return guarded(Hook::migration_option, [&] {
+        return vm(Hook::migration_option)
+                   ? vm(Hook::migration_option)->migration_option(m, ctx, out)
+                   : not_configured(Hook::migration_option);
+    });
 }
 
 HookOutcome LuaPolicy::placement(const JobBatch& jobs, const PlacementContext& ctx,
                                  std::vector<std::int64_t>& clusters) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::placement, [&] { return vm_->placement(jobs, ctx, clusters); });
+    return guarded(Hook::placement, [&] {
+        return vm(Hook::placement) ? vm(Hook::placement)->placement(jobs, ctx, clusters)
+                                   : not_configured(Hook::placement);
+    });
 }
 
 }  // namespace rota

@@ -2,6 +2,7 @@
 // (ARCHITECTURE §5; the script-side API is docs/lua-api.md).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -63,19 +64,26 @@ class LuaPolicy : public Policy {
     HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
                           std::vector<std::int64_t>& clusters) override;
 
-    // Re-reads and recompiles every configured script into a new lua_State
+    // Re-reads and recompiles every configured script into new lua_States
     // and dry-runs each hook on an empty batch (with the last context seen).
-    // Only if all of that succeeds is the new state swapped in; otherwise
-    // throws rota::Error(Errc::script) and the old state keeps serving.
+    // Only if all of that succeeds are the new states swapped in; otherwise
+    // throws rota::Error(Errc::script) and the old ones keep serving.
     void reload();
 
     // The file a hook's script was loaded from; empty if not configured.
     std::string resolved_path(Hook h) const;
 
   private:
+    // One lua_State per configured hook: scripts cannot see or damage one
+    // another's tables, memory or budgets, and a failure is the failing
+    // script's alone (docs/lua-api.md, "Sandbox").
+    using Vms = std::array<std::unique_ptr<lua::Vm>, kHookCount>;
+    Vms load_all() const;
+    lua::Vm* vm(Hook h) const { return vms_[static_cast<std::size_t>(h)].get(); }
+
     LuaConfig cfg_;
     BackfillContext last_ctx_;
-    std::unique_ptr<lua::Vm> vm_;
+    Vms vms_;
 };
 
 }  // namespace rota

@@ -519,3 +519,61 @@ TEST_CASE("faults: reservations past the end of the time axis are not made, noth
     CHECK(rota_next_wakeup(e.get(), &w) == ROTA_OK);
     CHECK(w == 10 + E);
 }
+
+// Scripts are isolated from each other (one lua_State per hook): a script
+// that rawsets the batch or the context it was handed, or hoards memory,
+// changes nothing for another hook's script. Before, both attacks made the
+// shipped admission/max_procs.lua admit jobs it must reject, or fail.
+TEST_CASE("faults: one script cannot change what another decides") {
+    fs::path dir = temp_dir();
+    const fs::path poison = dir / "poison.lua";
+    write(poison,
+          "return { order = function(jobs, ctx)\n"
+          "  if jobs.n > 0 then\n"
+          "    local fake = {}\n"
+          "    for i = 1, 1000 do fake[i] = 1 end\n"
+          "    rawset(jobs, 'procs', fake)\n"
+          "    rawset(ctx, 'machine_procs', 1000000)\n"
+          "  end\n"
+          "  local k = {}\n"
+          "  for i = 1, jobs.n do k[i] = jobs.submit[i] end\n"
+          "  return k\nend }");
+    const fs::path hoard = dir / "hoard.lua";
+    write(hoard,
+          "local kept = {}\n"
+          "return { order = function(jobs)\n"
+          "  if jobs.n > 0 then\n"
+          "    for i = 1, 1e9 do kept[#kept + 1] = string.rep('x', 1000) .. i end\n"
+          "  end\n"
+          "  return {}\nend }");
+    for (const fs::path& order : {poison, hoard}) {
+        INFO(order.filename().string());
+        auto e = rota::test::engine_from(
+            "[machine]\nprocs = 128\n[policy.admission]\nscript = \"admission/max_procs.lua\"\n"
+            "max_procs = 50\n[policy.order]\nscript = \"" +
+            order.string() + "\"\n[lua]\nmemory_limit_mb = 8\n");
+        silence(e.get());
+        std::vector<int64_t> rejected, started;
+        for (int64_t id = 1; id <= 6; ++id) {
+            REQUIRE(rota_advance(e.get(), id * 1'000'000) == ROTA_OK);
+            rota_job j{};
+            j.size = sizeof j;
+            j.id = id;
+            j.estimate = 1'000'000;
+            j.procs = id % 2 ? 10 : 100;  // the even ones are over max_procs
+            j.user = -1;
+            REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+            REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+            rota_action a{};
+            a.size = sizeof a;
+            while (rota_next_action(e.get(), &a) == ROTA_OK) {
+                if (a.type == ROTA_ACTION_REJECT) rejected.push_back(a.job);
+                if (a.type == ROTA_ACTION_START) started.push_back(a.job);
+            }
+        }
+        CHECK(rejected == std::vector<int64_t>{2, 4, 6});
+        CHECK(started == std::vector<int64_t>{1, 3, 5});
+        CHECK(rota::test::hook_stats(e.get(), ROTA_HOOK_ADMISSION).failures == 0);
+        if (order == hoard) CHECK(rota::test::hook_stats(e.get(), ROTA_HOOK_ORDER).failures > 0);
+    }
+}
