@@ -27,6 +27,9 @@ struct rota_engine {
     // over the configuration's, reloads included.
     std::shared_ptr<rota::Policy> native_backfill;
     std::vector<rota::JobId> ids;  // scratch for list queries
+    // Inside a call: a callback (log, native policy) calling back into the
+    // same engine would change or read it mid-pass; it gets ROTA_ESTATE.
+    bool busy = false;
 
     void log(const std::string& line);
     void install_policies();  // configured Lua hooks into the scheduler
@@ -57,6 +60,17 @@ int guard(rota_engine* e, F&& f) {
         if (e->err.compare(0, prefix.size(), prefix) != 0) e->err = prefix + e->err;
         return ROTA_ESTATE;
     }
+    if (e->busy) {
+        e->err =
+            "called from inside a callback of the same engine (rota.h: callbacks must not "
+            "call into the engine that called them)";
+        return ROTA_ESTATE;
+    }
+    struct Busy {
+        bool& b;
+        explicit Busy(bool& f) : b(f) { b = true; }
+        ~Busy() { b = false; }
+    } busy(e->busy);
     try {
         int rc = f();
         if (rc == ROTA_OK || rc == ROTA_DONE) e->err.clear();

@@ -38,7 +38,8 @@
 **     smaller struct keep working when fields are added at the end.
 **   - Callbacks (rota_set_backfill_select, rota_set_log) run on the thread
 **     that called into the engine, in the middle of that call: they must not
-**     call into the same engine. Their `ud` must outlive the engine or the
+**     call into the same engine (such a call returns ROTA_ESTATE and does
+**     nothing; rota_errmsg stays available). Their `ud` must outlive the engine or the
 **     next call replacing the callback.
 **   - "The next event call" means the next rota_advance, rota_submit,
 **     rota_job_end, rota_cancel or rota_schedule on the engine.

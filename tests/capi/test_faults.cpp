@@ -577,3 +577,54 @@ TEST_CASE("faults: one script cannot change what another decides") {
         if (order == hoard) CHECK(rota::test::hook_stats(e.get(), ROTA_HOOK_ORDER).failures > 0);
     }
 }
+
+// Callbacks run inside an engine call and must not call into the same
+// engine: such a call is refused with ROTA_ESTATE and changes nothing.
+TEST_CASE("faults: a callback calling back into its engine gets ROTA_ESTATE") {
+    struct Probe {
+        rota_engine* e = nullptr;
+        int submit_rc = -1, queue_rc = -1;
+        std::string why;
+    } probe;
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n[scheduler]\npreset = \"easy\"\n");
+    probe.e = e.get();
+    REQUIRE(rota_set_backfill_select(
+                e.get(),
+                [](void* ud, const rota_batch* c, const rota_backfill_context*, uint32_t* picks) {
+                    auto* p = static_cast<Probe*>(ud);
+                    rota_job j{};
+                    j.size = sizeof j;
+                    j.id = 99;
+                    j.estimate = 1'000'000;
+                    j.procs = 1;
+                    j.user = -1;
+                    p->submit_rc = rota_submit(p->e, &j);
+                    p->why = rota_errmsg(p->e);
+                    size_t n = 0;
+                    p->queue_rc = rota_queue(p->e, nullptr, 0, &n);
+                    for (size_t i = 0; i < c->n; ++i) picks[i] = static_cast<uint32_t>(i);
+                    return static_cast<int>(c->n);
+                },
+                &probe, 0) == ROTA_OK);
+    auto submit = [&](int64_t id, int32_t procs, int64_t est) {
+        rota_job j{};
+        j.size = sizeof j;
+        j.id = id;
+        j.estimate = est * 1'000'000;
+        j.procs = procs;
+        j.user = -1;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    };
+    submit(1, 6, 100);
+    submit(2, 8, 100);  // blocked head
+    submit(3, 2, 50);   // a backfill candidate: the callback runs
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    CHECK(probe.submit_rc == ROTA_ESTATE);
+    CHECK_THAT(probe.why, Catch::Contains("inside a callback"));
+    CHECK(probe.queue_rc == ROTA_ESTATE);
+    rota_job_info info{};
+    info.size = sizeof info;
+    CHECK(rota_job_info_get(e.get(), 99, &info) == ROTA_ENOTFOUND);  // nothing was submitted
+    CHECK(rota_job_info_get(e.get(), 3, &info) == ROTA_OK);
+    CHECK(info.state == ROTA_JOB_RUNNING);
+}
