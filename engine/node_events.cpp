@@ -59,20 +59,10 @@ void Scheduler::retire_drained(const std::vector<NodeRun>& runs) {
 // The job stops and waits again with its arrival order (seq) and order key:
 // it keeps its place in the queue.
 void Scheduler::requeue(Slot s, const std::string& why) {
+    release(s);
     Job& j = job(s);
-    Allocation& a = j.alloc;
-    machine_.matrix().clear(a.home_row, a.runs);
-    const Time end = j.estimated_end();
-    if (now_ < end) {
-        machine_.give(a.home_row, now_, end, demand(j));
-        gained(a.home_row);
-    }
-    j.clusters.clear();
-    const std::vector<NodeRun> runs = a.runs;
-    a.runs.clear();
-    a.row_mask = 0;
-    a.procs = 0;
-    --running_count_;
+    j.alloc.runs.clear();
+    j.alloc.procs = 0;
     j.start = kNoTime;
     ++counters_.requeued;
     Action act{ActionType::requeue, j.spec.id, now_};
@@ -80,9 +70,6 @@ void Scheduler::requeue(Slot s, const std::string& why) {
     reason_arena_.push_back(why);
     emit(act);
     queue_insert(s);
-    rescan_ = true;
-    dirty_ = true;
-    retire_drained(runs);
 }
 
 void Scheduler::node_down(std::int32_t node, bool requeue_job) {

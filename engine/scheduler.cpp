@@ -149,6 +149,13 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
 }
 
 void Scheduler::stop_running(Slot s, JobState final_state) {
+    release(s);
+    job(s).state = final_state;
+    forget(s);
+}
+
+// A running job gives its cells and the rest of its window back.
+void Scheduler::release(Slot s) {
     Job& j = job(s);
     Allocation& a = j.alloc;
     for (std::int32_t r = 0; r < cfg_.rows; ++r)
@@ -172,8 +179,6 @@ void Scheduler::stop_running(Slot s, JobState final_state) {
         if (it != executing_.end()) executing_.erase(it);
     }
     --running_count_;
-    j.state = final_state;
-    forget(s);
 }
 
 void Scheduler::forget(Slot s) {

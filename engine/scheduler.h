@@ -269,6 +269,7 @@ class Scheduler {
     // Events (scheduler.cpp).
     void begin_event();
     void stop_running(Slot s, JobState final_state);
+    void release(Slot s);
     void forget(Slot s);
     void emit(Action a) { (buffer_pass_ ? pass_actions_ : actions_).push_back(a); }
     void emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::int32_t nodes);
