@@ -37,20 +37,10 @@ import sys
 import tempfile
 import time
 
-try:
-    import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from repro_common import pyplot  # noqa: E402
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    # `python3` may be a pyenv/venv interpreter without matplotlib; Debian's
-    # python3-matplotlib lives with /usr/bin/python3.
-    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath(
-        "/usr/bin/python3"
-    ) and not os.environ.get("ROTA_GANG_REEXEC"):
-        os.environ["ROTA_GANG_REEXEC"] = "1"
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    sys.exit("matplotlib is missing: apt-get install python3-matplotlib")
+plt = pyplot()
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "docs", "reproductions")
