@@ -219,6 +219,45 @@ void parse_gang(const toml::table& t, SchedulerConfig& s) {
     s.migration_q = static_cast<std::int32_t>(q);
 }
 
+// Seed 004's iScheduler: malleable jobs, harvest and distribution.
+void parse_malleable(const toml::table& t, SchedulerConfig& s) {
+    only_keys(t, "malleable",
+              {"exec_model", "mpl_limit", "max_harvests", "protect_age", "cost_benefit",
+               "adapt_latency", "adapt_per_byte"});
+    MalleableConfig& m = s.malleable;
+    m.enabled = true;
+    const std::string model = get_string(t, "exec_model", "malleable.");
+    if (model == "parabolic")
+        m.exec_model = ExecModel::parabolic;
+    else if (model.empty() || model == "linear")
+        m.exec_model = ExecModel::linear;
+    else
+        fail("key 'malleable.exec_model' must be \"linear\" or \"parabolic\", got \"" + model +
+             "\"");
+    auto count = [&](const char* key) {
+        const std::int64_t v = get_int(t, key, "malleable.", 0);
+        if (v < 0 || v > 1'000'000'000)
+            fail(std::string("key 'malleable.") + key +
+                 "' must be 0 (no limit) or a positive count");
+        return static_cast<std::int32_t>(v);
+    };
+    m.mpl_limit = count("mpl_limit");
+    m.max_harvests = count("max_harvests");
+    auto seconds = [&](const char* key) {
+        const double v = get_seconds(t, key, "malleable.", 0.0);
+        if (!(v >= 0) || v > 1e9)
+            fail(std::string("key 'malleable.") + key + "' must be 0..1e9 seconds");
+        return static_cast<Time>(v * 1e6);
+    };
+    m.protect_age = seconds("protect_age");
+    m.adapt_latency = seconds("adapt_latency");
+    m.cost_benefit = get_bool(t, "cost_benefit", "malleable.", false);
+    const double per_byte = get_seconds(t, "adapt_per_byte", "malleable.", 0.0);
+    if (!(per_byte >= 0) || per_byte > 1e3)
+        fail("key 'malleable.adapt_per_byte' must be 0..1000 seconds per byte");
+    m.adapt_per_byte = per_byte * 1e6;
+}
+
 void parse_lua(const toml::table& t, EngineConfig& c) {
     only_keys(t, "lua", {"instruction_budget", "memory_limit_mb"});
     c.instruction_budget = get_int(t, "instruction_budget", "lua.", c.instruction_budget);
@@ -310,6 +349,26 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
     if (!s.clusters.empty() && s.rows > 1)
         fail("key 'machine.clusters' cannot be combined with gang scheduling (gang.mpl = " +
              std::to_string(s.rows) + "): co-allocation is space sharing");
+    // The iScheduler replaces the walk (seed 004, Figure 3(a)): it has no
+    // reservations and no backfilling, and its hooks have no use elsewhere.
+    if (s.malleable.enabled) {
+        for (const char* k : {"preset", "backfill", "reservation_depth"})
+            if (given(sched, k))
+                fail(std::string("key 'scheduler.") + k +
+                     "' has no effect with [malleable]: the iScheduler (seed 004) neither "
+                     "reserves nor backfills");
+        if (script_for(c, Hook::backfill_select))
+            fail("key 'policy.backfill_select' is never called with [malleable]");
+        if (s.rows > 1 || !s.pools.empty() || !s.clusters.empty())
+            fail(
+                "[malleable] cannot be combined with gang scheduling, [[machine.pools]] or "
+                "[[machine.clusters]]");
+    } else {
+        for (Hook h : {Hook::harvest, Hook::distribution})
+            if (script_for(c, h))
+                fail(std::string("key 'policy.") + hook_name(h) +
+                     "' is never called: there is no [malleable] table (seed 004)");
+    }
     if (s.clusters.empty() && script_for(c, Hook::placement))
         fail("key 'policy.placement' is never called: the machine has no [[machine.clusters]]");
 }
@@ -363,7 +422,7 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
              ": TOML syntax error: " + std::string(e.description()));
     }
     EngineConfig c;
-    only_keys(root, "", {"machine", "scheduler", "policy", "lua", "gang"});
+    only_keys(root, "", {"machine", "scheduler", "policy", "lua", "gang", "malleable"});
     const toml::table* m = table_at(root, "machine", "");
     if (!m) fail("table [machine] is required (at least machine.procs)");
     parse_machine(*m, c.scheduler);
@@ -389,6 +448,7 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
         c.scheduler.slice = kPresetSlice;
     }
     if (gang) parse_gang(*gang, c.scheduler);
+    if (const toml::table* mt = table_at(root, "malleable", "")) parse_malleable(*mt, c.scheduler);
     resolve(sched, gang, c);
     return c;
 }

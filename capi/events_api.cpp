@@ -45,6 +45,9 @@ JobSpec spec_of(const rota_job* job, const std::string& fn) {
         s.components.assign(job->components, job->components + job->ncomponents);
     }
     if (has(offsetof(rota_job, submitted) + sizeof(job->submitted))) s.submitted = job->submitted;
+    if (has(offsetof(rota_job, min_procs) + sizeof(job->min_procs))) s.min_procs = job->min_procs;
+    if (has(offsetof(rota_job, adapt_bytes) + sizeof(job->adapt_bytes)))
+        s.adapt_bytes = job->adapt_bytes;
     return s;
 }
 
@@ -108,6 +111,13 @@ int rota_node_drain(rota_engine* e, int32_t node) {
 int rota_node_up(rota_engine* e, int32_t node) {
     return capi::guard(e, [&] {
         e->sched->node_up(node);
+        return ROTA_OK;
+    });
+}
+
+int rota_job_progress(rota_engine* e, int64_t id, double done) {
+    return capi::guard(e, [&] {
+        e->sched->report_progress(id, done);
         return ROTA_OK;
     });
 }

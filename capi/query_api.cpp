@@ -59,6 +59,10 @@ int rota_job_info_get(rota_engine* e, int64_t id, rota_job_info* out) {
         full.estimate = j->spec.estimate;
         full.procs = j->spec.procs;
         full.jumps = j->jumps;
+        full.nodes = j->state == JobState::running ? j->alloc.procs : 0;
+        full.min_procs = j->min_procs();
+        full.harvests = j->harvests;
+        full.progress = e->sched->progress(*j);
         capi::copy_sized(full, out);
         return ROTA_OK;
     });
@@ -297,6 +301,10 @@ int rota_counters_get(rota_engine* e, rota_counters* out) {
         full.window_extensions = c.window_extensions;
         full.requeued = c.requeued;
         full.adopted = c.adopted;
+        full.harvest_attempts = c.harvest_attempts;
+        full.harvests = c.harvests;
+        full.grows = c.grows;
+        full.shrinks = c.shrinks;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

@@ -19,6 +19,8 @@ enum class ActionType : std::uint8_t {
     resume = 9,       // gang: execute the job (context switch in)
     migrate = 10,     // gang: the job holds new columns (runs) in `row`; idle for `delay`
     requeue = 11,     // the job was stopped (a node went down) and waits again
+    grow = 12,        // seed 004: the job also holds `runs`; idle for `delay`
+    shrink = 13,      // seed 004: the job gives up `runs`; idle for `delay`
 };
 
 struct Action {
@@ -31,7 +33,7 @@ struct Action {
     std::int32_t nodes = 0;     // nodes in those runs
     std::int32_t reason = -1;   // into the engine's reason arena
     std::int8_t option = 0;     // migrate: 1 or 2 (seed 000 §5.4)
-    Time delay = 0;             // migrate: time the job cannot make progress
+    Time delay = 0;             // migrate, grow, shrink: time the job cannot make progress
     std::int32_t from_row = 0;  // migrate: the row it held before
 };
 

@@ -99,4 +99,50 @@ HookOutcome invalid_answer(Hook h, const Policy& p, const std::string& why) {
                                 " returned an invalid answer: " + why);
 }
 
+std::string check_harvest(const std::vector<std::int64_t>& take, const MalleableBatch& victims,
+                          std::int64_t needed) {
+    if (take.empty()) return {};
+    if (take.size() != victims.size())
+        return count_mismatch(take.size(), "amounts", victims.size(), "victims");
+    std::int64_t sum = 0;
+    for (std::size_t i = 0; i < take.size(); ++i) {
+        const std::int64_t most = victims.procs[i] - victims.min[i];
+        if (take[i] < 0 || take[i] > most)
+            return std::to_string(take[i]) + " processors from victim " + std::to_string(i + 1) +
+                   ", which can give 0.." + std::to_string(most) + " (it holds " +
+                   std::to_string(victims.procs[i]) + ", its min is " +
+                   std::to_string(victims.min[i]) + ")";
+        sum += take[i];
+    }
+    if (sum != needed)
+        return "takes " + std::to_string(sum) + " processors in all; " + std::to_string(needed) +
+               " are needed";
+    return {};
+}
+
+std::string check_distribution(const std::vector<std::int64_t>& give, const MalleableBatch& jobs,
+                               std::int64_t avail) {
+    if (give.size() != jobs.size())
+        return count_mismatch(give.size(), "amounts", jobs.size(), "jobs");
+    std::int64_t sum = 0;
+    for (std::size_t i = 0; i < give.size(); ++i) {
+        const std::int64_t g = give[i];
+        const std::string who = "job " + std::to_string(i + 1);
+        if (jobs.queued[i]) {
+            if (g != 0 && (g < jobs.min[i] || g > jobs.ideal[i]))
+                return std::to_string(g) + " processors for queued " + who +
+                       ", whose min..ideal is " + std::to_string(jobs.min[i]) + ".." +
+                       std::to_string(jobs.ideal[i]) + " (or 0)";
+        } else if (g < 0 || g > jobs.ideal[i] - jobs.procs[i]) {
+            return std::to_string(g) + " more processors for running " + who +
+                   ", which can take 0.." + std::to_string(jobs.ideal[i] - jobs.procs[i]);
+        }
+        sum += g;
+    }
+    if (sum > avail)
+        return "gives " + std::to_string(sum) + " processors in all; " + std::to_string(avail) +
+               " are free";
+    return {};
+}
+
 }  // namespace rota

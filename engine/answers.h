@@ -24,6 +24,15 @@ std::string check_options(const std::vector<std::int64_t>& options, std::size_t 
 std::string check_placement(const std::vector<std::int64_t>& a, const JobBatch& jobs,
                             std::int32_t clusters);
 
+// Seed 004: a harvest takes 0..procs-min from each victim and exactly
+// `needed` in all (an empty answer, "cannot", is valid too); a
+// distribution gives each running job 0..ideal-procs, each queued job 0 or
+// min..ideal, at most `avail` in all.
+std::string check_harvest(const std::vector<std::int64_t>& take, const MalleableBatch& victims,
+                          std::int64_t needed);
+std::string check_distribution(const std::vector<std::int64_t>& give, const MalleableBatch& jobs,
+                               std::int64_t avail);
+
 // The failure of a call whose answer `why` rejected, naming hook and source.
 HookOutcome invalid_answer(Hook h, const Policy& p, const std::string& why);
 

@@ -23,6 +23,31 @@ struct ClusterConfig {
     std::int32_t nodes = 0;
 };
 
+// Seed 004 §3's execution models: the run time on P processors of a job
+// whose run time on its ideal P_ideal is RT_ideal. Linear:
+// P_ideal * RT_ideal / P. Parabolic: a / P + b * P with
+// a = P_ideal * RT_ideal / 2 and b = RT_ideal / (2 * P_ideal).
+enum class ExecModel : std::uint8_t { linear, parabolic };
+
+// The iScheduler (seed 004 §2.2, Figure 3(a)): malleable jobs that run on
+// anything from their min to their ideal processors, harvested on arrival
+// and grown on terminations. `enabled` replaces the walk by its schedule
+// phase (engine/malleable.cpp).
+struct MalleableConfig {
+    bool enabled = false;
+    ExecModel exec_model = ExecModel::linear;
+    std::int32_t mpl_limit = 0;  // M of achieve_mp(M); 0: no limit
+    // The control policy (§2.2), which every harvest respects.
+    std::int32_t max_harvests = 0;  // most harvest events per job; 0: no limit
+    Time protect_age = 0;           // jobs younger than this are not harvested
+    bool cost_benefit = false;      // refuse a harvest that costs more than it gains
+    // The adaptation overhead of §4.1: a grow or shrink of a job suspends it
+    // for adapt_latency + adapt_per_byte * (its adapt_bytes) / P, P being
+    // the processors it held (§4.1: 1 s + 0.00009 s per byte shipped).
+    Time adapt_latency = 0;
+    double adapt_per_byte = 0.0;  // microseconds per byte
+};
+
 struct SchedulerConfig {
     // The machine (docs/design.md, "The machine model"): `procs` nodes, the
     // columns of an Ousterhout matrix of `rows` time slices (seed 000 §4),
@@ -58,6 +83,8 @@ struct SchedulerConfig {
     // time (0: until the policies are reloaded or replaced).
     std::int32_t quarantine_after = 50;
     Time quarantine_time = 600 * kSecond;
+
+    MalleableConfig malleable;
 };
 
 }  // namespace rota

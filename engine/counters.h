@@ -30,9 +30,14 @@ struct Counters {
     // Running jobs that outlived their window (estimate x rows) and got one
     // more cycle; the one case where a reservation may move later.
     std::uint64_t window_extensions = 0;
-    std::uint64_t requeued = 0;
-    std::uint64_t adopted = 0;  // jobs taken over already running (rota_adopt)  // running jobs
-                                // sent back to the queue (a node went down)
+    std::uint64_t requeued = 0;  // running jobs sent back to the queue (a node went down)
+    std::uint64_t adopted = 0;   // jobs taken over already running (rota_adopt)
+    // Seed 004 (the iScheduler): arrivals that asked for a harvest, those
+    // that got it, and the adaptations of running jobs.
+    std::uint64_t harvest_attempts = 0;
+    std::uint64_t harvests = 0;
+    std::uint64_t grows = 0;
+    std::uint64_t shrinks = 0;
     std::array<HookStats, kHookCount> hooks{};
 };
 

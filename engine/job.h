@@ -40,6 +40,12 @@ struct JobSpec {
     std::vector<std::int32_t> components;
     // When it was submitted, if before the engine's now (0: now).
     Time submitted = 0;
+    // Seed 004: a malleable job runs on anything from min_procs to procs
+    // (its ideal); 0 means procs (a rigid job). Only the iScheduler phase
+    // ([malleable]) uses it; every other mode runs the job on procs.
+    std::int32_t min_procs = 0;
+    // Data an adaptation redistributes (§4.1), bytes; see MalleableConfig.
+    std::int64_t adapt_bytes = 0;
 };
 
 // Where a running job is on the machine (docs/design.md, "The machine
@@ -75,8 +81,19 @@ struct Job {
     // runs, or where its reservation holds it. Empty otherwise.
     std::vector<std::int16_t> clusters;
     std::string reason;  // why rejected
+    // Seed 004, while running under the iScheduler: the share of its work
+    // still to do as of `resized` (its last start, grow or shrink), the end
+    // of the suspension of its last adaptation, and how often it was
+    // harvested. `waited`: it went through Figure 3(a)'s arrival step and
+    // was queued, so only a distribution starts it.
+    double work_left = 1.0;
+    Time resized = kNoTime;
+    Time paused_until = kNoTime;
+    std::int32_t harvests = 0;
+    bool waited = false;
 
     bool reserved() const { return reserved_start != kNoTime; }
+    std::int32_t min_procs() const { return spec.min_procs > 0 ? spec.min_procs : spec.procs; }
     Time estimated_end() const { return start + window; }
 };
 

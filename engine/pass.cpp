@@ -34,6 +34,10 @@ void Scheduler::schedule() {
     ++counters_.passes;
     machine_.advance(now_);
     admit();
+    if (cfg_.malleable.enabled) {  // seed 004: Figure 3(a) is the schedule phase
+        malleable_phase();
+        return;
+    }
     if (time_sharing()) begin_rows_pass();  // CleanMatrix, CollapseMatrix-1
     if (dirty_) compress_reservations();
     dirty_ = false;
@@ -192,8 +196,11 @@ void Scheduler::admit() {
         const Job& j = job(s);
         // A job that can never fit the machine is rejected whatever the
         // policy says, so that FCFS never blocks forever on it.
-        if (j.spec.procs > cfg_.procs) {
-            reject(s, "requests " + std::to_string(j.spec.procs) + " processors; the machine has " +
+        // A malleable job only needs its min (seed 004).
+        const std::int32_t need = cfg_.malleable.enabled ? j.min_procs() : j.spec.procs;
+        if (need > cfg_.procs) {
+            reject(s, "requests " + std::to_string(need) + " processors" +
+                          (need < j.spec.procs ? " at least" : "") + "; the machine has " +
                           std::to_string(cfg_.procs));
             continue;
         }

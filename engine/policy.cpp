@@ -1,5 +1,7 @@
 #include "policy.h"
 
+#include <algorithm>
+
 namespace rota {
 
 // A Policy that does not provide a hook is never asked for it; these bodies
@@ -32,6 +34,40 @@ HookOutcome Policy::placement(const JobBatch&, const PlacementContext&,
                               std::vector<std::int64_t>& clusters) {
     clusters.clear();
     return HookOutcome::failure("placement: not provided");  // the engine's Worst Fit applies
+}
+
+HookOutcome Policy::harvest(const MalleableBatch&, const MalleableContext&,
+                            std::vector<std::int64_t>& take) {
+    take.clear();  // never harvest
+    return {};
+}
+
+HookOutcome Policy::distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
+                                 std::vector<std::int64_t>& give) {
+    favor_queued(jobs, ctx, give);
+    return {};
+}
+
+void favor_queued(const MalleableBatch& jobs, const MalleableContext& ctx,
+                  std::vector<std::int64_t>& give) {
+    give.assign(jobs.size(), 0);
+    std::int64_t avail = ctx.needed;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        if (!jobs.queued[i]) continue;
+        if (jobs.min[i] > avail) break;  // FCFS: nothing passes the first that cannot start
+        give[i] = std::min<std::int64_t>(avail, jobs.ideal[i]);
+        avail -= give[i];
+    }
+    // Round robin over the running jobs that can still grow.
+    for (bool grew = true; avail > 0 && grew;) {
+        grew = false;
+        for (std::size_t i = 0; i < jobs.size() && avail > 0; ++i) {
+            if (jobs.queued[i] || jobs.procs[i] + give[i] >= jobs.ideal[i]) continue;
+            ++give[i];
+            --avail;
+            grew = true;
+        }
+    }
 }
 
 void min_cost_options(const MigrationBatch& m, const MigrationContext& ctx,

@@ -65,7 +65,26 @@ class Policy {
     // distinct and have room, and falls back to Worst Fit otherwise.
     virtual HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
                                   std::vector<std::int64_t>& clusters);
+    // Seed 004 §2.2. `victims` are the running jobs that may give up
+    // processors; ctx.needed of them must be taken for the arriving job
+    // ctx.job_id to reach its min. Answer how many to take from each
+    // victim (one entry per victim, summing to ctx.needed, none taking a
+    // job below its min), or nothing (an empty answer): cannot harvest.
+    virtual HookOutcome harvest(const MalleableBatch& victims, const MalleableContext& ctx,
+                                std::vector<std::int64_t>& take);
+    // Who gets the ctx.needed processors a termination freed: one amount
+    // per job of `jobs` (running jobs grow by it, up to their ideal; a
+    // queued job starts on it, between its min and ideal, or gets 0); the
+    // sum at most ctx.needed.
+    virtual HookOutcome distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
+                                     std::vector<std::int64_t>& give);
 };
+
+// The fallbacks of harvest and distribution (vocabulary.h): never harvest;
+// favor queued jobs, FCFS, each at min(free, ideal) while the next one's
+// min fits, then grow running jobs one processor at a time, round robin.
+void favor_queued(const MalleableBatch& jobs, const MalleableContext& ctx,
+                  std::vector<std::int64_t>& give);
 
 // The paper's rule (seed 000 §5.4), what the engine applies when no
 // migration_option policy is configured: for each candidate the option of

@@ -33,6 +33,17 @@ SchedulerConfig checked(SchedulerConfig cfg) {
         if (cfg.rows > 1) fail("machine.clusters cannot be combined with gang scheduling");
         if (cfg.clusters.size() > 256) fail("at most 256 clusters");
     }
+    if (cfg.malleable.enabled) {
+        if (cfg.rows > 1 || !cfg.pools.empty() || !cfg.clusters.empty())
+            fail(
+                "[malleable] (seed 004) is space sharing on one pool of processors: no gang "
+                "scheduling, pools or clusters");
+        if (cfg.malleable.mpl_limit < 0) fail("malleable.mpl_limit must be >= 0");
+        if (cfg.malleable.max_harvests < 0) fail("malleable.max_harvests must be >= 0");
+        if (cfg.malleable.protect_age < 0 || cfg.malleable.adapt_latency < 0 ||
+            !(cfg.malleable.adapt_per_byte >= 0))
+            fail("malleable times and costs must not be negative");
+    }
     return cfg;
 }
 
@@ -116,6 +127,11 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
             throw Error(Errc::invalid, who + ": has " + std::to_string(spec.components.size()) +
                                            " components; the machine has no clusters");
     }
+    if (spec.min_procs < 0 || spec.min_procs > spec.procs)
+        throw Error(Errc::invalid, who + ": min_procs " + std::to_string(spec.min_procs) +
+                                       " must be between 1 and procs = " +
+                                       std::to_string(spec.procs) + " (0: rigid)");
+    if (spec.adapt_bytes < 0) throw Error(Errc::invalid, who + ": adapt_bytes must be >= 0");
     if (spec.submitted < 0 || spec.submitted > now_)
         throw Error(Errc::invalid, who + ": submitted at " + std::to_string(spec.submitted) +
                                        " us, after now (" + std::to_string(now_) +
@@ -173,7 +189,8 @@ void Scheduler::release(Slot s) {
     dirty_ = true;
     rescan_ = true;
     a.row_mask = 0;
-    if (time_sharing()) {
+    freed_ += a.procs;
+    if (time_sharing() || cfg_.malleable.enabled) {
         running_.erase(std::find(running_.begin(), running_.end(), s));
         auto it = std::find(executing_.begin(), executing_.end(), s);
         if (it != executing_.end()) executing_.erase(it);

@@ -40,6 +40,10 @@ struct ReservationInfo {
     std::int32_t row = 0;
 };
 
+// Seed 004 §4.3: a job's run time on p processors over its run time on its
+// ideal, under execution model m.
+double exec_factor(ExecModel m, std::int32_t p, std::int32_t ideal);
+
 class Scheduler {
   public:
     explicit Scheduler(SchedulerConfig cfg);
@@ -60,6 +64,9 @@ class Scheduler {
     void node_down(std::int32_t node, bool requeue);
     void node_drain(std::int32_t node);
     void node_up(std::int32_t node);
+    // Seed 004 §3's sensing: the share of its work a running job has done.
+    // Under the iScheduler it sets the job's expected end (its walltime).
+    void report_progress(JobId id, double done);
     enum class NodeState : std::uint8_t { up, draining, out };
     NodeState node_state(std::int32_t node) const {
         return node_state_.empty() ? NodeState::up : node_state_[static_cast<std::size_t>(node)];
@@ -93,6 +100,9 @@ class Scheduler {
     // The free columns of the active row: the idle nodes now.
     void idle_nodes(std::vector<std::int32_t>& out) const;
     const Counters& counters() const { return counters_; }
+    // The share of its work a running job has done: reported, or estimated
+    // from the execution model (seed 004 §3); 0 if it is not running.
+    double progress(const Job& j) const;
     std::size_t queue_length() const { return queue_.size(); }
     std::size_t running_count() const { return running_count_; }
     std::size_t held_count() const { return held_.size(); }
@@ -257,7 +267,8 @@ class Scheduler {
     Slot slot_of(JobId id) const;
     Slot new_job(const JobSpec& spec);
     Demand demand(const Job& j) const {
-        Demand d{j.spec.procs, j.spec.pools.empty() ? nullptr : j.spec.pools.data(), j.window};
+        const std::int32_t procs = j.state == JobState::running ? j.alloc.procs : j.spec.procs;
+        Demand d{procs, j.spec.pools.empty() ? nullptr : j.spec.pools.data(), j.window};
         if (!j.spec.components.empty()) {
             d.components = static_cast<std::int32_t>(j.spec.components.size());
             d.widths = j.spec.components.data();
@@ -316,6 +327,28 @@ class Scheduler {
     void announce_placements();
     void announce_active();
     void rotate_slices();
+
+    // The iScheduler (malleable.cpp, seed 004).
+    std::vector<Slot> waiting_;     // the queue at the start of the phase
+    std::int64_t freed_ = 0;        // processors freed by ends since the last pass
+    MalleableBatch mall_;           // harvest victims or distribution candidates
+    std::vector<Slot> mall_slots_;  // their slots
+    std::vector<std::int64_t> take_, give_;
+    std::vector<NodeRun> moved_;  // the nodes of one grow or shrink
+    Time run_time(const Job& j, std::int32_t p) const;
+    Time adapt_cost(const Job& j) const;
+    void settle_work(Job& j);
+    void retime(Slot s, Time old_end, Time end);
+    void start_malleable(Slot s, std::int32_t p);
+    void resize(Slot s, std::int32_t delta);
+    void push_malleable(Slot s);
+    MalleableContext malleable_context(std::int32_t needed) const;
+    bool mpl_reached() const;
+    void malleable_phase();
+    void arrive(Slot s);
+    bool harvest_for(Slot s, std::int32_t needed);
+    bool harvest_costs_more(const Job& j, std::int32_t needed) const;
+    void distribute();
 
     // Migration (migration.cpp).
     std::int64_t migration_budget();

@@ -77,4 +77,10 @@ void MigrationBatch::clear() {
 #undef ROTA_X
 }
 
+void MalleableBatch::clear() {
+#define ROTA_X(name, type, doc) name.clear();
+    ROTA_MALLEABLE_COLUMNS(ROTA_X)
+#undef ROTA_X
+}
+
 }  // namespace rota

@@ -21,12 +21,14 @@ namespace rota {
 // X(hook, ID, fallback): the hook's name, its ROTA_HOOK_<ID> in the C ABI
 // and what the engine does when a call fails (ARCHITECTURE §5). Append
 // only: the position is the hook's number.
-#define ROTA_HOOKS(X)                                                   \
-    X(admission, ADMISSION, "accept every job of the batch")            \
-    X(order, ORDER, "FCFS: the key is the submit time")                 \
-    X(backfill_select, BACKFILL_SELECT, "no backfill this pass")        \
-    X(migration_option, MIGRATION_OPTION, "no migration in this phase") \
-    X(placement, PLACEMENT, "Worst Fit: the widest component to the freest cluster")
+#define ROTA_HOOKS(X)                                                                \
+    X(admission, ADMISSION, "accept every job of the batch")                         \
+    X(order, ORDER, "FCFS: the key is the submit time")                              \
+    X(backfill_select, BACKFILL_SELECT, "no backfill this pass")                     \
+    X(migration_option, MIGRATION_OPTION, "no migration in this phase")              \
+    X(placement, PLACEMENT, "Worst Fit: the widest component to the freest cluster") \
+    X(harvest, HARVEST, "never harvest: the arriving job waits")                     \
+    X(distribution, DISTRIBUTION, "favor queued jobs, then grow running ones")
 
 // X(column, type, value of Job `j`, meaning): the columns of every batch of
 // jobs (admission, order, backfill_select). Append only.
@@ -49,6 +51,22 @@ namespace rota {
     X(cost2, double, "overhead of option 2, eq. (5), processor-seconds")   \
     X(tasks1, std::int32_t, "tasks option 1 migrates (counted against Q)") \
     X(tasks2, std::int32_t, "tasks option 2 migrates (counted against Q)")
+
+// X(column, type, meaning): the jobs a harvest or a distribution may
+// concern (seed 004 §2.2): running malleable jobs (harvest victims, or
+// jobs that may grow) and, for distribution, queued jobs that could start.
+#define ROTA_MALLEABLE_COLUMNS(X)                                                    \
+    X(id, std::int64_t, "job id")                                                    \
+    X(procs, std::int32_t, "processors held now; 0 if queued")                       \
+    X(min, std::int32_t, "fewest processors it can run on")                          \
+    X(ideal, std::int32_t, "processors it asked for, the most it is given")          \
+    X(queued, std::int32_t, "1 if waiting to start, 0 if running")                   \
+    X(age, Time, "running: time since it started; queued: time waited, us")          \
+    X(time_left, Time, "estimated time to finish at its current size, us")           \
+    X(harvests, std::int32_t, "harvest events it has suffered")                      \
+    X(cost, double, "seconds one adaptation (grow or shrink) would suspend it now")  \
+    X(progress, double, "fraction of its work done, [0, 1] (reported or estimated)") \
+    X(user, std::int32_t, "user id, -1 if none")
 
 // X(field, type, meaning): what every hook's context holds.
 #define ROTA_CONTEXT_COMMON(X)                                                                \
@@ -86,6 +104,16 @@ namespace rota {
     X(room, Amounts,                                                              \
       "job after job, the nodes of each cluster free for the job's whole window " \
       "without touching a reservation")
+
+// What harvest and distribution need besides (seed 004 §2.2, Figure 3(a)).
+#define ROTA_CONTEXT_MALLEABLE(X)                                                                 \
+    X(needed, std::int32_t, "harvest: processors to take; distribution: processors free to give") \
+    X(job_id, std::int64_t, "harvest: the arriving job, -1 for distribution")                     \
+    X(job_min, std::int32_t, "harvest: its min")                                                  \
+    X(job_ideal, std::int32_t, "harvest: its ideal")                                              \
+    X(mpl, std::int32_t, "degree of multiprogramming: jobs running")                              \
+    X(mpl_limit, std::int32_t, "M of achieve_mp(M), 0 for no limit")                              \
+    X(max_harvests, std::int32_t, "control policy: most harvests per job, 0 for no limit")
 
 // A vector over seed 002's K resources, processors first then the pools in
 // configuration order: shares of capacity (R_ij, S_i: [0, 1]) or amounts.
@@ -129,6 +157,9 @@ struct MigrationContext : CommonContext {
 struct PlacementContext : CommonContext {
     ROTA_CONTEXT_PLACEMENT(ROTA_FIELD)
 };
+struct MalleableContext : CommonContext {
+    ROTA_CONTEXT_MALLEABLE(ROTA_FIELD)
+};
 #undef ROTA_FIELD
 
 // Calls f(name, value) for every field of a context, common fields first.
@@ -157,6 +188,14 @@ void visit_fields(const PlacementContext& c, F&& f) {
     visit_fields(static_cast<const CommonContext&>(c), f);
 #define ROTA_X(name, type, doc) f(#name, c.name);
     ROTA_CONTEXT_PLACEMENT(ROTA_X)
+#undef ROTA_X
+}
+
+template <class F>
+void visit_fields(const MalleableContext& c, F&& f) {
+    visit_fields(static_cast<const CommonContext&>(c), f);
+#define ROTA_X(name, type, doc) f(#name, c.name);
+    ROTA_CONTEXT_MALLEABLE(ROTA_X)
 #undef ROTA_X
 }
 
@@ -206,6 +245,17 @@ struct MigrationBatch {
     void clear();
 };
 
+// The running and queued jobs of one harvest or distribution (seed 004).
+struct MalleableBatch {
+#define ROTA_X(name, type, doc) std::vector<type> name;
+    ROTA_MALLEABLE_COLUMNS(ROTA_X)
+#undef ROTA_X
+    std::size_t size() const {
+        return id.size();
+    }
+    void clear();
+};
+
 // The names of a batch kind's columns, in declaration order.
 inline constexpr const char* kJobColumnNames[] = {
 #define ROTA_X(name, type, value, doc) #name,
@@ -215,6 +265,11 @@ inline constexpr const char* kJobColumnNames[] = {
 inline constexpr const char* kMigrationColumnNames[] = {
 #define ROTA_X(name, type, doc) #name,
     ROTA_MIGRATION_COLUMNS(ROTA_X)
+#undef ROTA_X
+};
+inline constexpr const char* kMalleableColumnNames[] = {
+#define ROTA_X(name, type, doc) #name,
+    ROTA_MALLEABLE_COLUMNS(ROTA_X)
 #undef ROTA_X
 };
 

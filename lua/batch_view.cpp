@@ -38,6 +38,15 @@ void store_migration_column(lua_State* L, int table, const void* batch, int colu
 #undef ROTA_X
 }
 
+void store_malleable_column(lua_State* L, int table, const void* batch, int column) {
+    const auto& b = *static_cast<const MalleableBatch*>(batch);
+    int k = 0;
+#define ROTA_X(name, type, doc) \
+    if (column == k++) return store_vec(L, table, b.name);
+    ROTA_MALLEABLE_COLUMNS(ROTA_X)
+#undef ROTA_X
+}
+
 int job_resources(const void* batch) {
     return static_cast<const JobBatch*>(batch)->resources();
 }
@@ -109,6 +118,9 @@ const BatchKind kJobBatch{kJobColumnNames,     static_cast<int>(std::size(kJobCo
 const BatchKind kMigrationBatch{kMigrationColumnNames,
                                 static_cast<int>(std::size(kMigrationColumnNames)),
                                 store_migration_column, batch_size<MigrationBatch>};
+const BatchKind kMalleableBatch{kMalleableColumnNames,
+                                static_cast<int>(std::size(kMalleableColumnNames)),
+                                store_malleable_column, batch_size<MalleableBatch>};
 
 void BatchView::create(lua_State* L) {
     lua_createtable(L, 0, kind_->columns + 1);

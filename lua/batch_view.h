@@ -42,6 +42,7 @@ struct BatchKind {
 };
 extern const BatchKind kJobBatch;        // JobBatch
 extern const BatchKind kMigrationBatch;  // MigrationBatch
+extern const BatchKind kMalleableBatch;  // MalleableBatch
 
 class BatchView {
   public:

@@ -245,4 +245,30 @@ bool decode_placement(lua_State* L, int idx, const JobBatch& jobs, std::vector<s
     return true;
 }
 
+bool decode_amounts(lua_State* L, int idx, std::size_t n, std::vector<std::int64_t>& out,
+                    std::string& why) {
+    idx = lua_absindex(L, idx);
+    out.clear();
+    const int t = lua_type(L, idx);
+    if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, idx))) return true;
+    if (t != LUA_TTABLE) {
+        why = "a " + type_of(L, idx) + "; expected a table of processor counts, or nil";
+        return false;
+    }
+    out.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const int type = lua_rawgeti(L, idx, static_cast<lua_Integer>(i + 1));
+        lua_Integer v = 0;
+        const bool ok =
+            type == LUA_TNIL || integer_at(L, -1, type, v, why, "amount", "a processor count");
+        lua_pop(L, 1);
+        if (!ok) {
+            why += " (job " + std::to_string(i + 1) + ")";
+            return false;
+        }
+        out[i] = static_cast<std::int64_t>(v);
+    }
+    return true;
+}
+
 }  // namespace rota::lua

@@ -139,4 +139,22 @@ HookOutcome LuaPolicy::placement(const JobBatch& jobs, const PlacementContext& c
     });
 }
 
+HookOutcome LuaPolicy::harvest(const MalleableBatch& victims, const MalleableContext& ctx,
+                               std::vector<std::int64_t>& take) {
+    static_cast<CommonContext&>(last_ctx_) = ctx;
+    return guarded(Hook::harvest, [&] {
+        return vm(Hook::harvest) ? vm(Hook::harvest)->harvest(victims, ctx, take)
+                                 : not_configured(Hook::harvest);
+    });
+}
+
+HookOutcome LuaPolicy::distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
+                                    std::vector<std::int64_t>& give) {
+    static_cast<CommonContext&>(last_ctx_) = ctx;
+    return guarded(Hook::distribution, [&] {
+        return vm(Hook::distribution) ? vm(Hook::distribution)->distribution(jobs, ctx, give)
+                                      : not_configured(Hook::distribution);
+    });
+}
+
 }  // namespace rota

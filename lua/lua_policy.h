@@ -63,6 +63,10 @@ class LuaPolicy : public Policy {
                                  std::vector<std::int64_t>& out) override;
     HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
                           std::vector<std::int64_t>& clusters) override;
+    HookOutcome harvest(const MalleableBatch& victims, const MalleableContext& ctx,
+                        std::vector<std::int64_t>& take) override;
+    HookOutcome distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
+                             std::vector<std::int64_t>& give) override;
 
     // Re-reads and recompiles every configured script into new lua_States
     // and dry-runs each hook on an empty batch (with the last context seen).

@@ -212,10 +212,13 @@ void Vm::create_views() {
     lua_replace(L, slot::jobs);
     moves_view_.create(L);
     lua_replace(L, slot::moves);
+    mall_view_.create(L);
+    lua_replace(L, slot::mall);
     const std::pair<ContextView*, slot::Ctx> views[] = {{&common_view_, slot::common},
                                                         {&backfill_view_, slot::backfill},
                                                         {&migration_view_, slot::migration},
-                                                        {&placement_view_, slot::placement}};
+                                                        {&placement_view_, slot::placement},
+                                                        {&malleable_view_, slot::malleable}};
     for (const auto& [view, cs] : views) {
         view->create(L);
         lua_replace(L, cs.loader);
@@ -275,6 +278,21 @@ void Vm::dry_run(const BackfillContext& last) {
                 static_cast<CommonContext&>(pctx) = last;
                 r = placement(none, pctx, picks);
                 if (r.ok) why = check_placement(picks, none, 0);
+                break;
+            }
+            case Hook::harvest:
+            case Hook::distribution: {
+                const MalleableBatch no_jobs;
+                MalleableContext mc;
+                static_cast<CommonContext&>(mc) = last;
+                mc.job_id = -1;
+                if (h == Hook::harvest) {
+                    r = harvest(no_jobs, mc, picks);
+                    if (r.ok) why = check_harvest(picks, no_jobs, 0);
+                } else {
+                    r = distribution(no_jobs, mc, picks);
+                    if (r.ok) why = check_distribution(picks, no_jobs, 0);
+                }
                 break;
             }
         }
@@ -436,6 +454,33 @@ HookOutcome Vm::placement(const JobBatch& jobs, const PlacementContext& ctx,
         call(h, slot::jobs, jobs_view_, &jobs, slot::placement, placement_view_, ctx);
     if (status != LUA_OK) return failure(h, status);
     if (!decode_placement(L(), -1, jobs, out, why_)) return invalid(h);
+    lua_settop(L(), slot::top);
+    return {};
+}
+
+HookOutcome Vm::harvest(const MalleableBatch& victims, const MalleableContext& ctx,
+                        std::vector<std::int64_t>& out) {
+    const Hook h = Hook::harvest;
+    out.clear();
+    if (!provides(h)) return not_configured(h);
+    const int status =
+        call(h, slot::mall, mall_view_, &victims, slot::malleable, malleable_view_, ctx);
+    if (status != LUA_OK) return failure(h, status);
+    if (!decode_amounts(L(), -1, victims.size(), out, why_)) return invalid(h);
+    lua_settop(L(), slot::top);
+    return {};
+}
+
+HookOutcome Vm::distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
+                             std::vector<std::int64_t>& out) {
+    const Hook h = Hook::distribution;
+    out.clear();
+    if (!provides(h)) return not_configured(h);
+    const int status =
+        call(h, slot::mall, mall_view_, &jobs, slot::malleable, malleable_view_, ctx);
+    if (status != LUA_OK) return failure(h, status);
+    if (!decode_amounts(L(), -1, jobs.size(), out, why_)) return invalid(h);
+    if (out.empty()) out.assign(jobs.size(), 0);  // nil: nobody gets anything
     lua_settop(L(), slot::top);
     return {};
 }

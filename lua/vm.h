@@ -46,6 +46,10 @@ class Vm {
                                  std::vector<std::int64_t>& out);
     HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
                           std::vector<std::int64_t>& clusters);
+    HookOutcome harvest(const MalleableBatch& victims, const MalleableContext& ctx,
+                        std::vector<std::int64_t>& take);
+    HookOutcome distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
+                             std::vector<std::int64_t>& give);
 
   private:
     struct Closer {
@@ -89,7 +93,8 @@ class Vm {
     std::unique_ptr<lua_State, Closer> state_;
     BatchView jobs_view_{kJobBatch};
     BatchView moves_view_{kMigrationBatch};
-    ContextView common_view_, backfill_view_, migration_view_, placement_view_;
+    BatchView mall_view_{kMalleableBatch};
+    ContextView common_view_, backfill_view_, migration_view_, placement_view_, malleable_view_;
     std::array<std::string, kHookCount> path_;
     std::array<bool, kHookCount> streams_{};
     // What Lua prints for a file in messages (it shortens long names with

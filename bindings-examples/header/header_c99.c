@@ -29,6 +29,8 @@ static void layout(void) {
     FIELD(rota_job, ncomponents);
     FIELD(rota_job, components);
     FIELD(rota_job, submitted);
+    FIELD(rota_job, min_procs);
+    FIELD(rota_job, adapt_bytes);
     STRUCT(rota_node_run);
     FIELD(rota_node_run, first);
     FIELD(rota_node_run, count);
@@ -56,6 +58,10 @@ static void layout(void) {
     FIELD(rota_job_info, estimate);
     FIELD(rota_job_info, procs);
     FIELD(rota_job_info, jumps);
+    FIELD(rota_job_info, nodes);
+    FIELD(rota_job_info, min_procs);
+    FIELD(rota_job_info, harvests);
+    FIELD(rota_job_info, progress);
     STRUCT(rota_reservation);
     FIELD(rota_reservation, size);
     FIELD(rota_reservation, job);
@@ -90,6 +96,10 @@ static void layout(void) {
     FIELD(rota_counters, window_extensions);
     FIELD(rota_counters, requeued);
     FIELD(rota_counters, adopted);
+    FIELD(rota_counters, harvest_attempts);
+    FIELD(rota_counters, harvests);
+    FIELD(rota_counters, grows);
+    FIELD(rota_counters, shrinks);
     STRUCT(rota_hook_stats);
     FIELD(rota_hook_stats, size);
     FIELD(rota_hook_stats, calls);

@@ -56,7 +56,7 @@ SEC = 1_000_000  # rota_time counts microseconds
 # rota.h, transcribed. Field order and types must match the header exactly;
 # --check-layout verifies them against the C compiler.
 
-ROTA_ABI_VERSION = 4
+ROTA_ABI_VERSION = 5
 
 ROTA_OK, ROTA_DONE, ROTA_EINVAL, ROTA_ECONFIG, ROTA_ENOTFOUND, ROTA_EEXIST = range(6)
 ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE = range(6, 12)
@@ -86,6 +86,8 @@ class RotaJob(Structure):
         ("ncomponents", c_int32),
         ("components", POINTER(c_int32)),
         ("submitted", rota_time),
+        ("min_procs", c_int32),
+        ("adapt_bytes", c_int64),
     ]
 
 
@@ -122,6 +124,10 @@ class RotaJobInfo(Structure):
         ("estimate", rota_time),
         ("procs", c_int32),
         ("jumps", c_int32),
+        ("nodes", c_int32),
+        ("min_procs", c_int32),
+        ("harvests", c_int32),
+        ("progress", c_double),
     ]
 
 
@@ -168,6 +174,10 @@ class RotaCounters(Structure):
         ("window_extensions", c_uint64),
         ("requeued", c_uint64),
         ("adopted", c_uint64),
+        ("harvest_attempts", c_uint64),
+        ("harvests", c_uint64),
+        ("grows", c_uint64),
+        ("shrinks", c_uint64),
     ]
 
 

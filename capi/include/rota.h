@@ -71,8 +71,11 @@ extern "C" {
 ** head_demand, extra); rota_job_pools(), rota_pool_profile(). 4: seed
 ** 001's multi-cluster co-allocation: rota_job.components,
 ** rota_action.run_cluster, rota_machine_info.nclusters, rota_cluster_get(),
-** rota_job_clusters(), the placement hook. */
-#define ROTA_ABI_VERSION 4
+** rota_job_clusters(), the placement hook. 5: seed 004's malleable jobs:
+** rota_job.min_procs and .adapt_bytes, the GROW and SHRINK actions,
+** rota_job_progress(), rota_job_info's nodes, min_procs, harvests and
+** progress, the harvest counters, the harvest and distribution hooks. */
+#define ROTA_ABI_VERSION 5
 
 /* Status codes. */
 #define ROTA_OK 0        /* success */
@@ -159,6 +162,17 @@ typedef struct rota_job {
     ** keeps its place in FCFS order and its wait. 0 means now; a time
     ** after now is ROTA_EINVAL. Added in ABI 4. */
     rota_time submitted;
+    /* Seed 004's malleable jobs (ABI 5), used under the iScheduler
+    ** ([malleable], docs/config.md); every other mode runs the job on
+    ** `procs`. The job runs on anything from min_procs to procs (its ideal)
+    ** and may be grown or shrunk while it runs (GROW, SHRINK); 0 means
+    ** procs: a rigid job. `estimate` is its walltime on `procs`; on fewer
+    ** the engine scales it by the execution model. */
+    int32_t min_procs;
+    /* Bytes an adaptation of the job redistributes: a GROW or SHRINK
+    ** suspends it for malleable.adapt_latency + malleable.adapt_per_byte x
+    ** adapt_bytes / (processors it held) (seed 004 §4.1). */
+    int64_t adapt_bytes;
 } rota_job;
 
 /* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the
@@ -225,6 +239,14 @@ ROTA_API int rota_node_drain(rota_engine* e, int32_t node);
 /* Node `node` is back in service (after a down or a drain). */
 ROTA_API int rota_node_up(rota_engine* e, int32_t node);
 
+/* Seed 004 §3's sensing (ABI 5): running job `id` has done `done` (in
+** [0, 1]) of its work, as the application measured it. Policies read it
+** (`progress`); under the iScheduler the job's expected end, hence its
+** walltime, becomes now + the rest of its work at its current size.
+** ROTA_EINVAL for a fraction outside [0, 1], ROTA_ESTATE if it is not
+** running. */
+ROTA_API int rota_job_progress(rota_engine* e, int64_t id, double done);
+
 /* Run one scheduling pass: admission and order of new jobs, then starts,
 ** reservations and backfilling as configured. Call it once after each batch
 ** of events with the same time. */
@@ -271,6 +293,15 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 ** in the queue and will get a new START. `reason` says which node. ABI 4.
 ** (With ROTA_NODE_KILL the job gets a KILL, with a `reason`, instead.) */
 #define ROTA_ACTION_REQUEUE 11
+/* Seed 004, under the iScheduler ([malleable]), ABI 5: a running job
+** grows onto `runs` (GROW: `nnodes` more nodes) or gives `runs` up
+** (SHRINK: `nnodes` fewer; they are free for another job at once). Either
+** way it redistributes its data and makes no progress for `delay` (the
+** adaptation cost the engine assumed; its expected end moved accordingly).
+** A harvest is SHRINKs of its victims followed by the START they made room
+** for. */
+#define ROTA_ACTION_GROW 12
+#define ROTA_ACTION_SHRINK 13
 
 /* Set size = sizeof(rota_action) before calling rota_next_action(). */
 typedef struct rota_action {
@@ -279,12 +310,12 @@ typedef struct rota_action {
     int64_t job;
     rota_time time;            /* when it takes effect */
     int32_t row;               /* Ousterhout matrix row; 0 under space sharing */
-    int32_t nnodes;            /* START: number of nodes */
-    int32_t nruns;             /* START: number of runs in `runs` */
-    const rota_node_run* runs; /* START: the nodes, lowest first; else NULL */
+    int32_t nnodes;            /* START, GROW, SHRINK: number of nodes */
+    int32_t nruns;             /* START, GROW, SHRINK: number of runs in `runs` */
+    const rota_node_run* runs; /* START, GROW, SHRINK: the nodes, lowest first; else NULL */
     const char* reason;        /* REJECT: why; else NULL */
     int32_t option;            /* MIGRATE: 1 or 2 */
-    rota_time delay;           /* MIGRATE: time the job cannot make progress */
+    rota_time delay;           /* MIGRATE, GROW, SHRINK: time the job cannot make progress */
     int32_t from_row;          /* MIGRATE: the row the job held before (== row if it stays) */
     /* START on a multi-cluster machine: the cluster (0-based,
     ** [[machine.clusters]] order) of each of the `nruns` runs; the runs on
@@ -314,6 +345,11 @@ typedef struct rota_job_info {
     rota_time estimate;
     int32_t procs;
     int32_t jumps; /* times jumped while at the queue head */
+    /* Seed 004 (ABI 5). */
+    int32_t nodes;     /* RUNNING: nodes it holds now (procs but under the iScheduler); else 0 */
+    int32_t min_procs; /* the fewest it runs on (procs for a rigid job) */
+    int32_t harvests;  /* harvest events it suffered */
+    double progress;   /* RUNNING: share of its work done, [0, 1], reported or estimated */
 } rota_job_info;
 
 /* Information on a job the engine still holds (finished, killed, rejected
@@ -428,6 +464,9 @@ typedef struct rota_counters {
     uint64_t window_extensions;
     uint64_t requeued; /* running jobs sent back to the queue by rota_node_down (ABI 4) */
     uint64_t adopted;  /* running jobs taken over with rota_adopt (ABI 4) */
+    /* Seed 004, ABI 5: arrivals that needed a harvest, those that got one,
+    ** and the GROW and SHRINK actions. */
+    uint64_t harvest_attempts, harvests, grows, shrinks;
     /* New counters are appended here; per-hook figures are rota_hook_stats_get(). */
 } rota_counters;
 
@@ -444,7 +483,14 @@ ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
 ** policy is configured or an answer is refused. Lua only for now
 ** (docs/lua-api.md, "placement"). */
 #define ROTA_HOOK_PLACEMENT 4
-#define ROTA_HOOK_COUNT 5 /* hooks this header knows; the library may know more */
+/* Seed 004 §2.2, ABI 5, under the iScheduler ([malleable]); Lua only for
+** now (docs/lua-api.md, "harvest" and "distribution"). harvest: which
+** running jobs give up how many processors so that an arriving job reaches
+** its min (fallback: never harvest). distribution: who gets the
+** processors a termination freed (fallback: favor queued). */
+#define ROTA_HOOK_HARVEST 5
+#define ROTA_HOOK_DISTRIBUTION 6
+#define ROTA_HOOK_COUNT 7 /* hooks this header knows; the library may know more */
 
 /* The name of hook number `hook` ("backfill_select"), which is also its
 ** configuration table ([policy.backfill_select]); NULL past the last hook

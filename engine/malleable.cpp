@@ -1,0 +1,380 @@
+// The iScheduler's schedule phase (seed 004 §2.2, Figure 3(a)): malleable
+// jobs that run on anything from their min to their ideal processors.
+//
+//   3. terminations: the freed processors go first to queued jobs until
+//      the degree of multiprogramming reaches M (admission comes first,
+//      §2.2), then as the distribution hook says (favor running: grow
+//      running jobs; favor queued: start queued ones), the rest held;
+//   2. arrivals, in queue order: a job whose min fits the free processors
+//      starts on min(free, ideal); else it waits if M jobs run; else the
+//      harvest hook names victims to shrink so that it reaches its min,
+//      within the control policy's limits; else it waits (FCFS).
+//
+// A job's run time on P processors follows the execution model (§4.3)
+// applied to its estimate, so its walltime and the profile stay consistent
+// as it is resized: the engine keeps the share of the work still to do,
+// consumed at the rate of its current allocation, and an adaptation
+// suspends it for its cost (§4.1).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "answers.h"
+#include "error.h"
+#include "scheduler.h"
+
+namespace rota {
+
+namespace {
+
+std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point t0) {
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+            .count());
+}
+
+// Sorts runs and merges neighbours, so a grown job's nodes stay few runs.
+void normalise(std::vector<NodeRun>& runs) {
+    std::sort(runs.begin(), runs.end(),
+              [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (out > 0 && runs[out - 1].first + runs[out - 1].count == runs[i].first)
+            runs[out - 1].count += runs[i].count;
+        else
+            runs[out++] = runs[i];
+    }
+    runs.resize(out);
+}
+
+// Moves the `n` highest nodes of `runs` into `cut` (lowest first).
+void cut_highest(std::vector<NodeRun>& runs, std::int32_t n, std::vector<NodeRun>& cut) {
+    cut.clear();
+    while (n > 0) {
+        NodeRun& last = runs.back();
+        const std::int32_t k = std::min(n, last.count);
+        cut.push_back({last.first + last.count - k, k});
+        last.count -= k;
+        n -= k;
+        if (last.count == 0) runs.pop_back();
+    }
+    std::reverse(cut.begin(), cut.end());
+}
+
+}  // namespace
+
+double exec_factor(ExecModel m, std::int32_t p, std::int32_t ideal) {
+    const double r = static_cast<double>(ideal) / static_cast<double>(p);
+    if (m == ExecModel::linear) return r;  // P_ideal * RT_ideal / P
+    return 0.5 * r + 0.5 / r;              // a / P + b P, over RT_ideal
+}
+
+Time Scheduler::run_time(const Job& j, std::int32_t p) const {
+    const double t = static_cast<double>(j.spec.estimate) *
+                     exec_factor(cfg_.malleable.exec_model, p, j.spec.procs);
+    return std::max<Time>(1, static_cast<Time>(std::ceil(t)));
+}
+
+Time Scheduler::adapt_cost(const Job& j) const {
+    const MalleableConfig& m = cfg_.malleable;
+    const double bytes = static_cast<double>(j.spec.adapt_bytes);
+    return m.adapt_latency +
+           static_cast<Time>(std::llround(m.adapt_per_byte * bytes /
+                                          static_cast<double>(std::max(1, j.alloc.procs))));
+}
+
+// The work done since the last resize, at the allocation it had.
+void Scheduler::settle_work(Job& j) {
+    const Time from = std::max(j.resized, j.paused_until);
+    if (now_ > from) {
+        j.work_left -=
+            static_cast<double>(now_ - from) / static_cast<double>(run_time(j, j.alloc.procs));
+        j.work_left = std::max(0.0, j.work_left);
+    }
+    j.resized = now_;
+}
+
+double Scheduler::progress(const Job& j) const {
+    if (j.state != JobState::running) return 0.0;
+    double left = j.work_left;
+    const Time from = std::max(j.resized, j.paused_until);
+    if (now_ > from && cfg_.malleable.enabled)
+        left -= static_cast<double>(now_ - from) / static_cast<double>(run_time(j, j.alloc.procs));
+    else if (!cfg_.malleable.enabled && j.window > 0)
+        left = 1.0 - static_cast<double>(now_ - j.start) / static_cast<double>(j.window);
+    return std::clamp(1.0 - left, 0.0, 1.0);
+}
+
+void Scheduler::report_progress(JobId id, double done) {
+    begin_event();
+    const Slot s = slot_of(id);
+    Job& j = job(s);
+    if (j.state != JobState::running)
+        throw Error(Errc::state, "job " + std::to_string(id) + " is " + job_state_name(j.state) +
+                                     ", not running");
+    if (!(done >= 0.0 && done <= 1.0))
+        throw Error(Errc::invalid, "progress must be a fraction in [0, 1]");
+    if (!cfg_.malleable.enabled) {
+        j.work_left = 1.0 - done;  // read by policies; the walltime stays the estimate
+        return;
+    }
+    // The embedder knows better than the model (seed 004 §3's sensing):
+    // the rest of the work at the current size gives the new end.
+    const Time old_end = j.estimated_end();
+    j.work_left = 1.0 - done;
+    j.resized = now_;
+    const Time from = std::max(now_, j.paused_until);
+    const Time end =
+        from +
+        static_cast<Time>(std::ceil(j.work_left * static_cast<double>(run_time(j, j.alloc.procs))));
+    retime(s, old_end, std::max(end, now_ + 1));
+}
+
+// Moves a running job's expected end from `old_end` to `end`.
+void Scheduler::retime(Slot s, Time old_end, Time end) {
+    Job& j = job(s);
+    const Demand d{j.alloc.procs, nullptr, 0};
+    if (now_ < old_end) machine_.give(0, now_, old_end, d);
+    machine_.take(0, now_, end, d);
+    j.window = end - j.start;
+    expiries_.push({end, j.seq, s});
+}
+
+void Scheduler::start_malleable(Slot s, std::int32_t p) {
+    Job& j = job(s);
+    queue_erase(s);
+    j.work_left = 1.0;
+    j.resized = now_;
+    j.paused_until = now_;
+    j.window = run_time(j, p);
+    machine_.take(0, now_, now_ + j.window, Demand{p, nullptr, 0});
+    Allocation& a = j.alloc;
+    a.runs.clear();
+    machine_.matrix().allocate(0, p, a.runs, s);
+    a.procs = p;
+    a.home_row = 0;
+    a.row_mask = 1u;
+    j.start = now_;
+    j.state = JobState::running;
+    ++running_count_;
+    ++counters_.started;
+    running_.push_back(s);
+    expiries_.push({j.estimated_end(), j.seq, s});
+    emit_with_runs(Action{ActionType::start, j.spec.id, now_}, a.runs, p);
+}
+
+// Grows (delta > 0) or shrinks a running job now; it pays its adaptation.
+void Scheduler::resize(Slot s, std::int32_t delta) {
+    Job& j = job(s);
+    const Time cost = adapt_cost(j);
+    settle_work(j);
+    const Time old_end = j.estimated_end();
+    if (now_ < old_end) machine_.give(0, now_, old_end, Demand{j.alloc.procs, nullptr, 0});
+    Allocation& a = j.alloc;
+    moved_.clear();
+    if (delta > 0) {
+        machine_.matrix().allocate(0, delta, moved_, s);
+        a.runs.insert(a.runs.end(), moved_.begin(), moved_.end());
+        normalise(a.runs);
+        ++counters_.grows;
+    } else {
+        cut_highest(a.runs, -delta, moved_);
+        machine_.matrix().clear(0, moved_);
+        ++counters_.shrinks;
+    }
+    a.procs += delta;
+    j.paused_until = std::max(now_, j.paused_until) + cost;
+    const Time end =
+        j.paused_until +
+        static_cast<Time>(std::ceil(j.work_left * static_cast<double>(run_time(j, a.procs))));
+    machine_.take(0, now_, end, Demand{a.procs, nullptr, 0});
+    j.window = end - j.start;
+    expiries_.push({end, j.seq, s});
+    Action act{delta > 0 ? ActionType::grow : ActionType::shrink, j.spec.id, now_};
+    act.delay = cost;
+    emit_with_runs(act, moved_, std::abs(delta));
+}
+
+void Scheduler::push_malleable(Slot s) {
+    const Job& j = job(s);
+    MalleableBatch& b = mall_;
+    const bool queued = j.state != JobState::running;
+    b.id.push_back(j.spec.id);
+    b.procs.push_back(queued ? 0 : j.alloc.procs);
+    b.min.push_back(j.min_procs());
+    b.ideal.push_back(j.spec.procs);
+    b.queued.push_back(queued ? 1 : 0);
+    b.age.push_back(queued ? now_ - j.submit : now_ - j.start);
+    b.time_left.push_back(queued ? j.spec.estimate : std::max<Time>(0, j.estimated_end() - now_));
+    b.harvests.push_back(j.harvests);
+    b.cost.push_back(queued ? 0.0 : static_cast<double>(adapt_cost(j)) / 1e6);
+    b.progress.push_back(progress(j));
+    b.user.push_back(j.spec.user);
+    mall_slots_.push_back(s);
+}
+
+MalleableContext Scheduler::malleable_context(std::int32_t needed) const {
+    MalleableContext c;
+    static_cast<CommonContext&>(c) = common_context();
+    c.needed = needed;
+    c.job_id = -1;
+    c.mpl = static_cast<std::int32_t>(running_count_);
+    c.mpl_limit = cfg_.malleable.mpl_limit;
+    c.max_harvests = cfg_.malleable.max_harvests;
+    return c;
+}
+
+bool Scheduler::mpl_reached() const {
+    const std::int32_t m = cfg_.malleable.mpl_limit;
+    return m > 0 && static_cast<std::int32_t>(running_count_) >= m;
+}
+
+void Scheduler::malleable_phase() {
+    // Queue order, taken before anything starts (starting edits the queue).
+    waiting_.clear();
+    queue_.for_each_live([&](const JobQueue::Entry& q) { waiting_.push_back(q.slot); });
+    if (freed_ > 0) distribute();
+    freed_ = 0;
+    for (Slot s : waiting_) {
+        Job& j = job(s);
+        if (j.waited || j.state != JobState::queued) continue;
+        arrive(s);
+    }
+}
+
+// Figure 3(a), step 2.
+void Scheduler::arrive(Slot s) {
+    Job& j = job(s);
+    const std::int32_t avail = machine_.matrix().free(0);
+    const std::int32_t min = j.min_procs();
+    if (min <= avail) {
+        start_malleable(s, std::min(avail, j.spec.procs));
+        return;
+    }
+    j.waited = true;  // from here on only a distribution starts it
+    if (mpl_reached()) return;
+    harvest_for(s, min - avail);
+}
+
+// Figure 3(a), step 2c: take `needed` processors from running jobs so that
+// job `s` starts on its min.
+bool Scheduler::harvest_for(Slot s, std::int32_t needed) {
+    Job& j = job(s);
+    const MalleableConfig& m = cfg_.malleable;
+    ++counters_.harvest_attempts;
+    mall_.clear();
+    mall_slots_.clear();
+    std::int64_t room = 0;
+    for (Slot r : running_) {
+        const Job& v = job(r);
+        if (v.alloc.procs <= v.min_procs()) continue;
+        if (now_ - v.start < m.protect_age) continue;
+        if (m.max_harvests > 0 && v.harvests >= m.max_harvests) continue;
+        room += v.alloc.procs - v.min_procs();
+        push_malleable(r);
+    }
+    if (room < needed) return false;  // no answer could hold: the hook is not asked
+
+    take_.clear();
+    auto& p = policy_[static_cast<int>(Hook::harvest)];
+    if (!p || quarantined(Hook::harvest)) return false;  // the fallback: never harvest
+    MalleableContext ctx = malleable_context(needed);
+    ctx.job_id = j.spec.id;
+    ctx.job_min = j.min_procs();
+    ctx.job_ideal = j.spec.procs;
+    const auto t0 = std::chrono::steady_clock::now();
+    HookOutcome o = p->harvest(mall_, ctx, take_);
+    if (o.ok) {
+        std::string why = check_harvest(take_, mall_, needed);
+        if (!why.empty()) o = invalid_answer(Hook::harvest, *p, why);
+    }
+    if (!call_ok(Hook::harvest, o, elapsed_ns(t0)) || take_.empty()) return false;
+
+    if (m.cost_benefit && harvest_costs_more(j, needed)) return false;
+    for (std::size_t i = 0; i < take_.size(); ++i) {
+        if (take_[i] == 0) continue;
+        Job& v = job(mall_slots_[i]);
+        ++v.harvests;
+        resize(mall_slots_[i], -static_cast<std::int32_t>(take_[i]));
+    }
+    ++counters_.harvests;
+    start_malleable(s, j.min_procs());
+    return true;
+}
+
+// The control policy's cost/benefit test (§2.2): the processor-seconds the
+// victims stand idle adapting, against those the arriving job gains by
+// starting now rather than when enough running jobs are expected to end.
+bool Scheduler::harvest_costs_more(const Job& j, std::int32_t needed) const {
+    double cost = 0.0;
+    for (std::size_t i = 0; i < take_.size(); ++i)
+        if (take_[i] > 0) {
+            const Job& v = job(mall_slots_[i]);
+            cost +=
+                static_cast<double>(adapt_cost(v)) * static_cast<double>(v.alloc.procs - take_[i]);
+        }
+    std::vector<std::pair<Time, std::int32_t>> ends;
+    for (Slot r : running_) ends.push_back({job(r).estimated_end(), job(r).alloc.procs});
+    std::sort(ends.begin(), ends.end());
+    std::int64_t freed = 0;
+    Time at = now_;
+    for (const auto& [end, procs] : ends) {
+        freed += procs;
+        at = end;
+        if (freed >= needed) break;
+    }
+    const double benefit =
+        static_cast<double>(std::max<Time>(0, at - now_)) * static_cast<double>(j.min_procs());
+    return cost > benefit;
+}
+
+// Figure 3(a), step 3.
+void Scheduler::distribute() {
+    std::int32_t avail = machine_.matrix().free(0);
+    // All distribution first satisfies admission (§2.2): queued jobs, FCFS,
+    // until M run.
+    // With no limit that is every queued job that fits, which makes
+    // favor running the same as favor queued (§4.4, Figure 10).
+    for (Slot s : waiting_) {
+        Job& j = job(s);
+        if (!j.waited || j.state != JobState::queued) continue;
+        if (mpl_reached() || j.min_procs() > avail) break;
+        start_malleable(s, std::min(avail, j.spec.procs));
+        avail = machine_.matrix().free(0);
+    }
+    if (avail == 0) return;
+
+    mall_.clear();
+    mall_slots_.clear();
+    for (Slot r : running_)
+        if (job(r).alloc.procs < job(r).spec.procs) push_malleable(r);
+    for (Slot s : waiting_) {
+        const Job& j = job(s);
+        if (j.waited && j.state == JobState::queued) push_malleable(s);
+    }
+    if (mall_.size() == 0) return;
+    const MalleableContext ctx = malleable_context(avail);
+    give_.clear();
+    bool decided = false;
+    if (auto& p = policy_[static_cast<int>(Hook::distribution)];
+        p && !quarantined(Hook::distribution)) {
+        const auto t0 = std::chrono::steady_clock::now();
+        HookOutcome o = p->distribution(mall_, ctx, give_);
+        if (o.ok) {
+            std::string why = check_distribution(give_, mall_, avail);
+            if (!why.empty()) o = invalid_answer(Hook::distribution, *p, why);
+        }
+        decided = call_ok(Hook::distribution, o, elapsed_ns(t0));
+    }
+    if (!decided) favor_queued(mall_, ctx, give_);
+    for (std::size_t i = 0; i < give_.size(); ++i) {
+        if (give_[i] == 0) continue;
+        const auto g = static_cast<std::int32_t>(give_[i]);
+        if (mall_.queued[i])
+            start_malleable(mall_slots_[i], g);
+        else
+            resize(mall_slots_[i], g);
+    }
+}
+
+}  // namespace rota

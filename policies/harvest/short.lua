@@ -1,0 +1,44 @@
+-- harvest/short.lua: short_harvest (Weissman et al., "Integrated
+-- Scheduling", §2.2): "orders applications by the amount of run time left
+-- (largest first). Processors are then taken from each application
+-- (one-at-a-time) in a round-robin fashion ... Only those applications
+-- with an amount of time left > T time units are candidate victims. T can
+-- be defined as the average time left of all running applications."
+--
+-- Time left is the engine's estimate at the job's current size (from its
+-- walltime and the execution model, or from reported progress).
+--
+-- Params: T (seconds, default -1): the threshold; -1 means the average
+-- time left of the victims offered.
+
+local function harvest(v, ctx, params)
+  local T = params.T * 1e6
+  if T < 0 then
+    local sum = 0
+    for i = 1, v.n do sum = sum + v.time_left[i] end
+    T = v.n > 0 and sum / v.n or 0
+  end
+  local order = {}
+  for i = 1, v.n do
+    if v.time_left[i] > T or (v.time_left[i] == T and params.T < 0) then order[#order + 1] = i end
+  end
+  table.sort(order, function(a, b)
+    if v.time_left[a] ~= v.time_left[b] then return v.time_left[a] > v.time_left[b] end
+    return a < b
+  end)
+  local take, need = {}, ctx.needed
+  for i = 1, v.n do take[i] = 0 end
+  local moved = true
+  while need > 0 and moved do
+    moved = false
+    for _, i in ipairs(order) do
+      if need > 0 and v.procs[i] - take[i] > v.min[i] then
+        take[i], need, moved = take[i] + 1, need - 1, true
+      end
+    end
+  end
+  if need > 0 then return nil end
+  return take
+end
+
+return { defaults = { T = -1 }, harvest = harvest }

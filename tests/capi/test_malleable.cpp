@@ -1,0 +1,438 @@
+// Malleable jobs under the iScheduler (seed 004): Figure 3(b) step by
+// step through the C ABI, each shipped harvest policy where the victims
+// differ, favor running against favor queued on one termination, the
+// control policy refusing harvests, the execution models and adaptation
+// costs in the expected ends, and bad input. Times are seconds.
+#include <algorithm>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "support.h"
+
+using rota::test::engine_from;
+using rota::test::EnginePtr;
+using rota::test::hook_stats;
+
+namespace {
+
+constexpr std::int64_t kUs = 1'000'000;
+
+struct Act {
+    int type;
+    std::int64_t job;
+    std::int64_t time;  // s
+    std::vector<std::int32_t> nodes;
+    double delay;  // s
+};
+
+std::vector<Act> drain(rota_engine* e) {
+    std::vector<Act> out;
+    rota_action a{};
+    a.size = sizeof(a);
+    while (rota_next_action(e, &a) == ROTA_OK) {
+        Act x{a.type, a.job, a.time / kUs, {}, static_cast<double>(a.delay) / kUs};
+        for (int32_t r = 0; r < a.nruns; ++r)
+            for (int32_t k = 0; k < a.runs[r].count; ++k) x.nodes.push_back(a.runs[r].first + k);
+        out.push_back(std::move(x));
+        a = rota_action{};
+        a.size = sizeof(a);
+    }
+    return out;
+}
+
+void submit(rota_engine* e, std::int64_t id, std::int32_t min, std::int32_t ideal,
+            std::int64_t estimate_s, std::int64_t bytes = 0) {
+    rota_job j{};
+    j.size = sizeof(j);
+    j.id = id;
+    j.estimate = estimate_s * kUs;
+    j.procs = ideal;
+    j.user = -1;
+    j.min_procs = min;
+    j.adapt_bytes = bytes;
+    INFO(rota_errmsg(e));
+    REQUIRE(rota_submit(e, &j) == ROTA_OK);
+}
+
+std::vector<Act> at(rota_engine* e, std::int64_t t_s) {
+    INFO(rota_errmsg(e));
+    REQUIRE(rota_advance(e, t_s * kUs) == ROTA_OK);
+    REQUIRE(rota_schedule(e) == ROTA_OK);
+    return drain(e);
+}
+
+rota_job_info info(rota_engine* e, std::int64_t id) {
+    rota_job_info i{};
+    i.size = sizeof(i);
+    REQUIRE(rota_job_info_get(e, id, &i) == ROTA_OK);
+    return i;
+}
+
+rota_counters counters(rota_engine* e) {
+    rota_counters c{};
+    c.size = sizeof(c);
+    REQUIRE(rota_counters_get(e, &c) == ROTA_OK);
+    return c;
+}
+
+std::int64_t wakeup_s(rota_engine* e) {
+    rota_time t = 0;
+    REQUIRE(rota_next_wakeup(e, &t) == ROTA_OK);
+    return t / kUs;
+}
+
+std::string malleable(int procs, const std::string& harvest, const std::string& distribution,
+                      const std::string& extra = "") {
+    std::ostringstream os;
+    os << "[machine]\nprocs = " << procs << "\n[malleable]\n" << extra << "\n";
+    if (!harvest.empty()) os << "[policy.harvest]\nscript = \"" << harvest << "\"\n";
+    if (!distribution.empty()) os << "[policy.distribution]\nscript = \"" << distribution << "\"\n";
+    return os.str();
+}
+
+std::vector<std::int32_t> range(std::int32_t a, std::int32_t b) {
+    std::vector<std::int32_t> v;
+    for (std::int32_t i = a; i <= b; ++i) v.push_back(i);
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("seed 004 Figure 3(b): Even-H-FQ on 8 processors step by step", "[capi][malleable]") {
+    EnginePtr e = engine_from(malleable(8, "harvest/even.lua", "distribution/favor_queued.lua"));
+    // (1) J1 and J2 (min 2, ideal 4) arrive at the idle machine: their ideal each.
+    submit(e.get(), 1, 2, 4, 1000);
+    submit(e.get(), 2, 2, 4, 1000);
+    auto a = at(e.get(), 0);
+    REQUIRE(a.size() == 2);
+    CHECK((a[0].type == ROTA_ACTION_START && a[0].job == 1 && a[0].nodes == range(0, 3)));
+    CHECK((a[1].type == ROTA_ACTION_START && a[1].job == 2 && a[1].nodes == range(4, 7)));
+    // (2) J3 (min 4) finds nothing free: even harvest takes 2 from each.
+    submit(e.get(), 3, 4, 4, 100);
+    a = at(e.get(), 10);
+    REQUIRE(a.size() == 3);
+    CHECK((a[0].type == ROTA_ACTION_SHRINK && a[0].job == 1 &&
+           a[0].nodes == std::vector<std::int32_t>{2, 3}));
+    CHECK((a[1].type == ROTA_ACTION_SHRINK && a[1].job == 2 &&
+           a[1].nodes == std::vector<std::int32_t>{6, 7}));
+    CHECK((a[2].type == ROTA_ACTION_START && a[2].job == 3 &&
+           a[2].nodes == std::vector<std::int32_t>{2, 3, 6, 7}));
+    CHECK(info(e.get(), 1).nodes == 2);
+    CHECK(info(e.get(), 1).harvests == 1);
+    // 10 s of 1000 at 4 processors done; the rest, 0.99 x 2000 s on 2.
+    CHECK(info(e.get(), 1).progress == Approx(0.01));
+    // J4 (min 4) cannot be harvested without taking someone below min: it waits.
+    submit(e.get(), 4, 4, 4, 1000);
+    a = at(e.get(), 20);
+    CHECK(a.empty());
+    CHECK(info(e.get(), 4).state == ROTA_JOB_QUEUED);
+    rota_counters c = counters(e.get());
+    CHECK(c.harvest_attempts == 2);
+    CHECK(c.harvests == 1);
+    CHECK(c.shrinks == 2);
+    // The harvest script was asked once: J4's harvest could not be met by
+    // any answer, so the engine did not ask.
+    CHECK(hook_stats(e.get(), ROTA_HOOK_HARVEST).calls == 1);
+    // (3) J3 finishes: favor queued gives its 4 processors to J4.
+    REQUIRE(rota_advance(e.get(), 30 * kUs) == ROTA_OK);
+    REQUIRE(rota_job_end(e.get(), 3) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    a = drain(e.get());
+    REQUIRE(a.size() == 1);
+    CHECK((a[0].type == ROTA_ACTION_START && a[0].job == 4 &&
+           a[0].nodes == std::vector<std::int32_t>{2, 3, 6, 7}));
+    // J1 and J2 run 2 processors from 10 s: 0.99 x 2000 s more, to 1990 s;
+    // J4's walltime ends first, at 1030 s.
+    CHECK(wakeup_s(e.get()) == 1030);
+    // At 1030 s J4 is killed; nothing waits, so J1 and J2 grow back to 4
+    // (the inverse of even harvest): 0.48 of their work left, 480 s on 4.
+    a = at(e.get(), 1030);
+    REQUIRE(a.size() == 3);
+    CHECK((a[0].type == ROTA_ACTION_KILL && a[0].job == 4));
+    CHECK((a[1].type == ROTA_ACTION_GROW && a[1].job == 1 &&
+           a[1].nodes == std::vector<std::int32_t>{2, 3}));
+    CHECK((a[2].type == ROTA_ACTION_GROW && a[2].job == 2 &&
+           a[2].nodes == std::vector<std::int32_t>{6, 7}));
+    CHECK(wakeup_s(e.get()) == 1510);
+    CHECK(info(e.get(), 1).nodes == 4);
+}
+
+TEST_CASE("seed 004 §4.1: an adaptation suspends the job for its cost and delays its end",
+          "[capi][malleable]") {
+    // 1 s + 0.00009 s per byte shipped; STEN N = 128 (2 N^2 x 8 bytes) on
+    // 4 processors: about 7 s (§4.1).
+    EnginePtr e = engine_from(
+        malleable(8, "harvest/even.lua", "", "adapt_latency = 1\nadapt_per_byte = 0.00009\n"));
+    submit(e.get(), 1, 2, 8, 1000, 2 * 128 * 128 * 8);
+    at(e.get(), 0);
+    submit(e.get(), 2, 4, 4, 100);
+    auto a = at(e.get(), 100);
+    REQUIRE(a.size() == 2);
+    CHECK(a[0].type == ROTA_ACTION_SHRINK);
+    // The cost is paid at the size held before: 8 processors.
+    const double cost = 1 + 0.00009 * (2.0 * 128 * 128 * 8) / 8;
+    CHECK(a[0].delay == Approx(cost).margin(1e-6));
+    // 0.9 of the work left, at 4 of an ideal 8 (linear: 2000 s), after the pause.
+    REQUIRE(rota_advance(e.get(), 150 * kUs) == ROTA_OK);
+    const std::int64_t expected_end = 100 + static_cast<std::int64_t>(std::ceil(cost + 1800));
+    // J2's walltime (200 s) comes first, then J1's.
+    CHECK(wakeup_s(e.get()) == 200);
+    a = at(e.get(), 200);
+    REQUIRE(a.size() >= 1);
+    CHECK(a[0].type == ROTA_ACTION_KILL);
+    // J1 grows back to 8, paying the cost again (at 4 processors).
+    REQUIRE(a.size() == 2);
+    CHECK(a[1].type == ROTA_ACTION_GROW);
+    const double cost4 = 1 + 0.00009 * (2.0 * 128 * 128 * 8) / 4;
+    CHECK(a[1].delay == Approx(cost4).margin(1e-6));
+    const double done = 0.1 + (200 - 100 - cost) / 2000.0;
+    const auto end = static_cast<std::int64_t>(200 + cost4 + (1 - done) * 1000);
+    CHECK(std::abs(wakeup_s(e.get()) - end) <= 1);
+    CHECK(expected_end > end);  // growing back ended it sooner than staying on 4
+}
+
+TEST_CASE("seed 004 §4.3: parabolic execution model", "[capi][malleable]") {
+    // a/P + bP with a = P_ideal RT / 2, b = RT / (2 P_ideal): on 4 of an
+    // ideal 8 with RT 1000 s, 1000 + 250 = 1250 s.
+    EnginePtr e = engine_from(malleable(4, "", "", "exec_model = \"parabolic\"\n"));
+    submit(e.get(), 1, 2, 8, 1000);
+    auto a = at(e.get(), 0);
+    REQUIRE(a.size() == 1);
+    CHECK(a[0].nodes.size() == 4);  // MOLDABLE-like start: min(free, ideal)
+    CHECK(wakeup_s(e.get()) == 1250);
+}
+
+TEST_CASE("seed 004 §2.2: harvest policies differ in their victims", "[capi][malleable]") {
+    // 12 processors. A (min 1, ideal 4) at 0, B (min 1, ideal 8) at 100
+    // fill the machine with their ideal. A has run longer; B has more time
+    // left (estimates 400 s and 10000 s); B holds 8 of 8 and A 4 of 4.
+    // Then C (min 3, ideal 3) arrives at 200 s.
+    struct Case {
+        const char* script;
+        std::int32_t a_after, b_after;
+    };
+    // even: round robin A, B, A: A 2, B 7. long: A is older (age 200 >
+    // average 150): all 3 from A, to 1. short: B has more time left: all 3
+    // from B. low_impact: keeps the larger share of ideal: B 7/8 > A 3/4,
+    // then B 6/8 = A 3/4 tie to the earlier started (A), then B: A 3, B 6.
+    const Case cases[] = {{"harvest/even.lua", 2, 7},
+                          {"harvest/long.lua", 1, 8},
+                          {"harvest/short.lua", 4, 5},
+                          {"harvest/low_impact.lua", 3, 6},
+                          {"harvest/fair.lua", 2, 7}};
+    for (const Case& k : cases) {
+        INFO(k.script);
+        EnginePtr e = engine_from(malleable(12, k.script, ""));
+        submit(e.get(), 1, 1, 4, 400);
+        at(e.get(), 0);
+        submit(e.get(), 2, 1, 8, 10000);
+        at(e.get(), 100);
+        submit(e.get(), 3, 3, 3, 100);
+        auto a = at(e.get(), 200);
+        REQUIRE(!a.empty());
+        CHECK(a.back().type == ROTA_ACTION_START);
+        CHECK(a.back().job == 3);
+        CHECK(info(e.get(), 1).nodes == k.a_after);
+        CHECK(info(e.get(), 2).nodes == k.b_after);
+    }
+}
+
+TEST_CASE("seed 004 §2.2: fair harvest spreads harvests across events", "[capi][malleable]") {
+    // Even harvest takes from A again at the second event; fair takes only
+    // from jobs below the average number of harvests suffered.
+    EnginePtr e = engine_from(malleable(12, "harvest/fair.lua", ""));
+    submit(e.get(), 1, 1, 6, 10000);
+    submit(e.get(), 2, 1, 6, 10000);
+    at(e.get(), 0);
+    submit(e.get(), 3, 1, 1, 10000);  // takes 1: from A (round robin, first)
+    at(e.get(), 10);
+    CHECK(info(e.get(), 1).harvests == 1);
+    CHECK(info(e.get(), 2).harvests == 0);
+    submit(e.get(), 4, 1, 1, 10000);  // fair: B is below the average (0.5), A is not
+    at(e.get(), 20);
+    CHECK(info(e.get(), 1).nodes == 5);
+    CHECK(info(e.get(), 2).nodes == 5);
+    CHECK(info(e.get(), 2).harvests == 1);
+}
+
+TEST_CASE("seed 004 §2.2: favor running grows running jobs, favor queued starts waiting ones",
+          "[capi][malleable]") {
+    // 8 processors, M = 2. A (min 2, ideal 8) on 8; B (min 4, ideal 4)
+    // harvests 4 from A; C (min 2, ideal 2) arrives with M = 2 reached and
+    // waits. B ends: M = 2 is not met (A alone), so admission starts C on
+    // 2 first under both; the 2 left go to A under FR, and under FQ to A
+    // too (nothing else waits). A second waiting job D makes the
+    // difference: FQ starts it, FR grows A.
+    for (const char* d : {"distribution/favor_running.lua", "distribution/favor_queued.lua"}) {
+        INFO(d);
+        const bool fr = std::string(d).find("running") != std::string::npos;
+        EnginePtr e = engine_from(malleable(8, "harvest/even.lua", d, "mpl_limit = 2\n"));
+        submit(e.get(), 1, 2, 8, 10000);
+        at(e.get(), 0);
+        submit(e.get(), 2, 4, 4, 10000);
+        at(e.get(), 10);  // SHRINK A to 4, START B on 4
+        submit(e.get(), 3, 2, 2, 10000);
+        submit(e.get(), 4, 2, 2, 10000);
+        CHECK(at(e.get(), 20).empty());  // M = 2 reached: both wait
+        REQUIRE(rota_advance(e.get(), 30 * kUs) == ROTA_OK);
+        REQUIRE(rota_job_end(e.get(), 2) == ROTA_OK);
+        REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+        auto a = drain(e.get());
+        // Admission first: C restores M = 2 (2 of the 4 free).
+        REQUIRE(a.size() == 2);
+        CHECK((a[0].type == ROTA_ACTION_START && a[0].job == 3));
+        if (fr) {
+            CHECK((a[1].type == ROTA_ACTION_GROW && a[1].job == 1 && a[1].nodes.size() == 2));
+            CHECK(info(e.get(), 4).state == ROTA_JOB_QUEUED);
+        } else {
+            CHECK((a[1].type == ROTA_ACTION_START && a[1].job == 4));
+            CHECK(info(e.get(), 1).nodes == 4);
+        }
+    }
+}
+
+TEST_CASE("seed 004 §2.2: the control policy refuses harvests", "[capi][malleable]") {
+    auto harvested = [](const std::string& extra, std::int64_t arrive_s) {
+        EnginePtr e = engine_from(malleable(8, "harvest/even.lua", "", extra));
+        submit(e.get(), 1, 2, 8, 10000);
+        at(e.get(), 0);
+        submit(e.get(), 2, 2, 2, 10000);
+        at(e.get(), arrive_s);  // the first harvest
+        submit(e.get(), 3, 2, 2, 10000);
+        at(e.get(), arrive_s + 1);  // the second
+        return counters(e.get()).harvests;
+    };
+    CHECK(harvested("", 10) == 2);
+    // Most harvests per job: A may be harvested once.
+    CHECK(harvested("max_harvests = 1\n", 10) == 1);
+    // Protection age: A is 10 s old at the first request, 11 s at the second.
+    CHECK(harvested("protect_age = 11\n", 10) == 1);
+    CHECK(harvested("protect_age = 60\n", 10) == 0);
+    // Cost against benefit: a 10 s adaptation of A on 6 processors costs
+    // 60 processor-seconds; the job would otherwise wait for A's end (10000
+    // s): harvesting is worth it. With a huge cost it is not.
+    CHECK(harvested("cost_benefit = true\nadapt_latency = 10\n", 10) == 2);
+    CHECK(harvested("cost_benefit = true\nadapt_latency = 100000\n", 10) == 0);
+}
+
+TEST_CASE("seed 004: a job is never below its min nor above its ideal and broken scripts fall back",
+          "[capi][malleable]") {
+    // Random arrivals and ends under a harvest script that answers at
+    // random: sometimes valid, sometimes nonsense. The engine checks every
+    // answer, so the invariants hold and every job is accounted for.
+    const std::string dir = std::string(ROTA_TEST_DATA) + "/lua";
+    for (const char* script : {"harvest/even.lua", "harvest/low_impact.lua", "bad_harvest.lua"}) {
+        INFO(script);
+        EnginePtr e =
+            engine_from(malleable(32, script, "distribution/favor_running.lua", "mpl_limit = 6\n"),
+                        dir.c_str());
+        std::mt19937 rng(7);
+        std::map<std::int64_t, std::pair<int, int>> spec;  // id -> (min, ideal)
+        std::map<std::int64_t, std::int32_t> size;         // running: nodes
+        std::set<std::int64_t> done;
+        std::int64_t t = 0, next_id = 0;
+        auto apply = [&](const std::vector<Act>& acts) {
+            for (const Act& a : acts) {
+                switch (a.type) {
+                    case ROTA_ACTION_START:
+                        size[a.job] = static_cast<std::int32_t>(a.nodes.size());
+                        break;
+                    case ROTA_ACTION_GROW:
+                        size[a.job] += static_cast<std::int32_t>(a.nodes.size());
+                        break;
+                    case ROTA_ACTION_SHRINK:
+                        size[a.job] -= static_cast<std::int32_t>(a.nodes.size());
+                        break;
+                    case ROTA_ACTION_KILL:
+                        size.erase(a.job);
+                        done.insert(a.job);
+                        break;
+                    default:
+                        FAIL("unexpected action " << a.type);
+                }
+            }
+        };
+        for (int step = 0; step < 400; ++step) {
+            t += 1 + static_cast<std::int64_t>(rng() % 20);
+            REQUIRE(rota_advance(e.get(), t * kUs) == ROTA_OK);
+            apply(drain(e.get()));  // walltime kills
+            if (rng() % 3 != 0) {
+                const int ideal = 1 + static_cast<int>(rng() % 16);
+                const int min = 1 + static_cast<int>(rng() % static_cast<unsigned>(ideal));
+                spec[next_id] = {min, ideal};
+                submit(e.get(), next_id++, min, ideal, 50 + rng() % 400);
+            }
+            if (!size.empty() && rng() % 2 == 0) {
+                auto it = size.begin();
+                std::advance(it, rng() % size.size());
+                REQUIRE(rota_job_end(e.get(), it->first) == ROTA_OK);
+                done.insert(it->first);
+                size.erase(it);
+            }
+            REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+            apply(drain(e.get()));
+            std::int64_t used = 0;
+            for (const auto& [id, n] : size) {
+                CHECK(n >= spec[id].first);
+                CHECK(n <= spec[id].second);
+                CHECK(info(e.get(), id).nodes == n);
+                used += n;
+            }
+            REQUIRE(used <= 32);
+            size_t queued = 0;
+            REQUIRE(rota_queue(e.get(), nullptr, 0, &queued) == ROTA_OK);
+            CHECK(queued + size.size() + done.size() == static_cast<size_t>(next_id));
+        }
+        const rota_counters c = counters(e.get());
+        CHECK(c.harvests > 0);
+        if (std::string(script) == "bad_harvest.lua")
+            CHECK(hook_stats(e.get(), ROTA_HOOK_HARVEST).failures > 0);
+    }
+}
+
+TEST_CASE("seed 004: bad malleable input is refused with a clear error", "[capi][malleable]") {
+    EnginePtr e = engine_from(malleable(8, "", ""));
+    rota_job j{};
+    j.size = sizeof(j);
+    j.id = 1;
+    j.estimate = 10 * kUs;
+    j.procs = 4;
+    j.min_procs = 5;
+    CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
+    CHECK(std::string(rota_errmsg(e.get())).find("min_procs") != std::string::npos);
+    j.min_procs = -1;
+    CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
+    j.min_procs = 2;
+    j.adapt_bytes = -5;
+    CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
+    CHECK(rota_job_progress(e.get(), 99, 0.5) == ROTA_ENOTFOUND);
+    j.adapt_bytes = 0;
+    REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    CHECK(rota_job_progress(e.get(), 1, 0.5) == ROTA_ESTATE);  // not running yet
+    at(e.get(), 0);
+    CHECK(rota_job_progress(e.get(), 1, 1.5) == ROTA_EINVAL);
+    CHECK(rota_job_progress(e.get(), 1, std::nan("")) == ROTA_EINVAL);
+    // Reported progress sets the expected end: half done at 2 s, on 4 of
+    // ideal 4, leaves 5 s.
+    REQUIRE(rota_advance(e.get(), 2 * kUs) == ROTA_OK);
+    REQUIRE(rota_job_progress(e.get(), 1, 0.5) == ROTA_OK);
+    CHECK(info(e.get(), 1).progress == Approx(0.5));
+    CHECK(wakeup_s(e.get()) == 7);
+
+    rota_engine* bad = nullptr;
+    auto refused = [&](const std::string& toml, const std::string& words) {
+        INFO(toml);
+        CHECK(rota_engine_new(toml.c_str(), nullptr, &bad) == ROTA_ECONFIG);
+        CHECK(std::string(rota_errmsg(bad)).find(words) != std::string::npos);
+        rota_engine_free(bad);
+    };
+    refused("[machine]\nprocs = 8\n[malleable]\nexec_model = \"cubic\"\n", "malleable.exec_model");
+    refused("[machine]\nprocs = 8\n[malleable]\nmpl_limit = -1\n", "malleable.mpl_limit");
+    refused("[machine]\nprocs = 8\n[malleable]\n[scheduler]\npreset = \"easy\"\n",
+            "scheduler.preset");
+    refused("[machine]\nprocs = 8\n[policy.harvest]\nscript = \"harvest/even.lua\"\n",
+            "no [malleable]");
+    refused("[machine]\nprocs = 8\n[malleable]\nbogus = 1\n", "malleable.bogus");
+    refused("[machine]\nprocs = 8\n[gang]\nmpl = 2\n[malleable]\n", "gang");
+}
