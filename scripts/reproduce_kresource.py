@@ -118,6 +118,8 @@ def sig_neg(s):
 def metrics_of(summary):
     out = {}
     for p, s in summary.items():
+        if p == "provenance":
+            continue
         out[p] = {
             "resp": s["all"]["response"]["mean"],
             "wresp": s["all"]["weighted_response"],

@@ -12,6 +12,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "lublin.h"
+
 namespace rota::sim {
 
 namespace {
@@ -52,7 +54,8 @@ void check(bool ok, const char* what) {
 
 void validate(const GenerateOptions& o) {
     check(o.model == WorkloadModel::standard || o.model == WorkloadModel::zhang ||
-              o.model == WorkloadModel::feitelson_k || o.model == WorkloadModel::ngubiri,
+              o.model == WorkloadModel::feitelson_k || o.model == WorkloadModel::ngubiri ||
+              o.model == WorkloadModel::lublin,
           "unknown model");
     check(o.jobs >= 0, "jobs must be >= 0");
     if (o.model == WorkloadModel::ngubiri) {
@@ -98,6 +101,11 @@ void validate(const GenerateOptions& o) {
     }
     check(o.factor == 1.0, "factor applies only to model zhang");
     check(std::isfinite(o.load) && o.load > 0, "load must be > 0");
+    if (o.model == WorkloadModel::lublin) {
+        check(o.estimate_max >= 1, "estimate_max must be >= 1");
+        check(o.users >= 0, "users must be >= 0");
+        return;
+    }
     check(o.p_serial >= 0 && o.p_serial <= 1, "p_serial must be in [0, 1]");
     check(o.p_pow2 >= 0 && o.p_pow2 <= 1, "p_pow2 must be in [0, 1]");
     check(std::isfinite(o.runtime_mu), "runtime_mu must be finite");
@@ -548,6 +556,7 @@ std::vector<TraceJob> generate(const GenerateOptions& o) {
     if (o.model == WorkloadModel::feitelson_k) return generate_feitelson_k(o).jobs;
     if (o.model == WorkloadModel::ngubiri) return generate_ngubiri(o).jobs;
     if (o.model == WorkloadModel::zhang) return generate_zhang(o);
+    if (o.model == WorkloadModel::lublin) return generate_lublin(o);
     Rng rng(o.seed);
     const double log2_procs = std::log2(static_cast<double>(o.procs));
 
@@ -620,6 +629,17 @@ GenerateOptions feitelson_k_options(std::int32_t k, double variance, std::uint64
     return o;
 }
 
+GenerateOptions lublin_options(std::uint64_t seed) {
+    GenerateOptions o;
+    o.model = WorkloadModel::lublin;
+    o.jobs = 10000;
+    o.procs = kLublinProcs;
+    o.load = 0.5;
+    o.phi = 0.2;
+    o.seed = seed;
+    return o;
+}
+
 GenerateOptions zhang_options(double factor, std::uint64_t seed) {
     GenerateOptions o;
     o.model = WorkloadModel::zhang;
@@ -641,6 +661,8 @@ const char* model_name(WorkloadModel m) {
             return "feitelson-k";
         case WorkloadModel::ngubiri:
             return "ngubiri";
+        case WorkloadModel::lublin:
+            return "lublin";
     }
     return "?";
 }
@@ -650,8 +672,9 @@ WorkloadModel parse_model(const std::string& name) {
     if (name == "zhang") return WorkloadModel::zhang;
     if (name == "feitelson-k") return WorkloadModel::feitelson_k;
     if (name == "ngubiri") return WorkloadModel::ngubiri;
+    if (name == "lublin") return WorkloadModel::lublin;
     throw std::invalid_argument("unknown workload model '" + name +
-                                "' (expected standard, zhang, feitelson-k or ngubiri)");
+                                "' (expected standard, zhang, feitelson-k, ngubiri or lublin)");
 }
 
 std::string describe(const GenerateOptions& o) {
@@ -671,6 +694,11 @@ std::string describe(const GenerateOptions& o) {
             o.queue_length > 0 ? fmt::format("queue_length={}", o.queue_length)
                                : fmt::format("load={}", o.load),
             o.phi, o.seed);
+    if (o.model == WorkloadModel::lublin)
+        return fmt::format(
+            "model=lublin jobs={} procs={} load={} phi={} seed={} estimate_max={} "
+            "users={}",
+            o.jobs, o.procs, o.load, o.phi, o.seed, o.estimate_max, o.users);
     if (o.model == WorkloadModel::zhang)
         return fmt::format("model=zhang factor={} jobs={} procs={} phi={} seed={}", o.factor,
                            o.jobs, o.procs, o.phi, o.seed);
@@ -709,6 +737,10 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
         fmt::format_to(out,
                        "; Generator: rota::sim::generate v1, model feitelson-k: the Feitelson 1996 "
                        "model extended to K resources as in paper 002 §4.1 (docs/workloads.md)\n");
+    else if (o.model == WorkloadModel::lublin)
+        fmt::format_to(out,
+                       "; Generator: rota::sim::generate v1, model lublin: Lublin and Feitelson, "
+                       "JPDC 63(11), 2003, batch and interactive jobs (docs/workloads.md)\n");
     else if (o.model == WorkloadModel::zhang)
         fmt::format_to(out,
                        "; Generator: rota::sim::generate v1, model zhang: LLNL ASCI Blue-Pacific "

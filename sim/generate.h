@@ -34,7 +34,11 @@ namespace rota::sim {
 //    seconds; estimates are a constant walltime the runtimes never reach.
 //    Uses jobs, seed and the ngubiri options below. Start from
 //    ngubiri_options().
-enum class WorkloadModel { standard, zhang, feitelson_k, ngubiri };
+//  * lublin: the Lublin-Feitelson 2003 model of rigid jobs (lublin.h),
+//    batch and interactive jobs, on `procs` processors at offered load
+//    `load`. Uses jobs, procs, load, phi, seed, estimate_max and users.
+//    Start from lublin_options(): the built-in workload of `rota`.
+enum class WorkloadModel { standard, zhang, feitelson_k, ngubiri, lublin };
 
 // How a large job's component count is chosen (seed 001 §2.2): random, each
 // of 2..k with probability 1/(k-1); phased, by its size, from bounds that
@@ -131,6 +135,11 @@ inline constexpr std::int32_t kNgubiriNodes = 20;
 inline constexpr double kNgubiriWalltimeMeans = 100;
 GenerateOptions ngubiri_options(std::uint64_t seed = 1);
 
+// The built-in workload of `rota` and `rota simulate` without a trace: the
+// lublin model, 10,000 jobs on 128 processors (the machine the model was
+// fitted to) at offered load 0.5, Φ = 0.2, seed 1 (docs/workloads.md).
+GenerateOptions lublin_options(std::uint64_t seed = 1);
+
 // Eq. 1 of seed 001: p_i = c q^i / Q on [n1, n2] with c = 3 for a power of
 // two (1 = 2^0 included) and 1 otherwise. Element i - n1 is p_i.
 std::vector<double> ngubiri_size_pmf(double q, std::int32_t n1, std::int32_t n2);
@@ -148,7 +157,7 @@ std::vector<std::int32_t> phased_bounds(const std::vector<double>& pmf, std::int
 // of weight 0 are never the last of a range unless nothing else is left.
 std::vector<std::size_t> balanced_cuts(const std::vector<double>& w, std::size_t groups);
 
-// "standard", "zhang", "feitelson-k" or "ngubiri"; parse_model throws
+// "standard", "zhang", "feitelson-k", "ngubiri" or "lublin"; parse_model throws
 // std::invalid_argument otherwise.
 const char* model_name(WorkloadModel);
 WorkloadModel parse_model(const std::string&);

@@ -68,7 +68,7 @@ class GzSource final : public LineReader::Source {
         if (got == 0 && err == Z_BUF_ERROR) fail(path_, "gzip error: truncated file");
         return static_cast<std::size_t>(got);
     }
-    bool compressed() const override { return true; }
+    bool compressed() const override { return gzdirect(g_) == 0; }
 
   private:
     gzFile g_;
@@ -80,7 +80,9 @@ class GzSource final : public LineReader::Source {
 LineReader::LineReader(const std::string& path) : path_(path), buf_(kBlock) {
     // Non-blocking so that a FIFO without a writer cannot hang the open;
     // reads block again once it is open (with no writer they see the end).
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    // "-" is the standard input (a pipe, a file or a terminal).
+    int fd = path == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+                         : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
     struct stat st {};
     if (::fstat(fd, &st) == 0 &&
@@ -90,6 +92,19 @@ LineReader::LineReader(const std::string& path) : path_(path), buf_(kBlock) {
              S_ISDIR(st.st_mode) ? "is a directory, not a trace" : "is a device, not a trace");
     }
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    if (::lseek(fd, 0, SEEK_CUR) < 0) {
+        // A pipe cannot be read twice: zlib reads it from the first byte and
+        // passes plain text through unchanged (its transparent mode), so a
+        // compressed stream is recognised by the same magic bytes.
+        gzFile g = gzdopen(fd, "rb");
+        if (!g) {
+            ::close(fd);
+            fail(path, "cannot open: out of memory");
+        }
+        gzbuffer(g, 1 << 18);
+        src_ = std::make_unique<GzSource>(g, path);
+        return;
+    }
     unsigned char magic[2] = {0, 0};
     std::size_t n = 0;
     while (n < 2) {
@@ -104,10 +119,11 @@ LineReader::LineReader(const std::string& path) : path_(path), buf_(kBlock) {
         n += static_cast<std::size_t>(got);
     }
     if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-        // zlib must see the magic bytes again, so the input has to be seekable.
+        // zlib must see the magic bytes again (the input is seekable: above).
         if (::lseek(fd, 0, SEEK_SET) != 0) {
+            int err = errno;
             ::close(fd);
-            fail(path, "gzip-compressed input must be a seekable file, not a pipe");
+            fail(path, std::string("cannot seek: ") + std::strerror(err));
         }
         gzFile g = gzdopen(fd, "rb");
         if (!g) {

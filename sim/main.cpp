@@ -4,12 +4,18 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <map>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 #include "calibrate.h"
 #include "clusters.h"
@@ -17,7 +23,9 @@
 #include "groups.h"
 #include "matrix_view.h"
 #include "metrics.h"
+#include "outputs.h"
 #include "run_config.h"
+#include "sha256.h"
 #include "simulation.h"
 #include "stopping.h"
 #include "swf.h"
@@ -98,7 +106,7 @@ Workload load_workload(const RunConfig& rc) {
         w.notes.push_back("processors from " + t.machines->path + ": " +
                           thousands(t.machines->cpus) + " (" +
                           std::to_string(t.machines->clusters) + " clusters)");
-    w.name = rc.trace;
+    w.name = rc.trace == "-" ? std::string("standard input") : rc.trace;
     w.jobs = std::move(t.jobs);
     w.stats = std::move(t.stats);
     w.pools = std::move(t.pools);
@@ -225,15 +233,117 @@ std::string with_suffix(const std::string& path, const std::string& policy, bool
     return path.substr(0, dot) + "." + policy + path.substr(dot);
 }
 
-void progress_bar(const std::string& label, std::int64_t done, std::int64_t total) {
-    int pct = total > 0 ? static_cast<int>(100 * done / total) : 100;
-    int bar = pct * 30 / 100;
-    std::fprintf(stderr, "\r%-14s [%.*s%*s] %3d%%", label.c_str(), bar,
-                 "##############################", 30 - bar, "", pct);
-    if (done >= total) std::fputc('\n', stderr);
+// The progress of one simulation by simulated time: the arrivals' span is
+// the axis (the jobs still running after the last arrival are not
+// counted), with the time elapsed and an estimate of the time left.
+class Progress {
+  public:
+    Progress(std::string label, std::int64_t first, std::int64_t last)
+        : label_(std::move(label)),
+          first_(first),
+          last_(last),
+          t0_(std::chrono::steady_clock::now()) {}
+    void update(std::int64_t now_s, bool done = false) {
+        const auto wall = std::chrono::steady_clock::now();
+        const double elapsed = std::chrono::duration<double>(wall - t0_).count();
+        if (!done && elapsed - shown_ < 0.2) return;
+        shown_ = elapsed;
+        const double f = done ? 1.0
+                              : std::clamp(last_ > first_ ? static_cast<double>(now_s - first_) /
+                                                                static_cast<double>(last_ - first_)
+                                                          : 1.0,
+                                           0.0, 1.0);
+        const int bar = static_cast<int>(f * 30);
+        const std::string eta = done       ? std::string("done")
+                                : f > 0.01 ? "ETA " + human_duration(elapsed * (1 - f) / f)
+                                           : std::string("ETA ?");
+        std::fprintf(
+            stderr, "\r%-14s [%.*s%*s] %3d%%  simulated %s of %s, elapsed %s, %s   ",
+            label_.c_str(), bar, "##############################", 30 - bar, "",
+            static_cast<int>(100 * f),
+            human_duration(static_cast<double>(std::max<std::int64_t>(0, now_s - first_))).c_str(),
+            human_duration(static_cast<double>(last_ - first_)).c_str(),
+            human_duration(elapsed).c_str(), eta.c_str());
+        if (done) std::fputc('\n', stderr);
+    }
+
+  private:
+    std::string label_;
+    std::int64_t first_, last_;
+    std::chrono::steady_clock::time_point t0_;
+    double shown_ = -1;
+};
+
+// An output file, opened (and so checked) before the first simulation.
+struct OutputFile {
+    std::string path;
+    std::unique_ptr<std::ofstream> out;
+};
+
+OutputFile open_output(const std::string& path, const char* what) {
+    OutputFile f{path, std::make_unique<std::ofstream>(path)};
+    if (!*f.out)
+        throw std::runtime_error("cannot write the " + std::string(what) + " '" + path + "'");
+    return f;
 }
 
-int run_simulate(RunConfig rc) {
+// The simulator's effective configuration, for the summary JSON.
+nlohmann::json run_config_json(const RunConfig& rc) {
+    nlohmann::json pools = nlohmann::json::array();
+    for (const auto& p : rc.pools) pools.push_back({{"name", p.name}, {"capacity", p.capacity}});
+    nlohmann::json clusters = nlohmann::json::array();
+    for (const auto& c : rc.clusters) clusters.push_back({{"name", c.name}, {"nodes", c.nodes}});
+    return {{"trace", rc.trace},
+            {"procs", rc.procs},
+            {"policies", rc.policies},
+            {"compat", rc.compat},
+            {"max_jumps", rc.max_jumps},
+            {"mpl", rc.mpl},
+            {"slice", rc.slice},
+            {"cs_overhead", rc.cs_overhead},
+            {"migration_cost", rc.migration_cost},
+            {"migration_q", rc.migration_q},
+            {"pools", pools},
+            {"memory", rc.memory},
+            {"memory_units", rc.memory_units},
+            {"memory_capacity", rc.memory_capacity},
+            {"positive_use", rc.positive_use},
+            {"queue_length", rc.queue_length},
+            {"arrival_rate", rc.arrival_rate},
+            {"arrival_seed", rc.arrival_seed},
+            {"clusters", clusters},
+            {"groups", rc.groups},
+            {"size_groups", rc.size_groups},
+            {"width_groups", rc.width_groups},
+            {"stop_rel_error", rc.stop_rel_error},
+            {"warmup", rc.warmup},
+            {"batch_jobs", rc.batch_jobs},
+            {"min_batches", rc.min_batches},
+            {"confidence", rc.confidence},
+            {"stop_on", rc.stop_on},
+            {"jobs_csv", rc.jobs_csv},
+            {"batsim_csv", rc.batsim_csv},
+            {"swf_out", rc.swf_out},
+            {"summary_json", rc.summary_json},
+            {"workload",
+             rc.trace.empty() ? nlohmann::json(describe(rc.workload)) : nlohmann::json(nullptr)}};
+}
+
+std::string workload_stem(const std::string& name) {
+    std::string s = name;
+    if (const auto slash = s.find_last_of('/'); slash != std::string::npos) s = s.substr(slash + 1);
+    if (const auto dot = s.find('.'); dot != std::string::npos && dot > 0) s = s.substr(0, dot);
+    for (char& c : s)
+        if (c == ',' || c == ' ' || c == '"' || c == '\n') c = '_';
+    return s.empty() ? std::string("w0") : s;
+}
+
+// The provenance of a run: what made these numbers (summary JSON).
+struct Provenance {
+    std::vector<std::string> argv;
+};
+
+int run_simulate(RunConfig rc, const Provenance& prov) {
     if (rc.policies.empty()) rc.policies = {"fcfs", "easy", "conservative"};
     if (rc.compat != "none" && rc.compat != "pyss")
         throw ConfigError("unknown compat mode '" + rc.compat + "' (expected none or pyss)");
@@ -243,6 +353,28 @@ int run_simulate(RunConfig rc) {
                 "--compat pyss reproduces pyss's space-sharing schedules; it does "
                 "not apply to the gang preset '" +
                 p + "'");
+    // Every output file is opened, so checked, before the workload is read.
+    const bool several = rc.policies.size() > 1;
+    std::map<std::string, OutputFile> jobs_csv, batsim_csv, swf_out;
+    for (const auto& policy : rc.policies) {
+        if (!rc.jobs_csv.empty())
+            jobs_csv[policy] = open_output(with_suffix(rc.jobs_csv, policy, several), "jobs CSV");
+        if (!rc.batsim_csv.empty())
+            batsim_csv[policy] =
+                open_output(with_suffix(rc.batsim_csv, policy, several), "Batsim CSV");
+        if (!rc.swf_out.empty())
+            swf_out[policy] = open_output(with_suffix(rc.swf_out, policy, several), "SWF output");
+    }
+    std::optional<OutputFile> summary_file;
+    if (!rc.summary_json.empty()) summary_file = open_output(rc.summary_json, "summary JSON");
+    // --json: the JSON alone on the standard output, everything else on stderr.
+    std::streambuf* const stdout_buf = std::cout.rdbuf();
+    if (rc.json) std::cout.rdbuf(std::cerr.rdbuf());
+    struct Restore {
+        std::streambuf* buf;
+        ~Restore() { std::cout.rdbuf(buf); }
+    } restore{stdout_buf};
+
     Workload w = load_workload(rc);
     const bool tty = rc.progress && isatty(STDERR_FILENO);
     // The clusters: --clusters, else the file's [[machine.clusters]], else
@@ -308,6 +440,13 @@ int run_simulate(RunConfig rc) {
     }
     for (const auto& n : w.notes) std::cout << n << "\n";
     prepare_workload(rc, w);
+    // Every preset is resolved, and its engine made, before the first
+    // simulation: a configuration error in the last policy costs no run.
+    struct EngineFree {
+        void operator()(rota_engine* e) const { rota_engine_free(e); }
+    };
+    std::map<std::string, std::unique_ptr<rota_engine, EngineFree>> engines;
+    std::map<std::string, std::string> engine_configs;
     for (const auto& policy : rc.policies) {
         std::string note;
         std::string cfg = engine_toml(rc, policy, w.procs, &note);
@@ -317,156 +456,253 @@ int run_simulate(RunConfig rc) {
         if (rc_new != ROTA_OK) {
             std::string msg = rota_errmsg(e);
             rota_engine_free(e);
-            throw ConfigError(msg);
+            throw ConfigError(policy + ": " + msg);
         }
-        SimOptions opt;
-        opt.order = rc.compat == "pyss" ? EventOrder::pyss : EventOrder::batched;
-        opt.cs_overhead = rc.cs_overhead;
-        opt.pools = &w.pools;
-        opt.components = components;
-        std::unique_ptr<StopMonitor> monitor;
-        if (rc.stop_rel_error > 0) {
-            StopRule rule;
-            rule.rel_error = rc.stop_rel_error;
-            rule.warmup = rc.warmup;
-            rule.groups = rc.stop_on == "groups";
-            rule.batches = bmo;
-            monitor = std::make_unique<StopMonitor>(shapes, layout, order, rule);
-            opt.stop = [m = monitor.get()](const std::vector<JobOutcome>& o) {
-                return m->update(o);
-            };
-        }
-        if (rc.matrix_at >= 0) {
-            auto at = static_cast<std::int64_t>(rc.matrix_at * 1e6);
-            auto printed = std::make_shared<bool>(false);
-            const auto* jobs = &w.jobs;
-            opt.after_pass = [at, printed, policy, jobs](rota_engine* eng, std::int64_t now) {
-                if (*printed || now < at) return;
-                *printed = true;
-                print_matrix(std::cout, eng, policy, now, [jobs](std::int64_t i) {
-                    return (*jobs)[static_cast<std::size_t>(i)].id;
-                });
-            };
-        }
-        if (tty) {
-            opt.progress_every =
-                std::max<std::int64_t>(1, static_cast<std::int64_t>(w.jobs.size()) / 100);
-            opt.progress = [&](std::int64_t d, std::int64_t t) { progress_bar(policy, d, t); };
-        }
-        auto t0 = std::chrono::steady_clock::now();
-        SimResult r;
-        try {
-            r = simulate(e, w.jobs, opt);
-        } catch (...) {
-            rota_engine_free(e);
-            throw;
-        }
-        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (tty) progress_bar(policy, 1, 1);
-        rota_engine_free(e);
-        // The measured jobs: after the warm-up, up to where the rule held.
-        MeasuredSet measured{rc.warmup,
-                             monitor && monitor->stopped() ? monitor->measured_jobs() : -1};
-        std::vector<JobOutcome> kept;
-        const bool subset = rc.warmup > 0 || monitor;
-        if (subset) {
-            const auto first = static_cast<std::size_t>(measured.first);
-            const std::size_t last =
-                measured.count < 0
-                    ? order.size()
-                    : std::min(order.size(), first + static_cast<std::size_t>(measured.count));
-            for (std::size_t k = first; k < last; ++k) kept.push_back(r.jobs[order[k]]);
-        }
-        Summary s = summarize(subset ? kept : r.jobs, w.procs, r.capacity_loss);
-        s.mean_queue = r.mean_queue;
-        s.resources = static_cast<std::int32_t>(1 + w.pools.count());
-        auto j = to_json(s);
-        auto& res = j["pools"] = nlohmann::json::array();
-        for (const auto& p : w.pools.pools)
-            res.push_back({{"name", p.name}, {"capacity", p.capacity}});
-        j["weight"] =
-            "mean over the K resources of the job's share (procs / machine procs, demand / pool "
-            "capacity), times its execution time";
-        for (const auto& [k, v] : w.info.items()) j[k] = v;
-        if (!r.rejections.empty()) {
-            rejected_lines.push_back(
-                fmt::format("{}: {} job{} rejected; first: job {}: {}", policy, r.rejections.size(),
-                            r.rejections.size() == 1 ? "" : "s", r.rejections.front().first,
-                            r.rejections.front().second));
-        }
-        j["simulation_seconds"] = secs;
-        j["skipped"] = w.stats.skipped;
-        std::uint64_t failures = 0;
-        auto& hooks = j["hooks"] = nlohmann::json::object();
-        for (const auto& [name, st] : r.hooks) {
-            failures += st.failures;
-            hooks[name] = {{"calls", st.calls},
-                           {"failures", st.failures},
-                           {"seconds", static_cast<double>(st.nanoseconds) / 1e9}};
-        }
-        j["hook_failures"] = failures;
-        j["migrations"] = r.counters.migrations;
-        j["migrated_tasks"] = r.counters.migrated_tasks;
-        if (!r.rejections.empty()) {
-            auto& rej = j["rejections"] = nlohmann::json::array();
-            for (std::size_t k = 0; k < r.rejections.size() && k < 100; ++k)
-                rej.push_back(
-                    {{"job_id", r.rejections[k].first}, {"reason", r.rejections[k].second}});
-        }
-        if (with_groups) {
-            GroupReport gr = group_report(w.jobs, shapes, r.jobs, order, layout, measured, bmo);
-            gr.time_unit = w.time_unit;
-            j["groups"] = to_json(gr);
-            group_reports.emplace_back(policy, std::move(gr));
-        }
-        if (monitor) {
-            const bool held = monitor->stopped();
-            const auto& b = held ? monitor->last() : group_reports.back().second.batches;
-            j["stopping"] = {
-                {"rel_error", rc.stop_rel_error},
-                {"confidence", rc.confidence},
-                {"on", rc.stop_on},
-                {"warmup", rc.warmup},
-                {"reached", held},
-                {"max_rel_error",
-                 std::isinf(b.max_rel_error) ? nlohmann::json() : nlohmann::json(b.max_rel_error)},
-                {"arrived", r.arrived},
-                {"stop_time", r.stop_time},
-                {"measured_jobs", held ? monitor->measured_jobs() : measured.count}};
-            stop_lines.push_back(
-                held ? fmt::format(
-                           "{}: stopping rule reached: max relative error {:.4f} <= {} at "
-                           "{:g} % ({}); {} jobs measured after a warm-up of {}, in {} "
-                           "batches of {}; stopped at t = {} s after {} arrivals",
-                           policy, b.max_rel_error, rc.stop_rel_error, 100 * rc.confidence,
-                           rc.stop_on == "groups" ? "stream and every group" : "whole stream",
-                           thousands(monitor->measured_jobs()), thousands(rc.warmup), b.batches,
-                           thousands(b.batch_size), thousands(r.stop_time), thousands(r.arrived))
-                     : fmt::format("{}: stopping rule NOT reached: the workload's {} jobs ran "
-                                   "out with max relative error {} (target {}); every job after "
-                                   "the warm-up of {} is measured",
-                                   policy, thousands(static_cast<std::int64_t>(w.jobs.size())),
-                                   std::isinf(b.max_rel_error)
-                                       ? std::string("unknown (too few batches)")
-                                       : fmt::format("{:.4f}", b.max_rel_error),
-                                   rc.stop_rel_error, thousands(rc.warmup)));
-        }
-        summary_json[policy] = j;
-        columns.emplace_back(policy, s);
-        if (!rc.jobs_csv.empty()) {
-            std::ofstream out(with_suffix(rc.jobs_csv, policy, rc.policies.size() > 1));
-            if (!out) throw ConfigError("cannot write '" + rc.jobs_csv + "'");
-            write_jobs_csv(out, r.jobs, w.components.empty() ? nullptr : &w.components,
-                           components ? &r.clusters : nullptr);
-        }
-        std::cerr << fmt::format("{}: simulated {} jobs in {:.2f} s\n", policy, w.jobs.size(),
-                                 secs);
+        engines[policy].reset(e);
+        engine_configs[policy] = cfg;
     }
+    // The provenance: the version, the command, the trace and its digest,
+    // the effective configuration and the seeds.
+    {
+        nlohmann::json p;
+        p["rota_version"] = rota_version();
+        p["abi_version"] = rota_abi_version();
+        p["argv"] = prov.argv;
+        std::string line;
+        for (const auto& a : prov.argv) {
+            const bool plain =
+                !a.empty() && a.find_first_of(" \t'\"\\$`*?;&|<>()") == std::string::npos;
+            std::string q = "'";
+            for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            line += (line.empty() ? "" : " ") + (plain ? a : q + "'");
+        }
+        p["command_line"] = line;
+        if (rc.trace.empty()) {
+            p["trace"] = nullptr;
+            p["workload"] = {{"generated", describe(rc.workload)},
+                             {"model", model_name(rc.workload.model)},
+                             {"seed", rc.workload.seed}};
+        } else {
+            nlohmann::json t = {{"path", rc.trace}};
+            if (rc.trace == "-") {
+                t["sha256"] = nullptr;
+                t["note"] = "read from the standard input: no digest";
+            } else {
+                t["sha256"] = sha256_file(rc.trace);
+            }
+            p["trace"] = t;
+            p["workload"] = nullptr;
+        }
+        p["seeds"] = {{"workload", rc.trace.empty() ? nlohmann::json(rc.workload.seed)
+                                                    : nlohmann::json(nullptr)},
+                      {"arrivals", rc.arrival_seed}};
+        p["configuration"] = {{"simulator", run_config_json(rc)}, {"engine", engine_configs}};
+        summary_json["provenance"] = p;
+    }
+    std::vector<std::string> failures;
+    std::vector<std::int32_t> users(w.jobs.size());
+    for (std::size_t i = 0; i < w.jobs.size(); ++i) users[i] = w.jobs[i].user;
+    std::int64_t first_submit = 0, last_submit = 0;
+    if (!order.empty()) {
+        first_submit = w.jobs[order.front()].submit;
+        last_submit = w.jobs[order.back()].submit;
+    }
+    for (const auto& policy : rc.policies) try {
+            rota_engine* e = engines[policy].get();
+            SimOptions opt;
+            opt.record_nodes = true;
+            opt.order = rc.compat == "pyss" ? EventOrder::pyss : EventOrder::batched;
+            opt.cs_overhead = rc.cs_overhead;
+            opt.pools = &w.pools;
+            opt.components = components;
+            std::unique_ptr<StopMonitor> monitor;
+            if (rc.stop_rel_error > 0) {
+                StopRule rule;
+                rule.rel_error = rc.stop_rel_error;
+                rule.warmup = rc.warmup;
+                rule.groups = rc.stop_on == "groups";
+                rule.batches = bmo;
+                monitor = std::make_unique<StopMonitor>(shapes, layout, order, rule);
+                opt.stop = [m = monitor.get()](const std::vector<JobOutcome>& o) {
+                    return m->update(o);
+                };
+            }
+            if (rc.matrix_at >= 0) {
+                auto at = static_cast<std::int64_t>(rc.matrix_at * 1e6);
+                auto printed = std::make_shared<bool>(false);
+                const auto* jobs = &w.jobs;
+                opt.after_pass = [at, printed, policy, jobs](rota_engine* eng, std::int64_t now) {
+                    if (*printed || now < at) return;
+                    *printed = true;
+                    print_matrix(std::cout, eng, policy, now, [jobs](std::int64_t i) {
+                        return (*jobs)[static_cast<std::size_t>(i)].id;
+                    });
+                };
+            }
+            std::optional<Progress> bar;
+            if (tty) {
+                bar.emplace(policy, first_submit, last_submit);
+                opt.progress_every =
+                    std::max<std::int64_t>(1, static_cast<std::int64_t>(w.jobs.size()) / 1000);
+                opt.progress = [&](std::int64_t d, std::int64_t) {
+                    if (d > 0) bar->update(w.jobs[order[static_cast<std::size_t>(d - 1)]].submit);
+                };
+            }
+            auto t0 = std::chrono::steady_clock::now();
+            SimResult r = simulate(e, w.jobs, opt);
+            double secs =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            if (bar) bar->update(last_submit, true);
+            engines[policy].reset();
+            // The measured jobs: after the warm-up, up to where the rule held.
+            MeasuredSet measured{rc.warmup,
+                                 monitor && monitor->stopped() ? monitor->measured_jobs() : -1};
+            std::vector<JobOutcome> kept;
+            const bool subset = rc.warmup > 0 || monitor;
+            if (subset) {
+                const auto first = static_cast<std::size_t>(measured.first);
+                const std::size_t last =
+                    measured.count < 0
+                        ? order.size()
+                        : std::min(order.size(), first + static_cast<std::size_t>(measured.count));
+                for (std::size_t k = first; k < last; ++k) kept.push_back(r.jobs[order[k]]);
+            }
+            Summary s = summarize(subset ? kept : r.jobs, w.procs, r.capacity_loss);
+            s.mean_queue = r.mean_queue;
+            s.resources = static_cast<std::int32_t>(1 + w.pools.count());
+            auto j = to_json(s);
+            auto& res = j["pools"] = nlohmann::json::array();
+            for (const auto& p : w.pools.pools)
+                res.push_back({{"name", p.name}, {"capacity", p.capacity}});
+            j["weight"] =
+                "mean over the K resources of the job's share (procs / machine procs, demand / "
+                "pool "
+                "capacity), times its execution time";
+            for (const auto& [k, v] : w.info.items()) j[k] = v;
+            if (!r.rejections.empty()) {
+                rejected_lines.push_back(
+                    fmt::format("{}: {} job{} rejected; first: job {}: {}", policy,
+                                r.rejections.size(), r.rejections.size() == 1 ? "" : "s",
+                                r.rejections.front().first, r.rejections.front().second));
+            }
+            j["simulation_seconds"] = secs;
+            j["skipped"] = w.stats.skipped;
+            std::uint64_t failures = 0;
+            auto& hooks = j["hooks"] = nlohmann::json::object();
+            for (const auto& [name, st] : r.hooks) {
+                failures += st.failures;
+                hooks[name] = {{"calls", st.calls},
+                               {"failures", st.failures},
+                               {"seconds", static_cast<double>(st.nanoseconds) / 1e9}};
+            }
+            j["hook_failures"] = failures;
+            j["migrations"] = r.counters.migrations;
+            j["migrated_tasks"] = r.counters.migrated_tasks;
+            const rota_counters& c = r.counters;
+            j["counters"] = {{"passes", c.passes},
+                             {"submitted", c.submitted},
+                             {"started", c.started},
+                             {"backfilled", c.backfilled},
+                             {"finished", c.finished},
+                             {"killed", c.killed},
+                             {"rejected", c.rejected},
+                             {"cancelled", c.cancelled},
+                             {"reloads", c.reloads},
+                             {"reload_failures", c.reload_failures},
+                             {"migrations", c.migrations},
+                             {"migrated_tasks", c.migrated_tasks},
+                             {"window_extensions", c.window_extensions},
+                             {"requeued", c.requeued},
+                             {"adopted", c.adopted},
+                             {"slices", r.slices},
+                             {"event_times", r.event_times}};
+            if (!r.rejections.empty()) {
+                auto& rej = j["rejections"] = nlohmann::json::array();
+                for (std::size_t k = 0; k < r.rejections.size() && k < 100; ++k)
+                    rej.push_back(
+                        {{"job_id", r.rejections[k].first}, {"reason", r.rejections[k].second}});
+            }
+            if (with_groups) {
+                GroupReport gr = group_report(w.jobs, shapes, r.jobs, order, layout, measured, bmo);
+                gr.time_unit = w.time_unit;
+                j["groups"] = to_json(gr);
+                group_reports.emplace_back(policy, std::move(gr));
+            }
+            if (monitor) {
+                const bool held = monitor->stopped();
+                const auto& b = held ? monitor->last() : group_reports.back().second.batches;
+                j["stopping"] = {
+                    {"rel_error", rc.stop_rel_error},
+                    {"confidence", rc.confidence},
+                    {"on", rc.stop_on},
+                    {"warmup", rc.warmup},
+                    {"reached", held},
+                    {"max_rel_error", std::isinf(b.max_rel_error)
+                                          ? nlohmann::json()
+                                          : nlohmann::json(b.max_rel_error)},
+                    {"arrived", r.arrived},
+                    {"stop_time", r.stop_time},
+                    {"measured_jobs", held ? monitor->measured_jobs() : measured.count}};
+                stop_lines.push_back(
+                    held
+                        ? fmt::format(
+                              "{}: stopping rule reached: max relative error {:.4f} <= {} at "
+                              "{:g} % ({}); {} jobs measured after a warm-up of {}, in {} "
+                              "batches of {}; stopped at t = {} s after {} arrivals",
+                              policy, b.max_rel_error, rc.stop_rel_error, 100 * rc.confidence,
+                              rc.stop_on == "groups" ? "stream and every group" : "whole stream",
+                              thousands(monitor->measured_jobs()), thousands(rc.warmup), b.batches,
+                              thousands(b.batch_size), thousands(r.stop_time), thousands(r.arrived))
+                        : fmt::format("{}: stopping rule NOT reached: the workload's {} jobs ran "
+                                      "out with max relative error {} (target {}); every job after "
+                                      "the warm-up of {} is measured",
+                                      policy, thousands(static_cast<std::int64_t>(w.jobs.size())),
+                                      std::isinf(b.max_rel_error)
+                                          ? std::string("unknown (too few batches)")
+                                          : fmt::format("{:.4f}", b.max_rel_error),
+                                      rc.stop_rel_error, thousands(rc.warmup)));
+            }
+            summary_json[policy] = j;
+            columns.emplace_back(policy, s);
+            if (auto f = jobs_csv.find(policy); f != jobs_csv.end()) {
+                JobExtras extras{&users, &r.nodes};
+                write_jobs_csv(*f->second.out, r.jobs,
+                               w.components.empty() ? nullptr : &w.components,
+                               components ? &r.clusters : nullptr, &extras);
+                f->second.out->close();
+                if (!*f->second.out)
+                    throw std::runtime_error("cannot write '" + f->second.path + "'");
+            }
+            if (auto f = batsim_csv.find(policy); f != batsim_csv.end()) {
+                write_batsim_csv(
+                    *f->second.out, r.jobs, r.nodes,
+                    workload_stem(rc.trace.empty() ? model_name(rc.workload.model) : rc.trace));
+                f->second.out->close();
+                if (!*f->second.out)
+                    throw std::runtime_error("cannot write '" + f->second.path + "'");
+            }
+            if (auto f = swf_out.find(policy); f != swf_out.end()) {
+                write_schedule_swf(*f->second.out, w.jobs, r.jobs,
+                                   {policy, rota_version(), w.name, w.procs});
+                f->second.out->close();
+                if (!*f->second.out)
+                    throw std::runtime_error("cannot write '" + f->second.path + "'");
+            }
+            std::cerr << fmt::format(
+                "{}: simulated {} jobs in {}\n", policy, w.jobs.size(),
+                secs < 60 ? fmt::format("{:.2f} s", secs) : human_duration(secs));
+        } catch (const std::exception& ex) {
+            // The results already computed are kept: reported and written below.
+            failures.push_back(policy + ": " + ex.what());
+            summary_json[policy] = {{"error", ex.what()}};
+            std::cerr << "\nrota: error: " << policy << ": " << ex.what() << "\n";
+        }
     if (rc.warmup > 0 || rc.stop_rel_error > 0)
         std::cout << "metrics over the measured jobs: arrivals after the warm-up of "
                   << thousands(rc.warmup)
                   << (rc.stop_rel_error > 0 ? ", up to where the stopping rule held" : "") << "\n";
     print_table(std::cout, columns);
+    if (const std::string best = best_line(columns); !best.empty()) std::cout << best << "\n";
     for (const auto& l : rejected_lines) std::cout << l << "\n";
     for (const auto& [name, gr] : group_reports) print_groups(std::cout, name, gr);
     if (!stop_lines.empty()) std::cout << "\n";
@@ -477,6 +713,7 @@ int run_simulate(RunConfig rc) {
         for (const auto& [name, s] : columns)
             if (name == base) b = &s;
         for (const auto& [name, s] : columns) {
+            if (!b) break;
             auto gain = [](double x) -> nlohmann::json {
                 return std::isnan(x) ? nlohmann::json() : nlohmann::json(x);
             };
@@ -486,18 +723,121 @@ int run_simulate(RunConfig rc) {
                  gain(normalised_gain(b->all.weighted_response, s.all.weighted_response))}};
         }
     }
-    if (!rc.summary_json.empty()) {
-        std::ofstream out(rc.summary_json);
-        if (!out) throw ConfigError("cannot write '" + rc.summary_json + "'");
-        out << summary_json.dump(2) << "\n";
+    if (summary_file) {
+        *summary_file->out << summary_json.dump(2) << "\n";
+        summary_file->out->close();
+        if (!*summary_file->out)
+            throw std::runtime_error("cannot write '" + summary_file->path + "'");
+    }
+    if (rc.json) {
+        std::cout.rdbuf(stdout_buf);
+        std::cout << summary_json.dump(2) << "\n";
+    }
+    if (!failures.empty()) {
+        for (const auto& f : failures) std::cerr << "rota: error: " << f << "\n";
+        std::cerr << "rota: error: " << failures.size() << " of " << rc.policies.size()
+                  << " simulations failed; the others are reported above\n";
+        return 1;
     }
     return 0;
 }
 
 }  // namespace
 
+namespace {
+
+// Numeric checks for the options (CLI11 validators): a value out of range,
+// not a number, infinite or NaN is a usage error naming the option.
+CLI::Validator real_in(double lo, double hi, bool open_lo, bool open_hi, const std::string& what) {
+    return CLI::Validator(
+        [=](std::string& in) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(in.c_str(), &end);
+            if (in.empty() || *end != '\0') return "expected a number, not '" + in + "'";
+            if (!std::isfinite(v) || v < lo || v > hi || (open_lo && v == lo) ||
+                (open_hi && v == hi))
+                return "must be " + what + ", not " + in;
+            return {};
+        },
+        what, "");
+}
+CLI::Validator positive_real() {
+    return real_in(0, std::numeric_limits<double>::max(), true, false, "a positive number");
+}
+CLI::Validator nonnegative_real() {
+    return real_in(0, std::numeric_limits<double>::max(), false, false, "a number >= 0");
+}
+CLI::Validator int_at_least(long long lo) {
+    const std::string what = "a whole number >= " + std::to_string(lo);
+    return CLI::Validator(
+        [=](std::string& in) -> std::string {
+            char* end = nullptr;
+            errno = 0;
+            const long long v = std::strtoll(in.c_str(), &end, 10);
+            if (in.empty() || *end != '\0' || errno == ERANGE)
+                return "expected a whole number, not '" + in + "'";
+            if (v < lo) return "must be " + what + ", not " + in;
+            return {};
+        },
+        what, "");
+}
+
+// A hint when a trace is given where the configuration file goes: gzip
+// data, or lines that start like SWF (';' comments, numeric records).
+std::string swf_hint(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char magic[2] = {0, 0};
+    in.read(magic, 2);
+    if (in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+        static_cast<unsigned char>(magic[1]) == 0x8b)
+        return "'" + path +
+               "' is gzip-compressed, not a TOML configuration file; is it a trace? "
+               "Use: rota simulate --trace " +
+               path;
+    in.clear();
+    in.seekg(0);
+    std::string line;
+    int swf_like = 0, lines = 0;
+    while (lines < 20 && std::getline(in, line)) {
+        if (line.empty()) continue;
+        ++lines;
+        if (line[0] == ';') {
+            ++swf_like;
+            continue;
+        }
+        std::istringstream f(line);
+        double x;
+        int n = 0;
+        while (f >> x) ++n;
+        if (n >= 9 && f.eof()) ++swf_like;
+    }
+    if (lines > 0 && swf_like == lines)
+        return "'" + path +
+               "' looks like an SWF trace, not a TOML configuration file. Use: rota "
+               "simulate --trace " +
+               path;
+    return {};
+}
+
+// Exit codes: 0 success, 1 a run-time error, 2 a usage error (bad options,
+// configuration or input values). Messages start with "rota: error:".
+constexpr int kExitRuntime = 1;
+constexpr int kExitUsage = 2;
+
+}  // namespace
+
 int main(int argc, char** argv) {
-    CLI::App app{"rota: parallel-job scheduling engine, simulator and workload generator"};
+    CLI::App app{
+        "rota: a parallel-job scheduling engine, its simulator and a workload generator.\n"
+        "Without a command, rota simulates its built-in workload (the Lublin-Feitelson model, "
+        "10,000 jobs on 128 processors at offered load 0.5) under FCFS, EASY and conservative "
+        "backfilling and prints the results side by side."};
+    app.set_version_flag("--version", std::string("rota ") + rota_version(),
+                         "print rota's version and exit");
+    app.footer(
+        "Exit status: 0 success, 1 run-time error, 2 usage error. Documentation: "
+        "docs/user-guide.md");
+    const Provenance prov{std::vector<std::string>(argv, argv + argc)};
     // No subcommand runs the main job: the built-in workload under FCFS,
     // EASY and conservative backfilling.
     app.require_subcommand(0, 1);
@@ -517,32 +857,85 @@ int main(int argc, char** argv) {
     bool positive_use = false;
     double queue_length = -1, arrival_rate = -1;
     std::int64_t arrival_seed = -1;
-    auto* sim = app.add_subcommand("simulate", "simulate a trace or a generated workload");
-    sim->add_option("config", config_path, "TOML configuration file")->check(CLI::ExistingFile);
-    sim->add_option("--trace", trace, "SWF trace (plain or .gz) [simulator.trace]");
-    sim->add_option("--procs", procs, "machine size [simulator.procs]; default: trace header");
+    std::string batsim_csv, swf_out;
+    bool json_flag = false;
+    auto* sim = app.add_subcommand(
+        "simulate", "simulate a trace or a generated workload under one or more policies");
+    sim->add_option("config", config_path,
+                    "a TOML configuration file (docs/config.md); flags override it")
+        ->check(CLI::ExistingFile);
+    sim->add_option("--trace", trace,
+                    "the SWF trace to simulate, plain or gzipped, '-' for the standard input "
+                    "[simulator.trace]; default: the built-in generated workload");
+    sim->add_option("--procs", procs,
+                    "machine size in processors [simulator.procs]; default: the trace header's "
+                    "MaxProcs, else MaxNodes")
+        ->check(int_at_least(1));
     sim->add_option(
            "--policy", policies,
-           "fcfs|easy|conservative|fpfs|gs|bgs|mgs|mbgs|custom, comma-separated [simulator.policy]")
-        ->delimiter(',');
-    sim->add_option("--compat", compat, "none|pyss [simulator.compat]");
-    sim->add_option("--jobs-csv", jobs_csv, "per-job CSV output [simulator.jobs_csv]");
-    sim->add_option("--summary-json", summary_json, "summary JSON output [simulator.summary_json]");
-    sim->add_option("--max-jumps", max_jumps, "FPFS maxJumps [simulator.max_jumps]");
-    sim->add_option("--jobs", jobs, "generated workload: jobs [simulator.workload.jobs]");
-    sim->add_option("--load", load, "generated workload: offered load [simulator.workload.load]");
-    sim->add_option("--seed", seed, "generated workload: seed [simulator.workload.seed]");
-    sim->add_flag("--no-progress", no_progress, "no progress bar [simulator.progress = false]");
-    sim->add_option("--mpl", mpl, "gang: multiprogramming level, matrix rows [simulator.mpl]");
-    sim->add_option("--slice", slice, "gang: time slice, seconds [simulator.slice]");
+           "the policies to compare, comma-separated: fcfs, easy, conservative, fpfs, ff-easy, "
+           "bl-easy, bb-easy, ff-cons, bl-cons, bb-cons, gs, bgs, mgs, mbgs or custom (the "
+           "configuration file's own engine tables) [simulator.policy]")
+        ->delimiter(',')
+        ->default_str("fcfs,easy,conservative");
+    sim->add_option("--compat", compat,
+                    "none, or pyss: pyss's job mapping and event order [simulator.compat]")
+        ->check(CLI::IsMember({"none", "pyss"}))
+        ->default_str("none");
+    sim->add_option("--jobs-csv", jobs_csv,
+                    "write one CSV line per job to this file (one file per policy, suffixed, when "
+                    "several run) [simulator.jobs_csv]");
+    sim->add_option("--batsim-csv", batsim_csv,
+                    "write Batsim's _jobs.csv columns to this file, for evalys "
+                    "[simulator.batsim_csv]");
+    sim->add_option("--swf-out", swf_out,
+                    "write the simulated schedule as SWF (wait times in field 3) "
+                    "[simulator.swf_out]");
+    sim->add_option("--summary-json", summary_json,
+                    "write every metric, counter and the run's provenance as JSON "
+                    "[simulator.summary_json]");
+    sim->add_flag("--json", json_flag,
+                  "print the summary JSON on the standard output instead of the table");
+    sim->add_option("--max-jumps", max_jumps,
+                    "FPFS: how many times a job may be jumped over [simulator.max_jumps]")
+        ->check(int_at_least(0))
+        ->default_str("10");
+    sim->add_option("--jobs", jobs, "generated workload: number of jobs [simulator.workload.jobs]")
+        ->check(int_at_least(1))
+        ->default_str("10000");
+    sim->add_option("--load", load, "generated workload: offered load [simulator.workload.load]")
+        ->check(positive_real())
+        ->default_str("0.5");
+    sim->add_option("--seed", seed, "generated workload: random seed [simulator.workload.seed]")
+        ->check(int_at_least(0))
+        ->default_str("1");
+    sim->add_flag("--no-progress", no_progress,
+                  "no progress bar (shown only when stderr is a terminal) [simulator.progress]");
+    sim->add_option("--mpl", mpl, "gang: multiprogramming level, the matrix's rows [simulator.mpl]")
+        ->check(int_at_least(1))
+        ->default_str("5");
+    sim->add_option("--slice", slice, "gang: time slice in seconds [simulator.slice]")
+        ->check(positive_real())
+        ->default_str("200");
     sim->add_option("--cs-overhead", cs_overhead,
-                    "gang: context-switch overhead, fraction of a slice [simulator.cs_overhead]");
+                    "gang: context-switch overhead, a fraction of the slice "
+                    "[simulator.cs_overhead]")
+        ->check(real_in(0, 1, false, true, "a number in [0, 1)"))
+        ->default_str("0");
     sim->add_option("--migration-cost", migration_cost,
-                    "gang: migration cost C, seconds [simulator.migration_cost]");
+                    "gang: cost C of one migration in seconds [simulator.migration_cost]")
+        ->check(nonnegative_real())
+        ->default_str("0");
     sim->add_option("--migration-q", migration_q,
-                    "gang: most tasks migrated per slice, -1 unlimited [simulator.migration_q]");
+                    "gang: most tasks migrated per slice, -1 for no limit "
+                    "[simulator.migration_q]")
+        ->check(int_at_least(-1))
+        ->default_str("-1");
     sim->add_option("--matrix-at", matrix_at,
-                    "gang: print the matrix at this simulated time, seconds [simulator.matrix_at]");
+                    "gang: print the matrix at this simulated time in seconds "
+                    "[simulator.matrix_at]")
+        ->check(
+            real_in(0, std::numeric_limits<double>::max(), false, false, "a time >= 0 in seconds"));
     sim->add_option("--pool", pool_flags,
                     "a pool of the machine, name=capacity, repeatable or comma-separated "
                     "([[machine.pools]]); replaces the capacity of a workload's pool of that name")
@@ -563,12 +956,16 @@ int main(int argc, char** argv) {
                   "seed 002's NAS filter [simulator.positive_use]");
     sim->add_option("--queue-length", queue_length,
                     "replace the arrivals by Poisson ones calibrated so that FCFS/FF-EASY keeps "
-                    "this mean ready queue (seed 002 §4.1) [simulator.queue_length]");
+                    "this mean ready queue (seed 002 §4.1) [simulator.queue_length]")
+        ->check(nonnegative_real());
     sim->add_option("--arrival-rate", arrival_rate,
                     "replace the arrivals by Poisson ones at this rate, jobs/s "
-                    "[simulator.arrival_rate]");
+                    "[simulator.arrival_rate]")
+        ->check(nonnegative_real());
     sim->add_option("--arrival-seed", arrival_seed,
-                    "seed of the Poisson arrivals (default 1) [simulator.arrival_seed]");
+                    "seed of the Poisson arrivals [simulator.arrival_seed]")
+        ->check(int_at_least(0))
+        ->default_str("1");
 
     std::string clusters_flag, stop_on;
     bool groups_flag = false;
@@ -590,20 +987,26 @@ int main(int argc, char** argv) {
                     "the largest widest component of W1, W2, W3; default: the workload's "
                     "quartiles [simulator.width_groups]")
         ->delimiter(',');
-    sim->add_option(
-        "--stop-rel-error", stop_rel_error,
-        "stop when every average response time is known within this relative error "
-        "(seed 001: 0.05), by batch means; 0: run every job [simulator.stop_rel_error]");
+    sim->add_option("--stop-rel-error", stop_rel_error,
+                    "stop when every average response time is known within this relative error "
+                    "(seed 001: 0.05), by batch means; 0: run every job [simulator.stop_rel_error]")
+        ->check(nonnegative_real())
+        ->default_str("0");
     sim->add_option("--warmup", warmup,
-                    "leave the first N arrivals out of every metric [simulator.warmup]");
+                    "leave the first N arrivals out of every metric [simulator.warmup]")
+        ->check(int_at_least(0))
+        ->default_str("0");
     sim->add_option("--batch-jobs", batch_jobs,
                     "batch means: jobs per batch at the start, doubled as the run grows (default "
-                    "500) [simulator.batch_jobs]");
+                    "500) [simulator.batch_jobs]")
+        ->check(int_at_least(1));
     sim->add_option("--min-batches", min_batches,
                     "batch means: batches before an interval is trusted (default 20) "
-                    "[simulator.min_batches]");
+                    "[simulator.min_batches]")
+        ->check(int_at_least(2));
     sim->add_option("--confidence", confidence,
-                    "confidence of the intervals (default 0.95) [simulator.confidence]");
+                    "confidence of the intervals (default 0.95) [simulator.confidence]")
+        ->check(real_in(0, 1, true, true, "a number in (0, 1)"));
     sim->add_option("--stop-on", stop_on,
                     "groups (default): the whole stream and every group meet the rule | stream: "
                     "the whole stream only [simulator.stop_on]")
@@ -614,10 +1017,13 @@ int main(int argc, char** argv) {
     double gen_queue = 0, gen_tolerance = 0.05;
     auto* gen = app.add_subcommand("generate", "write a synthetic workload as SWF");
     gen->add_option("--model", gen_model,
-                    "standard (default) | zhang: seed 000's LLNL workload (320 nodes, load 0.55 "
+                    "lublin: the Lublin-Feitelson 2003 model (128 processors, load 0.5; the "
+                    "built-in workload) | standard: rota's own model | zhang: seed 000's LLNL "
+                    "workload (320 nodes, load 0.55 "
                     "at factor 1) | feitelson-k: seed 002's K-resource workload (128 processors) "
                     "| ngubiri: seed 001's multi-cluster workload (5 clusters of 20 nodes)")
-        ->check(CLI::IsMember({"standard", "zhang", "feitelson-k", "ngubiri"}));
+        ->check(CLI::IsMember({"standard", "zhang", "feitelson-k", "ngubiri", "lublin"}))
+        ->default_str("standard");
     gen->add_option("--k", g.k, "feitelson-k: resources K, processors and K-1 pools (default 2)");
     gen->add_option("--variance", g.variance,
                     "feitelson-k: V of the requirements' Normal(0.5, V) (default 0.1)");
@@ -650,14 +1056,35 @@ int main(int argc, char** argv) {
                     "ngubiri: seconds per model time unit in the SWF file (default 1000)");
     gen->add_option("--clusters", gen_clusters,
                     "ngubiri: the machine, recorded in the header: 5x20 (default) or 20,20,16");
-    gen->add_option("--jobs", g.jobs, "number of jobs");
-    gen->add_option("--procs", g.procs, "machine size (default: 1024; zhang: 320)");
-    gen->add_option("--load", g.load, "offered load (standard and feitelson-k)");
-    gen->add_option("--phi", g.phi, "Φ: fraction of jobs whose estimate is exact (seed 000 §2.1)");
-    gen->add_option("--seed", g.seed, "random seed");
+    gen->add_option("--jobs", g.jobs, "number of jobs")
+        ->check(int_at_least(1))
+        ->default_str("10000");
+    gen->add_option("--procs", g.procs,
+                    "machine size (default: 1024; lublin, feitelson-k: 128; zhang: 320)")
+        ->check(int_at_least(1));
+    gen->add_option("--load", g.load,
+                    "offered load (standard, lublin and feitelson-k; default 0.9, lublin 0.5)")
+        ->check(positive_real());
+    gen->add_option("--phi", g.phi,
+                    "Φ: fraction of jobs whose estimate is their runtime (seed 000 §2.1)")
+        ->check(real_in(0, 1, false, false, "a number in [0, 1]"))
+        ->default_str("0.2");
+    gen->add_option("--seed", g.seed, "random seed")->check(int_at_least(0))->default_str("1");
     gen->add_option("-o,--output", out_path, "output file (default: stdout)");
 
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "rota: error: " << e.what() << "\n"
+                  << "rota: run 'rota --help' or 'rota simulate --help' for the options\n";
+        return kExitUsage;
+    }
     try {
         if (*gen) {
             g.model = parse_model(gen_model);
@@ -712,6 +1139,11 @@ int main(int argc, char** argv) {
                 n.procs = 0;
                 for (auto c : n.clusters) n.procs += c;
                 g = n;
+            }
+            if (g.model == WorkloadModel::lublin) {
+                const GenerateOptions l = lublin_options(g.seed);
+                if (gen->count("--procs") == 0) g.procs = l.procs;
+                if (gen->count("--load") == 0) g.load = l.load;
             }
             if (g.model == WorkloadModel::zhang) {
                 if (gen->count("--load") > 0)
@@ -770,11 +1202,14 @@ int main(int argc, char** argv) {
                 write(std::cout);
             } else {
                 std::ofstream out(out_path);
-                if (!out) throw ConfigError("cannot write '" + out_path + "'");
+                if (!out) throw std::runtime_error("cannot write '" + out_path + "'");
                 write(out);
             }
             return 0;
         }
+        if (!config_path.empty())
+            if (const std::string hint = swf_hint(config_path); !hint.empty())
+                throw ConfigError(hint);
         RunConfig rc = load_run_config(config_path);
         if (!trace.empty()) rc.trace = trace;
         // A flag given is taken as given, and checked (check_statistics,
@@ -788,6 +1223,9 @@ int main(int argc, char** argv) {
         if (!compat.empty()) rc.compat = compat;
         if (!jobs_csv.empty()) rc.jobs_csv = jobs_csv;
         if (!summary_json.empty()) rc.summary_json = summary_json;
+        if (!batsim_csv.empty()) rc.batsim_csv = batsim_csv;
+        if (!swf_out.empty()) rc.swf_out = swf_out;
+        if (json_flag) rc.json = true;
         if (given("--max-jumps")) rc.max_jumps = max_jumps;
         if (given("--jobs")) rc.workload.jobs = jobs;
         if (given("--load")) rc.workload.load = load;
@@ -853,9 +1291,15 @@ int main(int argc, char** argv) {
         if (confidence >= 0) rc.confidence = confidence;
         if (!stop_on.empty()) rc.stop_on = stop_on;
         check_statistics(rc);
-        return run_simulate(std::move(rc));
+        return run_simulate(std::move(rc), prov);
+    } catch (const ConfigError& e) {
+        std::cerr << "rota: error: " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "rota: error: " << e.what() << "\n";
+        return kExitUsage;
     } catch (const std::exception& e) {
         std::cerr << "rota: error: " << e.what() << "\n";
-        return 1;
+        return kExitRuntime;
     }
 }

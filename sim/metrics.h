@@ -102,11 +102,33 @@ nlohmann::json to_json(const Summary&);
 // cluster of each component in the same order ("2+0+4"; -1 for a job that
 // never started, or when `clusters` is null: the machine has none).
 // `clusters` has the layout of `components`.
+// With `extras`, two more columns at the end: user (the workload's user
+// id, -1 if unknown) and allocated_resources (the nodes in interval
+// notation, "0-3 8"; empty for a job that never started).
+struct JobExtras {
+    const std::vector<std::int32_t>* users = nullptr;  // one per job, workload order
+    const std::vector<std::string>* nodes = nullptr;   // SimResult::nodes
+};
 void write_jobs_csv(std::ostream&, const std::vector<JobOutcome>&,
-                    const Components* components = nullptr, const Components* clusters = nullptr);
+                    const Components* components = nullptr, const Components* clusters = nullptr,
+                    const JobExtras* extras = nullptr);
 
-// Metrics as rows, one column per named summary.
+// A duration in human units, two of them at most: "42 s", "7 m 05 s",
+// "3 h 12 m", "4 d 07 h"; "-" for nan.
+std::string human_duration(double seconds);
+
+// Metrics as rows, one column per named summary. Times in human units
+// (human_duration); the final states read "finished", "reached walltime"
+// (killed at the estimate: with exact estimates, a job that ran exactly
+// its estimate), "rejected", "unfinished". With two columns or more a
+// last line names the best policy on each headline metric (best_line).
 void print_table(std::ostream&, const std::vector<std::pair<std::string, Summary>>& columns);
+
+// "best: utilization easy (0.83) | wait mean conservative (1 h 02 m) | ...":
+// the best column on utilization (highest), mean wait, mean bounded
+// slowdown and mean response (lowest); ties name every tied column.
+// Empty with fewer than two columns.
+std::string best_line(const std::vector<std::pair<std::string, Summary>>& columns);
 
 // Seed 002 §4.2's normalised performance gain of a metric over a baseline
 // policy: (baseline - value) / baseline, positive when the policy does

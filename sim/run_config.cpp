@@ -151,7 +151,7 @@ RunConfig load_run_config(const std::string& path) {
               "memory",         "memory_units", "memory_capacity", "positive_use", "queue_length",
               "arrival_rate",   "arrival_seed", "groups",          "size_groups",  "width_groups",
               "stop_rel_error", "warmup",       "batch_jobs",      "min_batches",  "confidence",
-              "stop_on"});
+              "stop_on",        "batsim_csv",   "swf_out"});
         rc.trace = get<std::string>(t, "trace", "simulator", "");
         if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
         rc.procs = get<std::int32_t>(t, "procs", "simulator", 0);
@@ -171,6 +171,8 @@ RunConfig load_run_config(const std::string& path) {
         rc.compat = get<std::string>(t, "compat", "simulator", "none");
         rc.jobs_csv = get<std::string>(t, "jobs_csv", "simulator", "");
         rc.summary_json = get<std::string>(t, "summary_json", "simulator", "");
+        rc.batsim_csv = get<std::string>(t, "batsim_csv", "simulator", "");
+        rc.swf_out = get<std::string>(t, "swf_out", "simulator", "");
         rc.max_jumps = get<std::int64_t>(t, "max_jumps", "simulator", 10);
         rc.progress = get<bool>(t, "progress", "simulator", true);
         rc.mpl = get<std::int64_t>(t, "mpl", "simulator", rc.mpl);
@@ -239,6 +241,10 @@ RunConfig load_run_config(const std::string& path) {
                   "time_unit",
                   "clusters"});
             auto& g = rc.workload;
+            // The default is the lublin model; model = "standard" starts
+            // from the standard model's own defaults (1,024 processors, 0.9).
+            if (get<std::string>(wt, "model", "simulator.workload", "") == "standard")
+                g = GenerateOptions{};
             g.jobs = get<std::int64_t>(wt, "jobs", "simulator.workload", g.jobs);
             g.procs = get<std::int32_t>(wt, "procs", "simulator.workload", g.procs);
             g.load = get<double>(wt, "load", "simulator.workload", g.load);
@@ -252,10 +258,10 @@ RunConfig load_run_config(const std::string& path) {
                 GenerateOptions z =
                     zhang_options(get<double>(wt, "factor", "simulator.workload", 1.0), g.seed);
                 if (model != "zhang" && model != "standard" && model != "feitelson-k" &&
-                    model != "ngubiri")
+                    model != "ngubiri" && model != "lublin")
                     fail(
-                        "key 'simulator.workload.model' must be \"standard\", \"zhang\", "
-                        "\"feitelson-k\" or \"ngubiri\"");
+                        "key 'simulator.workload.model' must be \"lublin\", \"standard\", "
+                        "\"zhang\", \"feitelson-k\" or \"ngubiri\"");
                 if (model == "ngubiri") {
                     // seed 001's model: its defaults (§4.1) unless given.
                     const std::string w = "simulator.workload";
@@ -301,7 +307,7 @@ RunConfig load_run_config(const std::string& path) {
                     f.pool_capacity = get<std::int64_t>(wt, "pool_capacity", "simulator.workload",
                                                         f.pool_capacity);
                     f.jobs = g.jobs;
-                    f.load = g.load;
+                    f.load = wt.get("load") ? g.load : GenerateOptions{}.load;
                     if (wt.get("procs")) f.procs = g.procs;
                     if (wt.get("phi")) f.phi = g.phi;
                     g = f;

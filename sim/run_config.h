@@ -30,6 +30,9 @@ struct RunConfig {
     std::string compat = "none";        // none | pyss
     std::string jobs_csv;
     std::string summary_json;
+    std::string batsim_csv;  // Batsim's _jobs.csv (outputs.h)
+    std::string swf_out;     // the simulated schedule as SWF
+    bool json = false;       // the summary JSON on stdout instead of the table
     std::int64_t max_jumps = 10;
     // Gang scheduling presets gs, bgs, mgs, mbgs (seed 000 §5).
     std::int64_t mpl = 5;
@@ -72,10 +75,10 @@ struct RunConfig {
     std::int64_t batch_jobs = 500;           // the first batch size of the batch means
     std::int32_t min_batches = 20;           // batches before the rule may hold
     double confidence = 0.95;
-    std::string stop_on = "groups";  // groups | stream
-    GenerateOptions workload;        // [simulator.workload]
-    toml::table engine;              // every table but [simulator]
-    std::string base_dir = ".";      // where the config file is
+    std::string stop_on = "groups";               // groups | stream
+    GenerateOptions workload = lublin_options();  // [simulator.workload]
+    toml::table engine;                           // every table but [simulator]
+    std::string base_dir = ".";                   // where the config file is
 };
 
 // Throws std::invalid_argument unless `v` holds three increasing positive

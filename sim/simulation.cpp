@@ -78,6 +78,7 @@ class Machine {
             return jobs[a].submit < jobs[b].submit;
         });
         res_.jobs.resize(jobs.size());
+        if (opt.record_nodes) res_.nodes.resize(jobs.size());
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             const TraceJob& j = jobs[i];
             const double share = pools_ ? pools_->mean_share(i, j.procs, procs_)
@@ -378,6 +379,7 @@ class Machine {
                     res_.jobs[i].start = a.time / kUs;
                     --waiting_;
                     if (components_) record_clusters(i);
+                    if (opt_.record_nodes) res_.nodes[i] = node_intervals(a.runs, a.nruns);
                     open_run(i);
                     Running& r = state(i);
                     r.need = std::min(j.runtime, j.estimate) * kUs;
@@ -425,6 +427,16 @@ class Machine {
 };
 
 }  // namespace
+
+std::string node_intervals(const rota_node_run* runs, std::int32_t nruns) {
+    std::string s;
+    for (std::int32_t k = 0; k < nruns; ++k) {
+        if (k > 0) s += ' ';
+        s += std::to_string(runs[k].first);
+        if (runs[k].count > 1) s += '-' + std::to_string(runs[k].first + runs[k].count - 1);
+    }
+    return s;
+}
 
 SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt) {
     // Times are converted to microseconds: a value past the engine's time

@@ -49,6 +49,8 @@ struct SimOptions {
     // running stay unfinished. The stopping rule of seed 001 §4.2
     // (stopping.h) is one.
     std::function<bool(const std::vector<JobOutcome>&)> stop;
+    // Record the nodes of every job as it starts (SimResult::nodes).
+    bool record_nodes = false;
 };
 
 struct SimResult {
@@ -67,6 +69,10 @@ struct SimResult {
     // in the layout of SimOptions::components; -1 for a job that never
     // started.
     Components clusters;
+    // With SimOptions::record_nodes: the nodes each job was started on, in
+    // interval notation ("0-3 8"; node_intervals); empty for a job that never
+    // started. The last start counts for a job requeued and started again.
+    std::vector<std::string> nodes;
     // SimOptions::stop ended the run at stop_time (seconds), after
     // `arrived` of the jobs had been submitted.
     bool stopped = false;
@@ -79,6 +85,10 @@ class SimError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
+
+// Node runs as Batsim's interval notation: "0-3 8" (runs in order, a run of
+// one node as its number, runs separated by a space).
+std::string node_intervals(const rota_node_run* runs, std::int32_t nruns);
 
 // Runs `jobs` (seconds, sorted by submit or not: ties keep input order) on
 // the engine `e` until every job has ended or nothing can happen any more.
