@@ -21,6 +21,7 @@
 #include "clusters.h"
 #include "generate.h"
 #include "groups.h"
+#include "malleable.h"
 #include "matrix_view.h"
 #include "metrics.h"
 #include "outputs.h"
@@ -500,6 +501,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         summary_json["provenance"] = p;
     }
     std::vector<std::string> failures;
+    const std::vector<std::int32_t> mins = min_procs(w.jobs, rc.min_pct);
     std::vector<std::int32_t> users(w.jobs.size());
     for (std::size_t i = 0; i < w.jobs.size(); ++i) users[i] = w.jobs[i].user;
     std::int64_t first_submit = 0, last_submit = 0;
@@ -515,6 +517,10 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             opt.cs_overhead = rc.cs_overhead;
             opt.pools = &w.pools;
             opt.components = components;
+            if (uses_min(policy)) {  // seed 004: min..ideal, scaled by the execution model
+                opt.min_procs = &mins;
+                opt.exec_model = rc.exec_model == "parabolic" ? 1 : 0;
+            }
             std::unique_ptr<StopMonitor> monitor;
             if (rc.stop_rel_error > 0) {
                 StopRule rule;
@@ -858,6 +864,9 @@ int main(int argc, char** argv) {
     double queue_length = -1, arrival_rate = -1;
     std::int64_t arrival_seed = -1;
     std::string batsim_csv, swf_out;
+    double min_pct = -1, adapt_latency = -1, adapt_per_byte = -1;
+    std::int64_t mpl_limit = -1;
+    std::string exec_model;
     bool json_flag = false;
     auto* sim = app.add_subcommand(
         "simulate", "simulate a trace or a generated workload under one or more policies");
@@ -896,6 +905,28 @@ int main(int argc, char** argv) {
                     "[simulator.summary_json]");
     sim->add_flag("--json", json_flag,
                   "print the summary JSON on the standard output instead of the table");
+    // Seed 004: malleable jobs (docs/user-guide.md, "Malleable jobs").
+    sim->add_option("--min-pct", min_pct,
+                    "malleable: each job's min as a percentage of its ideal (its processors), "
+                    "rounded up [simulator.min_pct]")
+        ->check(real_in(0, 100, true, false, "a percentage in (0, 100]"))
+        ->default_str("100");
+    sim->add_option("--mpl-limit", mpl_limit,
+                    "malleable: M of achieve_mp(M), 0 for no limit [simulator.mpl_limit]")
+        ->check(int_at_least(0))
+        ->default_str("0");
+    sim->add_option("--exec-model", exec_model,
+                    "malleable: run time on fewer processors than ideal [simulator.exec_model]")
+        ->check(CLI::IsMember({"linear", "parabolic"}))
+        ->default_str("linear");
+    sim->add_option("--adapt-latency", adapt_latency,
+                    "malleable: seconds every grow or shrink costs [simulator.adapt_latency]")
+        ->check(nonnegative_real())
+        ->default_str("0");
+    sim->add_option("--adapt-per-byte", adapt_per_byte,
+                    "malleable: seconds per byte redistributed [simulator.adapt_per_byte]")
+        ->check(nonnegative_real())
+        ->default_str("0");
     sim->add_option("--max-jumps", max_jumps,
                     "FPFS: how many times a job may be jumped over [simulator.max_jumps]")
         ->check(int_at_least(0))
@@ -1227,6 +1258,11 @@ int main(int argc, char** argv) {
         if (!swf_out.empty()) rc.swf_out = swf_out;
         if (json_flag) rc.json = true;
         if (given("--max-jumps")) rc.max_jumps = max_jumps;
+        if (given("--min-pct")) rc.min_pct = min_pct;
+        if (given("--mpl-limit")) rc.mpl_limit = mpl_limit;
+        if (given("--exec-model")) rc.exec_model = exec_model;
+        if (given("--adapt-latency")) rc.adapt_latency = adapt_latency;
+        if (given("--adapt-per-byte")) rc.adapt_per_byte = adapt_per_byte;
         if (given("--jobs")) rc.workload.jobs = jobs;
         if (given("--load")) rc.workload.load = load;
         if (given("--seed")) {

@@ -27,6 +27,10 @@ struct JobOutcome {
     // of its shares R_ij (processors / machine processors, demand / capacity
     // of each pool). < 0: unknown, procs stands in (docs/workloads.md).
     double share = -1;
+    // Seed 004: harvest events it suffered (SHRINKs), and the processors
+    // it started on (its ideal unless malleable).
+    std::int32_t harvested = 0;
+    std::int32_t start_procs = 0;
 };
 
 // Capacity lost while jobs wait (seed 000 §2.3): eq. (2) integrates the

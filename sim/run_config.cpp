@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include "malleable.h"
+
 namespace rota::sim {
 
 namespace {
@@ -82,6 +84,13 @@ void check_statistics(const RunConfig& rc) {
     if (rc.procs < 0 || rc.procs > 1'000'000)
         fail("procs must be 1..1000000 (0: from the trace), not " + std::to_string(rc.procs));
     if (rc.max_jumps < 0) fail("max_jumps must be >= 0, not " + std::to_string(rc.max_jumps));
+    if (!(rc.min_pct > 0 && rc.min_pct <= 100))
+        fail("min_pct must be a percentage in (0, 100], not " + std::to_string(rc.min_pct));
+    if (rc.mpl_limit < 0) fail("mpl_limit must be >= 0 (0: no limit)");
+    if (rc.exec_model != "linear" && rc.exec_model != "parabolic")
+        fail("exec_model must be \"linear\" or \"parabolic\", not \"" + rc.exec_model + "\"");
+    if (!(rc.adapt_latency >= 0) || !(rc.adapt_per_byte >= 0))
+        fail("adapt_latency and adapt_per_byte must be >= 0");
     if (rc.mpl < 1 || rc.mpl > 32) fail("mpl must be 1..32, not " + std::to_string(rc.mpl));
     if (rc.migration_q < -1)
         fail("migration_q must be -1 (unlimited) or >= 0, not " + std::to_string(rc.migration_q));
@@ -109,6 +118,7 @@ const std::vector<std::string>& policy_names() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> v;
         for (int i = 0; rota_preset_name(i) != nullptr; ++i) v.emplace_back(rota_preset_name(i));
+        for (const auto& n : malleable_policy_names()) v.push_back(n);
         v.emplace_back("custom");
         return v;
     }();
@@ -145,13 +155,14 @@ RunConfig load_run_config(const std::string& path) {
         if (!s->is_table()) fail("key 'simulator' must be a table");
         const toml::table& t = *s->as_table();
         only(t, "simulator",
-             {"trace",          "procs",        "policy",          "compat",       "jobs_csv",
-              "summary_json",   "max_jumps",    "progress",        "workload",     "mpl",
-              "slice",          "cs_overhead",  "migration_cost",  "migration_q",  "matrix_at",
-              "memory",         "memory_units", "memory_capacity", "positive_use", "queue_length",
-              "arrival_rate",   "arrival_seed", "groups",          "size_groups",  "width_groups",
-              "stop_rel_error", "warmup",       "batch_jobs",      "min_batches",  "confidence",
-              "stop_on",        "batsim_csv",   "swf_out"});
+             {"trace",          "procs",         "policy",          "compat",       "jobs_csv",
+              "summary_json",   "max_jumps",     "progress",        "workload",     "mpl",
+              "slice",          "cs_overhead",   "migration_cost",  "migration_q",  "matrix_at",
+              "memory",         "memory_units",  "memory_capacity", "positive_use", "queue_length",
+              "arrival_rate",   "arrival_seed",  "groups",          "size_groups",  "width_groups",
+              "stop_rel_error", "warmup",        "batch_jobs",      "min_batches",  "confidence",
+              "stop_on",        "batsim_csv",    "swf_out",         "min_pct",      "mpl_limit",
+              "exec_model",     "adapt_latency", "adapt_per_byte"});
         rc.trace = get<std::string>(t, "trace", "simulator", "");
         if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
         rc.procs = get<std::int32_t>(t, "procs", "simulator", 0);
@@ -174,6 +185,11 @@ RunConfig load_run_config(const std::string& path) {
         rc.batsim_csv = get<std::string>(t, "batsim_csv", "simulator", "");
         rc.swf_out = get<std::string>(t, "swf_out", "simulator", "");
         rc.max_jumps = get<std::int64_t>(t, "max_jumps", "simulator", 10);
+        rc.min_pct = get<double>(t, "min_pct", "simulator", rc.min_pct);
+        rc.mpl_limit = get<std::int64_t>(t, "mpl_limit", "simulator", rc.mpl_limit);
+        rc.exec_model = get<std::string>(t, "exec_model", "simulator", rc.exec_model);
+        rc.adapt_latency = get<double>(t, "adapt_latency", "simulator", rc.adapt_latency);
+        rc.adapt_per_byte = get<double>(t, "adapt_per_byte", "simulator", rc.adapt_per_byte);
         rc.progress = get<bool>(t, "progress", "simulator", true);
         rc.mpl = get<std::int64_t>(t, "mpl", "simulator", rc.mpl);
         rc.slice = get<double>(t, "slice", "simulator", rc.slice);
@@ -409,6 +425,11 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     }
     std::ostringstream os;
     if (policy == "custom") {  // the file's [scheduler] and [policy] as they are
+        os << t;
+        return os.str();
+    }
+    if (is_malleable_policy(policy)) {  // seed 004
+        malleable_engine(t, rc, policy);
         os << t;
         return os.str();
     }

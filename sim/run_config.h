@@ -75,7 +75,14 @@ struct RunConfig {
     std::int64_t batch_jobs = 500;           // the first batch size of the batch means
     std::int32_t min_batches = 20;           // batches before the rule may hold
     double confidence = 0.95;
-    std::string stop_on = "groups";               // groups | stream
+    std::string stop_on = "groups";  // groups | stream
+    // Seed 004 (malleable.h): min = ceil(min_pct % of ideal), M, the
+    // execution model and the adaptation cost.
+    double min_pct = 100.0;
+    std::int64_t mpl_limit = 0;  // 0: no limit
+    std::string exec_model = "linear";
+    double adapt_latency = 0.0;                   // seconds
+    double adapt_per_byte = 0.0;                  // seconds per byte
     GenerateOptions workload = lublin_options();  // [simulator.workload]
     toml::table engine;                           // every table but [simulator]
     std::string base_dir = ".";                   // where the config file is

@@ -9,6 +9,7 @@
 #include "simulation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <queue>
@@ -35,7 +36,18 @@ struct Running {
     std::uint64_t order = 0;         // start order: pyss ends same-time jobs in this order
     std::uint32_t version = 0;       // bumped whenever its completion time changes
     bool executing = false;
+    // Malleable jobs (seed 004 §4.3): the processors it holds and its run
+    // time there over its run time on its ideal; `done` and `need` count
+    // time on the ideal.
+    std::int32_t procs = 0;
+    double factor = 1.0;
 };
+
+// Seed 004 §4.3, as the engine applies it to estimates.
+double exec_factor(int model, std::int32_t p, std::int32_t ideal) {
+    const double r = static_cast<double>(ideal) / static_cast<double>(p);
+    return model == 0 ? r : 0.5 * r + 0.5 / r;
+}
 
 struct EndEvent {
     std::int64_t time;  // us
@@ -215,7 +227,16 @@ class Machine {
 
     std::int64_t completion(std::uint32_t i) const {
         const Running& r = state(i);
-        return r.since + (r.need - r.done);
+        if (r.factor == 1.0) return r.since + (r.need - r.done);
+        return r.since + static_cast<std::int64_t>(
+                             std::ceil(static_cast<double>(r.need - r.done) * r.factor));
+    }
+
+    // Ideal-time work done over [since, t) at the current rate.
+    std::int64_t worked(const Running& r, std::int64_t t) const {
+        if (t <= r.since) return 0;
+        if (r.factor == 1.0) return t - r.since;
+        return std::llround(static_cast<double>(t - r.since) / r.factor);
     }
 
     // (Re)schedules the end of an executing job: older events become stale.
@@ -293,6 +314,7 @@ class Machine {
         rj.estimate = j.estimate * kUs;
         rj.procs = j.procs;
         rj.user = j.user;
+        if (opt_.min_procs) rj.min_procs = (*opt_.min_procs)[i];
         if (pools_) {
             rj.npools = static_cast<std::int32_t>(pools_->count());
             rj.pools = pools_->of(i);
@@ -320,19 +342,19 @@ class Machine {
         r.switched_in = switched_in;
         r.since = std::max(from, r.blocked_until);
         if (rows_ > 1) executing_.push_back(i);  // only time sharing switches
-        busy_ += in_[i].procs;
+        busy_ += r.procs;
         schedule_end(i);
     }
 
     void stop_executing(std::uint32_t i, std::int64_t t) {
         Running& r = state(i);
         if (!r.executing) return;
-        if (t > r.since) r.done += t - r.since;
+        r.done += worked(r, t);
         r.executing = false;
         r.since = -1;
         ++r.version;
         if (rows_ > 1) executing_.erase(std::find(executing_.begin(), executing_.end(), i));
-        busy_ -= in_[i].procs;
+        busy_ -= r.procs;
         // Suspended exactly as its work ran out: it ends now, not when its
         // row comes round again.
         if (r.done >= r.need && res_.jobs[i].state == FinalState::unfinished)
@@ -384,6 +406,9 @@ class Machine {
                     Running& r = state(i);
                     r.need = std::min(j.runtime, j.estimate) * kUs;
                     r.order = started_++;
+                    r.procs = a.nnodes;
+                    res_.jobs[i].start_procs = a.nnodes;
+                    if (opt_.min_procs) r.factor = exec_factor(opt_.exec_model, a.nnodes, j.procs);
                     // One row: it runs from now on. More: when RESUME says so.
                     if (rows_ == 1) start_executing(i, a.time, a.time);
                     break;
@@ -407,6 +432,27 @@ class Machine {
                         r.since = std::max(r.since, r.blocked_until);
                         schedule_end(i);
                     }
+                    break;
+                }
+                case ROTA_ACTION_GROW:
+                case ROTA_ACTION_SHRINK: {
+                    // Seed 004: the work so far at the old size, then the new
+                    // size's rate after the adaptation's pause (§4.1).
+                    Running& r = state(i);
+                    const std::int32_t delta = a.type == ROTA_ACTION_GROW ? a.nnodes : -a.nnodes;
+                    if (r.executing) {
+                        r.done += worked(r, a.time);
+                        r.since = a.time;
+                        busy_ += delta;
+                    }
+                    r.procs += delta;
+                    r.factor = exec_factor(opt_.exec_model, r.procs, j.procs);
+                    r.blocked_until = std::max(r.blocked_until, a.time) + a.delay;
+                    if (r.executing) {
+                        r.since = std::max(r.since, r.blocked_until);
+                        schedule_end(i);
+                    }
+                    if (a.type == ROTA_ACTION_SHRINK) ++res_.jobs[i].harvested;
                     break;
                 }
                 case ROTA_ACTION_KILL:

@@ -51,6 +51,14 @@ struct SimOptions {
     std::function<bool(const std::vector<JobOutcome>&)> stop;
     // Record the nodes of every job as it starts (SimResult::nodes).
     bool record_nodes = false;
+    // Seed 004's malleable jobs: each job's min (one per job of the
+    // workload; its procs are its ideal), submitted with the job, and the
+    // execution model the engine is configured with (0 linear, 1
+    // parabolic): a job's work runs at the rate its current allocation
+    // gives (§4.3), GROW and SHRINK change it and pause the job for their
+    // delay. nullptr: rigid jobs.
+    const std::vector<std::int32_t>* min_procs = nullptr;
+    int exec_model = 0;
 };
 
 struct SimResult {

@@ -1,0 +1,34 @@
+// Seed 004's policies in the simulator (docs/user-guide.md, "Malleable
+// jobs"): the three baselines and the four iScheduler policies of §2.2 as
+// names for --policy, what each means for the engine's configuration,
+// and the malleable side of a workload (each job's min).
+#pragma once
+
+#include <toml++/toml.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "swf.h"
+
+namespace rota::sim {
+
+struct RunConfig;
+
+// ideal-only, ideal-backfill, moldable, even-h-fq, even-h-fr, low-imp-fq,
+// low-imp-fr.
+const std::vector<std::string>& malleable_policy_names();
+bool is_malleable_policy(const std::string& name);
+// Whether the policy runs the iScheduler (jobs at min..ideal); the
+// ideal-only and ideal-backfill baselines run every job on its ideal.
+bool uses_min(const std::string& name);
+
+// Writes the engine tables of a seed 004 policy into `t`: [malleable] and
+// the harvest and distribution scripts, or the FCFS/EASY preset.
+void malleable_engine(toml::table& t, const RunConfig& rc, const std::string& policy);
+
+// §4.2: min = ceil(min_pct / 100 x ideal), at least 1.
+std::vector<std::int32_t> min_procs(const std::vector<TraceJob>& jobs, double min_pct);
+
+}  // namespace rota::sim
