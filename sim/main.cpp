@@ -20,6 +20,7 @@
 #include "run_config.h"
 #include "simulation.h"
 #include "stopping.h"
+#include "sweep.h"
 #include "swf.h"
 
 using namespace rota::sim;
@@ -657,7 +658,10 @@ int main(int argc, char** argv) {
     gen->add_option("--seed", g.seed, "random seed");
     gen->add_option("-o,--output", out_path, "output file (default: stdout)");
 
+    auto sweep = add_sweep_command(app);  // `rota sweep`: sim/sweep.cpp
+
     CLI11_PARSE(app, argc, argv);
+    if (sweep->command->parsed()) return run_sweep_command(*sweep);
     try {
         if (*gen) {
             g.model = parse_model(gen_model);
