@@ -257,8 +257,8 @@ def page(tab, ws, rota_desc, wall, nruns):
     w("![Figure 9 reproduced](gang_fig9.png)")
     w("")
     w("BF and GS-2/3/5, BGS-2/3/5 as in the paper, MGS-5 and MBGS-5 added (cost 0, Q "
-      "unlimited); one point per workload, error bars the 95 % intervals of both axes' "
-      "slowdown, logarithmic slowdown axis (the paper's is linear and cut off).")
+      "unlimited); one point per workload (mean utilization, mean slowdown), error bars the 95 % "
+      "intervals of the slowdown, logarithmic slowdown axis (the paper's is linear and cut off).")
     w("")
     w("## Figure 14: slowdown and wait against Q")
     w("")
