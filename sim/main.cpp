@@ -29,6 +29,7 @@
 #include "sha256.h"
 #include "simulation.h"
 #include "stopping.h"
+#include "sweep.h"
 #include "swf.h"
 
 using namespace rota::sim;
@@ -1103,6 +1104,8 @@ int main(int argc, char** argv) {
     gen->add_option("--seed", g.seed, "random seed")->check(int_at_least(0))->default_str("1");
     gen->add_option("-o,--output", out_path, "output file (default: stdout)");
 
+    auto sweep = add_sweep_command(app);  // `rota sweep`: sim/sweep.cpp
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -1116,6 +1119,7 @@ int main(int argc, char** argv) {
                   << "rota: run 'rota --help' or 'rota simulate --help' for the options\n";
         return kExitUsage;
     }
+    if (sweep->command->parsed()) return run_sweep_command(*sweep);
     try {
         if (*gen) {
             g.model = parse_model(gen_model);

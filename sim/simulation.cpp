@@ -3,7 +3,9 @@
 // one row every running job executes from its START; with more, a job
 // executes between RESUME and SUSPEND, pays the context-switch overhead
 // when switched in at a slice boundary, and cannot progress while a
-// migration checkpoints and restarts it (seed 000 §4-5). A job finishes
+// migration checkpoints and restarts it (seed 000 §4-5): a migrated job
+// pays its checkpoint/restart time out of its own execution, so every
+// migration costs the node-time of eq. (4)/(5). A job finishes
 // when its dedicated time reaches its runtime. With one row the engine
 // kills a job at its estimate (KILL); with more the machine ends it there.
 #include "simulation.h"
@@ -28,13 +30,18 @@ void check(rota_engine* e, int rc, const char* what) {
 
 // A running job as the machine sees it.
 struct Running {
-    std::int64_t done = 0;           // dedicated time so far, us
-    std::int64_t need = 0;           // min(runtime, estimate), us
-    std::int64_t since = -1;         // executing since (after overhead), us
-    std::int64_t switched_in = -1;   // when the current execution began, overhead included
-    std::int64_t blocked_until = 0;  // migration: no progress before this
-    std::uint64_t order = 0;         // start order: pyss ends same-time jobs in this order
-    std::uint32_t version = 0;       // bumped whenever its completion time changes
+    std::int64_t done = 0;          // dedicated time so far, us
+    std::int64_t need = 0;          // min(runtime, estimate), us
+    std::int64_t since = -1;        // executing since (after overhead), us
+    std::int64_t switched_in = -1;  // when the current execution began, overhead included
+    // Migration (seed 000 §5.4, eq. (4)/(5)): checkpoint and restart time
+    // the job still owes, paid on its own columns before it progresses
+    // again, whenever it next executes; `paying` of the current execution's
+    // lead-in [switched_in, since) is such a debt (the rest is overhead).
+    std::int64_t owed = 0;
+    std::int64_t paying = 0;
+    std::uint64_t order = 0;    // start order: pyss ends same-time jobs in this order
+    std::uint32_t version = 0;  // bumped whenever its completion time changes
     bool executing = false;
     // Malleable jobs (seed 004 §4.3): the processors it holds and its run
     // time there over its run time on its ideal; `done` and `need` count
@@ -340,7 +347,9 @@ class Machine {
         Running& r = state(i);
         r.executing = true;
         r.switched_in = switched_in;
-        r.since = std::max(from, r.blocked_until);
+        r.since = from + r.owed;
+        r.paying = r.owed;
+        r.owed = 0;
         if (rows_ > 1) executing_.push_back(i);  // only time sharing switches
         busy_ += r.procs;
         schedule_end(i);
@@ -350,6 +359,9 @@ class Machine {
         Running& r = state(i);
         if (!r.executing) return;
         r.done += worked(r, t);
+        // Suspended before its migration debt was paid: the rest is owed.
+        if (t < r.since) r.owed += std::min(r.paying, r.since - t);
+        r.paying = 0;
         r.executing = false;
         r.since = -1;
         ++r.version;
@@ -420,17 +432,25 @@ class Machine {
                     stop_executing(i, a.time);
                     break;
                 case ROTA_ACTION_MIGRATE: {
-                    // Checkpoint and restart (seed 000 §5.4): no progress
-                    // for `delay`, on whatever columns the job now holds.
+                    // Checkpoint and restart (seed 000 §5.4): the job's
+                    // tasks make no progress for `delay` of their own
+                    // execution time, now if it executes, else when it next
+                    // does. Every migration costs its node-time of eq. (4)
+                    // or (5), even when the job's row is not active.
                     Running& r = state(i);
-                    r.blocked_until = std::max(r.blocked_until, a.time + a.delay);
+                    res_.migration_node_seconds +=
+                        static_cast<double>(a.delay) * static_cast<double>(j.procs) / kUs;
                     if (r.executing) {
-                        if (a.time > r.since) {
+                        if (a.time >= r.since) {
                             r.done += a.time - r.since;
                             r.since = a.time;
+                            r.paying = 0;
                         }
-                        r.since = std::max(r.since, r.blocked_until);
+                        r.since += a.delay;
+                        r.paying += a.delay;
                         schedule_end(i);
+                    } else {
+                        r.owed += a.delay;
                     }
                     break;
                 }
@@ -441,16 +461,21 @@ class Machine {
                     Running& r = state(i);
                     const std::int32_t delta = a.type == ROTA_ACTION_GROW ? a.nnodes : -a.nnodes;
                     if (r.executing) {
-                        r.done += worked(r, a.time);
-                        r.since = a.time;
+                        if (a.time >= r.since) {
+                            r.done += worked(r, a.time);
+                            r.since = a.time;
+                        }
                         busy_ += delta;
                     }
                     r.procs += delta;
                     r.factor = exec_factor(opt_.exec_model, r.procs, j.procs);
-                    r.blocked_until = std::max(r.blocked_until, a.time) + a.delay;
+                    // One row: the job executes throughout, so its pause
+                    // starts now, or when an earlier one ends.
                     if (r.executing) {
-                        r.since = std::max(r.since, r.blocked_until);
+                        r.since += a.delay;
                         schedule_end(i);
+                    } else {
+                        r.owed += a.delay;
                     }
                     if (a.type == ROTA_ACTION_SHRINK) ++res_.jobs[i].harvested;
                     break;

@@ -67,6 +67,9 @@ struct SimResult {
     std::int64_t slices = 0;       // gang: slice boundaries simulated
     std::int64_t event_times = 0;  // distinct timestamps simulated
     rota_counters counters{};
+    // Gang with migration: node-seconds charged to checkpoints and restarts,
+    // the sum of eq. (4)/(5) of seed 000 over every migration (delay x tasks).
+    double migration_node_seconds = 0;
     std::vector<std::pair<std::string, rota_hook_stats>> hooks;    // every hook, by name
     std::vector<std::pair<std::int64_t, std::string>> rejections;  // job id, reason
     // The ready queue (jobs submitted and neither started nor rejected),

@@ -1,0 +1,486 @@
+// The sweep file and its expansion into runs (sweep_plan.h, docs/sweeps.md).
+#include "sweep_plan.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "run_config.h"
+
+namespace rota::sim {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+    throw SweepError(what);
+}
+
+json to_json(const toml::node& n, const std::string& key) {
+    if (auto v = n.as_integer()) return v->get();
+    if (auto v = n.as_floating_point()) return v->get();
+    if (auto v = n.as_boolean()) return v->get();
+    if (auto v = n.as_string()) return v->get();
+    fail("'" + key + "' must hold integers, floats, booleans or strings");
+}
+
+void set_toml(toml::table& t, const std::string& dotted, const json& v) {
+    toml::table* cur = &t;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t dot = dotted.find('.', start);
+        const std::string part =
+            dotted.substr(start, dot == std::string::npos ? dotted.npos : dot - start);
+        if (part.empty()) fail("'" + dotted + "' is not a configuration key");
+        if (dot == std::string::npos) {
+            if (v.is_boolean())
+                cur->insert_or_assign(part, v.get<bool>());
+            else if (v.is_number_integer())
+                cur->insert_or_assign(part, v.get<std::int64_t>());
+            else if (v.is_number())
+                cur->insert_or_assign(part, v.get<double>());
+            else
+                cur->insert_or_assign(part, v.get<std::string>());
+            return;
+        }
+        toml::node* next = cur->get(part);
+        if (!next) {
+            cur->insert_or_assign(part, toml::table{});
+            next = cur->get(part);
+        }
+        if (!next->is_table())
+            fail("'" + dotted + "': '" + part + "' is not a table of the configuration");
+        cur = next->as_table();
+        start = dot + 1;
+    }
+}
+
+std::vector<std::string> strings(const toml::node& n, const std::string& key) {
+    std::vector<std::string> out;
+    if (auto s = n.as_string()) return {s->get()};
+    const toml::array* a = n.as_array();
+    if (!a) fail("'" + key + "' must be a string or an array of strings");
+    for (const auto& e : *a) {
+        if (!e.is_string()) fail("'" + key + "' must hold strings");
+        out.push_back(e.as_string()->get());
+    }
+    return out;
+}
+
+std::string absolute_from(const std::string& p, const fs::path& base) {
+    if (p.empty() || p[0] == '/') return p;
+    return fs::absolute(base / p).lexically_normal().string();
+}
+
+// Relative file names of the base are resolved against the sweep file's
+// folder, since every run reads its configuration from its own folder:
+// simulator.trace, and a policy's `script` when that file exists there.
+void absolutize(toml::table& t, const fs::path& base, bool top) {
+    for (auto&& [k, v] : t) {
+        const std::string key(k.str());
+        if (auto* sub = v.as_table()) {
+            absolutize(*sub, base, false);
+        } else if (auto* s = v.as_string()) {
+            if (key == "script" && fs::exists(base / s->get()))
+                *s = absolute_from(s->get(), base);
+            else if (!top && key == "trace")
+                *s = absolute_from(s->get(), base);
+        }
+    }
+}
+
+struct Grid {
+    std::vector<std::string> traces;
+    std::vector<std::string> policies;
+    std::vector<std::pair<std::string, std::vector<json>>> params;
+};
+
+void read_axes(const toml::table& t, const std::string& where, Grid& g, const fs::path& base) {
+    if (const toml::node* n = t.get("traces")) {
+        g.traces.clear();
+        for (const auto& s : strings(*n, where + ".traces")) {
+            if (s.empty()) fail("'" + where + ".traces' holds an empty name");
+            g.traces.push_back(absolute_from(s, base));
+        }
+    }
+    if (const toml::node* n = t.get("policies")) {
+        g.policies = strings(*n, where + ".policies");
+        for (const auto& p : g.policies) {
+            try {
+                check_policy(p);
+            } catch (const std::exception& e) {
+                fail("'" + where + ".policies': " + e.what());
+            }
+        }
+    }
+    if (const toml::node* n = t.get("parameters")) {
+        const toml::table* pt = n->as_table();
+        if (!pt) fail("'" + where + ".parameters' must be a table");
+        for (auto&& [k, v] : *pt) {
+            const std::string key(k.str());
+            const std::string name = where + ".parameters.\"" + key + "\"";
+            if (key == "simulator.policy" || key == "simulator.trace")
+                fail("'" + name + "': use the policies and traces axes");
+            std::vector<json> values;
+            if (const toml::array* a = v.as_array()) {
+                for (const auto& e : *a) values.push_back(to_json(e, name));
+            } else if (v.is_table()) {
+                fail("'" + name +
+                     "' must be a list of values; quote a dotted key: "
+                     "\"simulator.mpl\" = [2, 5]");
+            } else {
+                values.push_back(to_json(v, name));
+            }
+            if (values.empty()) fail("'" + name + "' has no values");
+            auto it = std::find_if(g.params.begin(), g.params.end(),
+                                   [&](const auto& p) { return p.first == key; });
+            if (it != g.params.end())
+                it->second = values;
+            else
+                g.params.emplace_back(key, values);
+        }
+    }
+}
+
+void only(const toml::table& t, const std::string& where, std::set<std::string> keys) {
+    for (auto&& [k, v] : t)
+        if (!keys.count(std::string(k.str())))
+            fail("unknown key '" + where + "." + std::string(k.str()) + "'");
+}
+
+}  // namespace
+
+const std::vector<std::string>& default_sweep_metrics() {
+    static const std::vector<std::string> m{
+        "utilization",   "capacity_loss",     "all.mean_bounded_slowdown",
+        "all.wait.mean", "all.response.mean", "simulation_seconds"};
+    return m;
+}
+
+std::string cell(const json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_null()) return "";
+    return v.dump();
+}
+
+std::string run_dir(const std::string& dir, std::size_t i) {
+    return (fs::path(dir) / "runs" / std::to_string(i)).string();
+}
+
+toml::table run_config_table(const SweepPlan& p, const SweepRun& r) {
+    toml::table t = toml::parse(p.base_toml);
+    if (!r.trace.empty()) set_toml(t, "simulator.trace", r.trace);
+    set_toml(t, "simulator.policy", r.policy);
+    set_toml(t, p.seed_key, r.seed);
+    for (const auto& [k, v] : r.params) set_toml(t, k, v);
+    set_toml(t, "simulator.progress", false);
+    return t;
+}
+
+SweepPlan load_sweep(const std::string& path) {
+    toml::table root;
+    try {
+        root = toml::parse_file(path);
+    } catch (const toml::parse_error& e) {
+        const auto& b = e.source().begin;
+        fail(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
+             ": TOML syntax error: " + std::string(e.description()));
+    }
+    const fs::path base = fs::absolute(fs::path(path)).parent_path();
+    const toml::table* sw = root["sweep"].as_table();
+    if (!sw) fail(path + ": no [sweep] table");
+    only(*sw, "sweep",
+         {"name", "output", "seeds", "seed_key", "metrics", "confidence", "traces", "policies",
+          "parameters", "grid", "plot", "slurm"});
+    SweepPlan p;
+    p.source = fs::absolute(path).lexically_normal().string();
+    p.name = (*sw)["name"].value_or(fs::path(path).stem().string());
+    p.output = (*sw)["output"].value_or(std::string());
+    p.seed_key = (*sw)["seed_key"].value_or(p.seed_key);
+    if (const toml::node* n = sw->get("seeds")) {
+        p.seeds.clear();
+        const toml::array* a = n->as_array();
+        if (!a || a->empty()) fail("'sweep.seeds' must be a non-empty array of integers");
+        for (const auto& e : *a) {
+            if (!e.is_integer() || e.as_integer()->get() < 0)
+                fail("'sweep.seeds' must hold integers >= 0");
+            p.seeds.push_back(e.as_integer()->get());
+        }
+    }
+    p.metrics = sw->get("metrics") ? strings(*sw->get("metrics"), "sweep.metrics")
+                                   : default_sweep_metrics();
+    if (const toml::node* n = sw->get("confidence")) {
+        auto c = n->value<double>();
+        if (!c || !(*c > 0 && *c < 1)) fail("'sweep.confidence' must be in (0, 1)");
+        p.confidence = *c;
+    }
+    if (const toml::node* n = sw->get("plot")) {
+        const toml::array* a = n->as_array();
+        if (!a) fail("'sweep.plot' must be an array of tables: [[sweep.plot]]");
+        for (const auto& e : *a) {
+            const toml::table* t = e.as_table();
+            if (!t) fail("'sweep.plot' must be an array of tables: [[sweep.plot]]");
+            only(*t, "sweep.plot",
+                 {"x", "y", "series", "panels", "where", "file", "title", "logx", "logy", "xlabel",
+                  "ylabel"});
+            json j = json::object();
+            for (auto&& [k, v] : *t) {
+                const std::string key(k.str());
+                if (key == "y" || key == "series" || (key == "logy" && v.is_array())) {
+                    j[key] = strings(v, "sweep.plot." + key);
+                } else if (key == "where") {
+                    const toml::table* w = v.as_table();
+                    if (!w) fail("'sweep.plot.where' must be a table");
+                    for (auto&& [wk, wv] : *w) {
+                        const std::string name =
+                            "sweep.plot.where.\"" + std::string(wk.str()) + "\"";
+                        json vals = json::array();
+                        if (const toml::array* wa = wv.as_array())
+                            for (const auto& x : *wa) vals.push_back(to_json(x, name));
+                        else
+                            vals.push_back(to_json(wv, name));
+                        j["where"][std::string(wk.str())] = vals;
+                    }
+                } else {
+                    j[key] = to_json(v, "sweep.plot." + key);
+                }
+            }
+            if (!j.contains("x") || !j.contains("y")) fail("every [[sweep.plot]] needs x and y");
+            p.plots.push_back(j);
+        }
+    }
+    if (const toml::node* n = sw->get("slurm")) {
+        const toml::table* t = n->as_table();
+        if (!t) fail("'sweep.slurm' must be a table");
+        only(*t, "sweep.slurm",
+             {"partition", "time", "mem", "account", "max_parallel", "max_array_size", "options"});
+        for (auto&& [k, v] : *t) {
+            const std::string key(k.str());
+            if (key == "options")
+                p.slurm[key] = strings(v, "sweep.slurm.options");
+            else
+                p.slurm[key] = to_json(v, "sweep.slurm." + key);
+        }
+    }
+
+    Grid top;
+    read_axes(*sw, "sweep", top, base);
+    std::vector<Grid> grids;
+    if (const toml::node* n = sw->get("grid")) {
+        const toml::array* a = n->as_array();
+        if (!a || a->empty()) fail("'sweep.grid' must be an array of tables: [[sweep.grid]]");
+        for (const auto& e : *a) {
+            const toml::table* t = e.as_table();
+            if (!t) fail("'sweep.grid' must be an array of tables: [[sweep.grid]]");
+            only(*t, "sweep.grid", {"traces", "policies", "parameters"});
+            Grid g = top;
+            read_axes(*t, "sweep.grid", g, base);
+            grids.push_back(g);
+        }
+    } else {
+        grids.push_back(top);
+    }
+
+    toml::table b = root;
+    b.erase("sweep");
+    absolutize(b, base, true);
+    if (const toml::node* s = b.get("simulator")) {
+        if (const toml::table* st = s->as_table()) {
+            if (auto tr = (*st)["trace"].value<std::string>())
+                set_toml(b, "simulator.trace", absolute_from(*tr, base));
+            for (const char* k : {"summary_json", "jobs_csv"})
+                if (st->contains(k))
+                    fail(std::string("'simulator.") + k +
+                         "' in a sweep file: every run writes its own summary into its folder");
+        }
+    }
+    std::ostringstream bs;
+    bs << b;
+    p.base_toml = bs.str();
+
+    std::set<std::string> seen;
+    for (const Grid& g : grids) {
+        if (g.policies.empty()) fail("no policies: set sweep.policies (or a grid's policies)");
+        for (const auto& [k, v] : g.params)
+            if (std::find(p.columns.begin(), p.columns.end(), k) == p.columns.end())
+                p.columns.push_back(k);
+        std::vector<std::string> traces =
+            g.traces.empty() ? std::vector<std::string>{""} : g.traces;
+        if (!g.traces.empty()) p.has_traces = true;
+        // Odometer over the parameters; the last parameter varies fastest.
+        std::vector<std::size_t> at(g.params.size(), 0);
+        for (const auto& tr : traces)
+            for (const auto& pol : g.policies) {
+                std::fill(at.begin(), at.end(), 0);
+                while (true) {
+                    for (std::int64_t seed : p.seeds) {
+                        SweepRun r;
+                        r.trace = tr;
+                        r.policy = pol;
+                        r.seed = seed;
+                        for (std::size_t i = 0; i < g.params.size(); ++i)
+                            r.params.emplace_back(g.params[i].first, g.params[i].second[at[i]]);
+                        // Identical runs of several grids are made once.
+                        json id = {tr, pol, seed, json::object()};
+                        for (const auto& [k, v] : r.params) id[3][k] = v;
+                        if (!seen.insert(id.dump()).second) continue;
+                        r.index = p.runs.size();
+                        p.runs.push_back(std::move(r));
+                    }
+                    std::size_t i = g.params.size();
+                    while (i > 0 && ++at[i - 1] == g.params[i - 1].second.size()) at[--i] = 0;
+                    if (i == 0) break;
+                }
+            }
+    }
+    for (auto& r : p.runs) {
+        // Parameters in column order, so every run lists them the same way.
+        std::vector<std::pair<std::string, json>> ordered;
+        for (const auto& c : p.columns)
+            for (const auto& kv : r.params)
+                if (kv.first == c) ordered.push_back(kv);
+        r.params = std::move(ordered);
+    }
+    // Every run's configuration must be one `rota simulate` accepts.
+    const fs::path tmp =
+        fs::temp_directory_path() / ("rota_sweep_check_" + std::to_string(::getpid()) + ".toml");
+    std::set<std::string> checked;
+    for (const auto& r : p.runs) {
+        std::ostringstream os;
+        try {
+            os << run_config_table(p, r);
+        } catch (const toml::parse_error& e) {
+            fail("the base configuration: " + std::string(e.description()));
+        }
+        if (!checked.insert(os.str()).second) continue;
+        {
+            std::ofstream f(tmp);
+            f << os.str();
+        }
+        try {
+            RunConfig rc = load_run_config(tmp.string());
+            check_statistics(rc);
+        } catch (const std::exception& e) {
+            fs::remove(tmp);
+            std::string where = "run " + std::to_string(r.index) + " (policy " + r.policy;
+            for (const auto& [k, v] : r.params) where += ", " + k + " = " + cell(v);
+            fail(path + ": " + where + "): " + e.what());
+        }
+    }
+    fs::remove(tmp);
+    return p;
+}
+
+json plan_to_json(const SweepPlan& p) {
+    json j = {{"name", p.name},
+              {"seed_key", p.seed_key},
+              {"seeds", p.seeds},
+              {"columns", p.columns},
+              {"has_traces", p.has_traces},
+              {"metrics", p.metrics},
+              {"confidence", p.confidence},
+              {"plots", p.plots},
+              {"slurm", p.slurm},
+              {"base_toml", p.base_toml},
+              {"source", p.source},
+              {"output", p.output}};
+    j["runs"] = json::array();
+    for (const auto& r : p.runs) {
+        json params = json::object();
+        for (const auto& [k, v] : r.params) params[k] = v;
+        j["runs"].push_back({{"index", r.index},
+                             {"trace", r.trace},
+                             {"policy", r.policy},
+                             {"seed", r.seed},
+                             {"params", params}});
+    }
+    return j;
+}
+
+SweepPlan plan_from_json(const json& j) {
+    SweepPlan p;
+    try {
+        p.name = j.at("name").get<std::string>();
+        p.seed_key = j.at("seed_key").get<std::string>();
+        p.seeds = j.at("seeds").get<std::vector<std::int64_t>>();
+        p.columns = j.at("columns").get<std::vector<std::string>>();
+        p.has_traces = j.at("has_traces").get<bool>();
+        p.metrics = j.at("metrics").get<std::vector<std::string>>();
+        p.confidence = j.at("confidence").get<double>();
+        p.plots = j.at("plots");
+        p.slurm = j.at("slurm");
+        p.base_toml = j.at("base_toml").get<std::string>();
+        p.source = j.at("source").get<std::string>();
+        p.output = j.value("output", "");
+        for (const auto& r : j.at("runs")) {
+            SweepRun s;
+            s.index = r.at("index").get<std::size_t>();
+            s.trace = r.at("trace").get<std::string>();
+            s.policy = r.at("policy").get<std::string>();
+            s.seed = r.at("seed").get<std::int64_t>();
+            for (const auto& c : p.columns)
+                if (r.at("params").contains(c)) s.params.emplace_back(c, r.at("params").at(c));
+            p.runs.push_back(std::move(s));
+        }
+    } catch (const json::exception& e) {
+        fail(std::string("plan.json: ") + e.what());
+    }
+    return p;
+}
+
+void write_plan(const SweepPlan& p, const std::string& dir) {
+    const fs::path d(dir);
+    std::error_code ec;
+    fs::create_directories(d / "runs", ec);
+    if (ec) fail("cannot create '" + (d / "runs").string() + "': " + ec.message());
+    const json j = plan_to_json(p);
+    if (fs::exists(d / "plan.json")) {
+        json old;
+        try {
+            std::ifstream f(d / "plan.json");
+            old = json::parse(f);
+        } catch (const json::exception&) {
+            fail("'" + (d / "plan.json").string() + "' is not a sweep plan; use another folder");
+        }
+        json a = old, b = j;
+        for (json* x : {&a, &b}) x->erase("plots"), x->erase("slurm"), x->erase("source");
+        if (a != b)
+            fail("'" + dir + "' holds the plan of another sweep; use another folder or remove it");
+    }
+    {
+        std::ofstream f(d / "plan.json");
+        if (!f) fail("cannot write '" + (d / "plan.json").string() + "'");
+        f << j.dump(1) << "\n";
+    }
+    for (const auto& r : p.runs) {
+        const fs::path rd = run_dir(dir, r.index);
+        fs::create_directories(rd, ec);
+        if (ec) fail("cannot create '" + rd.string() + "': " + ec.message());
+        std::ofstream f(rd / "run.toml");
+        if (!f) fail("cannot write '" + (rd / "run.toml").string() + "'");
+        f << "# run " << r.index << " of sweep '" << p.name << "' (" << p.source << ")\n"
+          << run_config_table(p, r) << "\n";
+    }
+}
+
+SweepPlan read_plan(const std::string& dir) {
+    const fs::path f = fs::path(dir) / "plan.json";
+    std::ifstream in(f);
+    if (!in) fail("'" + f.string() + "' not found: not a sweep folder");
+    json j;
+    try {
+        j = json::parse(in);
+    } catch (const json::exception& e) {
+        fail("'" + f.string() + "': " + e.what());
+    }
+    return plan_from_json(j);
+}
+
+}  // namespace rota::sim
