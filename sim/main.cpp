@@ -621,8 +621,31 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                              {"window_extensions", c.window_extensions},
                              {"requeued", c.requeued},
                              {"adopted", c.adopted},
+                             {"harvest_attempts", c.harvest_attempts},
+                             {"harvests", c.harvests},
+                             {"grows", c.grows},
+                             {"shrinks", c.shrinks},
                              {"slices", r.slices},
                              {"event_times", r.event_times}};
+            j["migration_node_seconds"] = r.migration_node_seconds;
+            if (uses_min(policy)) {
+                // Seed 004's Table 2: harvest success rate, harvest events
+                // per job (a victim's SHRINK is one event for it).
+                std::int64_t events = 0;
+                for (const auto& o : r.jobs) events += o.harvested;
+                j["malleable"] = {
+                    {"min_pct", rc.min_pct},
+                    {"mpl_limit", rc.mpl_limit},
+                    {"exec_model", rc.exec_model},
+                    {"harvest_success_rate",
+                     c.harvest_attempts > 0
+                         ? static_cast<double>(c.harvests) / static_cast<double>(c.harvest_attempts)
+                         : 1.0},
+                    {"harvest_events_per_job",
+                     r.jobs.empty()
+                         ? 0.0
+                         : static_cast<double>(events) / static_cast<double>(r.jobs.size())}};
+            }
             if (!r.rejections.empty()) {
                 auto& rej = j["rejections"] = nlohmann::json::array();
                 for (std::size_t k = 0; k < r.rejections.size() && k < 100; ++k)

@@ -162,7 +162,8 @@ Summary summarize(const std::vector<JobOutcome>& jobs, std::int32_t machine_proc
         const double req = j.share >= 0 ? j.share : static_cast<double>(j.procs);
         all.add(wait, resp, run, req, bsld_threshold);
         (j.procs <= small_limit ? small : large).add(wait, resp, run, req, bsld_threshold);
-        used += static_cast<double>(j.procs) * static_cast<double>(run);
+        used += j.node_seconds >= 0 ? j.node_seconds
+                                    : static_cast<double>(j.procs) * static_cast<double>(run);
     }
     s.all = all.finish();
     s.small = small.finish();

@@ -31,6 +31,9 @@ struct JobOutcome {
     // it started on (its ideal unless malleable).
     std::int32_t harvested = 0;
     std::int32_t start_procs = 0;
+    // Processor-seconds it held, when its size changed while it ran
+    // (malleable); < 0: procs x run_time.
+    double node_seconds = -1;
 };
 
 // Capacity lost while jobs wait (seed 000 §2.3): eq. (2) integrates the

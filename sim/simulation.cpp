@@ -48,6 +48,7 @@ struct Running {
     // time on the ideal.
     std::int32_t procs = 0;
     double factor = 1.0;
+    std::int64_t resized = 0;  // its last start, grow or shrink, us
 };
 
 // Seed 004 §4.3, as the engine applies it to estimates.
@@ -378,6 +379,9 @@ class Machine {
         o.state = st;  // first: stopping it must not schedule its end again
         stop_executing(i, t_us);
         o.finish = t_us / kUs;
+        if (o.node_seconds >= 0)
+            o.node_seconds += static_cast<double>(state(i).procs) *
+                              static_cast<double>(t_us - state(i).resized) / kUs;
         // The dedicated execution time (t^e of seed 000 §2.3); with one
         // row, finish - start.
         o.run_time = rows_ == 1 ? o.finish - o.start : std::min(state(i).done, state(i).need) / kUs;
@@ -420,6 +424,8 @@ class Machine {
                     r.order = started_++;
                     r.procs = a.nnodes;
                     res_.jobs[i].start_procs = a.nnodes;
+                    r.resized = a.time;
+                    if (opt_.min_procs) res_.jobs[i].node_seconds = 0;
                     if (opt_.min_procs) r.factor = exec_factor(opt_.exec_model, a.nnodes, j.procs);
                     // One row: it runs from now on. More: when RESUME says so.
                     if (rows_ == 1) start_executing(i, a.time, a.time);
@@ -440,6 +446,11 @@ class Machine {
                     Running& r = state(i);
                     res_.migration_node_seconds +=
                         static_cast<double>(a.delay) * static_cast<double>(j.procs) / kUs;
+                    JobOutcome& o = res_.jobs[i];
+                    if (o.node_seconds < 0) o.node_seconds = 0;
+                    o.node_seconds += static_cast<double>(r.procs) *
+                                      static_cast<double>(a.time - r.resized) / kUs;
+                    r.resized = a.time;
                     if (r.executing) {
                         if (a.time >= r.since) {
                             r.done += a.time - r.since;
@@ -460,6 +471,11 @@ class Machine {
                     // size's rate after the adaptation's pause (§4.1).
                     Running& r = state(i);
                     const std::int32_t delta = a.type == ROTA_ACTION_GROW ? a.nnodes : -a.nnodes;
+                    JobOutcome& o = res_.jobs[i];
+                    if (o.node_seconds < 0) o.node_seconds = 0;
+                    o.node_seconds += static_cast<double>(r.procs) *
+                                      static_cast<double>(a.time - r.resized) / kUs;
+                    r.resized = a.time;
                     if (r.executing) {
                         if (a.time >= r.since) {
                             r.done += worked(r, a.time);
