@@ -92,6 +92,7 @@ def main():
     if not os.path.exists(TRACE):
         sys.exit(f"the SDSC SP2 log is missing: {TRACE}")
     os.makedirs(a.workdir, exist_ok=True)
+    plt = pyplot()  # first: it may re-run the script under Debian's python3
     t0 = time.time()
     segs = segments(a.workdir)
     everything = BASELINES + HARVEST
@@ -132,8 +133,6 @@ def main():
                     table2.setdefault(("linear-M", p), []).append(
                         (100 * m["harvest_success_rate"], m["harvest_events_per_job"], None))
     elapsed = time.time() - t0
-
-    plt = pyplot()
     hours = 3600.0
 
     def series(key_fn, xs, which):
