@@ -55,7 +55,7 @@ void check(bool ok, const char* what) {
 void validate(const GenerateOptions& o) {
     check(o.model == WorkloadModel::standard || o.model == WorkloadModel::zhang ||
               o.model == WorkloadModel::feitelson_k || o.model == WorkloadModel::ngubiri ||
-              o.model == WorkloadModel::lublin,
+              o.model == WorkloadModel::lublin || o.model == WorkloadModel::feitelson96,
           "unknown model");
     check(o.jobs >= 0, "jobs must be >= 0");
     if (o.model == WorkloadModel::ngubiri) {
@@ -92,6 +92,11 @@ void validate(const GenerateOptions& o) {
         check(o.pool_capacity >= 1, "pool_capacity must be >= 1");
         check(std::isfinite(o.load) && o.load > 0, "load must be > 0");
         check(std::isfinite(o.queue_length) && o.queue_length >= 0, "queue_length must be >= 0");
+        return;
+    }
+    if (o.model == WorkloadModel::feitelson96) {
+        check(o.factor == 1.0, "factor applies only to model zhang");
+        check(std::isfinite(o.load) && o.load > 0, "load must be > 0");
         return;
     }
     if (o.model == WorkloadModel::zhang) {
@@ -312,9 +317,8 @@ bool is_square(std::int64_t n) {
     return m * m == n;
 }
 
-GeneratedWorkload generate_feitelson_k(const GenerateOptions& o) {
-    Rng rng(o.seed);
-    const std::int32_t P = o.procs;
+// The Feitelson 1996 sizes on 1..P, as a CDF (index n - 1).
+std::vector<double> feitelson_size_cdf(std::int32_t P) {
     std::vector<double> size_w(static_cast<std::size_t>(P));
     for (std::int64_t n = 1; n <= P; ++n) {
         double w = std::pow(static_cast<double>(n), -1.5);
@@ -326,11 +330,22 @@ GeneratedWorkload generate_feitelson_k(const GenerateOptions& o) {
             w *= kSquareBoost * static_cast<double>(n);
         size_w[static_cast<std::size_t>(n - 1)] = w;
     }
-    const std::vector<double> size_cdf = cdf_of(size_w);
+    return cdf_of(size_w);
+}
+
+// The runs of one job of the model, 1..kRepeatMax, as a CDF (index r - 1).
+std::vector<double> feitelson_repeat_cdf() {
     std::vector<double> repeat_w(kRepeatMax);
     for (int r = 1; r <= kRepeatMax; ++r)
         repeat_w[static_cast<std::size_t>(r - 1)] = std::pow(r, -kRepeatExponent);
-    const std::vector<double> repeat_cdf = cdf_of(repeat_w);
+    return cdf_of(repeat_w);
+}
+
+GeneratedWorkload generate_feitelson_k(const GenerateOptions& o) {
+    Rng rng(o.seed);
+    const std::int32_t P = o.procs;
+    const std::vector<double> size_cdf = feitelson_size_cdf(P);
+    const std::vector<double> repeat_cdf = feitelson_repeat_cdf();
 
     GeneratedWorkload w;
     const std::size_t n = static_cast<std::size_t>(o.jobs);
@@ -393,6 +408,76 @@ GeneratedWorkload generate_feitelson_k(const GenerateOptions& o) {
         set_arrivals(w.jobs, w.unit_arrivals, o.load * P * static_cast<double>(n - 1) / work);
     } else {
         for (auto& j : w.jobs) j.submit = 0;
+    }
+    return w;
+}
+
+// ---- feitelson96: seed 003 §3.2 (docs/workloads.md, "The feitelson96 model") ----
+//
+// §3.2 gives the model's shape only (its Figure 5): the 1996 sizes, a
+// three-stage hyperexponential runtime whose stage weights depend on the
+// size, Poisson arrivals, repeated runs re-submitted as soon as the run
+// before them ends. The sizes and run counts are the feitelson-k model's
+// (above); the stages and their weights are rota's: stage k has mean
+// kStageMean[k] and, for a job of n processors with x = log2(n) / log2(P)
+// in [0, 1], weight kStageLo[k] + (kStageHi[k] - kStageLo[k]) x.
+constexpr double kStageMean[3] = {60, 1200, 10800};  // 1 min, 20 min, 3 h
+constexpr double kStageLo[3] = {0.60, 0.30, 0.10};   // serial jobs
+constexpr double kStageHi[3] = {0.25, 0.40, 0.35};   // jobs of the whole machine
+
+GeneratedWorkload generate_feitelson96(const GenerateOptions& o) {
+    Rng rng(o.seed);
+    const std::int32_t P = o.procs;
+    const std::vector<double> size_cdf = feitelson_size_cdf(P);
+    const std::vector<double> repeat_cdf = feitelson_repeat_cdf();
+    GeneratedWorkload w;
+    const std::size_t n = static_cast<std::size_t>(o.jobs);
+    w.jobs.reserve(n);
+    std::vector<std::size_t> first_runs;  // the jobs that arrive on their own
+    double work = 0;
+    while (w.jobs.size() < n) {
+        const std::int64_t s = static_cast<std::int64_t>(draw(rng, size_cdf)) + 1;
+        const double x = P > 1 ? std::log2(static_cast<double>(s)) / std::log2(P) : 0.0;
+        const double u = rng.uniform();
+        double mean = kStageMean[2];
+        double cum = 0;
+        for (int k = 0; k < 3; ++k) {
+            cum += kStageLo[k] + (kStageHi[k] - kStageLo[k]) * x;
+            if (u < cum) {
+                mean = kStageMean[k];
+                break;
+            }
+        }
+        const std::int64_t runtime =
+            std::clamp<std::int64_t>(std::llround(rng.exponential(mean)), 1, kFeitelsonRuntimeMax);
+        const std::size_t runs = draw(rng, repeat_cdf) + 1;
+        first_runs.push_back(w.jobs.size());
+        for (std::size_t k = 0; k < runs && w.jobs.size() < n; ++k) {
+            TraceJob j{};
+            j.id = static_cast<std::int64_t>(w.jobs.size()) + 1;
+            j.procs = static_cast<std::int32_t>(s);
+            j.runtime = runtime;
+            j.estimate = sample_estimate(rng, o, runtime);
+            j.user = -1;
+            work += static_cast<double>(s) * static_cast<double>(runtime);
+            if (k > 0)
+                w.deps.add(w.jobs.size(), n, static_cast<std::int32_t>(w.jobs.size() - 1), 0);
+            w.jobs.push_back(j);
+        }
+    }
+    // Poisson arrivals of the first runs, at the rate that offers `load`
+    // over their span ((c - 1) / rate for c first runs); a re-run's submit
+    // time is the one it would have on an idle machine.
+    const std::size_t c = first_runs.size();
+    const double rate = c > 1 && work > 0 ? o.load * P * static_cast<double>(c - 1) / work : 0;
+    double t = 0;  // unit-rate time
+    for (std::size_t k = 0; k < c; ++k) {
+        if (k > 0) t += rng.exponential(1.0);
+        const std::size_t f = first_runs[k];
+        const std::size_t end = k + 1 < c ? first_runs[k + 1] : w.jobs.size();
+        w.jobs[f].submit = rate > 0 ? static_cast<std::int64_t>(std::floor(t / rate)) : 0;
+        for (std::size_t i = f + 1; i < end; ++i)
+            w.jobs[i].submit = w.jobs[i - 1].submit + w.jobs[i - 1].runtime;
     }
     return w;
 }
@@ -560,6 +645,7 @@ GeneratedWorkload generate_workload(const GenerateOptions& o) {
     validate(o);
     if (o.model == WorkloadModel::feitelson_k) return generate_feitelson_k(o);
     if (o.model == WorkloadModel::ngubiri) return generate_ngubiri(o);
+    if (o.model == WorkloadModel::feitelson96) return generate_feitelson96(o);
     GeneratedWorkload w;
     w.jobs = generate(o);
     return w;
@@ -569,6 +655,7 @@ std::vector<TraceJob> generate(const GenerateOptions& o) {
     validate(o);
     if (o.model == WorkloadModel::feitelson_k) return generate_feitelson_k(o).jobs;
     if (o.model == WorkloadModel::ngubiri) return generate_ngubiri(o).jobs;
+    if (o.model == WorkloadModel::feitelson96) return generate_feitelson96(o).jobs;
     if (o.model == WorkloadModel::zhang) return generate_zhang(o);
     if (o.model == WorkloadModel::lublin) return generate_lublin(o);
     Rng rng(o.seed);
@@ -643,6 +730,16 @@ GenerateOptions feitelson_k_options(std::int32_t k, double variance, std::uint64
     return o;
 }
 
+GenerateOptions feitelson96_options(std::uint64_t seed) {
+    GenerateOptions o;
+    o.model = WorkloadModel::feitelson96;
+    o.procs = kFeitelsonProcs;
+    o.load = 0.5;
+    o.phi = 1.0;
+    o.seed = seed;
+    return o;
+}
+
 GenerateOptions lublin_options(std::uint64_t seed) {
     GenerateOptions o;
     o.model = WorkloadModel::lublin;
@@ -677,6 +774,8 @@ const char* model_name(WorkloadModel m) {
             return "ngubiri";
         case WorkloadModel::lublin:
             return "lublin";
+        case WorkloadModel::feitelson96:
+            return "feitelson96";
     }
     return "?";
 }
@@ -687,8 +786,10 @@ WorkloadModel parse_model(const std::string& name) {
     if (name == "feitelson-k") return WorkloadModel::feitelson_k;
     if (name == "ngubiri") return WorkloadModel::ngubiri;
     if (name == "lublin") return WorkloadModel::lublin;
-    throw std::invalid_argument("unknown workload model '" + name +
-                                "' (expected standard, zhang, feitelson-k, ngubiri or lublin)");
+    if (name == "feitelson96") return WorkloadModel::feitelson96;
+    throw std::invalid_argument(
+        "unknown workload model '" + name +
+        "' (expected standard, zhang, feitelson-k, ngubiri, lublin or feitelson96)");
 }
 
 std::string describe(const GenerateOptions& o) {
@@ -708,6 +809,9 @@ std::string describe(const GenerateOptions& o) {
             o.queue_length > 0 ? fmt::format("queue_length={}", o.queue_length)
                                : fmt::format("load={}", o.load),
             o.phi, o.seed);
+    if (o.model == WorkloadModel::feitelson96)
+        return fmt::format("model=feitelson96 jobs={} procs={} load={} phi={} seed={}", o.jobs,
+                           o.procs, o.load, o.phi, o.seed);
     if (o.model == WorkloadModel::lublin)
         return fmt::format(
             "model=lublin jobs={} procs={} load={} phi={} seed={} estimate_max={} "
@@ -725,8 +829,11 @@ std::string describe(const GenerateOptions& o) {
 
 void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const GenerateOptions& o,
                const PoolDemands* pools, const std::vector<std::string>& notes,
-               const Components* components) {
+               const Components* components, const Dependencies* deps) {
     if (pools && pools->empty()) pools = nullptr;
+    if (deps && deps->empty()) deps = nullptr;
+    if (deps && (deps->after.size() != jobs.size() || deps->think.size() != jobs.size()))
+        throw std::invalid_argument("write_swf: the dependencies do not cover every job");
     if (pools && pools->demand.size() != jobs.size() * pools->count())
         throw std::invalid_argument("write_swf: the pool demands do not cover every job");
     if (components && components->empty()) components = nullptr;
@@ -751,6 +858,11 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
         fmt::format_to(out,
                        "; Generator: rota::sim::generate v1, model feitelson-k: the Feitelson 1996 "
                        "model extended to K resources as in paper 002 §4.1 (docs/workloads.md)\n");
+    else if (o.model == WorkloadModel::feitelson96)
+        fmt::format_to(out,
+                       "; Generator: rota::sim::generate v1, model feitelson96: the workload of "
+                       "paper 003 §3.2, an improved Feitelson 1996 model with repeated runs "
+                       "(docs/workloads.md)\n");
     else if (o.model == WorkloadModel::lublin)
         fmt::format_to(out,
                        "; Generator: rota::sim::generate v1, model lublin: Lublin and Feitelson, "
@@ -808,7 +920,13 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
         fmt::format_to(out, "\n");
     }
     for (const auto& n : notes) fmt::format_to(out, "; {}\n", n);
-    fmt::format_to(out, "; Note: fields 4 = runtime, 5 = 8 = procs, 9 = estimate; others -1\n");
+    fmt::format_to(out, "; Note: fields 4 = runtime, 5 = 8 = procs, 9 = estimate{}; others -1\n",
+                   deps ? ", 17 = preceding job, 18 = think time" : "");
+    if (deps)
+        fmt::format_to(out,
+                       "; Note: a job with a preceding job (field 17) is submitted when that job "
+                       "ends, plus the think time (field 18); its field 2 is its submit time on "
+                       "an idle machine, not used by the simulator\n");
     if (pools)
         fmt::format_to(out,
                        "; Note: fields 19.. = the demand on each pool of the Pools line, in "
@@ -823,8 +941,13 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
     constexpr std::size_t kFlush = 1 << 20;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         const TraceJob& j = jobs[i];
-        fmt::format_to(out, "{} {} -1 {} {} -1 -1 {} {} -1 -1 {} -1 -1 -1 -1 -1 -1", j.id, j.submit,
+        fmt::format_to(out, "{} {} -1 {} {} -1 -1 {} {} -1 -1 {} -1 -1 -1 -1", j.id, j.submit,
                        j.runtime, j.procs, j.procs, j.estimate, j.user);
+        if (deps && deps->after[i] >= 0)
+            fmt::format_to(out, " {} {}", jobs[static_cast<std::size_t>(deps->after[i])].id,
+                           deps->think[i]);
+        else
+            fmt::format_to(out, " -1 -1");
         if (pools)
             for (std::size_t k = 0; k < pools->count(); ++k)
                 fmt::format_to(out, " {}", pools->at(i, k));

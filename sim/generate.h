@@ -38,7 +38,15 @@ namespace rota::sim {
 //    batch and interactive jobs, on `procs` processors at offered load
 //    `load`. Uses jobs, procs, load, phi, seed, estimate_max and users.
 //    Start from lublin_options(): the built-in workload of `rota`.
-enum class WorkloadModel { standard, zhang, feitelson_k, ngubiri, lublin };
+//  * feitelson96: seed 003 §3.2's workload (Feitelson & Jette 1997, an
+//    improved Feitelson 1996 model): the 1996 sizes, three-stage
+//    hyperexponential runtimes whose stage weights depend on the size,
+//    Poisson arrivals of new jobs and repeated runs submitted when the run
+//    before them ends (Dependencies, SWF fields 17 and 18). `load` is the
+//    offered processor load of every run over the span of the new jobs'
+//    arrivals. Uses jobs, procs (128), load, phi (1: exact estimates) and
+//    seed. Start from feitelson96_options().
+enum class WorkloadModel { standard, zhang, feitelson_k, ngubiri, lublin, feitelson96 };
 
 // How a large job's component count is chosen (seed 001 §2.2): random, each
 // of 2..k with probability 1/(k-1); phased, by its size, from bounds that
@@ -110,6 +118,11 @@ struct GeneratedWorkload {
     PoolDemands pools;
     Components components;  // ngubiri: every job's widths; else empty
     std::vector<double> unit_arrivals;
+    // feitelson96: every repeated run follows the run before it (think
+    // time 0); its submit time is where it would arrive on an idle machine
+    // (the run before's submit plus its runtime), which the simulator does
+    // not use. Else empty.
+    Dependencies deps;
 };
 
 // Defaults of the zhang model: 10,000 jobs, 320 processors, Φ = 0.2, the given
@@ -123,6 +136,10 @@ GenerateOptions zhang_options(double factor = 1.0, std::uint64_t seed = 1);
 inline constexpr std::int32_t kFeitelsonProcs = 128;
 GenerateOptions feitelson_k_options(std::int32_t k = 2, double variance = 0.1,
                                     std::uint64_t seed = 1);
+
+// Defaults of the feitelson96 model: 128 processors (the machine of seed
+// 003's examples), exact estimates (Φ = 1), offered load 0.5.
+GenerateOptions feitelson96_options(std::uint64_t seed = 1);
 
 // Defaults of the ngubiri model, seed 001 §4.1: 5 clusters of 20 nodes,
 // D(0.85) on [1, 38], thres 11, up to 4 components, random partitioning,
@@ -157,7 +174,7 @@ std::vector<std::int32_t> phased_bounds(const std::vector<double>& pmf, std::int
 // of weight 0 are never the last of a range unless nothing else is left.
 std::vector<std::size_t> balanced_cuts(const std::vector<double>& w, std::size_t groups);
 
-// "standard", "zhang", "feitelson-k", "ngubiri" or "lublin"; parse_model throws
+// "standard", "zhang", "feitelson-k", "ngubiri", "lublin" or "feitelson96"; parse_model throws
 // std::invalid_argument otherwise.
 const char* model_name(WorkloadModel);
 WorkloadModel parse_model(const std::string&);
@@ -188,9 +205,11 @@ double offered_load(const std::vector<TraceJob>&, std::int32_t procs);
 // With components, the header declares them ("; Components: widths") and
 // every line carries the job's widths ("6+6+5") after the pool demands; an
 // ngubiri workload also declares its clusters and its time unit.
+// With dependencies, fields 17 and 18 are each job's preceding job and
+// think time (-1 -1 for a job without one).
 void write_swf(std::ostream&, const std::vector<TraceJob>&, const GenerateOptions&,
                const PoolDemands* pools = nullptr, const std::vector<std::string>& notes = {},
-               const Components* components = nullptr);
+               const Components* components = nullptr, const Dependencies* deps = nullptr);
 
 // The options as "key=value" pairs separated by spaces, as written in the
 // header. Standard model: every option but model and factor. Zhang model:

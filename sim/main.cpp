@@ -48,6 +48,7 @@ struct Workload {
     double time_unit = 0;               // seconds per model time unit, if declared
     std::vector<std::string> notes;     // printed after the workload's name
     nlohmann::json info = nlohmann::json::object();  // memory, arrivals: for the summary JSON
+    Dependencies deps;                               // SWF fields 17 and 18, or empty
 };
 
 std::string thousands(std::int64_t v) {
@@ -57,6 +58,22 @@ std::string thousands(std::int64_t v) {
         out += s[i];
     }
     return v < 0 ? "-" + out : out;
+}
+
+// The workload's dependencies, in its notes and its summary JSON.
+void note_dependencies(Workload& w, const std::string& mode, std::int64_t dropped) {
+    const std::size_t n = w.deps.count();
+    if (n == 0 && dropped == 0) return;
+    w.notes.push_back(fmt::format(
+        "dependencies: {} of the {} jobs are submitted when the job they follow ends, plus their "
+        "think time (SWF fields 17 and 18){}",
+        thousands(static_cast<std::int64_t>(n)),
+        thousands(static_cast<std::int64_t>(w.jobs.size())),
+        dropped > 0 ? fmt::format("; {} follow a job the mapping skipped and keep their own submit "
+                                  "time",
+                                  thousands(dropped))
+                    : std::string()));
+    w.info["dependencies"] = {{"mode", mode}, {"dependent_jobs", n}, {"dropped", dropped}};
 }
 
 Workload load_workload(const RunConfig& rc) {
@@ -70,6 +87,8 @@ Workload load_workload(const RunConfig& rc) {
         w.pools = std::move(gw.pools);
         w.unit_arrivals = std::move(gw.unit_arrivals);
         w.components = std::move(gw.components);
+        w.deps = std::move(gw.deps);
+        note_dependencies(w, "generated", 0);
         w.procs = g.procs;
         if (g.model == WorkloadModel::ngubiri) {
             for (auto n : g.clusters) w.clusters.push_back({"", n});
@@ -89,6 +108,11 @@ Workload load_workload(const RunConfig& rc) {
     }
     lo.memory_capacity = rc.memory_capacity;
     lo.positive_use = rc.positive_use;
+    try {
+        lo.dependencies = parse_dependency_mode(rc.dependencies);
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(e.what());
+    }
     Trace t;
     try {
         t = load_trace(rc.trace, lo);
@@ -115,6 +139,13 @@ Workload load_workload(const RunConfig& rc) {
     w.components = std::move(t.components);
     w.clusters = t.header.clusters;
     w.time_unit = t.header.time_unit;
+    w.deps = std::move(t.deps);
+    note_dependencies(w, t.deps_followed ? "follow" : "ignore", w.stats.dependencies_dropped);
+    if (!t.deps_followed && lo.dependencies == DependencyMode::automatic && t.machines)
+        w.notes.push_back(
+            "note: fields 17 and 18 are not read as dependencies: a .machines file marks the "
+            "Alea simulator's extended SWF, which uses them otherwise (--dependencies follow "
+            "reads them)");
     if (lo.memory != MemorySource::none) {
         const auto& st = w.stats;
         std::int64_t cap = 0;
@@ -170,6 +201,11 @@ void prepare_workload(RunConfig& rc, Workload& w) {
                           << " (the engine rejects them; they are counted as rejected)\n";
     }
     if (rc.arrival_rate <= 0 && rc.queue_length <= 0) return;
+    if (!w.deps.empty())
+        throw ConfigError(
+            "--arrival-rate and --queue-length replace every job's arrival by a Poisson one; "
+            "this workload's jobs that follow others (SWF fields 17 and 18) have none to "
+            "replace (--dependencies ignore reads the trace without them)");
     if (rc.compat == "pyss")
         throw ConfigError(
             "--compat pyss replays the trace's own arrivals: drop --queue-length "
@@ -310,6 +346,8 @@ nlohmann::json run_config_json(const RunConfig& rc) {
             {"memory_units", rc.memory_units},
             {"memory_capacity", rc.memory_capacity},
             {"positive_use", rc.positive_use},
+            {"dependencies", rc.dependencies},
+            {"cycle", rc.cycle},
             {"queue_length", rc.queue_length},
             {"arrival_rate", rc.arrival_rate},
             {"arrival_seed", rc.arrival_seed},
@@ -518,6 +556,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             opt.cs_overhead = rc.cs_overhead;
             opt.pools = &w.pools;
             opt.components = components;
+            opt.deps = &w.deps;
+            opt.cycle = rc.cycle;
             if (uses_min(policy)) {  // seed 004: min..ideal, scaled by the execution model
                 opt.min_procs = &mins;
                 opt.exec_model = rc.exec_model == "parabolic" ? 1 : 0;
@@ -1009,6 +1049,19 @@ int main(int argc, char** argv) {
     sim->add_flag("--positive-use", positive_use,
                   "keep only jobs with positive CPU time (field 6) and used memory (field 7), "
                   "seed 002's NAS filter [simulator.positive_use]");
+    std::int64_t cycle = -1;
+    sim->add_option("--cycle", cycle,
+                    "a scheduling pass every S seconds (at multiples of S) while jobs wait, "
+                    "as a batch system's scheduling cycle; 0: passes at events only "
+                    "[simulator.cycle]")
+        ->check(int_at_least(0))
+        ->default_str("0");
+    std::string dependencies;
+    sim->add_option("--dependencies", dependencies,
+                    "SWF fields 17 and 18 (preceding job, think time): follow | ignore | auto "
+                    "(default: follow, except for Alea's extended SWF, which comes with a "
+                    ".machines file) [simulator.dependencies]")
+        ->check(CLI::IsMember({"follow", "ignore", "auto"}));
     sim->add_option("--queue-length", queue_length,
                     "replace the arrivals by Poisson ones calibrated so that FCFS/FF-EASY keeps "
                     "this mean ready queue (seed 002 §4.1) [simulator.queue_length]")
@@ -1076,8 +1129,11 @@ int main(int argc, char** argv) {
                     "built-in workload) | standard: rota's own model | zhang: seed 000's LLNL "
                     "workload (320 nodes, load 0.55 "
                     "at factor 1) | feitelson-k: seed 002's K-resource workload (128 processors) "
-                    "| ngubiri: seed 001's multi-cluster workload (5 clusters of 20 nodes)")
-        ->check(CLI::IsMember({"standard", "zhang", "feitelson-k", "ngubiri", "lublin"}))
+                    "| ngubiri: seed 001's multi-cluster workload (5 clusters of 20 nodes) | "
+                    "feitelson96: seed 003's workload with repeated runs (128 processors, load "
+                    "0.5)")
+        ->check(
+            CLI::IsMember({"standard", "zhang", "feitelson-k", "ngubiri", "lublin", "feitelson96"}))
         ->default_str("standard");
     gen->add_option("--k", g.k, "feitelson-k: resources K, processors and K-1 pools (default 2)");
     gen->add_option("--variance", g.variance,
@@ -1118,7 +1174,8 @@ int main(int argc, char** argv) {
                     "machine size (default: 1024; lublin, feitelson-k: 128; zhang: 320)")
         ->check(int_at_least(1));
     gen->add_option("--load", g.load,
-                    "offered load (standard, lublin and feitelson-k; default 0.9, lublin 0.5)")
+                    "offered load (standard, lublin, feitelson-k and feitelson96; default 0.9, "
+                    "lublin and feitelson96 0.5)")
         ->check(positive_real());
     gen->add_option("--phi", g.phi,
                     "Φ: fraction of jobs whose estimate is their runtime (seed 000 §2.1)")
@@ -1203,6 +1260,13 @@ int main(int argc, char** argv) {
                 if (gen->count("--procs") == 0) g.procs = l.procs;
                 if (gen->count("--load") == 0) g.load = l.load;
             }
+            const bool f96 = g.model == WorkloadModel::feitelson96;
+            if (f96) {
+                const GenerateOptions f = feitelson96_options(g.seed);
+                if (gen->count("--procs") == 0) g.procs = f.procs;
+                if (gen->count("--load") == 0) g.load = f.load;
+                if (gen->count("--phi") == 0) g.phi = f.phi;  // exact estimates
+            }
             if (g.model == WorkloadModel::zhang) {
                 if (gen->count("--load") > 0)
                     throw ConfigError("--load does not apply to --model zhang: use --factor");
@@ -1252,9 +1316,15 @@ int main(int argc, char** argv) {
             } else if (fk) {
                 notes.push_back(
                     fmt::format("Arrivals: Poisson at offered processor load {}", g.load));
+            } else if (f96) {
+                notes.push_back(fmt::format(
+                    "Arrivals: new jobs Poisson at offered processor load {} (every run's work "
+                    "over the span of the new jobs' arrivals); {} of the {} jobs are repeated "
+                    "runs, submitted when the run before ends",
+                    g.load, w.deps.count(), w.jobs.size()));
             }
             auto write = [&](std::ostream& os) {
-                write_swf(os, w.jobs, g, &w.pools, notes, &w.components);
+                write_swf(os, w.jobs, g, &w.pools, notes, &w.components, &w.deps);
             };
             if (out_path.empty()) {
                 write(std::cout);
@@ -1329,6 +1399,8 @@ int main(int argc, char** argv) {
             }
         }
         if (positive_use) rc.positive_use = true;
+        if (!dependencies.empty()) rc.dependencies = dependencies;
+        if (cycle >= 0) rc.cycle = cycle;
         if (queue_length >= 0) rc.queue_length = queue_length;
         if (arrival_rate >= 0) rc.arrival_rate = arrival_rate;
         if (arrival_seed >= 0) rc.arrival_seed = static_cast<std::uint64_t>(arrival_seed);

@@ -162,7 +162,7 @@ RunConfig load_run_config(const std::string& path) {
               "arrival_rate",   "arrival_seed",  "groups",          "size_groups",  "width_groups",
               "stop_rel_error", "warmup",        "batch_jobs",      "min_batches",  "confidence",
               "stop_on",        "batsim_csv",    "swf_out",         "min_pct",      "mpl_limit",
-              "exec_model",     "adapt_latency", "adapt_per_byte"});
+              "exec_model",     "adapt_latency", "adapt_per_byte",  "dependencies", "cycle"});
         rc.trace = get<std::string>(t, "trace", "simulator", "");
         if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
         rc.procs = get<std::int32_t>(t, "procs", "simulator", 0);
@@ -216,6 +216,14 @@ RunConfig load_run_config(const std::string& path) {
             }
         }
         rc.positive_use = get<bool>(t, "positive_use", "simulator", rc.positive_use);
+        rc.dependencies = get<std::string>(t, "dependencies", "simulator", rc.dependencies);
+        rc.cycle = get<std::int64_t>(t, "cycle", "simulator", rc.cycle);
+        if (rc.cycle < 0) fail("key 'simulator.cycle' must be >= 0 (seconds; 0: no cycle)");
+        try {
+            parse_dependency_mode(rc.dependencies);
+        } catch (const std::invalid_argument& e) {
+            fail("key 'simulator.dependencies': " + std::string(e.what()));
+        }
         rc.queue_length = get<double>(t, "queue_length", "simulator", rc.queue_length);
         rc.arrival_rate = get<double>(t, "arrival_rate", "simulator", rc.arrival_rate);
         rc.arrival_seed = get<std::uint64_t>(t, "arrival_seed", "simulator", rc.arrival_seed);
@@ -274,10 +282,20 @@ RunConfig load_run_config(const std::string& path) {
                 GenerateOptions z =
                     zhang_options(get<double>(wt, "factor", "simulator.workload", 1.0), g.seed);
                 if (model != "zhang" && model != "standard" && model != "feitelson-k" &&
-                    model != "ngubiri" && model != "lublin")
+                    model != "ngubiri" && model != "lublin" && model != "feitelson96")
                     fail(
                         "key 'simulator.workload.model' must be \"lublin\", \"standard\", "
-                        "\"zhang\", \"feitelson-k\" or \"ngubiri\"");
+                        "\"zhang\", \"feitelson-k\", \"ngubiri\" or \"feitelson96\"");
+                if (model == "feitelson96") {
+                    // seed 003's model: 128 processors, load 0.5, exact
+                    // estimates unless the keys above say otherwise.
+                    GenerateOptions f = feitelson96_options(g.seed);
+                    f.jobs = g.jobs;
+                    if (wt.get("load")) f.load = g.load;
+                    if (wt.get("procs")) f.procs = g.procs;
+                    if (wt.get("phi")) f.phi = g.phi;
+                    g = f;
+                }
                 if (model == "ngubiri") {
                     // seed 001's model: its defaults (§4.1) unless given.
                     const std::string w = "simulator.workload";

@@ -52,6 +52,10 @@ struct RunConfig {
     std::string memory_units = "kb-per-processor";  // | bytes-per-job
     std::int64_t memory_capacity = 0;               // KB; 0: the .machines file
     bool positive_use = false;  // keep jobs with CPU and memory use only [002 §4.1]
+    // SWF fields 17 and 18: follow | ignore | auto (swf.h, DependencyMode).
+    std::string dependencies = "auto";
+    // A pass every `cycle` seconds while jobs wait (SimOptions::cycle); 0: none.
+    std::int64_t cycle = 0;
     // Poisson arrivals replacing the workload's (seed 002 §4.1): at
     // arrival_rate jobs/s if > 0, else calibrated so that FCFS/FF-EASY keeps
     // queue_length waiting jobs on average if > 0; else the workload's own.

@@ -94,6 +94,7 @@ class Machine {
         overhead_ = static_cast<std::int64_t>(opt.cs_overhead * static_cast<double>(mi.slice));
         arrival_.resize(jobs.size());
         std::iota(arrival_.begin(), arrival_.end(), 0u);
+        if (opt.deps && !opt.deps->empty()) link_dependencies(*opt.deps);
         std::stable_sort(arrival_.begin(), arrival_.end(), [&](std::uint32_t a, std::uint32_t b) {
             return jobs[a].submit < jobs[b].submit;
         });
@@ -106,10 +107,7 @@ class Machine {
             res_.jobs[i] = JobOutcome{
                 j.id, j.submit, -1, -1, j.procs, j.estimate, -1, FinalState::unfinished, share};
         }
-        if (!arrival_.empty()) {
-            window_first_ = in_[arrival_.front()].submit * kUs;
-            window_last_ = in_[arrival_.back()].submit * kUs;
-        }
+        if (!arrival_.empty()) window_first_ = in_[arrival_.front()].submit * kUs;
     }
 
     SimResult run() {
@@ -123,8 +121,8 @@ class Machine {
             drain();  // walltime kills, slice switches
             if (pyss) {
                 // pyss: arrivals before ends, a pass after every event.
-                while (next_arrival_ < arrival_.size() && arrival_us(next_arrival_) == t) {
-                    submit(arrival_[next_arrival_++]);
+                for (std::uint32_t i : due(t)) {
+                    submit(i);
                     pass(t);
                 }
                 // Ends in start order, a pass after each. A job killed at its
@@ -146,12 +144,15 @@ class Machine {
                     pass(t);
                 }
                 killed_.clear();
+                for (std::uint32_t i : due(t)) {  // followers of those ends, without think time
+                    submit(i);
+                    pass(t);
+                }
                 pass(t);  // reservations that start now, when nothing else happened
             } else {
                 while (end_due(t)) {
                 }
-                while (next_arrival_ < arrival_.size() && arrival_us(next_arrival_) == t)
-                    submit(arrival_[next_arrival_++]);
+                for (std::uint32_t i : due(t)) submit(i);
                 pass(t);
             }
             if (opt_.stop && opt_.stop(res_.jobs)) {
@@ -160,7 +161,7 @@ class Machine {
                 break;
             }
         }
-        res_.arrived = static_cast<std::int64_t>(next_arrival_);
+        res_.arrived = static_cast<std::int64_t>(next_arrival_) + followed_;
         std::int64_t first = -1, last = -1;
         for (const auto& o : res_.jobs) {
             if (first < 0 || o.submit < first) first = o.submit;
@@ -168,11 +169,13 @@ class Machine {
         }
         res_.capacity_loss =
             last > first ? loss_.value(static_cast<double>(last - first), procs_) : 0;
-        // A stopped run's window ends where it stopped.
-        const std::int64_t window_last =
-            res_.stopped ? std::min(window_last_, last_t_) : window_last_;
+        // The window ends at the last arrival; a stopped run's where it
+        // stopped, when jobs were still to come.
+        const bool cut = res_.stopped && (next_arrival_ < arrival_.size() || !followers_.empty());
+        const std::int64_t window_last = cut ? last_t_ : last_arrival_;
+        const double integral = cut ? queue_integral_ : integral_at_last_arrival_;
         res_.mean_queue = window_last > window_first_
-                              ? queue_integral_ / static_cast<double>(window_last - window_first_)
+                              ? integral / static_cast<double>(window_last - window_first_)
                               : std::numeric_limits<double>::quiet_NaN();
         res_.counters.size = sizeof(rota_counters);
         check(e_, rota_counters_get(e_, &res_.counters), "rota_counters_get");
@@ -227,9 +230,84 @@ class Machine {
     CapacityLoss loss_;
     const PoolDemands* pools_ = nullptr;
     const Components* components_ = nullptr;
-    // The ready queue integrated over [first arrival, last arrival], job x us.
-    std::int64_t window_first_ = 0, window_last_ = 0;
-    double queue_integral_ = 0;
+    // The ready queue integrated from the first arrival on, job x us, and
+    // its value at the last arrival so far.
+    std::int64_t window_first_ = 0, last_arrival_ = 0;
+    double queue_integral_ = 0, integral_at_last_arrival_ = 0;
+    // Dependencies (SimOptions::deps): the jobs that follow each job
+    // (CSR: follower_[follower_at_[i] .. follower_at_[i + 1])), and the
+    // followers released by an end, by submit time (us) then workload order.
+    const Dependencies* deps_ = nullptr;
+    std::vector<std::uint32_t> follower_at_, follower_;
+    std::priority_queue<std::pair<std::int64_t, std::uint32_t>,
+                        std::vector<std::pair<std::int64_t, std::uint32_t>>, std::greater<>>
+        followers_;
+    std::int64_t followed_ = 0;   // followers submitted
+    std::int64_t submitted_ = 0;  // all jobs submitted
+    std::vector<std::uint32_t> due_;
+
+    // Checks the dependencies, takes the followers out of the arrivals and
+    // indexes them by the job they follow.
+    void link_dependencies(const Dependencies& d) {
+        const std::size_t n = in_.size();
+        if (d.after.size() != n || d.think.size() != n)
+            throw SimError("the dependencies do not cover every job of the workload");
+        follower_at_.assign(n + 1, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::int32_t a = d.after[i];
+            if (a < 0) continue;
+            if (static_cast<std::size_t>(a) >= i)
+                throw SimError("job " + std::to_string(in_[i].id) + " follows job " +
+                               (static_cast<std::size_t>(a) < n ? std::to_string(in_[a].id)
+                                                                : "#" + std::to_string(a)) +
+                               ", which is not an earlier job of the workload");
+            if (d.think[i] < 0)
+                throw SimError("job " + std::to_string(in_[i].id) + ": think time " +
+                               std::to_string(d.think[i]) + " s is negative");
+            ++follower_at_[static_cast<std::size_t>(a) + 1];
+        }
+        for (std::size_t i = 0; i < n; ++i) follower_at_[i + 1] += follower_at_[i];
+        follower_.resize(follower_at_[n]);
+        std::vector<std::uint32_t> fill(follower_at_.begin(), follower_at_.end() - 1);
+        for (std::size_t i = 0; i < n; ++i)
+            if (d.after[i] >= 0)
+                follower_[fill[static_cast<std::size_t>(d.after[i])]++] =
+                    static_cast<std::uint32_t>(i);
+        std::erase_if(arrival_, [&](std::uint32_t i) { return d.after[i] >= 0; });
+        deps_ = &d;
+    }
+
+    // Job i has ended at t: its followers are submitted after their think time.
+    void release_followers(std::uint32_t i, std::int64_t t) {
+        if (!deps_) return;
+        for (std::uint32_t k = follower_at_[i]; k < follower_at_[i + 1]; ++k) {
+            const std::uint32_t f = follower_[k];
+            followers_.push({t + deps_->think[f] * kUs, f});
+        }
+    }
+
+    // The jobs submitted at t: the trace's arrivals and the followers due,
+    // in workload order.
+    const std::vector<std::uint32_t>& due(std::int64_t t) {
+        due_.clear();
+        while (next_arrival_ < arrival_.size() && arrival_us(next_arrival_) == t)
+            due_.push_back(arrival_[next_arrival_++]);
+        if (!followers_.empty() && followers_.top().first == t) {
+            while (!followers_.empty() && followers_.top().first == t) {
+                const std::uint32_t f = followers_.top().second;
+                followers_.pop();
+                res_.jobs[f].submit = t / kUs;
+                due_.push_back(f);
+                ++followed_;
+            }
+            std::sort(due_.begin(), due_.end());
+        }
+        if (!due_.empty()) {
+            last_arrival_ = t;
+            integral_at_last_arrival_ = queue_integral_;
+        }
+        return due_;
+    }
 
     std::int64_t arrival_us(std::size_t k) const { return in_[arrival_[k]].submit * kUs; }
 
@@ -270,6 +348,11 @@ class Machine {
     std::int64_t next_time() {
         std::int64_t t = kNone;
         if (next_arrival_ < arrival_.size()) t = arrival_us(next_arrival_);
+        if (!followers_.empty()) t = std::min(t, followers_.top().first);
+        if (opt_.cycle > 0 && waiting_ > 0 && last_t_ >= 0) {
+            const std::int64_t c = opt_.cycle * kUs;
+            t = std::min(t, (last_t_ / c + 1) * c);
+        }
         drop_stale_ends();
         if (!ends_.empty()) t = std::min(t, ends_.top().time);
         rota_time w;
@@ -285,7 +368,7 @@ class Machine {
     // could use it, §2.3).
     void account(std::int64_t t) {
         if (last_t_ >= 0 && waiting_ > 0) {
-            const std::int64_t a = std::max(last_t_, window_first_), b = std::min(t, window_last_);
+            const std::int64_t a = std::max(last_t_, window_first_), b = t;
             if (b > a)
                 queue_integral_ += static_cast<double>(waiting_) * static_cast<double>(b - a);
         }
@@ -333,9 +416,9 @@ class Machine {
         }
         check(e_, rota_submit(e_, &rj), "rota_submit");
         ++waiting_;
-        if (opt_.progress && next_arrival_ % static_cast<std::size_t>(opt_.progress_every) == 0)
-            opt_.progress(static_cast<std::int64_t>(next_arrival_),
-                          static_cast<std::int64_t>(arrival_.size()));
+        ++submitted_;
+        if (opt_.progress && submitted_ % opt_.progress_every == 0)
+            opt_.progress(submitted_, static_cast<std::int64_t>(in_.size()));
     }
 
     void pass(std::int64_t t) {
@@ -386,6 +469,7 @@ class Machine {
         // row, finish - start.
         o.run_time = rows_ == 1 ? o.finish - o.start : std::min(state(i).done, state(i).need) / kUs;
         close_run(i);
+        release_followers(i, t_us);
     }
 
     // Where the engine put each component of a job it started.
@@ -504,6 +588,7 @@ class Machine {
                     res_.jobs[i].state = FinalState::rejected;
                     --waiting_;
                     res_.rejections.emplace_back(j.id, a.reason ? a.reason : "");
+                    release_followers(i, a.time);
                     break;
                 default:  // replicate, unreplicate, move: the rows, read when active
                     break;
@@ -536,6 +621,15 @@ SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimO
             if (v < 0 || v > kMaxSeconds)
                 throw SimError("job " + std::to_string(j.id) + ": " + what + " " +
                                std::to_string(v) + " s is outside 0.." +
+                               std::to_string(kMaxSeconds) + " s, the time axis");
+    if (opt.cycle < 0 || opt.cycle > kMaxSeconds)
+        throw SimError("the scheduling cycle " + std::to_string(opt.cycle) + " s is outside 0.." +
+                       std::to_string(kMaxSeconds) + " s, the time axis");
+    if (opt.deps)
+        for (std::size_t i = 0; i < opt.deps->think.size() && i < jobs.size(); ++i)
+            if (opt.deps->think[i] > kMaxSeconds)
+                throw SimError("job " + std::to_string(jobs[i].id) + ": think time " +
+                               std::to_string(opt.deps->think[i]) + " s is outside 0.." +
                                std::to_string(kMaxSeconds) + " s, the time axis");
     return Machine(e, jobs, opt).run();
 }

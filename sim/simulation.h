@@ -59,6 +59,15 @@ struct SimOptions {
     // delay. nullptr: rigid jobs.
     const std::vector<std::int32_t>* min_procs = nullptr;
     int exec_model = 0;
+    // SWF fields 17 and 18 (swf.h, Dependencies): a job with a preceding
+    // job is submitted when that job ends (finishes, is killed or
+    // rejected), plus its think time; its own submit time is not used.
+    // nullptr or empty: every job arrives at its submit time.
+    const Dependencies* deps = nullptr;
+    // A pass at every multiple of `cycle` seconds while jobs wait (held by
+    // admission or queued), as a batch system's periodic scheduling cycle;
+    // 0: passes at events only.
+    std::int64_t cycle = 0;
 };
 
 struct SimResult {
@@ -85,7 +94,9 @@ struct SimResult {
     // started. The last start counts for a job requeued and started again.
     std::vector<std::string> nodes;
     // SimOptions::stop ended the run at stop_time (seconds), after
-    // `arrived` of the jobs had been submitted.
+    // `arrived` of the jobs had been submitted (with dependencies: every
+    // job submitted so far; a job whose preceding job never ended is never
+    // submitted and stays unfinished).
     bool stopped = false;
     std::int64_t stop_time = -1;
     std::int64_t arrived = 0;

@@ -525,6 +525,44 @@ std::int64_t memory_demand(const SwfRecord& r, std::int32_t procs, MemorySource 
     return kb;
 }
 
+void Dependencies::add(std::size_t job, std::size_t jobs, std::int32_t after_job,
+                       std::int64_t think_s) {
+    if (after.empty()) {
+        after.assign(jobs, -1);
+        think.assign(jobs, 0);
+    }
+    if (after.size() < jobs) {
+        after.resize(jobs, -1);
+        think.resize(jobs, 0);
+    }
+    after[job] = after_job;
+    think[job] = think_s;
+}
+
+std::size_t Dependencies::count() const {
+    return static_cast<std::size_t>(
+        std::count_if(after.begin(), after.end(), [](std::int32_t a) { return a >= 0; }));
+}
+
+const char* dependency_mode_name(DependencyMode m) {
+    switch (m) {
+        case DependencyMode::follow:
+            return "follow";
+        case DependencyMode::ignore:
+            return "ignore";
+        case DependencyMode::automatic:
+            return "auto";
+    }
+    return "?";
+}
+
+DependencyMode parse_dependency_mode(const std::string& s) {
+    for (auto m : {DependencyMode::follow, DependencyMode::ignore, DependencyMode::automatic})
+        if (s == dependency_mode_name(m)) return m;
+    throw std::invalid_argument("unknown dependency mode '" + s +
+                                "' (expected follow, ignore or auto)");
+}
+
 Trace load_trace(const std::string& path, Mapping m, std::int32_t machine_procs) {
     LoadOptions o;
     o.mapping = m;
@@ -568,6 +606,11 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
     // Job ids name jobs in the engine, the CSV and the actions: two jobs
     // with one id would be one job to every reader of the results.
     std::unordered_map<std::int64_t, std::int64_t> line_of_id;
+    // Fields 17 and 18: the Alea simulator's extended SWF (the one that
+    // comes with a .machines file) uses them for something else.
+    t.deps_followed = o.dependencies == DependencyMode::follow ||
+                      (o.dependencies == DependencyMode::automatic && !t.machines);
+    std::unordered_map<std::int64_t, std::int32_t> index_of_id;  // kept jobs, with deps only
     while (reader.next(rec)) {
         if (const auto [it, fresh] = line_of_id.emplace(rec.id, reader.line_number()); !fresh)
             throw std::invalid_argument(path + ":" + std::to_string(reader.line_number()) +
@@ -580,6 +623,35 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
             --t.stats.kept;
             skip(rec, SkipReason::cpu_or_memory_unused, t.stats);
             continue;
+        }
+        if (t.deps_followed) {
+            // Job numbers start at 1: 0 and -1 (missing) name no job.
+            if (rec.preceding > 0) {
+                auto bad = [&](const std::string& what) {
+                    throw SwfError(path, reader.line_number(), 17,
+                                   what +
+                                       " (--dependencies ignore reads the trace without "
+                                       "dependencies)");
+                };
+                if (rec.preceding == rec.id)
+                    bad("job " + std::to_string(rec.id) + " cannot follow itself");
+                if (!line_of_id.count(rec.preceding))
+                    bad("job " + std::to_string(rec.preceding) +
+                        " is not an earlier job of the trace (a job can only follow one before "
+                        "it)");
+                if (rec.think < -1)
+                    throw SwfError(
+                        path, reader.line_number(), 18,
+                        "negative: " + std::to_string(rec.think) + " (-1, missing, counts as 0)");
+                if (auto it = index_of_id.find(rec.preceding); it != index_of_id.end()) {
+                    t.deps.add(t.jobs.size(), t.jobs.size() + 1, it->second,
+                               std::max<std::int64_t>(rec.think, 0));
+                    ++t.stats.dependent;
+                } else {
+                    ++t.stats.dependencies_dropped;  // it was skipped: its own submit time
+                }
+            }
+            index_of_id.emplace(rec.id, static_cast<std::int32_t>(t.jobs.size()));
         }
         t.jobs.push_back(*j);
         if (t.header.components) {
@@ -607,6 +679,10 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
     }
     t.jobs.shrink_to_fit();
     t.pools.demand.shrink_to_fit();
+    if (!t.deps.empty()) {
+        t.deps.after.resize(t.jobs.size(), -1);
+        t.deps.think.resize(t.jobs.size(), 0);
+    }
     if (t.header.components && t.jobs.empty()) t.components.offset = {0};
     return t;
 }

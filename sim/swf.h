@@ -157,6 +157,11 @@ struct MappingStats {
     std::int64_t memory_used = 0;
     std::int64_t memory_missing = 0;
     std::vector<std::int64_t> memory_missing_ids_sample;
+    // Dependencies (fields 17 and 18, LoadOptions::dependencies): kept jobs
+    // submitted when an earlier job ends, and jobs whose preceding job was
+    // skipped by the mapping, which keep their own submit time instead.
+    std::int64_t dependent = 0;
+    std::int64_t dependencies_dropped = 0;
     std::int64_t skipped_total() const;
 };
 
@@ -198,8 +203,33 @@ inline constexpr const char* kMemoryPool = "memory";
 std::int64_t memory_demand(const SwfRecord&, std::int32_t procs, MemorySource src,
                            MemoryUnits units, MappingStats& st);
 
+// SWF fields 17 (preceding job) and 18 (think time) as dependencies
+// (docs/workloads.md, "Dependencies: fields 17 and 18"): job i of a
+// workload is submitted think[i] seconds after job after[i] ends
+// (finishes, is killed or is rejected), instead of at its own submit time.
+// after[i] indexes the workload and is below i; -1: no dependency. Empty
+// (both vectors) when no job depends on another.
+struct Dependencies {
+    std::vector<std::int32_t> after;
+    std::vector<std::int64_t> think;  // seconds, >= 0
+    bool empty() const { return after.empty(); }
+    // Makes room for `jobs` jobs without dependencies (the first one added).
+    void add(std::size_t job, std::size_t jobs, std::int32_t after_job, std::int64_t think_s);
+    std::size_t count() const;  // jobs with a dependency
+};
+
+// How load_trace reads fields 17 and 18. follow: as dependencies; a
+// preceding job that is not an earlier job of the trace is an error.
+// ignore: not at all. automatic ("auto", the default): follow, except for
+// the Alea simulator's extended SWF (a .machines file beside the trace),
+// whose fields 17 and 18 carry something else.
+enum class DependencyMode { follow, ignore, automatic };
+const char* dependency_mode_name(DependencyMode);          // "follow", "ignore", "auto"
+DependencyMode parse_dependency_mode(const std::string&);  // std::invalid_argument otherwise
+
 struct LoadOptions {
     Mapping mapping = Mapping::standard;
+    DependencyMode dependencies = DependencyMode::automatic;
     // pyss mapping only: the machine size (<= 0: the header's MaxProcs).
     std::int32_t machine_procs = 0;
     MemorySource memory = MemorySource::none;
@@ -223,6 +253,10 @@ struct Trace {
     // per job of `jobs`), else empty.
     Components components;
     std::optional<MachinesFile> machines;  // the .machines file beside the trace, if any
+    // Fields 17 and 18 (LoadOptions::dependencies), one entry per job of
+    // `jobs`; empty when no job depends on another.
+    Dependencies deps;
+    bool deps_followed = false;  // the mode resolved to follow
 };
 
 // Reads a whole trace. machine_procs is used by the pyss mapping only; if it is

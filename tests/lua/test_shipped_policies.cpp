@@ -121,10 +121,73 @@ TEST_CASE("max_procs rejects jobs wider than the limit, with a reason", "[lua][p
     }
 }
 
+TEST_CASE("prime_time holds long and large jobs in prime time, worked by hand",
+          "[lua][policies][prime]") {
+    constexpr Time s = 1'000'000;  // the batch's times are microseconds
+    const JobBatch b = make_batch({
+        {1, 64, 600 * s},   // large, 10 min: accepted, takes 64 of 100: 36 left
+        {2, 64, 601 * s},   // large, over 10 min: held
+        {3, 8, 14400 * s},  // small, 4 h, 36 >= 32 available: accepted, 28 left
+        {4, 8, 7200 * s},   // small, 2 h, 28 < 32 available: held
+        {5, 1, 600 * s},    // any size, 10 min: accepted, 27 left
+        {6, 8, 14401 * s},  // small, over 4 h: held
+        {7, 128, 60 * s},   // the whole machine, a minute: accepted
+    });
+    auto decide = [&](Time now, std::int32_t free, Params params = {}) {
+        LuaPolicy p(config(Hook::admission, "admission/prime_time.lua", std::move(params)));
+        std::vector<Admission> out;
+        REQUIRE(checked_admission(p, b, make_ctx(now, free, 128), out).ok);
+        REQUIRE(out.size() == b.size());
+        std::string held;
+        for (std::size_t i = 0; i < out.size(); ++i)
+            held += out[i].kind == AdmissionKind::hold ? 'H' : 'a';
+        for (const auto& a : out) CHECK(a.kind != AdmissionKind::reject);
+        return held;
+    };
+    // Prime time: the shifts [0, 12 h), [24 h, 36 h), ...
+    CHECK(decide(0, 100) == "aHaHaHa");
+    CHECK(decide(43199 * s, 100) == "aHaHaHa");
+    CHECK(decide(86400 * s, 100) == "aHaHaHa");
+    // Fewer than 32 available from the start: only 10-minute jobs.
+    CHECK(decide(3600 * s, 31) == "aHHHaHa");
+    // Non-prime time [12 h, 24 h): everything.
+    CHECK(decide(43200 * s, 100) == "aaaaaaa");
+    CHECK(decide(86399 * s, 0) == "aaaaaaa");
+    // The threshold is inclusive ("more than 32 nodes" are large): a
+    // 32-processor job is small.
+    {
+        LuaPolicy p(config(Hook::admission, "admission/prime_time.lua"));
+        std::vector<Admission> out;
+        REQUIRE(p.admission(make_batch({{1, 32, 3600 * s}, {2, 33, 3600 * s}}),
+                            make_ctx(0, 128, 128), out)
+                    .ok);
+        CHECK(out[0].kind == AdmissionKind::accept);
+        CHECK(out[1].kind == AdmissionKind::hold);
+    }
+    // Parameters: 8-hour shifts starting at 4 h, a threshold of 8, a
+    // 2-minute prime limit, at least 16 free.
+    const Params q{{"shift", std::int64_t{28800}},
+                   {"start", std::int64_t{14400}},
+                   {"threshold", std::int64_t{8}},
+                   {"prime_limit", std::int64_t{120}},
+                   {"min_free", std::int64_t{16}}};
+    CHECK(decide(0, 100, q) == "aaaaaaa");  // [-4 h, 4 h) is non-prime
+    // Prime: jobs 1 and 2 are large and over 2 min; 3, 4 and 5 small and
+    // at most 4 h, accepted while 16 are available; 6 over 4 h; 7 a minute.
+    CHECK(decide(14400 * s, 100, q) == "HHaaaHa");
+    CHECK(decide(14400 * s, 30, q) == "HHaaHHa");  // 30, then 22 available; then 14 < 16
+    CHECK(decide(14400 * s, 15, q) == "HHHHHHa");  // 15 < 16: only job 7 (1 min)
+    CHECK(decide((14400 + 28800) * s, 0, q) == "aaaaaaa");
+    // Bad parameters are refused when the script is loaded (its dry run).
+    CHECK_THROWS_WITH(LuaPolicy(config(Hook::admission, "admission/prime_time.lua",
+                                       {{"shift", std::int64_t{0}}})),
+                      Catch::Contains("shift must be a positive integer, not 0"));
+}
+
 TEST_CASE("every shipped policy names its paper section", "[lua][policies]") {
-    for (const char* name :
-         {"backfill/first_fit.lua", "backfill/best_fit.lua", "backfill/fpfs.lua", "order/fcfs.lua",
-          "order/sjf.lua", "admission/accept_all.lua", "admission/max_procs.lua"}) {
+    for (const char* name : {"backfill/first_fit.lua", "backfill/best_fit.lua", "backfill/fpfs.lua",
+                             "order/fcfs.lua", "order/sjf.lua", "admission/accept_all.lua",
+                             "admission/max_procs.lua", "admission/prime_time.lua"}) {
         std::ifstream in(shipped(name));
         REQUIRE(in);
         std::string header, line;
