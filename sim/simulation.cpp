@@ -349,16 +349,40 @@ class Machine {
         std::int64_t t = kNone;
         if (next_arrival_ < arrival_.size()) t = arrival_us(next_arrival_);
         if (!followers_.empty()) t = std::min(t, followers_.top().first);
-        if (opt_.cycle > 0 && waiting_ > 0 && last_t_ >= 0) {
-            const std::int64_t c = opt_.cycle * kUs;
-            t = std::min(t, (last_t_ / c + 1) * c);
-        }
         drop_stale_ends();
         if (!ends_.empty()) t = std::min(t, ends_.top().time);
         rota_time w;
         int rc = rota_next_wakeup(e_, &w);
         check(e_, rc, "rota_next_wakeup");
         if (rc == ROTA_OK) t = std::min(t, w);
+        if (opt_.cycle > 0) t = cycle(t);
+        return t;
+    }
+
+    // The scheduling cycle (SimOptions::cycle): the next multiple of it
+    // while jobs wait, if earlier than `t`, the next event. When nothing
+    // else is left and kIdleCycles cycles in a row started or rejected
+    // nothing, the jobs left waiting are left unfinished: an admission
+    // policy that holds a job for ever must not keep the run going.
+    static constexpr std::int64_t kIdleCycles = 100000;
+    std::int64_t idle_cycles_ = 0;
+    std::size_t cycle_mark_ = 0;
+    bool cycled_ = false;
+    std::int64_t cycle(std::int64_t t) {
+        const std::size_t mark = static_cast<std::size_t>(started_) + res_.rejections.size();
+        if (mark != cycle_mark_)
+            idle_cycles_ = 0;
+        else if (cycled_)
+            ++idle_cycles_;
+        cycle_mark_ = mark;
+        cycled_ = false;
+        if (waiting_ == 0 || last_t_ < 0 || (t == kNone && idle_cycles_ >= kIdleCycles)) return t;
+        const std::int64_t c = opt_.cycle * kUs;
+        const std::int64_t tick = (last_t_ / c + 1) * c;
+        if (tick < t) {
+            cycled_ = true;
+            return tick;
+        }
         return t;
     }
 

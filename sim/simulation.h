@@ -66,7 +66,9 @@ struct SimOptions {
     const Dependencies* deps = nullptr;
     // A pass at every multiple of `cycle` seconds while jobs wait (held by
     // admission or queued), as a batch system's periodic scheduling cycle;
-    // 0: passes at events only.
+    // 0: passes at events only. When only the cycle is left and 100,000
+    // cycles in a row have started nothing, the run ends (the waiting jobs
+    // unfinished).
     std::int64_t cycle = 0;
 };
 

@@ -320,6 +320,22 @@ TEST_CASE("the scheduling cycle makes a pass at every multiple while jobs wait",
     CHECK(rota::test::starts(r)[1] == 1200);
     CHECK(rota::test::starts(r)[2] == 5000);
     std::filesystem::remove(policy);
+
+    // A policy that holds a job for ever does not keep the run going: once
+    // nothing but the cycle is left, 100,000 idle cycles end it.
+    const std::string never = temp_path("hold_for_ever.lua");
+    std::ofstream(never) << "return { admission = function(jobs, ctx, params)\n"
+                            "  local d = {}\n"
+                            "  for i = 1, jobs.n do d[i] = 'hold' end\n"
+                            "  return d\n"
+                            "end }\n";
+    auto c = rota::test::preset_engine("fcfs", 4, 10,
+                                       "[policy.admission]\nscript = \"" + never + "\"\n");
+    opt.cycle = 60;
+    const SimResult h = simulate(c.get(), {job(1, 0, 2, 10)}, opt);
+    CHECK(h.jobs[0].state == FinalState::unfinished);
+    CHECK(h.event_times == 100001);  // the arrival and the idle cycles
+    std::filesystem::remove(never);
 }
 
 TEST_CASE("prime/non-prime time under FCFS, worked by hand", "[sim][prime]") {
