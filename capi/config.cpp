@@ -4,95 +4,13 @@
 
 #include <set>
 
+#include "config_classes.h"
 #include "engine/error.h"
+#include "toml_read.h"
 
 namespace rota {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& msg) {
-    throw Error(Errc::config, msg);
-}
-
-const char* type_name(const toml::node& n) {
-    switch (n.type()) {
-        case toml::node_type::string:
-            return "a string";
-        case toml::node_type::integer:
-            return "an integer";
-        case toml::node_type::floating_point:
-            return "a float";
-        case toml::node_type::boolean:
-            return "a boolean";
-        case toml::node_type::table:
-            return "a table";
-        case toml::node_type::array:
-            return "an array";
-        default:
-            return "a date or time";
-    }
-}
-
-// Keys that moved, with where they went: a config written for an older
-// rota gets a pointer instead of a bare "unknown key".
-std::string moved_hint(const std::string& key) {
-    if (key == "gang.backfill")
-        return " (backfilling in every row is scheduler.backfill with "
-               "scheduler.reservation_depth, or the preset bgs)";
-    if (key == "policy.backfill")
-        return " (the hook is named backfill_select: [policy.backfill_select])";
-    if (key == "policy.migration")
-        return " (the hook is named migration_option: [policy.migration_option])";
-    return "";
-}
-
-void only_keys(const toml::table& t, const std::string& where,
-               const std::set<std::string>& allowed) {
-    for (const auto& [k, v] : t) {
-        if (allowed.count(std::string(k.str()))) continue;
-        const std::string key = (where.empty() ? "" : where + ".") + std::string(k.str());
-        fail("unknown key '" + key + "'" + moved_hint(key));
-    }
-}
-
-const toml::table* table_at(const toml::table& t, const char* key, const std::string& where) {
-    const toml::node* n = t.get(key);
-    if (!n) return nullptr;
-    if (!n->is_table()) fail("key '" + where + key + "' must be a table, got " + type_name(*n));
-    return n->as_table();
-}
-
-std::int64_t get_int(const toml::table& t, const char* key, const std::string& where,
-                     std::int64_t dflt) {
-    const toml::node* n = t.get(key);
-    if (!n) return dflt;
-    if (!n->is_integer())
-        fail("key '" + where + key + "' must be an integer, got " + type_name(*n));
-    return n->as_integer()->get();
-}
-
-bool get_bool(const toml::table& t, const char* key, const std::string& where, bool dflt) {
-    const toml::node* n = t.get(key);
-    if (!n) return dflt;
-    if (!n->is_boolean()) fail("key '" + where + key + "' must be a boolean, got " + type_name(*n));
-    return n->as_boolean()->get();
-}
-
-std::string get_string(const toml::table& t, const char* key, const std::string& where) {
-    const toml::node* n = t.get(key);
-    if (!n) return {};
-    if (!n->is_string()) fail("key '" + where + key + "' must be a string, got " + type_name(*n));
-    return n->as_string()->get();
-}
-
-double get_seconds(const toml::table& t, const char* key, const std::string& where, double dflt) {
-    const toml::node* n = t.get(key);
-    if (!n) return dflt;
-    if (n->is_integer()) return static_cast<double>(n->as_integer()->get());
-    if (!n->is_floating_point())
-        fail("key '" + where + key + "' must be a number (seconds), got " + type_name(*n));
-    return n->as_floating_point()->get();
-}
 
 void parse_clusters(const toml::node& c, SchedulerConfig& s) {
     if (!c.is_array_of_tables() || c.as_array()->empty())
@@ -369,6 +287,21 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
                 fail(std::string("key 'policy.") + hook_name(h) +
                      "' is never called: there is no [malleable] table (seed 004)");
     }
+    // Seed 003's two-pass algorithm replaces the walk: it reserves one
+    // processor set at a time and preempts; it never backfills.
+    if (s.classes.enabled) {
+        for (const char* k : {"preset", "backfill", "reservation_depth"})
+            if (given(sched, k))
+                fail(std::string("key 'scheduler.") + k +
+                     "' has no effect with [classes]: the two-pass algorithm (seed 003 §4.3) "
+                     "neither backfills nor keeps a reservation depth");
+        if (script_for(c, Hook::backfill_select))
+            fail("key 'policy.backfill_select' is never called with [classes]");
+        if (s.rows > 1 || !s.pools.empty() || !s.clusters.empty() || s.malleable.enabled)
+            fail(
+                "[classes] cannot be combined with gang scheduling, [[machine.pools]], "
+                "[[machine.clusters]] or [malleable]: its time sharing is preemption");
+    }
     if (s.clusters.empty() && script_for(c, Hook::placement))
         fail("key 'policy.placement' is never called: the machine has no [[machine.clusters]]");
 }
@@ -422,7 +355,7 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
              ": TOML syntax error: " + std::string(e.description()));
     }
     EngineConfig c;
-    only_keys(root, "", {"machine", "scheduler", "policy", "lua", "gang", "malleable"});
+    only_keys(root, "", {"machine", "scheduler", "policy", "lua", "gang", "malleable", "classes"});
     const toml::table* m = table_at(root, "machine", "");
     if (!m) fail("table [machine] is required (at least machine.procs)");
     parse_machine(*m, c.scheduler);
@@ -449,6 +382,7 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
     }
     if (gang) parse_gang(*gang, c.scheduler);
     if (const toml::table* mt = table_at(root, "malleable", "")) parse_malleable(*mt, c.scheduler);
+    if (const toml::table* ct = table_at(root, "classes", "")) parse_classes(*ct, c.scheduler);
     resolve(sched, gang, c);
     return c;
 }

@@ -48,6 +48,7 @@ JobSpec spec_of(const rota_job* job, const std::string& fn) {
     if (has(offsetof(rota_job, min_procs) + sizeof(job->min_procs))) s.min_procs = job->min_procs;
     if (has(offsetof(rota_job, adapt_bytes) + sizeof(job->adapt_bytes)))
         s.adapt_bytes = job->adapt_bytes;
+    if (has(offsetof(rota_job, job_class) + sizeof(job->job_class))) s.job_class = job->job_class;
     return s;
 }
 

@@ -38,6 +38,11 @@ struct Counters {
     std::uint64_t harvests = 0;
     std::uint64_t grows = 0;
     std::uint64_t shrinks = 0;
+    // Seed 003 (job classes): jobs swapped out to make room (preemptions),
+    // swapped back in, and reservations pass 1 made.
+    std::uint64_t preemptions = 0;
+    std::uint64_t swap_ins = 0;
+    std::uint64_t class_reservations = 0;
     std::array<HookStats, kHookCount> hooks{};
 };
 

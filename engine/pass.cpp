@@ -38,6 +38,10 @@ void Scheduler::schedule() {
         malleable_phase();
         return;
     }
+    if (cfg_.classes.enabled) {  // seed 003: the two passes of §4.3 are the schedule phase
+        classes_phase();
+        return;
+    }
     if (time_sharing()) begin_rows_pass();  // CleanMatrix, CollapseMatrix-1
     if (dirty_) compress_reservations();
     dirty_ = false;
@@ -203,6 +207,13 @@ void Scheduler::admit() {
                           (need < j.spec.procs ? " at least" : "") + "; the machine has " +
                           std::to_string(cfg_.procs));
             continue;
+        }
+        if (cfg_.classes.enabled) {
+            std::string why = never_loads(j);
+            if (!why.empty()) {
+                reject(s, std::move(why));
+                continue;
+            }
         }
         if (clustered()) {
             std::string why = unplaceable(j);

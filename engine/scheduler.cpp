@@ -44,6 +44,36 @@ SchedulerConfig checked(SchedulerConfig cfg) {
             !(cfg.malleable.adapt_per_byte >= 0))
             fail("malleable times and costs must not be negative");
     }
+    if (cfg.classes.enabled) {
+        const ClassesConfig& c = cfg.classes;
+        if (cfg.rows > 1 || !cfg.pools.empty() || !cfg.clusters.empty() || cfg.malleable.enabled)
+            fail(
+                "[classes] (seed 003) is one pool of processors: no gang scheduling, pools, "
+                "clusters or [malleable]");
+        if (c.base.classes.empty()) fail("[classes] needs at least one class");
+        if (c.base.classes.size() > 1000) fail("[classes]: at most 1000 classes");
+        if (c.default_class < 0 ||
+            static_cast<std::size_t>(c.default_class) >= c.base.classes.size())
+            fail("classes.default is not a class");
+        if (c.swap_time < 0) fail("classes.swap_time must not be negative");
+        for (const ClassPeriod& p : c.periods) {
+            if (p.params.classes.size() != c.base.classes.size())
+                fail("classes.period '" + p.name + "' does not give every class");
+            if (p.from < 0 || p.from > 86400 || p.to < 0 || p.to > 86400 || p.from == p.to ||
+                p.days == 0 || p.days > 0x7f)
+                fail("classes.period '" + p.name + "' has no valid days or hours");
+        }
+        auto check = [&](const ClassParams& p) {
+            for (const JobClassConfig& k : p.classes)
+                if (k.max_wait < 0 || k.dnd < 0 || k.procs < 0)
+                    fail("class '" + k.name + "': times and limits must not be negative");
+            const ClassLimits& l = p.limits;
+            if (l.large_job < 0 || l.large_procs < 0 || l.job_procs < 0 || l.system_procs < 0)
+                fail("classes: limits must not be negative");
+        };
+        check(c.base);
+        for (const ClassPeriod& p : c.periods) check(p.params);
+    }
     return cfg;
 }
 
@@ -60,6 +90,24 @@ Scheduler::Scheduler(SchedulerConfig cfg)
     batch_.inv_capacity.push_back(1.0 / static_cast<double>(cfg_.procs));
     for (const PoolConfig& p : cfg_.pools)
         batch_.inv_capacity.push_back(1.0 / static_cast<double>(p.capacity));
+    if (cfg_.classes.enabled) {
+        class_loaded_.assign(cfg_.classes.base.classes.size(), 0);
+        const auto n = static_cast<std::size_t>(cfg_.procs);
+        owner_.assign(n, kNoSlot);
+        node_free_at_.assign(n, 0);
+        in_set_.assign(n, 0);
+        // Where in the week each period starts and ends.
+        for (const ClassPeriod& p : cfg_.classes.periods)
+            for (int d = 0; d < 7; ++d) {
+                if (!((p.days >> d) & 1u)) continue;
+                const std::int32_t day = d * 86400;
+                period_bounds_.push_back(day + p.from);
+                period_bounds_.push_back((day + (p.from < p.to ? 0 : 86400) + p.to) % (7 * 86400));
+            }
+        std::sort(period_bounds_.begin(), period_bounds_.end());
+        period_bounds_.erase(std::unique(period_bounds_.begin(), period_bounds_.end()),
+                             period_bounds_.end());
+    }
     batch_.with_components = clustered();
     place_batch_.with_components = clustered();
     place_batch_.inv_capacity = batch_.inv_capacity;
@@ -132,6 +180,15 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
                                        " must be between 1 and procs = " +
                                        std::to_string(spec.procs) + " (0: rigid)");
     if (spec.adapt_bytes < 0) throw Error(Errc::invalid, who + ": adapt_bytes must be >= 0");
+    if (spec.job_class != -1) {
+        const auto classes = static_cast<std::int32_t>(cfg_.classes.base.classes.size());
+        if (!cfg_.classes.enabled)
+            throw Error(Errc::invalid, who + ": job_class " + std::to_string(spec.job_class) +
+                                           " given, but there is no [classes] table");
+        if (spec.job_class < 0 || spec.job_class >= classes)
+            throw Error(Errc::invalid, who + ": job_class " + std::to_string(spec.job_class) +
+                                           " is outside -1.." + std::to_string(classes - 1));
+    }
     if (spec.submitted < 0 || spec.submitted > now_)
         throw Error(Errc::invalid, who + ": submitted at " + std::to_string(spec.submitted) +
                                        " us, after now (" + std::to_string(now_) +
@@ -159,6 +216,9 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     j.submit = spec.submitted > 0 ? spec.submitted : now_;
     j.window = spec.estimate * cfg_.rows;
     j.seq = next_seq_++;
+    j.cls = static_cast<std::int16_t>(spec.job_class >= 0 ? spec.job_class
+                                                          : cfg_.classes.default_class);
+    j.wait_from = j.submit;
     j.state = JobState::pending;
     index_.insert(spec.id, s);
     return s;
@@ -190,7 +250,8 @@ void Scheduler::release(Slot s) {
     rescan_ = true;
     a.row_mask = 0;
     freed_ += a.procs;
-    if (time_sharing() || cfg_.malleable.enabled) {
+    if (cfg_.classes.enabled) unload(s);
+    if (time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled) {
         running_.erase(std::find(running_.begin(), running_.end(), s));
         auto it = std::find(executing_.begin(), executing_.end(), s);
         if (it != executing_.end()) executing_.erase(it);
@@ -237,7 +298,13 @@ void Scheduler::cancel(JobId id) {
                 unreserve(s);
                 dirty_ = true;
             }
+            if (s == class_reserved_) drop_class_reservation();
+            if (j.swapped) swapped_procs_ -= j.spec.procs;
             queue_erase(s);
+            forget(s);
+            break;
+        case JobState::suspended:
+            if (j.swapped) swapped_procs_ -= j.spec.procs;
             forget(s);
             break;
         case JobState::held:
@@ -296,6 +363,9 @@ std::optional<Time> Scheduler::next_wakeup() const {
     }
     if (time_sharing() && slice_end_ != kForever && (!best || slice_end_ < *best))
         best = slice_end_;
+    if (cfg_.classes.enabled && classes_wakeup_ > now_ && classes_wakeup_ != kForever &&
+        (!best || classes_wakeup_ < *best))
+        best = classes_wakeup_;
     if (reserved_count_ > 0 && next_reservation_ > now_ && next_reservation_ != kForever &&
         (!best || next_reservation_ < *best))
         best = next_reservation_;

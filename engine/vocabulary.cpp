@@ -36,6 +36,8 @@ const char* job_state_name(JobState s) {
             return "queued";
         case JobState::running:
             return "running";
+        case JobState::suspended:
+            return "suspended";
         case JobState::finished:
             return "finished";
         case JobState::killed:

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "calibrate.h"
+#include "classes.h"
 #include "clusters.h"
 #include "generate.h"
 #include "groups.h"
@@ -518,6 +519,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             opt.cs_overhead = rc.cs_overhead;
             opt.pools = &w.pools;
             opt.components = components;
+            const std::vector<std::int32_t> classes = job_classes(e, w.jobs);
+            if (!classes.empty()) opt.job_class = &classes;  // seed 003
             if (uses_min(policy)) {  // seed 004: min..ideal, scaled by the execution model
                 opt.min_procs = &mins;
                 opt.exec_model = rc.exec_model == "parabolic" ? 1 : 0;
@@ -645,6 +648,21 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                      r.jobs.empty()
                          ? 0.0
                          : static_cast<double>(events) / static_cast<double>(r.jobs.size())}};
+            }
+            if (opt.job_class) {
+                // Seed 003 §4.8: the share of completed jobs ever preempted.
+                std::int64_t done = 0, preempted = 0;
+                for (const auto& o : r.jobs)
+                    if (o.state == FinalState::finished || o.state == FinalState::killed) {
+                        ++done;
+                        preempted += o.preemptions > 0;
+                    }
+                j["classes"] = {
+                    {"preemptions", c.preemptions},
+                    {"swap_ins", c.swap_ins},
+                    {"reservations", c.class_reservations},
+                    {"preempted_share",
+                     done > 0 ? static_cast<double>(preempted) / static_cast<double>(done) : 0.0}};
             }
             if (!r.rejections.empty()) {
                 auto& rej = j["rejections"] = nlohmann::json::array();

@@ -34,6 +34,8 @@ struct JobOutcome {
     // Processor-seconds it held, when its size changed while it ran
     // (malleable); < 0: procs x run_time.
     double node_seconds = -1;
+    // Seed 003: times it was swapped out for another job (SWAP_OUT).
+    std::int32_t preemptions = 0;
 };
 
 // Capacity lost while jobs wait (seed 000 §2.3): eq. (2) integrates the

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "classes.h"
 #include "malleable.h"
 
 namespace rota::sim {
@@ -119,6 +120,7 @@ const std::vector<std::string>& policy_names() {
         std::vector<std::string> v;
         for (int i = 0; rota_preset_name(i) != nullptr; ++i) v.emplace_back(rota_preset_name(i));
         for (const auto& n : malleable_policy_names()) v.push_back(n);
+        v.emplace_back("classes");  // seed 003 (classes.h)
         v.emplace_back("custom");
         return v;
     }();
@@ -430,6 +432,11 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     }
     if (is_malleable_policy(policy)) {  // seed 004
         malleable_engine(t, rc, policy);
+        os << t;
+        return os.str();
+    }
+    if (policy == "classes") {  // seed 003: the two passes replace the walk
+        classes_engine(t);
         os << t;
         return os.str();
     }

@@ -74,8 +74,13 @@ extern "C" {
 ** rota_job_clusters(), the placement hook. 5: seed 004's malleable jobs:
 ** rota_job.min_procs and .adapt_bytes, the GROW and SHRINK actions,
 ** rota_job_progress(), rota_job_info's nodes, min_procs, harvests and
-** progress, the harvest counters, the harvest and distribution hooks. */
-#define ROTA_ABI_VERSION 5
+** progress, the harvest counters, the harvest and distribution hooks. 6:
+** seed 003's job classes: rota_job.job_class, the SWAP_OUT and SWAP_IN
+** actions and START's delay, ROTA_JOB_SUSPENDED, rota_job_suspend(),
+** rota_job_resume(), rota_job_set_class(), rota_class_get(),
+** rota_class_find(), rota_class_period(), rota_job_info's class fields,
+** rota_machine_info.nclasses, the preemption counters, rota_top(). */
+#define ROTA_ABI_VERSION 6
 
 /* Status codes. */
 #define ROTA_OK 0        /* success */
@@ -173,6 +178,10 @@ typedef struct rota_job {
     ** suspends it for malleable.adapt_latency + malleable.adapt_per_byte x
     ** adapt_bytes / (processors it held) (seed 004 §4.1). */
     int64_t adapt_bytes;
+    /* Seed 003's job class (ABI 6), under [classes]: its index in
+    ** [[classes.class]] order (rota_class_find() maps a name); -1 means
+    ** classes.default. Anything but -1 without [classes] is ROTA_EINVAL. */
+    int32_t job_class;
 } rota_job;
 
 /* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the
@@ -247,6 +256,21 @@ ROTA_API int rota_node_up(rota_engine* e, int32_t node);
 ** running. */
 ROTA_API int rota_job_progress(rota_engine* e, int64_t id, double done);
 
+/* Seed 003 §4.5, gangster's user controls (ABI 6), under [classes] only
+** (ROTA_ESTATE otherwise). rota_job_suspend: a loaded job's state goes to
+** disk (a SWAP_OUT action) and it loads again only after
+** rota_job_resume; a waiting job keeps waiting until then
+** (ROTA_JOB_SUSPENDED either way). ROTA_ESTATE for a job in any other
+** state. rota_job_resume: the job waits to be loaded again, its wait
+** counted from now; ROTA_ESTATE if it is not suspended. */
+ROTA_API int rota_job_suspend(rota_engine* e, int64_t id);
+ROTA_API int rota_job_resume(rota_engine* e, int64_t id);
+/* Move job `id` to class `job_class` (an index, as in rota_job). Its
+** priority, limits and maximum wait are the new class's from the next
+** pass; a loaded job's do-not-disturb time becomes the new class's,
+** counted from when it was loaded. ROTA_EINVAL for an unknown class. */
+ROTA_API int rota_job_set_class(rota_engine* e, int64_t id, int32_t job_class);
+
 /* Run one scheduling pass: admission and order of new jobs, then starts,
 ** reservations and backfilling as configured. Call it once after each batch
 ** of events with the same time. */
@@ -262,8 +286,8 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 
 #define ROTA_ACTION_START                                                              \
     1                        /* start `job` on `runs` now, in home `row`. With one row \
-                             ** it runs from now on; with more, it executes only       \
-                             ** once RESUME says so (its row is active) */
+                             ** it runs from now on (after `delay`, see SWAP_OUT);     \
+                             ** with more, it executes only once RESUME says so */
 #define ROTA_ACTION_KILL 2   /* kill `job`: its estimate expired at `time` */
 #define ROTA_ACTION_REJECT 3 /* `job` will never run here: `reason` says why */
 /* More than one row (gang scheduling, seed 000 §4-5; never emitted with
@@ -302,6 +326,16 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 ** for. */
 #define ROTA_ACTION_GROW 12
 #define ROTA_ACTION_SHRINK 13
+/* Seed 003, under [classes], ABI 6. SWAP_OUT: `job` is preempted (or
+** suspended by rota_job_suspend): its state goes to disk, which takes
+** `delay` (classes.swap_time x nnodes / 2); it gives up `runs`. It waits
+** again and comes back with SWAP_IN: its state is loaded onto `runs`
+** (anywhere, not necessarily its old nodes) and it makes no progress for
+** `delay`. A START or SWAP_IN onto nodes whose former job is still being
+** written out carries that wait in its `delay` too. Its walltime counts
+** only the time it computed. */
+#define ROTA_ACTION_SWAP_OUT 14
+#define ROTA_ACTION_SWAP_IN 15
 
 /* Set size = sizeof(rota_action) before calling rota_next_action(). */
 typedef struct rota_action {
@@ -310,13 +344,13 @@ typedef struct rota_action {
     int64_t job;
     rota_time time;            /* when it takes effect */
     int32_t row;               /* Ousterhout matrix row; 0 under space sharing */
-    int32_t nnodes;            /* START, GROW, SHRINK: number of nodes */
-    int32_t nruns;             /* START, GROW, SHRINK: number of runs in `runs` */
-    const rota_node_run* runs; /* START, GROW, SHRINK: the nodes, lowest first; else NULL */
+    int32_t nnodes;            /* START, GROW, SHRINK, SWAP_*: number of nodes */
+    int32_t nruns;             /* START, GROW, SHRINK, SWAP_*: number of runs in `runs` */
+    const rota_node_run* runs; /* START, GROW, SHRINK, SWAP_*: the nodes, lowest first */
     const char* reason;        /* REJECT: why; else NULL */
     int32_t option;            /* MIGRATE: 1 or 2 */
-    rota_time delay;           /* MIGRATE, GROW, SHRINK: time the job cannot make progress */
-    int32_t from_row;          /* MIGRATE: the row the job held before (== row if it stays) */
+    rota_time delay;  /* MIGRATE, GROW, SHRINK, SWAP_*, START: time the job makes no progress */
+    int32_t from_row; /* MIGRATE: the row the job held before (== row if it stays) */
     /* START on a multi-cluster machine: the cluster (0-based,
     ** [[machine.clusters]] order) of each of the `nruns` runs; the runs on
     ** one cluster are one component. NULL without clusters. ABI 4. */
@@ -333,7 +367,8 @@ ROTA_API int rota_next_action(rota_engine* e, rota_action* out);
 #define ROTA_JOB_PENDING 0 /* submitted, not yet through admission */
 #define ROTA_JOB_HELD 1    /* admission said hold: asked again each pass */
 #define ROTA_JOB_QUEUED 2
-#define ROTA_JOB_RUNNING 3
+#define ROTA_JOB_RUNNING 3   /* under [classes]: loaded */
+#define ROTA_JOB_SUSPENDED 4 /* rota_job_suspend()ed, until rota_job_resume() (ABI 6) */
 
 typedef struct rota_job_info {
     size_t size;
@@ -350,6 +385,15 @@ typedef struct rota_job_info {
     int32_t min_procs; /* the fewest it runs on (procs for a rigid job) */
     int32_t harvests;  /* harvest events it suffered */
     double progress;   /* RUNNING: share of its work done, [0, 1], reported or estimated */
+    /* Seed 003, under [classes] (ABI 6); else -1 and 0. */
+    int32_t job_class;        /* its class index */
+    int32_t preemptions;      /* times it was swapped out for another job */
+    int32_t on_disk;          /* 1: its state is on disk (swapped out or suspended after running) */
+    int32_t reserved;         /* 1: pass 1 holds a processor set for it */
+    rota_time executed;       /* time it computed before its current load */
+    rota_time dnd_end;        /* RUNNING: when its do-not-disturb time ends; else -1 */
+    rota_time wait_since;     /* waiting: since when it waits to be loaded; else -1 */
+    rota_time swapping_until; /* its state is being written to disk until then; else -1 */
 } rota_job_info;
 
 /* Information on a job the engine still holds (finished, killed, rejected
@@ -412,6 +456,7 @@ typedef struct rota_machine_info {
     int32_t migration;         /* 1: migration between rows (MGS, MBGS) */
     rota_time slice;           /* time-slice length when rows > 1; else 0 */
     int32_t nclusters;         /* [[machine.clusters]]; 0 for a single machine. ABI 4 */
+    int32_t nclasses;          /* [[classes.class]]; 0 without [classes]. ABI 6 */
 } rota_machine_info;
 
 /* The machine and the pass as configured (presets resolved). */
@@ -427,6 +472,28 @@ typedef struct rota_cluster_info {
     int32_t idle;     /* how many of them are idle now */
     const char* name; /* from the configuration ("" if unnamed); valid while the engine lives */
 } rota_cluster_info;
+
+/* A job class of seed 003 §4.2 ([[classes.class]], ABI 6), with the
+** values in force now (the period's, see rota_class_period()). */
+typedef struct rota_class_info {
+    size_t size;
+    const char* name;   /* valid while the engine lives */
+    int32_t priority;   /* higher is served first */
+    rota_time max_wait; /* waiting longer gets a reservation (pass 1); INT64_MAX: never */
+    rota_time dnd;      /* do-not-disturb time per processor */
+    int32_t procs;      /* class processor limit; 0: none */
+    int32_t preemptable;
+    int32_t loaded; /* processors its loaded jobs hold now */
+} rota_class_info;
+
+/* Class number `job_class` (0 .. nclasses - 1). ROTA_EINVAL if there is no
+** such class (or no [classes]). */
+ROTA_API int rota_class_get(rota_engine* e, int32_t job_class, rota_class_info* out);
+/* The index of the class named `name` in *out; ROTA_ENOTFOUND if none. */
+ROTA_API int rota_class_find(rota_engine* e, const char* name, int32_t* out);
+/* The name of the [[classes.period]] in force now, "" for the base set
+** (and without [classes]). Valid while the engine lives. */
+ROTA_API const char* rota_class_period(rota_engine* e);
 
 /* Cluster `c` (0-based). ROTA_EINVAL for a cluster out of range (every
 ** cluster is out of range on a machine without [[machine.clusters]]). */
@@ -467,6 +534,9 @@ typedef struct rota_counters {
     /* Seed 004, ABI 5: arrivals that needed a harvest, those that got one,
     ** and the GROW and SHRINK actions. */
     uint64_t harvest_attempts, harvests, grows, shrinks;
+    /* Seed 003, ABI 6: SWAP_OUTs of preempted jobs, SWAP_INs, and processor
+    ** sets pass 1 reserved for jobs past their maximum wait. */
+    uint64_t preemptions, swap_ins, class_reservations;
     /* New counters are appended here; per-hook figures are rota_hook_stats_get(). */
 } rota_counters;
 
