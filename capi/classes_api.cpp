@@ -44,7 +44,8 @@ int rota_job_resume(rota_engine* e, int64_t id) {
 
 int rota_job_set_class(rota_engine* e, int64_t id, int32_t job_class) {
     return capi::guard(e, [&] {
-        e->sched->set_class(id, job_class);
+        check_class(e, job_class);
+        e->sched->set_class(id, job_class - 1);
         return ROTA_OK;
     });
 }
@@ -54,7 +55,7 @@ int rota_class_get(rota_engine* e, int32_t job_class, rota_class_info* out) {
         if (!out || out->size < sizeof(size_t))
             throw Error(Errc::invalid, "rota_class_get: out is NULL or its size is not set");
         check_class(e, job_class);
-        const auto i = static_cast<std::size_t>(job_class);
+        const auto i = static_cast<std::size_t>(job_class - 1);
         const JobClassConfig& now = e->sched->class_params().classes[i];
         rota_class_info full{};
         full.size = sizeof(full);
@@ -76,7 +77,7 @@ int rota_class_find(rota_engine* e, const char* name, int32_t* out) {
         const auto& cs = classes_of(e).base.classes;
         for (std::size_t i = 0; i < cs.size() && classes_of(e).enabled; ++i)
             if (cs[i].name == name) {
-                *out = static_cast<int32_t>(i);
+                *out = static_cast<int32_t>(i + 1);
                 return ROTA_OK;
             }
         throw Error(Errc::not_found, std::string("no job class named '") + name + "'");

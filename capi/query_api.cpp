@@ -68,7 +68,7 @@ int rota_job_info_get(rota_engine* e, int64_t id, rota_job_info* out) {
         const bool classes = e->sched->config().classes.enabled;
         const bool running = j->state == JobState::running;
         const bool waiting = j->state == JobState::queued;
-        full.job_class = classes ? j->cls : -1;
+        full.job_class = classes ? j->cls + 1 : 0;
         full.preemptions = j->preemptions;
         full.on_disk = j->swapped ? 1 : 0;
         full.reserved = classes && e->sched->class_reserved_job() == j->spec.id ? 1 : 0;

@@ -319,16 +319,34 @@ void Scheduler::candidate_sets(Slot s) {
             if (set.procs >= j.spec.procs) break;
             set.jobs.push_back(v);
             set.procs += job(v).alloc.procs;
+        }
+        if (set.procs < j.spec.procs) continue;
+        drop_needless(set.jobs, set.procs, j.spec.procs);
+        for (Slot v : set.jobs) {
             set.cost += victim_cost(job(v), j);
             ready = std::max(ready, dnd_left(v));
         }
-        if (set.procs < j.spec.procs) continue;
         set.ready = now_ + ready;
         set.cost += static_cast<double>(ready) / static_cast<double>(kSecond);
         std::sort(set.jobs.begin(), set.jobs.end());
         bool seen = false;
         for (const Victims& o : sets_) seen = seen || o.jobs == set.jobs;
         if (!seen) sets_.push_back(std::move(set));
+    }
+}
+
+// Greedy choices can overshoot: a victim taken early may be needless once
+// a wider one follows. Drops those, latest first, while `have` (idle plus
+// the victims' processors) still covers `need`; then every victim left
+// gives the job at least one of its processors.
+void Scheduler::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
+                              std::int64_t need) const {
+    for (std::size_t k = victims.size(); k-- > 0;) {
+        const std::int32_t p = job(victims[k]).alloc.procs;
+        if (have - p >= need) {
+            have -= p;
+            victims.erase(victims.begin() + static_cast<std::ptrdiff_t>(k));
+        }
     }
 }
 
@@ -469,13 +487,13 @@ void Scheduler::pass1() {
             if (v != kNoSlot && std::find(on_set.begin(), on_set.end(), v) == on_set.end())
                 on_set.push_back(v);
         }
-    for (Slot v : on_set) {
+    for (Slot v : on_set)
         if (!may_preempt(job(v), j, true)) {  // its class changed: choose again next pass
             drop_class_reservation();
             return;
         }
+    for (Slot v : on_set)
         if (job(v).dnd_end <= now_) swap_out(v, false);
-    }
     if (machine_.matrix().columns_free(0, class_set_)) {
         const std::vector<NodeRun> set = class_set_;
         drop_class_reservation();
@@ -521,11 +539,14 @@ void Scheduler::pass2() {
             return pa != pb ? pa < pb : job(a).alloc.procs > job(b).alloc.procs;
         });
         std::int64_t have = idle;
+        std::vector<Slot> chosen;
         for (Slot v : victims) {
             if (have >= j.spec.procs) break;
             have += job(v).alloc.procs;
-            swap_out(v, false);
+            chosen.push_back(v);
         }
+        drop_needless(chosen, have, j.spec.procs);
+        for (Slot v : chosen) swap_out(v, false);
         best_fit(j, true, runs);
         load(s, runs);
     }

@@ -182,12 +182,13 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     if (spec.adapt_bytes < 0) throw Error(Errc::invalid, who + ": adapt_bytes must be >= 0");
     if (spec.job_class != -1) {
         const auto classes = static_cast<std::int32_t>(cfg_.classes.base.classes.size());
+        // Numbered from 1 in the ABI (rota.h); the engine counts from 0.
         if (!cfg_.classes.enabled)
-            throw Error(Errc::invalid, who + ": job_class " + std::to_string(spec.job_class) +
+            throw Error(Errc::invalid, who + ": job_class " + std::to_string(spec.job_class + 1) +
                                            " given, but there is no [classes] table");
         if (spec.job_class < 0 || spec.job_class >= classes)
-            throw Error(Errc::invalid, who + ": job_class " + std::to_string(spec.job_class) +
-                                           " is outside -1.." + std::to_string(classes - 1));
+            throw Error(Errc::invalid, who + ": job_class " + std::to_string(spec.job_class + 1) +
+                                           " is outside 1.." + std::to_string(classes));
     }
     if (spec.submitted < 0 || spec.submitted > now_)
         throw Error(Errc::invalid, who + ": submitted at " + std::to_string(spec.submitted) +

@@ -406,6 +406,7 @@ class Scheduler {
     void pass1();
     void pass2();
     void drop_class_reservation();
+    void drop_needless(std::vector<Slot>& victims, std::int64_t& have, std::int64_t need) const;
     void candidate_sets(Slot s);
     void free_runs(bool outside_set, std::vector<NodeRun>& out) const;
     void best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out) const;

@@ -17,10 +17,10 @@ std::vector<std::int32_t> job_classes(rota_engine* e, const std::vector<TraceJob
     rota_machine_info mi{};
     mi.size = sizeof(mi);
     if (rota_machine(e, &mi) != ROTA_OK || mi.nclasses == 0) return {};
-    std::int32_t interactive = -1;
-    if (rota_class_find(e, "interactive", &interactive) != ROTA_OK) interactive = -1;
-    std::vector<std::int32_t> out(jobs.size(), -1);
-    if (interactive < 0) return out;
+    std::int32_t interactive = 0;
+    if (rota_class_find(e, "interactive", &interactive) != ROTA_OK) interactive = 0;
+    std::vector<std::int32_t> out(jobs.size(), 0);
+    if (interactive == 0) return out;
     for (std::size_t i = 0; i < jobs.size(); ++i)
         if (jobs[i].procs <= kInteractiveProcs && jobs[i].estimate <= kInteractiveTime)
             out[i] = interactive;

@@ -323,7 +323,7 @@ class Machine {
         rj.procs = j.procs;
         rj.user = j.user;
         if (opt_.min_procs) rj.min_procs = (*opt_.min_procs)[i];
-        rj.job_class = opt_.job_class ? (*opt_.job_class)[i] : -1;
+        if (opt_.job_class) rj.job_class = (*opt_.job_class)[i];
         if (pools_) {
             rj.npools = static_cast<std::int32_t>(pools_->count());
             rj.pools = pools_->of(i);

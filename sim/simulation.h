@@ -59,7 +59,7 @@ struct SimOptions {
     // delay. nullptr: rigid jobs.
     const std::vector<std::int32_t>* min_procs = nullptr;
     int exec_model = 0;
-    // Seed 003: each job's class (rota_job.job_class; -1 the default), one
+    // Seed 003: each job's class (rota_job.job_class; 0 the default), one
     // per job of the workload. nullptr: every job in the default class.
     const std::vector<std::int32_t>* job_class = nullptr;
 };

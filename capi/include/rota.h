@@ -178,9 +178,9 @@ typedef struct rota_job {
     ** suspends it for malleable.adapt_latency + malleable.adapt_per_byte x
     ** adapt_bytes / (processors it held) (seed 004 §4.1). */
     int64_t adapt_bytes;
-    /* Seed 003's job class (ABI 6), under [classes]: its index in
-    ** [[classes.class]] order (rota_class_find() maps a name); -1 means
-    ** classes.default. Anything but -1 without [classes] is ROTA_EINVAL. */
+    /* Seed 003's job class (ABI 6), under [classes]: its number, counting
+    ** [[classes.class]] from 1 (rota_class_find() maps a name); 0 means
+    ** classes.default. Anything but 0 without [classes] is ROTA_EINVAL. */
     int32_t job_class;
 } rota_job;
 
@@ -265,7 +265,7 @@ ROTA_API int rota_job_progress(rota_engine* e, int64_t id, double done);
 ** counted from now; ROTA_ESTATE if it is not suspended. */
 ROTA_API int rota_job_suspend(rota_engine* e, int64_t id);
 ROTA_API int rota_job_resume(rota_engine* e, int64_t id);
-/* Move job `id` to class `job_class` (an index, as in rota_job). Its
+/* Move job `id` to class number `job_class` (from 1, as in rota_job). Its
 ** priority, limits and maximum wait are the new class's from the next
 ** pass; a loaded job's do-not-disturb time becomes the new class's,
 ** counted from when it was loaded. ROTA_EINVAL for an unknown class. */
@@ -486,10 +486,11 @@ typedef struct rota_class_info {
     int32_t loaded; /* processors its loaded jobs hold now */
 } rota_class_info;
 
-/* Class number `job_class` (0 .. nclasses - 1). ROTA_EINVAL if there is no
+/* Class number `job_class` (1 .. nclasses). ROTA_EINVAL if there is no
 ** such class (or no [classes]). */
 ROTA_API int rota_class_get(rota_engine* e, int32_t job_class, rota_class_info* out);
-/* The index of the class named `name` in *out; ROTA_ENOTFOUND if none. */
+/* The number (from 1) of the class named `name` in *out; ROTA_ENOTFOUND
+** if none. */
 ROTA_API int rota_class_find(rota_engine* e, const char* name, int32_t* out);
 /* The name of the [[classes.period]] in force now, "" for the base set
 ** (and without [classes]). Valid while the engine lives. */
