@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include "toml_read.h"
 
@@ -158,6 +159,20 @@ void parse_classes(const toml::table& t, SchedulerConfig& s) {
         c.week_origin = static_cast<std::int64_t>(d) * 86400 + h * 3600 + m * 60;
     }
     limits(t, "classes.", c.base.limits);
+    if (!preset.empty() && !t.get("period")) {
+        // Table 1 is weekday daytime (07:00-18:00, the hours of §4.6's
+        // Table 2). At weekends and at night interactive jobs have the
+        // priority of production jobs (§4.2) and large jobs may fill the
+        // machine; the paper gives no other night values.
+        for (auto [name, days, from, to] :
+             {std::tuple{"weekend", std::uint8_t{0x60}, 0, 86400},
+              std::tuple{"night", std::uint8_t{0x7f}, 18 * 3600, 7 * 3600}}) {
+            ClassPeriod p{name, days, from, to, c.base};
+            p.params.classes[0].priority = c.base.classes[2].priority;
+            p.params.limits.large_procs = 0;
+            c.periods.push_back(std::move(p));
+        }
+    }
 
     if (const toml::node* arr = t.get("period")) {
         if (!arr->is_array_of_tables())

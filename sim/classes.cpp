@@ -2,18 +2,12 @@
 
 namespace rota::sim {
 
-namespace {
-
-constexpr std::int32_t kInteractiveProcs = 64;  // seed 003 §4.6
-constexpr std::int64_t kInteractiveTime = 2 * 3600;
-
-}  // namespace
-
 void classes_engine(toml::table& t) {
     if (!t.get("classes")) t.insert("classes", toml::table{{"preset", "llnl-t3d"}});
 }
 
-std::vector<std::int32_t> job_classes(rota_engine* e, const std::vector<TraceJob>& jobs) {
+std::vector<std::int32_t> job_classes(rota_engine* e, const std::vector<TraceJob>& jobs,
+                                      std::int64_t procs, std::int64_t seconds) {
     rota_machine_info mi{};
     mi.size = sizeof(mi);
     if (rota_machine(e, &mi) != ROTA_OK || mi.nclasses == 0) return {};
@@ -22,8 +16,7 @@ std::vector<std::int32_t> job_classes(rota_engine* e, const std::vector<TraceJob
     std::vector<std::int32_t> out(jobs.size(), 0);
     if (interactive == 0) return out;
     for (std::size_t i = 0; i < jobs.size(); ++i)
-        if (jobs[i].procs <= kInteractiveProcs && jobs[i].estimate <= kInteractiveTime)
-            out[i] = interactive;
+        if (jobs[i].procs <= procs && jobs[i].estimate <= seconds) out[i] = interactive;
     return out;
 }
 

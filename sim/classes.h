@@ -17,9 +17,11 @@ namespace rota::sim {
 void classes_engine(toml::table& t);
 
 // The class of every job of a workload for an engine with [classes]: a job
-// that fits the T3D's interactive limits (§4.6: at most 64 processors and
-// 2 hours requested) is "interactive", if the engine has that class; every
-// other job gets the default class (0). Empty if the engine has no classes.
-std::vector<std::int32_t> job_classes(rota_engine* e, const std::vector<TraceJob>& jobs);
+// of at most `procs` processors and `seconds` requested (the T3D's
+// interactive limits, §4.6: 64 and 2 hours) is "interactive", if the
+// engine has that class; every other job gets the default class (0). Empty
+// if the engine has no classes.
+std::vector<std::int32_t> job_classes(rota_engine* e, const std::vector<TraceJob>& jobs,
+                                      std::int64_t procs, std::int64_t seconds);
 
 }  // namespace rota::sim

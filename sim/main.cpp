@@ -519,7 +519,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             opt.cs_overhead = rc.cs_overhead;
             opt.pools = &w.pools;
             opt.components = components;
-            const std::vector<std::int32_t> classes = job_classes(e, w.jobs);
+            const std::vector<std::int32_t> classes =
+                job_classes(e, w.jobs, rc.interactive_procs, rc.interactive_time);
             if (!classes.empty()) opt.job_class = &classes;  // seed 003
             if (uses_min(policy)) {  // seed 004: min..ideal, scaled by the execution model
                 opt.min_procs = &mins;
@@ -713,7 +714,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             summary_json[policy] = j;
             columns.emplace_back(policy, s);
             if (auto f = jobs_csv.find(policy); f != jobs_csv.end()) {
-                JobExtras extras{&users, &r.nodes};
+                JobExtras extras{&users, &r.nodes, opt.job_class};
                 write_jobs_csv(*f->second.out, r.jobs,
                                w.components.empty() ? nullptr : &w.components,
                                components ? &r.clusters : nullptr, &extras);
@@ -907,6 +908,7 @@ int main(int argc, char** argv) {
     std::int64_t arrival_seed = -1;
     std::string batsim_csv, swf_out;
     double min_pct = -1, adapt_latency = -1, adapt_per_byte = -1;
+    std::int64_t interactive_procs = -1, interactive_time = -1;
     std::int64_t mpl_limit = -1;
     std::string exec_model;
     bool json_flag = false;
@@ -947,6 +949,17 @@ int main(int argc, char** argv) {
                     "[simulator.summary_json]");
     sim->add_flag("--json", json_flag,
                   "print the summary JSON on the standard output instead of the table");
+    // Seed 003: job classes (docs/user-guide.md, "Job classes").
+    sim->add_option("--interactive-procs", interactive_procs,
+                    "classes: a job of at most this many processors (and --interactive-time) is "
+                    "in class interactive [simulator.interactive_procs]")
+        ->check(int_at_least(0))
+        ->default_str("64");
+    sim->add_option("--interactive-time", interactive_time,
+                    "classes: ... and at most this many seconds requested "
+                    "[simulator.interactive_time]")
+        ->check(int_at_least(0))
+        ->default_str("7200");
     // Seed 004: malleable jobs (docs/user-guide.md, "Malleable jobs").
     sim->add_option("--min-pct", min_pct,
                     "malleable: each job's min as a percentage of its ideal (its processors), "
@@ -1304,6 +1317,8 @@ int main(int argc, char** argv) {
         if (json_flag) rc.json = true;
         if (given("--max-jumps")) rc.max_jumps = max_jumps;
         if (given("--min-pct")) rc.min_pct = min_pct;
+        if (given("--interactive-procs")) rc.interactive_procs = interactive_procs;
+        if (given("--interactive-time")) rc.interactive_time = interactive_time;
         if (given("--mpl-limit")) rc.mpl_limit = mpl_limit;
         if (given("--exec-model")) rc.exec_model = exec_model;
         if (given("--adapt-latency")) rc.adapt_latency = adapt_latency;

@@ -117,6 +117,9 @@ nlohmann::json to_json(const Summary&);
 struct JobExtras {
     const std::vector<std::int32_t>* users = nullptr;  // one per job, workload order
     const std::vector<std::string>* nodes = nullptr;   // SimResult::nodes
+    // Seed 003: each job's class number (0: default); adds the columns
+    // job_class and preemptions.
+    const std::vector<std::int32_t>* classes = nullptr;
 };
 void write_jobs_csv(std::ostream&, const std::vector<JobOutcome>&,
                     const Components* components = nullptr, const Components* clusters = nullptr,
