@@ -38,6 +38,10 @@ struct Counters {
     std::uint64_t harvests = 0;
     std::uint64_t grows = 0;
     std::uint64_t shrinks = 0;
+    // Whole-queue calls of the order hook that succeeded, and those that
+    // changed the queue's order (docs/design.md, "Order keys that change").
+    std::uint64_t rekeys = 0;
+    std::uint64_t resorts = 0;
     std::array<HookStats, kHookCount> hooks{};
 };
 

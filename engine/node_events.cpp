@@ -195,6 +195,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     j.alloc.row_mask = 1;
     j.start = start;
     j.state = JobState::running;
+    usage_.started(spec.user, spec.procs, start, now_);
     j.resized = j.paused_until = start;  // adopted on its ideal: none of it is malleable history
     if (cfg_.malleable.enabled) running_.push_back(s);
     ++running_count_;
