@@ -2,6 +2,8 @@
 
 #include <toml++/toml.h>
 
+#include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "config_classes.h"
@@ -176,6 +178,33 @@ void parse_malleable(const toml::table& t, SchedulerConfig& s) {
     m.adapt_per_byte = per_byte * 1e6;
 }
 
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// Order keys that age and the users' usage (docs/design.md, "Order keys
+// that change", "Usage").
+void parse_usage(const toml::table& t, EngineConfig& c) {
+    SchedulerConfig& s = c.scheduler;
+    c.rekey_interval_given = t.get("rekey_interval") != nullptr;
+    const double every = get_seconds(t, "rekey_interval", "scheduler.", 300.0);
+    if (!(every == 0 || (every >= 1e-6 && every <= 1e9)))
+        fail(
+            "key 'scheduler.rekey_interval' must be 0 (re-key only after a reload) or a number "
+            "of seconds from 0.000001 to 1e9, got " +
+            number_text(every));
+    s.rekey_interval = static_cast<Time>(std::llround(every * static_cast<double>(kSecond)));
+    const double half = get_seconds(t, "usage_half_life", "scheduler.", 0.0);
+    if (!(half == 0 || (half >= 1e-6 && half <= 1e9)))
+        fail(
+            "key 'scheduler.usage_half_life' must be 0 (no decay) or a number of seconds from "
+            "0.000001 to 1e9, got " +
+            number_text(half));
+    s.usage_half_life = static_cast<Time>(std::llround(half * static_cast<double>(kSecond)));
+}
+
 void parse_lua(const toml::table& t, EngineConfig& c) {
     only_keys(t, "lua", {"instruction_budget", "memory_limit_mb"});
     c.instruction_budget = get_int(t, "instruction_budget", "lua.", c.instruction_budget);
@@ -302,6 +331,10 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
                 "[classes] cannot be combined with gang scheduling, [[machine.pools]], "
                 "[[machine.clusters]] or [malleable]: its time sharing is preemption");
     }
+    if (c.rekey_interval_given && !script_for(c, Hook::order))
+        fail(
+            "key 'scheduler.rekey_interval' has no effect: there is no [policy.order] script "
+            "(only an order script whose keys age, ages = true, is re-keyed at an interval)");
     if (s.clusters.empty() && script_for(c, Hook::placement))
         fail("key 'policy.placement' is never called: the machine has no [[machine.clusters]]");
 }
@@ -361,13 +394,15 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
     parse_machine(*m, c.scheduler);
     const toml::table* sched = table_at(root, "scheduler", "");
     if (sched) {
-        only_keys(*sched, "scheduler", {"preset", "backfill", "reservation_depth"});
+        only_keys(*sched, "scheduler",
+                  {"preset", "backfill", "reservation_depth", "rekey_interval", "usage_half_life"});
         c.scheduler.backfill = get_bool(*sched, "backfill", "scheduler.", true);
         std::int64_t d = get_int(*sched, "reservation_depth", "scheduler.", 1);
         if (d < -1 || d > 1'000'000)
             fail("key 'scheduler.reservation_depth' must be -1 (unlimited) or 0..1000000, got " +
                  std::to_string(d));
         c.scheduler.reservation_depth = static_cast<std::int32_t>(d);
+        parse_usage(*sched, c);
     }
     if (const toml::table* p = table_at(root, "policy", "")) parse_policy(*p, c);
     if (const toml::table* l = table_at(root, "lua", "")) parse_lua(*l, c);

@@ -323,8 +323,33 @@ int rota_counters_get(rota_engine* e, rota_counters* out) {
         full.preemptions = c.preemptions;
         full.swap_ins = c.swap_ins;
         full.class_reservations = c.class_reservations;
+        full.rekeys = c.rekeys;
+        full.resorts = c.resorts;
         capi::copy_sized(full, out);
         return ROTA_OK;
+    });
+}
+
+int rota_user_get(rota_engine* e, int32_t user, rota_user_info* out) {
+    return capi::guard(e, [&] {
+        if (!out || out->size < sizeof(size_t))
+            throw Error(Errc::invalid, "rota_user_get: out is NULL or its size is not set");
+        const UsageBook& u = e->sched->usage();
+        rota_user_info full{};
+        full.size = sizeof(full);
+        full.usage = u.usage(user, e->sched->now());
+        full.procs = u.procs(user);
+        full.running = u.running(user);
+        capi::copy_sized(full, out);
+        return ROTA_OK;
+    });
+}
+
+int rota_users(rota_engine* e, int32_t* out, size_t cap, size_t* n) {
+    return capi::guard(e, [&] {
+        std::vector<int32_t> ids = e->sched->usage().ids();
+        std::sort(ids.begin(), ids.end());
+        return copy_out<int32_t>(ids, out, cap, n);
     });
 }
 

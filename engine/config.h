@@ -138,6 +138,14 @@ struct SchedulerConfig {
     std::int32_t quarantine_after = 50;
     Time quarantine_time = 600 * kSecond;
 
+    // Order keys that age (docs/design.md, "Order keys that change"): when
+    // the order policy says its keys age, the whole queue is re-keyed and
+    // re-sorted at the first pass at or after every multiple of
+    // `rekey_interval` of engine time (0: only after a reload).
+    Time rekey_interval = 300 * kSecond;
+    // The users' usage (engine/usage.h) decays with this half-life; 0: none.
+    Time usage_half_life = 0;
+
     MalleableConfig malleable;
     ClassesConfig classes;
 };

@@ -43,6 +43,10 @@ struct Counters {
     std::uint64_t preemptions = 0;
     std::uint64_t swap_ins = 0;
     std::uint64_t class_reservations = 0;
+    // Whole-queue calls of the order hook that succeeded, and those that
+    // changed the queue's order (docs/design.md, "Order keys that change").
+    std::uint64_t rekeys = 0;
+    std::uint64_t resorts = 0;
     std::array<HookStats, kHookCount> hooks{};
 };
 

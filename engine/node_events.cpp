@@ -198,6 +198,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     j.alloc.row_mask = 1;
     j.start = start;
     j.state = JobState::running;
+    usage_.started(spec.user, spec.procs, start, now_);
     j.resized = j.paused_until = start;  // adopted on its ideal: none of it is malleable history
     if (cfg_.malleable.enabled || cfg_.classes.enabled) running_.push_back(s);
     if (cfg_.classes.enabled) {  // loaded since `start`, as if by the two passes

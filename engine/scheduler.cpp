@@ -19,6 +19,8 @@ SchedulerConfig checked(SchedulerConfig cfg) {
         fail("scheduler.reservation_depth must be -1 (unlimited) or >= 0");
     if (cfg.migration_cost < 0) fail("gang.migration_cost must not be negative");
     if (cfg.migration_q < -1) fail("gang.migration_q must be -1 (unlimited) or >= 0");
+    if (cfg.rekey_interval < 0) fail("scheduler.rekey_interval must not be negative");
+    if (cfg.usage_half_life < 0) fail("scheduler.usage_half_life must not be negative");
     for (const auto& p : cfg.pools)
         if (p.capacity <= 0) fail("pool '" + p.name + "' needs a positive capacity");
     if (!cfg.clusters.empty()) {
@@ -85,7 +87,9 @@ Scheduler::Scheduler(SchedulerConfig cfg)
       reserved_in_row_(static_cast<std::size_t>(cfg_.rows), 0),
       row_ok_(static_cast<std::size_t>(cfg_.rows), 1),
       reach_(static_cast<std::size_t>(cfg_.rows)),
-      row_gain_(static_cast<std::size_t>(cfg_.rows), 0) {
+      row_gain_(static_cast<std::size_t>(cfg_.rows), 0),
+      usage_(cfg_.usage_half_life),
+      next_rekey_(cfg_.rekey_interval > 0 ? cfg_.rekey_interval : kForever) {
     // Batches carry every job's demand as shares of the capacities (R_ij).
     batch_.inv_capacity.push_back(1.0 / static_cast<double>(cfg_.procs));
     for (const PoolConfig& p : cfg_.pools)
@@ -246,6 +250,8 @@ void Scheduler::release(Slot s) {
         gained(a.home_row);
     }
     j.clusters.clear();
+    // A job killed at its walltime stopped using its processors then.
+    usage_.stopped(j.spec.user, a.procs, std::min(now_, end));
     if (!node_state_.empty()) retire_drained(a.runs);
     dirty_ = true;
     rescan_ = true;
@@ -370,6 +376,10 @@ std::optional<Time> Scheduler::next_wakeup() const {
     if (reserved_count_ > 0 && next_reservation_ > now_ && next_reservation_ != kForever &&
         (!best || next_reservation_ < *best))
         best = next_reservation_;
+    // Keys that age re-sort the queue: the head may change (pass.cpp).
+    if (!queue_.empty() && next_rekey_ != kForever && aging() &&
+        (!best || std::max(next_rekey_, now_) < *best))
+        best = std::max(next_rekey_, now_);
     return best;
 }
 

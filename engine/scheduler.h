@@ -29,6 +29,7 @@
 #include "job_queue.h"
 #include "machine.h"
 #include "policy.h"
+#include "usage.h"
 
 namespace rota {
 
@@ -93,6 +94,10 @@ class Scheduler {
         return node_state_.empty() ? NodeState::up : node_state_[static_cast<std::size_t>(node)];
     }
     void schedule();  // one scheduling pass
+    // Re-keys the whole queue with the order hook and re-sorts it now (the
+    // order policy was reloaded); a pass does it on its own at the interval
+    // when the keys age (pass.cpp, docs/design.md "Order keys that change").
+    void rekey();
 
     // Actions, oldest first. Pointers into the arenas stay valid until the
     // next event call.
@@ -127,6 +132,8 @@ class Scheduler {
     std::size_t queue_length() const { return queue_.size(); }
     std::size_t running_count() const { return running_count_; }
     std::size_t held_count() const { return held_.size(); }
+    // Processor-seconds and running jobs per user (engine/usage.h).
+    const UsageBook& usage() const { return usage_; }
 
     // Policies: one per hook, null meaning the built-in default.
     void set_policy(Hook h, std::shared_ptr<Policy> p);
@@ -232,6 +239,20 @@ class Scheduler {
     std::vector<Slot> admit_slots_;
     std::vector<Admission> admissions_;
     std::vector<double> keys_;
+    UsageBook usage_;
+
+    // Order keys that age (pass.cpp): the next multiple of the interval at
+    // which a pass re-keys the queue, and the queue as it is re-sorted.
+    Time next_rekey_ = kForever;
+    struct Keyed {
+        double key;
+        std::uint64_t seq;
+        JobQueue::Entry entry;
+        bool operator<(const Keyed& o) const { return key != o.key ? key < o.key : seq < o.seq; }
+    };
+    std::vector<Keyed> keyed_;
+    bool aging() const;
+    void rekey_queue();
 
     // Time sharing, rows > 1 (matrix_phases.cpp, slices.cpp): the active
     // row and the jobs announced as executing in it, running jobs in start

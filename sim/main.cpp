@@ -629,6 +629,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                              {"harvests", c.harvests},
                              {"grows", c.grows},
                              {"shrinks", c.shrinks},
+                             {"rekeys", c.rekeys},
+                             {"resorts", c.resorts},
                              {"slices", r.slices},
                              {"event_times", r.event_times}};
             j["migration_node_seconds"] = r.migration_node_seconds;

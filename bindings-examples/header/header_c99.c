@@ -113,6 +113,13 @@ static void layout(void) {
     FIELD(rota_counters, preemptions);
     FIELD(rota_counters, swap_ins);
     FIELD(rota_counters, class_reservations);
+    FIELD(rota_counters, rekeys);
+    FIELD(rota_counters, resorts);
+    STRUCT(rota_user_info);
+    FIELD(rota_user_info, size);
+    FIELD(rota_user_info, usage);
+    FIELD(rota_user_info, procs);
+    FIELD(rota_user_info, running);
     STRUCT(rota_hook_stats);
     FIELD(rota_hook_stats, size);
     FIELD(rota_hook_stats, calls);
@@ -150,6 +157,12 @@ static void layout(void) {
     FIELD(rota_backfill_context, usage);
     FIELD(rota_backfill_context, head_demand);
     FIELD(rota_backfill_context, extra);
+    FIELD(rota_backfill_context, users);
+    FIELD(rota_backfill_context, total_usage);
+    FIELD(rota_backfill_context, user_ids);
+    FIELD(rota_backfill_context, user_usage);
+    FIELD(rota_backfill_context, user_procs);
+    FIELD(rota_backfill_context, user_running);
 }
 
 int main(int argc, char** argv) {

@@ -191,6 +191,17 @@ class RotaCounters(Structure):
         ("preemptions", c_uint64),
         ("swap_ins", c_uint64),
         ("class_reservations", c_uint64),
+        ("rekeys", c_uint64),
+        ("resorts", c_uint64),
+    ]
+
+
+class RotaUserInfo(Structure):
+    _fields_ = [
+        ("size", c_size_t),
+        ("usage", c_double),
+        ("procs", c_int32),
+        ("running", c_int32),
     ]
 
 
@@ -240,6 +251,12 @@ class RotaBackfillContext(Structure):  # filled in by the library
         ("usage", POINTER(c_double)),
         ("head_demand", POINTER(c_double)),
         ("extra", POINTER(c_double)),
+        ("users", c_int32),
+        ("total_usage", c_double),
+        ("user_ids", POINTER(c_int32)),
+        ("user_usage", POINTER(c_double)),
+        ("user_procs", POINTER(c_int32)),
+        ("user_running", POINTER(c_int32)),
     ]
 
 
@@ -251,6 +268,7 @@ STRUCTS = {
     "rota_reservation": RotaReservation,
     "rota_machine_info": RotaMachineInfo,
     "rota_counters": RotaCounters,
+    "rota_user_info": RotaUserInfo,
     "rota_hook_stats": RotaHookStats,
     "rota_batch": RotaBatch,
     "rota_backfill_context": RotaBackfillContext,

@@ -276,9 +276,11 @@ ROTA_API int rota_job_set_class(rota_engine* e, int64_t id, int32_t job_class);
 ** of events with the same time. */
 ROTA_API int rota_schedule(rota_engine* e);
 /* The earliest time the engine needs to be advanced to even if no other
-** event happens (a walltime expiry, a slice boundary or the start of a
-** reservation), in *t. Returns ROTA_DONE when there is none, with *t set
-** to INT64_MAX, so that min(*t, next event) works without a branch. */
+** event happens (a walltime expiry, a slice boundary, the start of a
+** reservation, or, while jobs wait under an order policy whose keys age,
+** the next re-key of the queue: added in ABI 6), in *t. Returns ROTA_DONE
+** when there is none, with *t set to INT64_MAX, so that min(*t, next
+** event) works without a branch. */
 ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 
 /* ------------------------------------------------------------------------ */
@@ -538,10 +540,31 @@ typedef struct rota_counters {
     /* Seed 003, ABI 6: SWAP_OUTs of preempted jobs, SWAP_INs, and processor
     ** sets pass 1 reserved for jobs past their maximum wait. */
     uint64_t preemptions, swap_ins, class_reservations;
+    /* Whole-queue calls of the order hook that succeeded (after each
+    ** reload, and at scheduler.rekey_interval when the order policy's keys
+    ** age), and those that changed the queue's order. Added in ABI 6. */
+    uint64_t rekeys, resorts;
     /* New counters are appended here; per-hook figures are rota_hook_stats_get(). */
 } rota_counters;
 
 ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
+
+/* What a user's jobs have used (docs/design.md, "Usage"), as every
+** policy's context sees it. Added in ABI 6. */
+typedef struct rota_user_info {
+    size_t size;
+    double usage;    /* processor-seconds of its jobs, running ones up to now,
+                     ** decayed with scheduler.usage_half_life */
+    int32_t procs;   /* processors its running jobs hold now */
+    int32_t running; /* its running jobs */
+} rota_user_info;
+
+/* The usage of user `user` (a rota_job.user); zeros for a user that never
+** ran a job. Added in ABI 6. */
+ROTA_API int rota_user_get(rota_engine* e, int32_t user, rota_user_info* out);
+/* The users that have run a job, in increasing order (list protocol
+** above). Added in ABI 6. */
+ROTA_API int rota_users(rota_engine* e, int32_t* out, size_t cap, size_t* n);
 
 /* The policy hooks, in the order the engine declares them
 ** (engine/vocabulary.h); new hooks get new numbers, never reused. */
@@ -592,6 +615,8 @@ ROTA_API int rota_hook_stats_get(rota_engine* e, int hook, rota_hook_stats* out)
 /* Recompile every configured policy script from disk. Only if all load,
 ** compile and pass a dry run are they swapped in; otherwise the running
 ** ones stay and ROTA_ESCRIPT is returned with file and line in the message.
+** After a successful reload the queue is re-keyed by the order script and
+** re-sorted at once (added in ABI 6).
 ** Call it between passes (any time the engine is not inside a call). */
 ROTA_API int rota_reload_policies(rota_engine* e);
 
@@ -640,6 +665,17 @@ typedef struct rota_backfill_context {
     const double* head_demand; /* the head's R_i; NULL if there is no head */
     const double* extra;       /* share free at the shadow time once the head's
                                ** reservation holds its part; NULL if no shadow */
+    /* The engine's usage records (rota_user_get): every user that has run
+    ** a job, `users` of them, in increasing user id order, each array
+    ** holding `users` values (NULL when there are none). Usage is
+    ** processor-seconds of the user's jobs, running ones counted up to
+    ** now, decayed with scheduler.usage_half_life. Added in ABI 6. */
+    int32_t users;
+    double total_usage;          /* of every user */
+    const int32_t* user_ids;     /* the users */
+    const double* user_usage;    /* each one's processor-seconds */
+    const int32_t* user_procs;   /* processors its running jobs hold now */
+    const int32_t* user_running; /* its running jobs */
 } rota_backfill_context;
 
 /* A backfill_select policy written in C: `c` holds the candidates (jobs
