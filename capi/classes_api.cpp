@@ -31,6 +31,7 @@ extern "C" {
 int rota_job_suspend(rota_engine* e, int64_t id) {
     return capi::guard(e, [&] {
         e->sched->suspend(id);
+        capi::note_suspended(e, id);
         return ROTA_OK;
     });
 }

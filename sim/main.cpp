@@ -32,6 +32,7 @@
 #include "stopping.h"
 #include "sweep.h"
 #include "swf.h"
+#include "top_command.h"
 
 using namespace rota::sim;
 
@@ -1161,6 +1162,7 @@ int main(int argc, char** argv) {
     gen->add_option("-o,--output", out_path, "output file (default: stdout)");
 
     auto sweep = add_sweep_command(app);  // `rota sweep`: sim/sweep.cpp
+    auto top = add_top_command(app);      // `rota top`: sim/top_command.cpp
 
     try {
         app.parse(argc, argv);
@@ -1176,6 +1178,7 @@ int main(int argc, char** argv) {
         return kExitUsage;
     }
     if (sweep->command->parsed()) return run_sweep_command(*sweep);
+    if (top->command->parsed()) return run_top_command(*top);
     try {
         if (*gen) {
             g.model = parse_model(gen_model);

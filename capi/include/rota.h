@@ -710,6 +710,52 @@ ROTA_API int rota_set_log(rota_engine* e, rota_log_fn fn, void* ud);
 /* The default log sink; `ud` is ignored. */
 ROTA_API void rota_log_stderr(void* ud, const char* line);
 
+/* ------------------------------------------------------------------------ */
+/* The live view                                                             */
+
+/* Seed 003 §4.5's "gangster" display (its Fig. 8) as text, what `rota
+** top` redraws (ABI 6). Lines of at most `width` characters (0 means 80;
+** ROTA_EINVAL outside 40..1024), each ended by '\n':
+**
+**   - the header, one line (more if `width` is short): the engine time
+**     ("time 1d 03:20:00"), the [[classes.period]] in force ("period
+**     day"; "base" for the base set, "-" without [classes]), the nodes
+**     loaded (busy in the active row) of the machine's ("loaded
+**     224/256"), the processors of the jobs whose state is on disk
+**     ("swapped 96"), the jobs listed and, while pass 1 holds processors
+**     for a job, how many and its letter ("reserved 64 for c");
+**   - the node map: one character per node, the letter of the job loaded
+**     on it, '.' if idle, 'x' if out of service; rows of a power of two
+**     nodes, as many as fit, each led by its first node's number, the
+**     letters spaced as in Fig. 8 if 32 nodes or the whole machine fit a
+**     row so (256 nodes at 80 columns: 8 rows of 32), packed otherwise;
+**   - an empty line, then the job table, a line per job the engine holds,
+**     by class priority, loaded jobs first within a class, then by id:
+**     CLAS, its class in 4 characters (Int, Dbug, Prod, Bmrk, Stby for
+**     seed 003's classes, else the name's first 4; "-" without
+**     [classes]); its letter and id; USER ("-" for -1); #PE, its
+**     processors; ST, its state; MM:SS, the time it has executed
+**     (rota_job_info.executed plus its current load's time since it
+**     computes; with more than one row, the time since it started).
+**
+** Letters a..z then A..Z go first to the loaded jobs, then to the others,
+** in table order; from the 53rd job on, '#'. ST follows Fig. 8's caption:
+** N new (waiting, no processors assigned), W waiting with processors
+** assigned (pass 1 holds them for it; or loaded while its nodes' former
+** jobs are still being written out), R running, S suspended
+** (rota_job_suspend), i swapping in (loaded, within its SWAP_IN delay), o
+** swapping out (its state still being written to disk), O swapped out
+** (waiting, its state on disk); and H, held by admission. Without
+** [classes] a job is N, H or R. Jobs submitted since the last
+** rota_schedule() are listed from the next.
+**
+** As snprintf: *n is set to the text's length in bytes, without the
+** terminating NUL. With cap 0 (out may be NULL) nothing is written: a
+** count, ROTA_OK. Otherwise up to cap - 1 bytes and a NUL are written,
+** and ROTA_ERANGE returned if the text did not fit (cap <= *n): call
+** again with cap = *n + 1. */
+ROTA_API int rota_top(rota_engine* e, int32_t width, char* out, size_t cap, size_t* n);
+
 #ifdef __cplusplus
 }
 #endif
