@@ -258,7 +258,8 @@ int run(const TopArgs& a) {
         return a.width > 0 ? a.width : clamp_width(once || !term.out_tty() ? 80 : cols);
     };
 
-    const std::vector<std::int32_t> classes = job_classes(raw, w.jobs);
+    const std::vector<std::int32_t> classes =
+        job_classes(raw, w.jobs, rc.interactive_procs, rc.interactive_time);
     SimOptions opt;
     if (!classes.empty()) opt.job_class = &classes;
     if (!w.pools.empty()) opt.pools = &w.pools;

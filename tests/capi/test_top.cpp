@@ -282,7 +282,7 @@ procs = 256
 preset = "llnl-t3d"
 )");
     rota_engine* e = p.get();
-    submit(e, 1, 100, -1);
+    submit(e, 1, 100, 0);
     submit(e, 2, 28, class_of(e, "interactive"));
     at(e, 0);
     const std::string t80 = top(e, 80);
@@ -291,7 +291,8 @@ preset = "llnl-t3d"
     // One header line, then 32 nodes a row, spaced, each row led by its
     // first node's number, then an empty line.
     REQUIRE(ls.size() > 9);
-    CHECK(ls[0] == "time 00:00:00  period base  loaded 128/256  swapped 0  jobs 2");
+    // Monday 00:00 is in the preset's night (18:00-07:00).
+    CHECK(ls[0] == "time 00:00:00  period night  loaded 128/256  swapped 0  jobs 2");
     CHECK(ls[1].rfind("  0 ", 0) == 0);
     CHECK(ls[2].rfind(" 32 ", 0) == 0);
     CHECK(ls[8].rfind("224 ", 0) == 0);
@@ -324,7 +325,7 @@ preset = "llnl-t3d"
     REQUIRE(rows.size() == 8);
     CHECK(rows[1].rfind(" 32 ", 0) == 0);
     CHECK(rows[1].size() == 4 + 32);
-    CHECK(lines_of(t40)[0] == "time 00:00:00  period base");
+    CHECK(lines_of(t40)[0] == "time 00:00:00  period night");
     for (const auto& l : lines_of(t40)) CHECK(l.size() <= 40);
     std::string packed;
     for (const auto& r : rows) packed += r.substr(4);
@@ -339,9 +340,9 @@ procs = 8
 preset = "easy"
 )");
     rota_engine* e = p.get();
-    submit(e, 10, 6, -1, 2);
-    submit(e, 11, 4, -1, 2);
-    submit(e, 12, 2, -1);
+    submit(e, 10, 6, 0, 2);
+    submit(e, 11, 4, 0, 2);
+    submit(e, 12, 2, 0);
     at(e, 0);
     at(e, 65);
     const std::string t = top(e);
@@ -361,7 +362,7 @@ TEST_CASE("rota_top follows the list protocol: a count, ERANGE with a short buff
           "[capi][top]") {
     EnginePtr p = engine_from(kClasses);
     rota_engine* e = p.get();
-    submit(e, 1, 3, -1);
+    submit(e, 1, 3, 0);
     at(e, 0);
     std::size_t n = 0;
     REQUIRE(rota_top(e, 0, nullptr, 0, &n) == ROTA_OK);
@@ -397,7 +398,7 @@ procs = 64
 preset = "fcfs"
 )");
     rota_engine* e = p.get();
-    for (std::int64_t id = 0; id < 60; ++id) submit(e, id, 1, -1);
+    for (std::int64_t id = 0; id < 60; ++id) submit(e, id, 1, 0);
     at(e, 0);
     const std::string t = top(e);
     INFO(t);
