@@ -62,9 +62,15 @@ std::int32_t Scheduler::period_at(Time t) const {
     return -1;
 }
 
+// Asked for every job a pass looks at: the period is found once per time.
 const ClassParams& Scheduler::class_params() const {
-    const std::int32_t p = period_at(now_);
-    return p < 0 ? cfg_.classes.base : cfg_.classes.periods[static_cast<std::size_t>(p)].params;
+    if (params_at_ != now_ || !params_) {
+        const std::int32_t p = period_at(now_);
+        params_ =
+            p < 0 ? &cfg_.classes.base : &cfg_.classes.periods[static_cast<std::size_t>(p)].params;
+        params_at_ = now_;
+    }
+    return *params_;
 }
 
 Time Scheduler::next_period_change() const {
@@ -190,6 +196,7 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
         ++counters_.started;
     }
     queue_.kill(class_pos_[s]);
+    victims_dirty_ = true;
     expiries_.push({j.estimated_end(), j.seq, s});
     Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now_};
     a.delay = delay;
@@ -236,8 +243,10 @@ void Scheduler::swap_out(Slot s, bool by_user) {
         ++j.preemptions;
         ++counters_.preemptions;
         j.state = JobState::queued;
+        if (!policy_[static_cast<int>(Hook::order)]) j.order_key = static_cast<double>(now_);
         requeued_.push_back(s);
     }
+    victims_dirty_ = true;
 }
 
 // --- Processor sets --------------------------------------------------------
@@ -246,9 +255,10 @@ void Scheduler::swap_out(Slot s, bool by_user) {
 // node out of service is not idle).
 void Scheduler::free_runs(bool outside_set, std::vector<NodeRun>& out) const {
     out.clear();
-    const Matrix& m = machine_.matrix();
-    for (std::int32_t k = 0; k < cfg_.procs; ++k) {
-        if (!m.column_free(0, k) || (outside_set && in_set_[static_cast<std::size_t>(k)])) continue;
+    idle_scratch_.clear();
+    machine_.matrix().free_columns(0, idle_scratch_);
+    for (std::int32_t k : idle_scratch_) {
+        if (outside_set && in_set_[static_cast<std::size_t>(k)]) continue;
         if (!out.empty() && out.back().first + out.back().count == k)
             ++out.back().count;
         else
@@ -350,37 +360,79 @@ void Scheduler::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
     }
 }
 
+// What preemption could free for a job of priority `p`, counted once per
+// change of the loaded jobs: pass 1 may take preemptable jobs of priority
+// <= p, pass 2 those of priority < p past their do-not-disturb time and
+// outside the reserved set. Most waiting jobs are ruled out by these sums
+// alone, without listing victims.
+std::int64_t Scheduler::preemptable_procs(std::int32_t p, bool pass1) {
+    if (victims_dirty_) {
+        victims_dirty_ = false;
+        pre1_.clear();
+        pre2_.clear();
+        for (Slot v : running_) {
+            const Job& j = job(v);
+            const JobClassConfig& c = job_class(j);
+            if (!c.preemptable || j.start == now_) continue;
+            pre1_.push_back({c.priority, j.alloc.procs});
+            bool outside = true;
+            for (const NodeRun& r : j.alloc.runs)
+                for (std::int32_t k = r.first; k < r.first + r.count && outside; ++k)
+                    outside = !in_set_[static_cast<std::size_t>(k)];
+            if (j.dnd_end <= now_ && outside) pre2_.push_back({c.priority, j.alloc.procs});
+        }
+    }
+    std::int64_t sum = 0;
+    for (const auto& [q, n] : pass1 ? pre1_ : pre2_)
+        if (pass1 ? q <= p : q < p) sum += n;
+    return sum;
+}
+
 void Scheduler::drop_class_reservation() {
     for (const NodeRun& r : class_set_)
         for (std::int32_t k = r.first; k < r.first + r.count; ++k)
             in_set_[static_cast<std::size_t>(k)] = 0;
     class_set_.clear();
     class_reserved_ = kNoSlot;
+    victims_dirty_ = true;
 }
 
 // --- The two passes ---------------------------------------------------------
 
 void Scheduler::classes_phase() {
+    // Nothing happened since the last pass and no threshold was crossed (a
+    // maximum wait, a do-not-disturb time, a period): the passes would
+    // decide as they did.
+    if (!classes_dirty_ && now_ < classes_wakeup_) return;
+    classes_dirty_ = false;
     // The waiting jobs by class priority, then by the order policy's key or
     // (without one) the time they have waited to be loaded; ties in arrival
     // order.
-    class_order_.clear();
+    // The queue is in (key, arrival) order already: without an order policy
+    // the key of a job is the time it began to wait to be loaded (swap_out,
+    // resume). Only the classes' priorities remain, a stable bucketing.
     if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
+    for (auto& level : class_levels_) level.second.clear();
     for (std::size_t i = 0; i < queue_.span(); ++i) {
         if (!queue_[i].live()) continue;
-        class_order_.push_back(queue_[i].slot);
-        class_pos_[queue_[i].slot] = i;
+        const Slot s = queue_[i].slot;
+        class_pos_[s] = i;
+        const std::int32_t p = job_class(job(s)).priority;
+        auto it = std::find_if(class_levels_.begin(), class_levels_.end(),
+                               [&](const auto& l) { return l.first == p; });
+        if (it == class_levels_.end()) {
+            class_levels_.push_back({p, {}});
+            std::sort(class_levels_.begin(), class_levels_.end(),
+                      [](const auto& a, const auto& b) { return a.first > b.first; });
+            it = std::find_if(class_levels_.begin(), class_levels_.end(),
+                              [&](const auto& l) { return l.first == p; });
+        }
+        it->second.push_back(s);
     }
-    const bool keyed = policy_[static_cast<int>(Hook::order)] != nullptr;
-    std::sort(class_order_.begin(), class_order_.end(), [&](Slot a, Slot b) {
-        const Job& x = job(a);
-        const Job& y = job(b);
-        const std::int32_t px = job_class(x).priority, py = job_class(y).priority;
-        if (px != py) return px > py;
-        const double kx = keyed ? x.order_key : static_cast<double>(x.wait_from);
-        const double ky = keyed ? y.order_key : static_cast<double>(y.wait_from);
-        return kx != ky ? kx < ky : x.seq < y.seq;
-    });
+    class_order_.clear();
+    for (const auto& level : class_levels_)
+        class_order_.insert(class_order_.end(), level.second.begin(), level.second.end());
+    victims_dirty_ = true;
     requeued_.clear();
     pass1();
     pass2();
@@ -419,8 +471,11 @@ void Scheduler::pass1() {
                 load(s, runs);
                 continue;
             }
+            if (machine_.matrix().free(0) + preemptable_procs(job_class(j).priority, true) <
+                j.spec.procs)
+                continue;  // no set exists: deferred (§4.3)
             candidate_sets(s);
-            if (sets_.empty()) continue;  // deferred (§4.3)
+            if (sets_.empty()) continue;
             std::size_t pick = 0;
             for (std::size_t k = 1; k < sets_.size(); ++k)
                 if (sets_[k].cost < sets_[pick].cost) pick = k;
@@ -448,6 +503,7 @@ void Scheduler::pass1() {
             for (const NodeRun& r : class_set_)
                 for (std::int32_t k = r.first; k < r.first + r.count; ++k)
                     in_set_[static_cast<std::size_t>(k)] = 1;
+            victims_dirty_ = true;
             break;
         }
     }
@@ -526,6 +582,7 @@ void Scheduler::pass2() {
             load(s, runs);
             continue;
         }
+        if (idle + preemptable_procs(job_class(j).priority, false) < j.spec.procs) continue;
         // Lower classes past their do-not-disturb time, lowest class first,
         // widest first within it (fewest victims).
         std::vector<Slot> victims;
@@ -568,8 +625,11 @@ void Scheduler::find_classes_wakeup() {
     });
     for (Slot v : running_) {
         const Job& j = job(v);
-        if (job_class(j).preemptable && j.dnd_end > now_)
+        if (!job_class(j).preemptable) continue;
+        if (j.dnd_end > now_)
             classes_wakeup_ = std::min(classes_wakeup_, j.dnd_end);
+        else if (j.start == now_)  // loaded now: a victim from the next instant on
+            classes_wakeup_ = std::min(classes_wakeup_, now_ + 1);
     }
 }
 
@@ -607,7 +667,9 @@ void Scheduler::resume(JobId id) {
         throw Error(Errc::state, "job " + std::to_string(id) + " is " + job_state_name(j.state) +
                                      ", not suspended");
     j.wait_from = now_;
+    if (!policy_[static_cast<int>(Hook::order)]) j.order_key = static_cast<double>(now_);
     queue_insert(s);
+    classes_dirty_ = true;
 }
 
 void Scheduler::set_class(JobId id, std::int32_t cls) {
@@ -630,6 +692,8 @@ void Scheduler::set_class(JobId id, std::int32_t cls) {
         j.cls = static_cast<std::int16_t>(cls);
     }
     rescan_ = true;
+    classes_dirty_ = true;
+    victims_dirty_ = true;
 }
 
 }  // namespace rota

@@ -42,6 +42,7 @@ void Scheduler::replace_reservations() {
     }
     rescan_ = true;
     dirty_ = true;
+    classes_dirty_ = true;
 }
 
 void Scheduler::take_out(std::int32_t node) {
@@ -122,6 +123,7 @@ void Scheduler::node_up(std::int32_t node) {
         gained(0);
         dirty_ = true;
         rescan_ = true;
+        classes_dirty_ = true;
     }
     st = NodeState::up;  // a draining node just stays
 }

@@ -355,6 +355,7 @@ void Scheduler::rekey_queue() {
     queue_.assign(keyed_.size(), [&](std::size_t i) { return keyed_[i].entry; });
     ++counters_.resorts;
     rescan_ = true;
+    classes_dirty_ = true;
     if (cfg_.reservation_depth != SchedulerConfig::kUnlimited && reserved_count_ > 0)
         replace_reservations();
 }

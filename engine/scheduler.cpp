@@ -255,6 +255,7 @@ void Scheduler::release(Slot s) {
     if (!node_state_.empty()) retire_drained(a.runs);
     dirty_ = true;
     rescan_ = true;
+    classes_dirty_ = true;
     a.row_mask = 0;
     freed_ += a.procs;
     if (cfg_.classes.enabled) unload(s);
@@ -447,6 +448,7 @@ void Scheduler::set_policy(Hook h, std::shared_ptr<Policy> p) {
     quarantine_end_[i] = kNoTime;
     counters_.hooks[i].quarantined = false;
     rescan_ = true;  // a new policy may choose differently among old candidates
+    classes_dirty_ = true;
 }
 
 }  // namespace rota

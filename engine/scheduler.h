@@ -403,6 +403,14 @@ class Scheduler {
     std::vector<std::int32_t> period_bounds_;  // seconds of the week where a period starts or ends
     Time classes_wakeup_ = kForever;
     std::vector<Slot> class_order_, requeued_;
+    std::vector<std::pair<std::int32_t, std::vector<Slot>>> class_levels_;  // by priority, desc
+    bool victims_dirty_ = true;
+    bool classes_dirty_ = true;                    // an event since the last pass: run both passes
+    mutable const ClassParams* params_ = nullptr;  // class_params() at params_at_
+    mutable Time params_at_ = kNoTime;
+    mutable std::vector<std::int32_t> idle_scratch_;
+    std::vector<std::pair<std::int32_t, std::int32_t>> pre1_, pre2_;  // (priority, procs)
+    std::int64_t preemptable_procs(std::int32_t priority, bool pass1);
     std::vector<std::size_t> class_pos_;  // their queue positions, by slot
     struct Victims {
         std::vector<Slot> jobs;
