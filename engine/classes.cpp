@@ -187,7 +187,8 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     loaded_procs_ += n;
     class_loaded_[static_cast<std::size_t>(j.cls)] += n;
     const ClassLimits& l = class_params().limits;
-    if (l.large_job > 0 && n >= l.large_job) large_loaded_ += n;
+    j.counted_large = l.large_job > 0 && n >= l.large_job;
+    if (j.counted_large) large_loaded_ += n;
     if (swap_in) {
         swapped_procs_ -= n;
         j.swapped = false;
@@ -212,10 +213,9 @@ void Scheduler::unload(Slot s) {
             owner_[static_cast<std::size_t>(k)] = kNoSlot;
     loaded_procs_ -= n;
     class_loaded_[static_cast<std::size_t>(j.cls)] -= n;
-    const ClassLimits& l = class_params().limits;
-    // A period may have changed what is large: count by what it was.
-    if (l.large_job > 0 && n >= l.large_job)
-        large_loaded_ = std::max<std::int64_t>(0, large_loaded_ - n);
+    // Counted as it was at load: a period may have changed what is large.
+    if (j.counted_large) large_loaded_ -= n;
+    j.counted_large = false;
 }
 
 void Scheduler::swap_out(Slot s, bool by_user) {

@@ -108,6 +108,7 @@ struct Job {
     Time swapping_until = kNoTime;
     std::int32_t preemptions = 0;
     bool swapped = false;
+    bool counted_large = false;  // loaded as a large job (§4.2's large limit)
 
     bool reserved() const { return reserved_start != kNoTime; }
     std::int32_t min_procs() const { return spec.min_procs > 0 ? spec.min_procs : spec.procs; }

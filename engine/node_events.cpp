@@ -210,7 +210,8 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
         loaded_procs_ += spec.procs;
         class_loaded_[static_cast<std::size_t>(j.cls)] += spec.procs;
         const ClassLimits& l = class_params().limits;
-        if (l.large_job > 0 && spec.procs >= l.large_job) large_loaded_ += spec.procs;
+        j.counted_large = l.large_job > 0 && spec.procs >= l.large_job;
+        if (j.counted_large) large_loaded_ += spec.procs;
         j.exec_from = start;
         j.dnd_end = dnd_end_from(j, start);
     }
