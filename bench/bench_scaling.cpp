@@ -1,6 +1,6 @@
 // Throughput as workloads grow: does the cost per job stay flat?
 //
-//   build/bin/bench_scaling [--suite backfill|traces|gang|kresource|all]
+//   build/bin/bench_scaling [--suite backfill|traces|gang|kresource|classes|all]
 //                           [--repeat R] [--sizes N,N,...] [--gang-sizes N,N,...]
 //                           [--k-jobs N]
 //
@@ -13,6 +13,9 @@
 //           FF-EASY on seed 002's feitelson-k workload, K = 8, V = 0.1,
 //           100,000 jobs, arrivals calibrated for a mean queue of 64
 //           (the calibration runs before, outside the measure).
+// classes:  seed 003's two-pass algorithm with preemption (Table 1's
+//           classes, limits x 4) against EASY on the backfill suite's
+//           workload, --k-jobs jobs.
 //
 // Each figure is the CPU time of this thread while the simulation runs
 // (CLOCK_THREAD_CPUTIME_ID: the workload is built before, outside the
@@ -219,6 +222,45 @@ void kresource(std::int64_t n, int repeat) {
     std::printf("  bl-easy / ff-easy CPU time: %.2fx\n", f[2].median / f[0].median);
 }
 
+// Seed 003's two passes with preemption against EASY on one workload of
+// `n` jobs on 1,024 processors: Table 1's classes with §4.2's limits scaled
+// from the T3D's 256 processors (x 4), interactive = at most 256
+// processors and 2 hours requested.
+void classes(std::int64_t n, int repeat) {
+    GenerateOptions g;
+    g.procs = 1024;
+    g.load = 0.9;
+    g.jobs = n;
+    const auto jobs = generate(g);
+    std::vector<std::int32_t> cls(jobs.size(), 0);
+    std::size_t interactive = 0;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        if (jobs[i].procs <= 256 && jobs[i].estimate <= 7200) {
+            cls[i] = 1;  // interactive, class 1 of the preset
+            ++interactive;
+        }
+    Setting c = backfilling("classes");
+    c.rc.engine = toml::parse(
+        "[classes]\npreset = \"llnl-t3d\"\nlarge_job = 256\nlarge_procs = 768\n"
+        "job_procs = 1024\nsystem_procs = 2304\n"
+        "[[classes.class]]\nname = \"interactive\"\nprocs = 1024\n"
+        "[[classes.class]]\nname = \"debug\"\nprocs = 384\n"
+        "[[classes.class]]\nname = \"production\"\nprocs = 1024\n"
+        "[[classes.class]]\nname = \"benchmark\"\nprocs = 256\n"
+        "[[classes.class]]\nname = \"standby\"\nprocs = 1024\n");
+    c.opt.job_class = &cls;
+    const auto f = alternate({c, backfilling("easy")}, jobs, g.procs, repeat);
+    std::printf(
+        "\nseed 003's two passes (llnl-t3d classes x 4) against EASY, generated workload (1024 "
+        "procs, load 0.9), %lld jobs, %zu interactive\n",
+        static_cast<long long>(n), interactive);
+    std::printf("  classes  %8.3f s CPU  (runs within %.2fx; %.0f jobs waiting on average)\n",
+                f[0].median, f[0].spread, f[0].waiting);
+    std::printf("  easy     %8.3f s CPU  (runs within %.2fx; %.0f jobs waiting on average)\n",
+                f[1].median, f[1].spread, f[1].waiting);
+    std::printf("  classes / easy CPU time: %.2fx (target at most 3x)\n", f[0].median / f[1].median);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -261,6 +303,7 @@ int main(int argc, char** argv) {
                 {gang("bgs"), gang("mbgs")}, parse_sizes(gang_sizes.c_str()), zhang_options(1.8, 1),
                 repeat);
     if (all || suite == "kresource") kresource(k_jobs, repeat);
+    if (all || suite == "classes") classes(k_jobs, repeat);
     std::printf(
         "\nreproduce: build/bin/bench_scaling --suite %s --repeat %d --sizes %s "
         "--gang-sizes %s --k-jobs %lld\n",

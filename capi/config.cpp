@@ -2,97 +2,17 @@
 
 #include <toml++/toml.h>
 
+#include <cmath>
+#include <cstdio>
 #include <set>
 
+#include "config_classes.h"
 #include "engine/error.h"
+#include "toml_read.h"
 
 namespace rota {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& msg) {
-    throw Error(Errc::config, msg);
-}
-
-const char* type_name(const toml::node& n) {
-    switch (n.type()) {
-        case toml::node_type::string:
-            return "a string";
-        case toml::node_type::integer:
-            return "an integer";
-        case toml::node_type::floating_point:
-            return "a float";
-        case toml::node_type::boolean:
-            return "a boolean";
-        case toml::node_type::table:
-            return "a table";
-        case toml::node_type::array:
-            return "an array";
-        default:
-            return "a date or time";
-    }
-}
-
-// Keys that moved, with where they went: a config written for an older
-// rota gets a pointer instead of a bare "unknown key".
-std::string moved_hint(const std::string& key) {
-    if (key == "gang.backfill")
-        return " (backfilling in every row is scheduler.backfill with "
-               "scheduler.reservation_depth, or the preset bgs)";
-    if (key == "policy.backfill")
-        return " (the hook is named backfill_select: [policy.backfill_select])";
-    if (key == "policy.migration")
-        return " (the hook is named migration_option: [policy.migration_option])";
-    return "";
-}
-
-void only_keys(const toml::table& t, const std::string& where,
-               const std::set<std::string>& allowed) {
-    for (const auto& [k, v] : t) {
-        if (allowed.count(std::string(k.str()))) continue;
-        const std::string key = (where.empty() ? "" : where + ".") + std::string(k.str());
-        fail("unknown key '" + key + "'" + moved_hint(key));
-    }
-}
-
-const toml::table* table_at(const toml::table& t, const char* key, const std::string& where) {
-    const toml::node* n = t.get(key);
-    if (!n) return nullptr;
-    if (!n->is_table()) fail("key '" + where + key + "' must be a table, got " + type_name(*n));
-    return n->as_table();
-}
-
-std::int64_t get_int(const toml::table& t, const char* key, const std::string& where,
-                     std::int64_t dflt) {
-    const toml::node* n = t.get(key);
-    if (!n) return dflt;
-    if (!n->is_integer())
-        fail("key '" + where + key + "' must be an integer, got " + type_name(*n));
-    return n->as_integer()->get();
-}
-
-bool get_bool(const toml::table& t, const char* key, const std::string& where, bool dflt) {
-    const toml::node* n = t.get(key);
-    if (!n) return dflt;
-    if (!n->is_boolean()) fail("key '" + where + key + "' must be a boolean, got " + type_name(*n));
-    return n->as_boolean()->get();
-}
-
-std::string get_string(const toml::table& t, const char* key, const std::string& where) {
-    const toml::node* n = t.get(key);
-    if (!n) return {};
-    if (!n->is_string()) fail("key '" + where + key + "' must be a string, got " + type_name(*n));
-    return n->as_string()->get();
-}
-
-double get_seconds(const toml::table& t, const char* key, const std::string& where, double dflt) {
-    const toml::node* n = t.get(key);
-    if (!n) return dflt;
-    if (n->is_integer()) return static_cast<double>(n->as_integer()->get());
-    if (!n->is_floating_point())
-        fail("key '" + where + key + "' must be a number (seconds), got " + type_name(*n));
-    return n->as_floating_point()->get();
-}
 
 void parse_clusters(const toml::node& c, SchedulerConfig& s) {
     if (!c.is_array_of_tables() || c.as_array()->empty())
@@ -258,6 +178,33 @@ void parse_malleable(const toml::table& t, SchedulerConfig& s) {
     m.adapt_per_byte = per_byte * 1e6;
 }
 
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// Order keys that age and the users' usage (docs/design.md, "Order keys
+// that change", "Usage").
+void parse_usage(const toml::table& t, EngineConfig& c) {
+    SchedulerConfig& s = c.scheduler;
+    c.rekey_interval_given = t.get("rekey_interval") != nullptr;
+    const double every = get_seconds(t, "rekey_interval", "scheduler.", 300.0);
+    if (!(every == 0 || (every >= 1e-6 && every <= 1e9)))
+        fail(
+            "key 'scheduler.rekey_interval' must be 0 (re-key only after a reload) or a number "
+            "of seconds from 0.000001 to 1e9, got " +
+            number_text(every));
+    s.rekey_interval = static_cast<Time>(std::llround(every * static_cast<double>(kSecond)));
+    const double half = get_seconds(t, "usage_half_life", "scheduler.", 0.0);
+    if (!(half == 0 || (half >= 1e-6 && half <= 1e9)))
+        fail(
+            "key 'scheduler.usage_half_life' must be 0 (no decay) or a number of seconds from "
+            "0.000001 to 1e9, got " +
+            number_text(half));
+    s.usage_half_life = static_cast<Time>(std::llround(half * static_cast<double>(kSecond)));
+}
+
 void parse_lua(const toml::table& t, EngineConfig& c) {
     only_keys(t, "lua", {"instruction_budget", "memory_limit_mb"});
     c.instruction_budget = get_int(t, "instruction_budget", "lua.", c.instruction_budget);
@@ -369,6 +316,25 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
                 fail(std::string("key 'policy.") + hook_name(h) +
                      "' is never called: there is no [malleable] table (seed 004)");
     }
+    // Seed 003's two-pass algorithm replaces the walk: it reserves one
+    // processor set at a time and preempts; it never backfills.
+    if (s.classes.enabled) {
+        for (const char* k : {"preset", "backfill", "reservation_depth"})
+            if (given(sched, k))
+                fail(std::string("key 'scheduler.") + k +
+                     "' has no effect with [classes]: the two-pass algorithm (seed 003 §4.3) "
+                     "neither backfills nor keeps a reservation depth");
+        if (script_for(c, Hook::backfill_select))
+            fail("key 'policy.backfill_select' is never called with [classes]");
+        if (s.rows > 1 || !s.pools.empty() || !s.clusters.empty() || s.malleable.enabled)
+            fail(
+                "[classes] cannot be combined with gang scheduling, [[machine.pools]], "
+                "[[machine.clusters]] or [malleable]: its time sharing is preemption");
+    }
+    if (c.rekey_interval_given && !script_for(c, Hook::order))
+        fail(
+            "key 'scheduler.rekey_interval' has no effect: there is no [policy.order] script "
+            "(only an order script whose keys age, ages = true, is re-keyed at an interval)");
     if (s.clusters.empty() && script_for(c, Hook::placement))
         fail("key 'policy.placement' is never called: the machine has no [[machine.clusters]]");
 }
@@ -422,19 +388,21 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
              ": TOML syntax error: " + std::string(e.description()));
     }
     EngineConfig c;
-    only_keys(root, "", {"machine", "scheduler", "policy", "lua", "gang", "malleable"});
+    only_keys(root, "", {"machine", "scheduler", "policy", "lua", "gang", "malleable", "classes"});
     const toml::table* m = table_at(root, "machine", "");
     if (!m) fail("table [machine] is required (at least machine.procs)");
     parse_machine(*m, c.scheduler);
     const toml::table* sched = table_at(root, "scheduler", "");
     if (sched) {
-        only_keys(*sched, "scheduler", {"preset", "backfill", "reservation_depth"});
+        only_keys(*sched, "scheduler",
+                  {"preset", "backfill", "reservation_depth", "rekey_interval", "usage_half_life"});
         c.scheduler.backfill = get_bool(*sched, "backfill", "scheduler.", true);
         std::int64_t d = get_int(*sched, "reservation_depth", "scheduler.", 1);
         if (d < -1 || d > 1'000'000)
             fail("key 'scheduler.reservation_depth' must be -1 (unlimited) or 0..1000000, got " +
                  std::to_string(d));
         c.scheduler.reservation_depth = static_cast<std::int32_t>(d);
+        parse_usage(*sched, c);
     }
     if (const toml::table* p = table_at(root, "policy", "")) parse_policy(*p, c);
     if (const toml::table* l = table_at(root, "lua", "")) parse_lua(*l, c);
@@ -449,6 +417,7 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
     }
     if (gang) parse_gang(*gang, c.scheduler);
     if (const toml::table* mt = table_at(root, "malleable", "")) parse_malleable(*mt, c.scheduler);
+    if (const toml::table* ct = table_at(root, "classes", "")) parse_classes(*ct, c.scheduler);
     resolve(sched, gang, c);
     return c;
 }

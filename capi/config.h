@@ -19,7 +19,8 @@ struct HookScript {
 
 struct EngineConfig {
     SchedulerConfig scheduler;
-    std::string preset;  // scheduler.preset, if given
+    std::string preset;                 // scheduler.preset, if given
+    bool rekey_interval_given = false;  // only an order policy whose keys age reads it
     std::vector<HookScript> scripts;
     std::vector<std::string> search_path;  // for relative script paths
     std::int64_t instruction_budget = 10'000'000;

@@ -1,4 +1,5 @@
 // Life cycle, errors, versions and policies of the C ABI.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -75,6 +76,13 @@ int create(const std::string& text, const std::string& source, const std::string
             lc.log = [e](std::string_view l) { e->log("policy: " + std::string(l)); };
             e->lua = std::make_shared<LuaPolicy>(std::move(lc));
         }
+        // An interval for keys that do not age would be read by nothing.
+        if (e->config.rekey_interval_given && !(e->lua && e->lua->ages(Hook::order)))
+            throw Error(Errc::config,
+                        "key 'scheduler.rekey_interval' has no effect: the order policy " +
+                            (e->lua ? e->lua->resolved_path(Hook::order) : std::string()) +
+                            " does not declare that its keys age (ages = true; "
+                            "docs/lua-api.md, \"order\")");
         e->sched = std::make_unique<Scheduler>(e->config.scheduler);
         e->sched->set_log([e](const std::string& l) { e->log(l); });
         e->install_policies();
@@ -119,6 +127,7 @@ class NativeBackfill : public Policy {
         ROTA_CONTEXT_COMMON(ROTA_X)
         ROTA_CONTEXT_BACKFILL(ROTA_X)
 #undef ROTA_X
+        users(ctx, rc);
         out_.resize(c.size());
         const int n = fn_(ud_, &rb, &rc, out_.data());
         picks.clear();
@@ -141,10 +150,44 @@ class NativeBackfill : public Policy {
         return v.empty() ? nullptr : v.data();
     }
 
+    // ROTA_CONTEXT_USERS as arrays over the users, in id order; built again
+    // only when the records or the time changed since the last call.
+    void users(const BackfillContext& ctx, rota_backfill_context& rc) {
+        const UsageBook* book = ctx.user_usage.book;
+        const auto version = book ? book->version() : 0;
+        if (book != book_ || version != version_ || ctx.user_usage.now != now_) {
+            book_ = book;
+            version_ = version;
+            now_ = ctx.user_usage.now;
+            ids_.clear();
+            if (book) ids_ = book->ids();
+            std::sort(ids_.begin(), ids_.end());
+            usage_.clear();
+            procs_.clear();
+            running_.clear();
+            for (const std::int32_t u : ids_) {
+                usage_.push_back(ctx.user_usage.value(u));
+                procs_.push_back(static_cast<std::int32_t>(ctx.user_procs.value(u)));
+                running_.push_back(static_cast<std::int32_t>(ctx.user_running.value(u)));
+            }
+        }
+        rc.users = static_cast<std::int32_t>(ids_.size());
+        rc.total_usage = ctx.total_usage;
+        rc.user_ids = ids_.empty() ? nullptr : ids_.data();
+        rc.user_usage = usage_.empty() ? nullptr : usage_.data();
+        rc.user_procs = procs_.empty() ? nullptr : procs_.data();
+        rc.user_running = running_.empty() ? nullptr : running_.data();
+    }
+
     rota_backfill_select_fn fn_;
     void* ud_;
     bool streams_;
     std::vector<std::uint32_t> out_;
+    const UsageBook* book_ = nullptr;
+    std::uint64_t version_ = 0;
+    Time now_ = kNoTime;
+    std::vector<std::int32_t> ids_, procs_, running_;
+    std::vector<double> usage_;
 };
 
 }  // namespace
@@ -233,6 +276,8 @@ int rota_reload_policies(rota_engine* e) {
         ++e->reloads;
         e->install_policies();
         e->sched->end_quarantines();
+        // The new order script's keys, for the whole queue, at once.
+        e->sched->rekey();
         return ROTA_OK;
     });
 }

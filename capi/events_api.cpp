@@ -48,6 +48,14 @@ JobSpec spec_of(const rota_job* job, const std::string& fn) {
     if (has(offsetof(rota_job, min_procs) + sizeof(job->min_procs))) s.min_procs = job->min_procs;
     if (has(offsetof(rota_job, adapt_bytes) + sizeof(job->adapt_bytes)))
         s.adapt_bytes = job->adapt_bytes;
+    // Class numbers start at 1; 0, a zeroed struct's, is the default class.
+    if (has(offsetof(rota_job, job_class) + sizeof(job->job_class))) {
+        if (job->job_class < 0)
+            throw Error(Errc::invalid,
+                        fn + ": job_class must be 0 (the default) or a class number, got " +
+                            std::to_string(job->job_class));
+        s.job_class = job->job_class - 1;
+    }
     return s;
 }
 

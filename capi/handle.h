@@ -27,6 +27,9 @@ struct rota_engine {
     // over the configuration's, reloads included.
     std::shared_ptr<rota::Policy> native_backfill;
     std::vector<rota::JobId> ids;  // scratch for list queries
+    // Jobs rota_job_suspend()ed, which no engine list holds, for
+    // rota_top(); ids no longer suspended are dropped on the way.
+    std::vector<rota::JobId> suspended;
     // Inside a call: a callback (log, native policy) calling back into the
     // same engine would change or read it mid-pass; it gets ROTA_ESTATE.
     bool busy = false;
@@ -38,6 +41,9 @@ struct rota_engine {
 namespace rota::capi {
 
 int status_of(Errc c);
+
+// Records a job rota_job_suspend() suspended, for rota_top() (top.cpp).
+void note_suspended(rota_engine* e, JobId id);
 
 // Copies `full` into the caller's struct, only as many bytes as the size
 // the caller declared (at least the size field itself), so that callers

@@ -27,6 +27,8 @@ int state_code(JobState s) {
             return ROTA_JOB_QUEUED;
         case JobState::running:
             return ROTA_JOB_RUNNING;
+        case JobState::suspended:
+            return ROTA_JOB_SUSPENDED;
         default:
             throw Error(Errc::internal, "a job in a final state is still indexed");
     }
@@ -63,6 +65,18 @@ int rota_job_info_get(rota_engine* e, int64_t id, rota_job_info* out) {
         full.min_procs = j->min_procs();
         full.harvests = j->harvests;
         full.progress = e->sched->progress(*j);
+        const bool classes = e->sched->config().classes.enabled;
+        const bool running = j->state == JobState::running;
+        const bool waiting = j->state == JobState::queued;
+        full.job_class = classes ? j->cls + 1 : 0;
+        full.preemptions = j->preemptions;
+        full.on_disk = j->swapped ? 1 : 0;
+        full.reserved = classes && e->sched->class_reserved_job() == j->spec.id ? 1 : 0;
+        full.executed = j->used;
+        full.dnd_end = classes && running ? j->dnd_end : -1;
+        full.wait_since = classes && waiting ? j->wait_from : -1;
+        full.swapping_until =
+            j->swapped && j->swapping_until > e->sched->now() ? j->swapping_until : -1;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });
@@ -185,6 +199,7 @@ int rota_machine(rota_engine* e, rota_machine_info* out) {
         full.migration = c.migration ? 1 : 0;
         full.slice = c.rows > 1 ? c.slice : 0;
         full.nclusters = static_cast<int32_t>(c.clusters.size());
+        full.nclasses = c.classes.enabled ? static_cast<int32_t>(c.classes.base.classes.size()) : 0;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });
@@ -305,8 +320,36 @@ int rota_counters_get(rota_engine* e, rota_counters* out) {
         full.harvests = c.harvests;
         full.grows = c.grows;
         full.shrinks = c.shrinks;
+        full.preemptions = c.preemptions;
+        full.swap_ins = c.swap_ins;
+        full.class_reservations = c.class_reservations;
+        full.rekeys = c.rekeys;
+        full.resorts = c.resorts;
         capi::copy_sized(full, out);
         return ROTA_OK;
+    });
+}
+
+int rota_user_get(rota_engine* e, int32_t user, rota_user_info* out) {
+    return capi::guard(e, [&] {
+        if (!out || out->size < sizeof(size_t))
+            throw Error(Errc::invalid, "rota_user_get: out is NULL or its size is not set");
+        const UsageBook& u = e->sched->usage();
+        rota_user_info full{};
+        full.size = sizeof(full);
+        full.usage = u.usage(user, e->sched->now());
+        full.procs = u.procs(user);
+        full.running = u.running(user);
+        capi::copy_sized(full, out);
+        return ROTA_OK;
+    });
+}
+
+int rota_users(rota_engine* e, int32_t* out, size_t cap, size_t* n) {
+    return capi::guard(e, [&] {
+        std::vector<int32_t> ids = e->sched->usage().ids();
+        std::sort(ids.begin(), ids.end());
+        return copy_out<int32_t>(ids, out, cap, n);
     });
 }
 

@@ -83,6 +83,28 @@ static_assert(in_order(kContextOffsets, offsetof(rota_backfill_context, now),
                        sizeof(rota_backfill_context)),
               "rota_backfill_context's fields are not the declared ones in order");
 
+// Then the usage records (ABI 6): the scalars of ROTA_CONTEXT_USERS, and
+// each per-user figure as an array over the users, after their ids.
+static_assert(
+    std::is_same_v<decltype(rota_backfill_context::users), std::int32_t> &&
+        std::is_same_v<decltype(rota_backfill_context::total_usage), double> &&
+        std::is_same_v<decltype(rota_backfill_context::user_ids), const std::int32_t*> &&
+        std::is_same_v<decltype(rota_backfill_context::user_usage), const double*> &&
+        std::is_same_v<decltype(rota_backfill_context::user_procs), const std::int32_t*> &&
+        std::is_same_v<decltype(rota_backfill_context::user_running), const std::int32_t*>,
+    "rota_backfill_context's usage fields have the wrong types");
+constexpr std::size_t kUserOffsets[] = {
+#define ROTA_X(name, type, doc) offsetof(rota_backfill_context, name),
+    ROTA_CONTEXT_USERS(ROTA_X)
+#undef ROTA_X
+};
+static_assert(kUserOffsets[0] > kContextOffsets[std::size(kContextOffsets) - 1] &&
+                  offsetof(rota_backfill_context, user_ids) > kUserOffsets[1] &&
+                  offsetof(rota_backfill_context, user_ids) < kUserOffsets[2] &&
+                  in_order(kUserOffsets, kUserOffsets[0], sizeof(rota_backfill_context)),
+              "rota_backfill_context's usage fields are not ROTA_CONTEXT_USERS in order, after "
+              "the backfill fields");
+
 }  // namespace
 
 }  // namespace rota::capi

@@ -21,6 +21,8 @@ enum class ActionType : std::uint8_t {
     requeue = 11,     // the job was stopped (a node went down) and waits again
     grow = 12,        // seed 004: the job also holds `runs`; idle for `delay`
     shrink = 13,      // seed 004: the job gives up `runs`; idle for `delay`
+    swap_out = 14,    // seed 003: the job's state goes to disk, freeing `runs` after `delay`
+    swap_in = 15,     // seed 003: the job's state is loaded onto `runs`; idle for `delay`
 };
 
 struct Action {

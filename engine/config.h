@@ -48,6 +48,60 @@ struct MalleableConfig {
     double adapt_per_byte = 0.0;  // microseconds per byte
 };
 
+// Seed 003 §4.2's job classes (Table 1): each has a priority, a maximum
+// wait before the two-pass algorithm reserves processors for it, a
+// do-not-disturb multiplier (x processors = the least time a job keeps
+// its processors once loaded), a processor limit, and whether its jobs may
+// be preempted at all (debug and benchmark may not).
+struct JobClassConfig {
+    std::string name;
+    std::int32_t priority = 0;  // higher is served first
+    Time max_wait = kForever;   // waited this long (to be loaded): pass 1
+    Time dnd = 0;               // do-not-disturb time per processor
+    std::int32_t procs = 0;     // most processors the class's loaded jobs hold; 0: none
+    bool preemptable = true;
+};
+
+// §4.2's global limits; 0 means no limit.
+struct ClassLimits {
+    std::int32_t large_job = 0;    // a job of at least this many processors is "large"
+    std::int32_t large_procs = 0;  // most processors loaded large jobs hold
+    std::int32_t job_procs = 0;    // most processors of any one job
+    // Processors of jobs loaded or swapped out (the over-allocation: 576 of
+    // 256, 2.25, in the paper). A job not yet started waits if it would
+    // pass it; preemption leaves it unchanged.
+    std::int32_t system_procs = 0;
+};
+
+struct ClassParams {
+    std::vector<JobClassConfig> classes;
+    ClassLimits limits;
+};
+
+// A parameter set for part of the week (§4.2: "daytime on week-days";
+// interactive and production equal at night). `from` and `to` are seconds
+// of the day; from > to spans midnight (it starts on the days named).
+struct ClassPeriod {
+    std::string name;
+    std::uint8_t days = 0x7f;  // bit d: Monday = 0 .. Sunday = 6
+    std::int32_t from = 0, to = 86400;
+    ClassParams params;  // complete: the base set with the period's changes
+};
+
+// Seed 003 §4.3's two-pass algorithm with lazy preemption replaces the
+// walk when `enabled` (engine/classes.cpp).
+struct ClassesConfig {
+    bool enabled = false;
+    ClassParams base;
+    std::vector<ClassPeriod> periods;  // the first that holds the time applies
+    std::int32_t default_class = 0;
+    // Time to move one processor's state to disk and back (§4.2: about one
+    // second on the T3D); half is paid swapping out, half swapping in.
+    Time swap_time = 0;
+    // Seconds into the week (Monday 00:00 = 0) at engine time 0.
+    std::int64_t week_origin = 0;
+};
+
 struct SchedulerConfig {
     // The machine (docs/design.md, "The machine model"): `procs` nodes, the
     // columns of an Ousterhout matrix of `rows` time slices (seed 000 §4),
@@ -84,7 +138,16 @@ struct SchedulerConfig {
     std::int32_t quarantine_after = 50;
     Time quarantine_time = 600 * kSecond;
 
+    // Order keys that age (docs/design.md, "Order keys that change"): when
+    // the order policy says its keys age, the whole queue is re-keyed and
+    // re-sorted at the first pass at or after every multiple of
+    // `rekey_interval` of engine time (0: only after a reload).
+    Time rekey_interval = 300 * kSecond;
+    // The users' usage (engine/usage.h) decays with this half-life; 0: none.
+    Time usage_half_life = 0;
+
     MalleableConfig malleable;
+    ClassesConfig classes;
 };
 
 }  // namespace rota

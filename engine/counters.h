@@ -38,6 +38,15 @@ struct Counters {
     std::uint64_t harvests = 0;
     std::uint64_t grows = 0;
     std::uint64_t shrinks = 0;
+    // Seed 003 (job classes): jobs swapped out to make room (preemptions),
+    // swapped back in, and reservations pass 1 made.
+    std::uint64_t preemptions = 0;
+    std::uint64_t swap_ins = 0;
+    std::uint64_t class_reservations = 0;
+    // Whole-queue calls of the order hook that succeeded, and those that
+    // changed the queue's order (docs/design.md, "Order keys that change").
+    std::uint64_t rekeys = 0;
+    std::uint64_t resorts = 0;
     std::array<HookStats, kHookCount> hooks{};
 };
 

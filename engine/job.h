@@ -16,9 +16,10 @@ enum class JobState : std::uint8_t {
     held,     // admission said "hold": asked again at every pass
     queued,   // waiting in the queue (possibly holding a reservation)
     running,
-    finished,  // ended by the embedder (rota_job_end)
-    killed,    // reached its estimate (walltime) while running
-    rejected,  // refused by admission or impossible; has a reason
+    suspended,  // seed 003 §4.5: stopped by its user (state on disk), until resumed
+    finished,   // ended by the embedder (rota_job_end)
+    killed,     // reached its estimate (walltime) while running
+    rejected,   // refused by admission or impossible; has a reason
     cancelled,
 };
 
@@ -46,6 +47,8 @@ struct JobSpec {
     std::int32_t min_procs = 0;
     // Data an adaptation redistributes (§4.1), bytes; see MalleableConfig.
     std::int64_t adapt_bytes = 0;
+    // Seed 003: its job class ([classes] order); -1: the default class.
+    std::int32_t job_class = -1;
 };
 
 // Where a running job is on the machine (docs/design.md, "The machine
@@ -91,6 +94,21 @@ struct Job {
     Time paused_until = kNoTime;
     std::int32_t harvests = 0;
     bool waited = false;
+    // Seed 003, under [classes]: its class; execution time of its earlier
+    // loads; when the current load computes from (after swapping in, or
+    // after its processors' former jobs swapped out); when its
+    // do-not-disturb time ends; since when it waits to be loaded; when
+    // its state is on disk (swapped out or suspended) and until when it is
+    // still being written there.
+    std::int16_t cls = 0;
+    Time used = 0;
+    Time exec_from = kNoTime;
+    Time dnd_end = kNoTime;
+    Time wait_from = kNoTime;
+    Time swapping_until = kNoTime;
+    std::int32_t preemptions = 0;
+    bool swapped = false;
+    bool counted_large = false;  // loaded as a large job (§4.2's large limit)
 
     bool reserved() const { return reserved_start != kNoTime; }
     std::int32_t min_procs() const { return spec.min_procs > 0 ? spec.min_procs : spec.procs; }

@@ -101,6 +101,16 @@ class JobQueue {
         rebuild(0);
     }
 
+    // Replaces the entries by entry(0), ..., entry(n - 1), all live, in
+    // that order (a re-sort).
+    template <class F>
+    void assign(std::size_t n, F entry) {
+        entries_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) entries_[i] = entry(i);
+        dead_ = 0;
+        rebuild(0);
+    }
+
     template <class F>
     void for_each_live(F&& f) const {
         for (const Entry& e : entries_)

@@ -156,6 +156,7 @@ void Scheduler::start_malleable(Slot s, std::int32_t p) {
     a.row_mask = 1u;
     j.start = now_;
     j.state = JobState::running;
+    usage_.started(j.spec.user, p, now_, now_);
     ++running_count_;
     ++counters_.started;
     running_.push_back(s);
@@ -183,6 +184,7 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
         ++counters_.shrinks;
     }
     a.procs += delta;
+    usage_.resized(j.spec.user, delta, now_);
     j.paused_until = std::max(now_, j.paused_until) + cost;
     const Time end =
         j.paused_until +

@@ -36,6 +36,9 @@ class Matrix {
     std::int32_t free(std::int32_t row) const { return free_[idx(row)].idle(); }
     std::int32_t used(std::int32_t row) const { return cols_ - free(row); }
 
+    bool column_free(std::int32_t row, std::int32_t col) const {
+        return free_[idx(row)].is_idle(col);
+    }
     bool columns_free(std::int32_t row, const std::vector<NodeRun>& runs) const {
         return free_[idx(row)].all_idle(runs);
     }

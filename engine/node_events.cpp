@@ -42,6 +42,7 @@ void Scheduler::replace_reservations() {
     }
     rescan_ = true;
     dirty_ = true;
+    classes_dirty_ = true;
 }
 
 void Scheduler::take_out(std::int32_t node) {
@@ -64,6 +65,9 @@ void Scheduler::requeue(Slot s, const std::string& why) {
     j.alloc.runs.clear();
     j.alloc.procs = 0;
     j.start = kNoTime;
+    // Under [classes] its state was in memory, not on disk: it starts over.
+    j.used = 0;
+    j.wait_from = now_;
     ++counters_.requeued;
     Action act{ActionType::requeue, j.spec.id, now_};
     act.reason = static_cast<std::int32_t>(reason_arena_.size());
@@ -119,6 +123,7 @@ void Scheduler::node_up(std::int32_t node) {
         gained(0);
         dirty_ = true;
         rescan_ = true;
+        classes_dirty_ = true;
     }
     st = NodeState::up;  // a draining node just stays
 }
@@ -195,8 +200,21 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     j.alloc.row_mask = 1;
     j.start = start;
     j.state = JobState::running;
+    usage_.started(spec.user, spec.procs, start, now_);
     j.resized = j.paused_until = start;  // adopted on its ideal: none of it is malleable history
-    if (cfg_.malleable.enabled) running_.push_back(s);
+    if (cfg_.malleable.enabled || cfg_.classes.enabled) running_.push_back(s);
+    if (cfg_.classes.enabled) {  // loaded since `start`, as if by the two passes
+        for (const NodeRun& r : runs)
+            for (std::int32_t k = r.first; k < r.first + r.count; ++k)
+                owner_[static_cast<std::size_t>(k)] = s;
+        loaded_procs_ += spec.procs;
+        class_loaded_[static_cast<std::size_t>(j.cls)] += spec.procs;
+        const ClassLimits& l = class_params().limits;
+        j.counted_large = l.large_job > 0 && spec.procs >= l.large_job;
+        if (j.counted_large) large_loaded_ += spec.procs;
+        j.exec_from = start;
+        j.dnd_end = dnd_end_from(j, start);
+    }
     ++running_count_;
     ++counters_.adopted;
     expiries_.push({j.estimated_end(), j.seq, s});

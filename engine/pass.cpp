@@ -3,6 +3,7 @@
 // matrix phases have nothing to do and cost nothing.
 //
 //   admission, order      new jobs into the queue (admit)
+//   re-key                the whole queue, when the keys age (rekey_queue)
 //   CleanMatrix           every job keeps only its home row
 //   CollapseMatrix-1      jobs move into fuller rows, same columns
 //   compression           reservations move up when capacity came back
@@ -34,8 +35,17 @@ void Scheduler::schedule() {
     ++counters_.passes;
     machine_.advance(now_);
     admit();
+    if (now_ >= next_rekey_) {
+        // The first pass at or after each multiple of the interval.
+        next_rekey_ = (now_ / cfg_.rekey_interval + 1) * cfg_.rekey_interval;
+        if (aging()) rekey_queue();
+    }
     if (cfg_.malleable.enabled) {  // seed 004: Figure 3(a) is the schedule phase
         malleable_phase();
+        return;
+    }
+    if (cfg_.classes.enabled) {  // seed 003: the two passes of §4.3 are the schedule phase
+        classes_phase();
         return;
     }
     if (time_sharing()) begin_rows_pass();  // CleanMatrix, CollapseMatrix-1
@@ -129,6 +139,11 @@ CommonContext Scheduler::common_context() const {
     c.free_procs = machine_.matrix().free(active_row_);
     c.queue_length = static_cast<std::int32_t>(queue_.size());  // live jobs
     c.running = static_cast<std::int32_t>(running_count_);
+    c.users = usage_.users();
+    c.total_usage = usage_.total(now_);
+    c.user_usage = {&usage_, now_};
+    c.user_procs = {&usage_, now_};
+    c.user_running = {&usage_, now_};
     return c;
 }
 
@@ -203,6 +218,13 @@ void Scheduler::admit() {
                           (need < j.spec.procs ? " at least" : "") + "; the machine has " +
                           std::to_string(cfg_.procs));
             continue;
+        }
+        if (cfg_.classes.enabled) {
+            std::string why = never_loads(j);
+            if (!why.empty()) {
+                reject(s, std::move(why));
+                continue;
+            }
         }
         if (clustered()) {
             std::string why = unplaceable(j);
@@ -281,6 +303,61 @@ void Scheduler::admit() {
         j.order_key = keyed ? keys_[i] : static_cast<double>(j.submit);
         queue_insert(admit_slots_[i]);
     }
+}
+
+bool Scheduler::aging() const {
+    const auto& p = policy_[static_cast<int>(Hook::order)];
+    return p && p->ages(Hook::order);
+}
+
+void Scheduler::rekey() {
+    begin_event();
+    rekey_queue();
+}
+
+// The whole queue in one order call; if the keys put it in another order,
+// it is re-sorted and the walk starts over. Under a finite reservation
+// depth (EASY) the reservations belong to the first blocked jobs of the
+// order, so they are given up and the next walk places them in the new
+// one; unlimited (conservative, BGS), they are promises and stay, and the
+// new order decides who moves up first when capacity comes back
+// (docs/design.md, "Order keys that change"). A failed call keeps the old
+// keys and the old order.
+void Scheduler::rekey_queue() {
+    auto& p = policy_[static_cast<int>(Hook::order)];
+    if (!p || queue_.empty() || quarantined(Hook::order)) return;
+    batch_.clear();
+    keyed_.clear();
+    queue_.for_each_live([&](const JobQueue::Entry& q) {
+        const Job& j = job(q.slot);
+        batch_.push(j);
+        keyed_.push_back({0.0, j.seq, q});
+    });
+    auto t0 = std::chrono::steady_clock::now();
+    keys_.clear();
+    HookOutcome o = p->order(batch_, common_context(), keys_);
+    if (o.ok) {
+        std::string why = check_keys(keys_, batch_.size());
+        if (!why.empty()) o = invalid_answer(Hook::order, *p, why);
+    }
+    const bool ok = call_ok(Hook::order, o, elapsed_ns(t0));
+    batch_.clear();
+    if (!ok) return;
+    ++counters_.rekeys;
+    bool sorted = true;
+    for (std::size_t i = 0; i < keyed_.size(); ++i) {
+        keyed_[i].key = keys_[i];
+        job(keyed_[i].entry.slot).order_key = keys_[i];
+        if (i > 0 && keyed_[i] < keyed_[i - 1]) sorted = false;
+    }
+    if (sorted) return;
+    std::sort(keyed_.begin(), keyed_.end());
+    queue_.assign(keyed_.size(), [&](std::size_t i) { return keyed_[i].entry; });
+    ++counters_.resorts;
+    rescan_ = true;
+    classes_dirty_ = true;
+    if (cfg_.reservation_depth != SchedulerConfig::kUnlimited && reserved_count_ > 0)
+        replace_reservations();
 }
 
 }  // namespace rota

@@ -43,6 +43,10 @@ class Policy {
     // engine may hand them over a chunk at a time and stop as soon as
     // nothing more can start (docs/design.md, "Streaming candidates").
     virtual bool streams(Hook) const { return false; }
+    // order only: true when the keys change with time (an age, a fair
+    // share), so the engine re-keys the whole queue at an interval
+    // (docs/design.md, "Order keys that change").
+    virtual bool ages(Hook) const { return false; }
     // Where the hook's decisions come from, for messages (a script's path).
     virtual std::string source(Hook) const { return "the policy"; }
 
@@ -50,6 +54,8 @@ class Policy {
     virtual HookOutcome admission(const JobBatch& jobs, const CommonContext& ctx,
                                   std::vector<Admission>& out);
     // One sort key per job; lower keys run first, ties in arrival order.
+    // Called with the jobs entering the queue, and with the whole queue to
+    // re-key it (after a reload, and at an interval when the keys age).
     virtual HookOutcome order(const JobBatch& jobs, const CommonContext& ctx,
                               std::vector<double>& keys);
     // `cands` fit now without delaying any reservation. Answer the 0-based

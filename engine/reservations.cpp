@@ -48,6 +48,7 @@ void Scheduler::start(Slot s, std::int32_t row) {
     a.row_mask = 1u << row;
     j.start = now_;
     j.state = JobState::running;
+    usage_.started(j.spec.user, a.procs, now_, now_);
     ++running_count_;
     ++counters_.started;
     if (time_sharing()) {

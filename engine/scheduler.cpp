@@ -19,6 +19,8 @@ SchedulerConfig checked(SchedulerConfig cfg) {
         fail("scheduler.reservation_depth must be -1 (unlimited) or >= 0");
     if (cfg.migration_cost < 0) fail("gang.migration_cost must not be negative");
     if (cfg.migration_q < -1) fail("gang.migration_q must be -1 (unlimited) or >= 0");
+    if (cfg.rekey_interval < 0) fail("scheduler.rekey_interval must not be negative");
+    if (cfg.usage_half_life < 0) fail("scheduler.usage_half_life must not be negative");
     for (const auto& p : cfg.pools)
         if (p.capacity <= 0) fail("pool '" + p.name + "' needs a positive capacity");
     if (!cfg.clusters.empty()) {
@@ -44,6 +46,36 @@ SchedulerConfig checked(SchedulerConfig cfg) {
             !(cfg.malleable.adapt_per_byte >= 0))
             fail("malleable times and costs must not be negative");
     }
+    if (cfg.classes.enabled) {
+        const ClassesConfig& c = cfg.classes;
+        if (cfg.rows > 1 || !cfg.pools.empty() || !cfg.clusters.empty() || cfg.malleable.enabled)
+            fail(
+                "[classes] (seed 003) is one pool of processors: no gang scheduling, pools, "
+                "clusters or [malleable]");
+        if (c.base.classes.empty()) fail("[classes] needs at least one class");
+        if (c.base.classes.size() > 1000) fail("[classes]: at most 1000 classes");
+        if (c.default_class < 0 ||
+            static_cast<std::size_t>(c.default_class) >= c.base.classes.size())
+            fail("classes.default is not a class");
+        if (c.swap_time < 0) fail("classes.swap_time must not be negative");
+        for (const ClassPeriod& p : c.periods) {
+            if (p.params.classes.size() != c.base.classes.size())
+                fail("classes.period '" + p.name + "' does not give every class");
+            if (p.from < 0 || p.from > 86400 || p.to < 0 || p.to > 86400 || p.from == p.to ||
+                p.days == 0 || p.days > 0x7f)
+                fail("classes.period '" + p.name + "' has no valid days or hours");
+        }
+        auto check = [&](const ClassParams& p) {
+            for (const JobClassConfig& k : p.classes)
+                if (k.max_wait < 0 || k.dnd < 0 || k.procs < 0)
+                    fail("class '" + k.name + "': times and limits must not be negative");
+            const ClassLimits& l = p.limits;
+            if (l.large_job < 0 || l.large_procs < 0 || l.job_procs < 0 || l.system_procs < 0)
+                fail("classes: limits must not be negative");
+        };
+        check(c.base);
+        for (const ClassPeriod& p : c.periods) check(p.params);
+    }
     return cfg;
 }
 
@@ -55,11 +87,31 @@ Scheduler::Scheduler(SchedulerConfig cfg)
       reserved_in_row_(static_cast<std::size_t>(cfg_.rows), 0),
       row_ok_(static_cast<std::size_t>(cfg_.rows), 1),
       reach_(static_cast<std::size_t>(cfg_.rows)),
-      row_gain_(static_cast<std::size_t>(cfg_.rows), 0) {
+      row_gain_(static_cast<std::size_t>(cfg_.rows), 0),
+      usage_(cfg_.usage_half_life),
+      next_rekey_(cfg_.rekey_interval > 0 ? cfg_.rekey_interval : kForever) {
     // Batches carry every job's demand as shares of the capacities (R_ij).
     batch_.inv_capacity.push_back(1.0 / static_cast<double>(cfg_.procs));
     for (const PoolConfig& p : cfg_.pools)
         batch_.inv_capacity.push_back(1.0 / static_cast<double>(p.capacity));
+    if (cfg_.classes.enabled) {
+        class_loaded_.assign(cfg_.classes.base.classes.size(), 0);
+        const auto n = static_cast<std::size_t>(cfg_.procs);
+        owner_.assign(n, kNoSlot);
+        node_free_at_.assign(n, 0);
+        in_set_.assign(n, 0);
+        // Where in the week each period starts and ends.
+        for (const ClassPeriod& p : cfg_.classes.periods)
+            for (int d = 0; d < 7; ++d) {
+                if (!((p.days >> d) & 1u)) continue;
+                const std::int32_t day = d * 86400;
+                period_bounds_.push_back(day + p.from);
+                period_bounds_.push_back((day + (p.from < p.to ? 0 : 86400) + p.to) % (7 * 86400));
+            }
+        std::sort(period_bounds_.begin(), period_bounds_.end());
+        period_bounds_.erase(std::unique(period_bounds_.begin(), period_bounds_.end()),
+                             period_bounds_.end());
+    }
     batch_.with_components = clustered();
     place_batch_.with_components = clustered();
     place_batch_.inv_capacity = batch_.inv_capacity;
@@ -132,6 +184,16 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
                                        " must be between 1 and procs = " +
                                        std::to_string(spec.procs) + " (0: rigid)");
     if (spec.adapt_bytes < 0) throw Error(Errc::invalid, who + ": adapt_bytes must be >= 0");
+    if (spec.job_class != -1) {
+        const auto classes = static_cast<std::int32_t>(cfg_.classes.base.classes.size());
+        // Numbered from 1 in the ABI (rota.h); the engine counts from 0.
+        if (!cfg_.classes.enabled)
+            throw Error(Errc::invalid, who + ": job_class " + std::to_string(spec.job_class + 1) +
+                                           " given, but there is no [classes] table");
+        if (spec.job_class < 0 || spec.job_class >= classes)
+            throw Error(Errc::invalid, who + ": job_class " + std::to_string(spec.job_class + 1) +
+                                           " is outside 1.." + std::to_string(classes));
+    }
     if (spec.submitted < 0 || spec.submitted > now_)
         throw Error(Errc::invalid, who + ": submitted at " + std::to_string(spec.submitted) +
                                        " us, after now (" + std::to_string(now_) +
@@ -159,6 +221,9 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     j.submit = spec.submitted > 0 ? spec.submitted : now_;
     j.window = spec.estimate * cfg_.rows;
     j.seq = next_seq_++;
+    j.cls = static_cast<std::int16_t>(spec.job_class >= 0 ? spec.job_class
+                                                          : cfg_.classes.default_class);
+    j.wait_from = j.submit;
     j.state = JobState::pending;
     index_.insert(spec.id, s);
     return s;
@@ -185,12 +250,16 @@ void Scheduler::release(Slot s) {
         gained(a.home_row);
     }
     j.clusters.clear();
+    // A job killed at its walltime stopped using its processors then.
+    usage_.stopped(j.spec.user, a.procs, std::min(now_, end));
     if (!node_state_.empty()) retire_drained(a.runs);
     dirty_ = true;
     rescan_ = true;
+    classes_dirty_ = true;
     a.row_mask = 0;
     freed_ += a.procs;
-    if (time_sharing() || cfg_.malleable.enabled) {
+    if (cfg_.classes.enabled) unload(s);
+    if (time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled) {
         running_.erase(std::find(running_.begin(), running_.end(), s));
         auto it = std::find(executing_.begin(), executing_.end(), s);
         if (it != executing_.end()) executing_.erase(it);
@@ -237,7 +306,13 @@ void Scheduler::cancel(JobId id) {
                 unreserve(s);
                 dirty_ = true;
             }
+            if (s == class_reserved_) drop_class_reservation();
+            if (j.swapped) swapped_procs_ -= j.spec.procs;
             queue_erase(s);
+            forget(s);
+            break;
+        case JobState::suspended:
+            if (j.swapped) swapped_procs_ -= j.spec.procs;
             forget(s);
             break;
         case JobState::held:
@@ -296,9 +371,16 @@ std::optional<Time> Scheduler::next_wakeup() const {
     }
     if (time_sharing() && slice_end_ != kForever && (!best || slice_end_ < *best))
         best = slice_end_;
+    if (cfg_.classes.enabled && classes_wakeup_ > now_ && classes_wakeup_ != kForever &&
+        (!best || classes_wakeup_ < *best))
+        best = classes_wakeup_;
     if (reserved_count_ > 0 && next_reservation_ > now_ && next_reservation_ != kForever &&
         (!best || next_reservation_ < *best))
         best = next_reservation_;
+    // Keys that age re-sort the queue: the head may change (pass.cpp).
+    if (!queue_.empty() && next_rekey_ != kForever && aging() &&
+        (!best || std::max(next_rekey_, now_) < *best))
+        best = std::max(next_rekey_, now_);
     return best;
 }
 
@@ -366,6 +448,7 @@ void Scheduler::set_policy(Hook h, std::shared_ptr<Policy> p) {
     quarantine_end_[i] = kNoTime;
     counters_.hooks[i].quarantined = false;
     rescan_ = true;  // a new policy may choose differently among old candidates
+    classes_dirty_ = true;
 }
 
 }  // namespace rota

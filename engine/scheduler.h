@@ -29,6 +29,7 @@
 #include "job_queue.h"
 #include "machine.h"
 #include "policy.h"
+#include "usage.h"
 
 namespace rota {
 
@@ -67,11 +68,36 @@ class Scheduler {
     // Seed 004 §3's sensing: the share of its work a running job has done.
     // Under the iScheduler it sets the job's expected end (its walltime).
     void report_progress(JobId id, double done);
+    // Seed 003 §4.5, gangster's user controls (classes.cpp; [classes] only):
+    // suspend moves a loaded job's state to disk (SWAP_OUT) or keeps a
+    // waiting one from loading, until resume; set_class changes its class.
+    void suspend(JobId id);
+    void resume(JobId id);
+    void set_class(JobId id, std::int32_t cls);
+    // The class parameters in force now (the period's, or the base set).
+    const ClassParams& class_params() const;
+    // The job pass 1 holds processors for, and their count (-1, 0: none).
+    JobId class_reserved_job() const {
+        return class_reserved_ == kNoSlot ? -1 : jobs_[class_reserved_].spec.id;
+    }
+    std::int32_t class_reserved_nodes() const { return NodePool::count(class_set_); }
+    std::int64_t class_loaded(std::size_t c) const {
+        return c < class_loaded_.size() ? class_loaded_[c] : 0;
+    }
+    // The name of the [[classes.period]] in force, "" for the base set.
+    const char* period_name() const {
+        const std::int32_t p = period_at(now_);
+        return p < 0 ? "" : cfg_.classes.periods[static_cast<std::size_t>(p)].name.c_str();
+    }
     enum class NodeState : std::uint8_t { up, draining, out };
     NodeState node_state(std::int32_t node) const {
         return node_state_.empty() ? NodeState::up : node_state_[static_cast<std::size_t>(node)];
     }
     void schedule();  // one scheduling pass
+    // Re-keys the whole queue with the order hook and re-sorts it now (the
+    // order policy was reloaded); a pass does it on its own at the interval
+    // when the keys age (pass.cpp, docs/design.md "Order keys that change").
+    void rekey();
 
     // Actions, oldest first. Pointers into the arenas stay valid until the
     // next event call.
@@ -106,6 +132,8 @@ class Scheduler {
     std::size_t queue_length() const { return queue_.size(); }
     std::size_t running_count() const { return running_count_; }
     std::size_t held_count() const { return held_.size(); }
+    // Processor-seconds and running jobs per user (engine/usage.h).
+    const UsageBook& usage() const { return usage_; }
 
     // Policies: one per hook, null meaning the built-in default.
     void set_policy(Hook h, std::shared_ptr<Policy> p);
@@ -211,6 +239,20 @@ class Scheduler {
     std::vector<Slot> admit_slots_;
     std::vector<Admission> admissions_;
     std::vector<double> keys_;
+    UsageBook usage_;
+
+    // Order keys that age (pass.cpp): the next multiple of the interval at
+    // which a pass re-keys the queue, and the queue as it is re-sorted.
+    Time next_rekey_ = kForever;
+    struct Keyed {
+        double key;
+        std::uint64_t seq;
+        JobQueue::Entry entry;
+        bool operator<(const Keyed& o) const { return key != o.key ? key < o.key : seq < o.seq; }
+    };
+    std::vector<Keyed> keyed_;
+    bool aging() const;
+    void rekey_queue();
 
     // Time sharing, rows > 1 (matrix_phases.cpp, slices.cpp): the active
     // row and the jobs announced as executing in it, running jobs in start
@@ -349,6 +391,58 @@ class Scheduler {
     bool harvest_for(Slot s, std::int32_t needed);
     bool harvest_costs_more(const Job& j, std::int32_t needed) const;
     void distribute();
+
+    // Job classes and lazy preemption (classes.cpp, seed 003 §4.3).
+    std::vector<Slot> owner_;           // per node: the loaded job, kNoSlot if idle
+    std::vector<Time> node_free_at_;    // per node: when its last job's state is on disk
+    Slot class_reserved_ = kNoSlot;     // pass 1's one reservation
+    std::vector<NodeRun> class_set_;    // its processors
+    std::vector<std::uint8_t> in_set_;  // per node
+    std::int64_t loaded_procs_ = 0, swapped_procs_ = 0, large_loaded_ = 0;
+    std::vector<std::int64_t> class_loaded_;
+    std::vector<std::int32_t> period_bounds_;  // seconds of the week where a period starts or ends
+    Time classes_wakeup_ = kForever;
+    std::vector<Slot> class_order_, requeued_;
+    std::vector<std::pair<std::int32_t, std::vector<Slot>>> class_levels_;  // by priority, desc
+    bool victims_dirty_ = true;
+    bool classes_dirty_ = true;                    // an event since the last pass: run both passes
+    mutable const ClassParams* params_ = nullptr;  // class_params() at params_at_
+    mutable Time params_at_ = kNoTime;
+    mutable std::vector<std::int32_t> idle_scratch_;
+    std::vector<std::pair<std::int32_t, std::int32_t>> pre1_, pre2_;  // (priority, procs)
+    std::int64_t preemptable_procs(std::int32_t priority, bool pass1);
+    std::vector<std::size_t> class_pos_;  // their queue positions, by slot
+    struct Victims {
+        std::vector<Slot> jobs;
+        std::int64_t procs = 0;
+        double cost = 0;
+        Time ready = 0;  // when the last one's do-not-disturb time is over
+    };
+    std::vector<Victims> sets_;
+    std::int32_t period_at(Time t) const;
+    Time next_period_change() const;
+    const JobClassConfig& job_class(const Job& j) const {
+        return class_params().classes[static_cast<std::size_t>(j.cls)];
+    }
+    std::string never_loads(const Job& j) const;
+    // When a job loaded at `from` may first be preempted (§4.2).
+    Time dnd_end_from(const Job& j, Time from) const;
+    bool system_allows(const Job& j) const;
+    bool limits_allow(const Job& j) const;
+    bool may_preempt(const Job& victim, const Job& for_job, bool pass1) const;
+    double victim_cost(const Job& v, const Job& for_job) const;
+    void classes_phase();
+    void pass1();
+    void pass2();
+    void drop_class_reservation();
+    void drop_needless(std::vector<Slot>& victims, std::int64_t& have, std::int64_t need) const;
+    void candidate_sets(Slot s);
+    void free_runs(bool outside_set, std::vector<NodeRun>& out) const;
+    void best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out) const;
+    void load(Slot s, const std::vector<NodeRun>& runs);
+    void swap_out(Slot s, bool by_user);
+    void unload(Slot s);
+    void find_classes_wakeup();
 
     // Migration (migration.cpp).
     std::int64_t migration_budget();

@@ -1,6 +1,7 @@
 #include "vocabulary.h"
 
 #include "job.h"
+#include "usage.h"
 
 namespace rota {
 
@@ -36,6 +37,8 @@ const char* job_state_name(JobState s) {
             return "queued";
         case JobState::running:
             return "running";
+        case JobState::suspended:
+            return "suspended";
         case JobState::finished:
             return "finished";
         case JobState::killed:
@@ -46,6 +49,19 @@ const char* job_state_name(JobState s) {
             return "cancelled";
     }
     return "?";
+}
+
+double UserFigures::value(std::int32_t user) const {
+    if (!book) return 0.0;
+    switch (figure) {
+        case UserFigure::usage:
+            return book->usage(user, now);
+        case UserFigure::procs:
+            return book->procs(user);
+        case UserFigure::running:
+            return book->running(user);
+    }
+    return 0.0;
 }
 
 void JobBatch::clear() {

@@ -77,6 +77,18 @@ namespace rota {
     X(queue_length, std::int32_t, "jobs waiting in the queue")                                \
     X(running, std::int32_t, "jobs running")
 
+// X(field, type, meaning): what every hook's context holds about users,
+// from the engine's usage records (engine/usage.h): after the common
+// fields in Lua, at the end of rota_backfill_context in C (ABI 6). A
+// UserFigures field is looked up by user id (in Lua a table filled as it
+// is read, in C an array over the users).
+#define ROTA_CONTEXT_USERS(X)                                                                  \
+    X(users, std::int32_t, "users the engine has seen run a job")                              \
+    X(total_usage, double, "processor-seconds used by every user's jobs (decayed)")            \
+    X(user_usage, UserUsage, "per user: processor-seconds its jobs used, running ones to now") \
+    X(user_procs, UserProcs, "per user: processors its running jobs hold now")                 \
+    X(user_running, UserRunning, "per user: its running jobs")
+
 // What backfill_select needs besides: the blocked head of the queue.
 #define ROTA_CONTEXT_BACKFILL(X)                                                              \
     X(head_id, std::int64_t, "the first job in queue order that could not start, -1 if none") \
@@ -122,6 +134,34 @@ namespace rota {
 using Shares = std::vector<double>;
 using Amounts = std::vector<std::int64_t>;
 
+class UsageBook;
+
+// One per-user figure of the engine's usage records at `now`: what
+// ROTA_CONTEXT_USERS's lookups read (engine/usage.h). No book: every user
+// reads 0.
+enum class UserFigure : std::uint8_t { usage, procs, running };
+struct UserFigures {
+    const UsageBook* book = nullptr;
+    Time now = 0;
+    UserFigure figure = UserFigure::usage;
+    double value(std::int32_t user) const;  // 0 for a user never seen
+    bool operator==(const UserFigures&) const = default;
+};
+// Each field of ROTA_CONTEXT_USERS knows its figure, also when
+// default-constructed.
+template <UserFigure F>
+struct UserFigureOf : UserFigures {
+    UserFigureOf() { figure = F; }
+    UserFigureOf(const UsageBook* b, Time t) {
+        book = b;
+        now = t;
+        figure = F;
+    }
+};
+using UserUsage = UserFigureOf<UserFigure::usage>;
+using UserProcs = UserFigureOf<UserFigure::procs>;
+using UserRunning = UserFigureOf<UserFigure::running>;
+
 // A time that may be absent (nil in Lua, -1 in C).
 struct MaybeTime {
     Time t = kNoTime;
@@ -147,6 +187,7 @@ const char* hook_fallback(Hook h);
 #define ROTA_FIELD(name, type, doc) type name{};
 struct CommonContext {
     ROTA_CONTEXT_COMMON(ROTA_FIELD)
+    ROTA_CONTEXT_USERS(ROTA_FIELD)
 };
 struct BackfillContext : CommonContext {
     ROTA_CONTEXT_BACKFILL(ROTA_FIELD)
@@ -167,6 +208,7 @@ template <class F>
 void visit_fields(const CommonContext& c, F&& f) {
 #define ROTA_X(name, type, doc) f(#name, c.name);
     ROTA_CONTEXT_COMMON(ROTA_X)
+    ROTA_CONTEXT_USERS(ROTA_X)
 #undef ROTA_X
 }
 template <class F>

@@ -46,6 +46,7 @@ bool Scheduler::nothing_more_can_start() const {
 void Scheduler::queue_insert(Slot s) {
     Job& j = job(s);
     j.state = JobState::queued;
+    classes_dirty_ = true;
     auto before = [this](const JobQueue::Entry& a, const JobQueue::Entry& b) {
         const Job& x = job(a.slot);
         const Job& y = job(b.slot);
@@ -64,6 +65,7 @@ void Scheduler::queue_insert(Slot s) {
 void Scheduler::queue_erase(Slot s) {
     queue_.kill_slot(s);
     rescan_ = true;
+    classes_dirty_ = true;
 }
 
 void Scheduler::find_next_reservation() {

@@ -1,8 +1,11 @@
 #include "batch_view.h"
 
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <vector>
+
+#include "engine/usage.h"
 
 namespace rota::lua {
 
@@ -252,10 +255,30 @@ void ContextView::create(lua_State* L) {
     const int meta = proxy + 1;
     lua_createtable(L, 0, 12);  // the data behind the proxy
     const int data = proxy + 2;
+    // The metatables of the per-user tables, one per figure.
+    lua_createtable(L, kFigures, 0);
+    const int figures = proxy + 3;
+    for (int f = 0; f < kFigures; ++f) {
+        lua_createtable(L, 0, 4);
+        lua_pushlightuserdata(L, this);
+        lua_pushinteger(L, f);
+        lua_pushcclosure(L, &ContextView::user_index, 2);
+        lua_setfield(L, -2, "__index");
+        lua_pushlightuserdata(L, this);
+        lua_pushinteger(L, f);
+        lua_pushcclosure(L, &ContextView::user_pairs, 2);
+        lua_setfield(L, -2, "__pairs");
+        lua_pushcfunction(L, refuse_ctx_write);
+        lua_setfield(L, -2, "__newindex");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+        lua_rawseti(L, figures, f + 1);
+    }
     lua_pushlightuserdata(L, this);
     lua_pushvalue(L, data);
     lua_pushvalue(L, meta);
-    lua_pushcclosure(L, &ContextView::pairs, 3);
+    lua_pushvalue(L, figures);
+    lua_pushcclosure(L, &ContextView::pairs, 4);
     lua_setfield(L, meta, "__pairs");
     lua_pushcfunction(L, refuse_ctx_write);
     lua_setfield(L, meta, "__newindex");
@@ -264,14 +287,18 @@ void ContextView::create(lua_State* L) {
     lua_pushlightuserdata(L, this);
     lua_pushvalue(L, data);
     lua_pushvalue(L, meta);
-    lua_pushcclosure(L, &ContextView::index, 3);  // the loader
+    lua_pushvalue(L, figures);
+    lua_pushcclosure(L, &ContextView::index, 4);  // the loader
     lua_replace(L, data);
+    lua_pop(L, 1);  // the figures' metatables: upvalues of the loader and of __pairs
     lua_pushvalue(L, data);
     lua_setfield(L, meta, "__index");
     lua_pushvalue(L, meta);
     lua_setmetatable(L, proxy);
     ctx_ = nullptr;
+    common_ = nullptr;
     loaded_ = false;
+    for (bool& t : touched_) t = false;
 }
 
 void ContextView::rearm(lua_State* L, int meta, int loader) {
@@ -350,6 +377,91 @@ void ContextView::set_field(lua_State* L, int data, const char* name, const Shar
 
 void ContextView::set_field(lua_State* L, int data, const char* name, const Amounts& v) {
     set_vector(L, data, name, v);
+}
+
+// Runs inside the loader or __pairs of the context (ContextView::load),
+// whose upvalues are this view and the per-user metatables.
+void ContextView::set_field(lua_State* L, int data, const char* name, const UserFigures& v) {
+    auto* self = static_cast<ContextView*>(lua_touserdata(L, lua_upvalueindex(1)));
+    const int f = static_cast<int>(v.figure);
+    if (!self->touched_[f]) {
+        const bool kept = lua_getfield(L, data, name) == LUA_TTABLE;
+        lua_pop(L, 1);
+        if (kept) return;  // nothing was cached in it: good for this call too
+    }
+    lua_createtable(L, 0, 0);
+    lua_rawgeti(L, lua_upvalueindex(4), f + 1);
+    lua_setmetatable(L, -2);
+    lua_setfield(L, data, name);
+    self->touched_[f] = false;
+}
+
+const UserFigures* ContextView::figures(int figure) const {
+    if (common_ == nullptr) return nullptr;  // outside a call: nothing to look up
+    switch (static_cast<UserFigure>(figure)) {
+        case UserFigure::usage:
+            return &common_->user_usage;
+        case UserFigure::procs:
+            return &common_->user_procs;
+        case UserFigure::running:
+            return &common_->user_running;
+    }
+    return nullptr;
+}
+
+namespace {
+
+void push_figure(lua_State* L, const UserFigures& f, std::int32_t user) {
+    if (f.figure == UserFigure::usage)
+        lua_pushnumber(L, static_cast<lua_Number>(f.value(user)));
+    else
+        lua_pushinteger(L, static_cast<lua_Integer>(f.value(user)));
+}
+
+}  // namespace
+
+// __index(t, user) of a per-user table: the engine's figure, kept in t for
+// the rest of the call. A key that is not an integer reads nil; a user
+// never seen reads 0 and is not kept, so that pairs() shows only the users
+// the engine has seen.
+int ContextView::user_index(lua_State* L) {
+    auto* self = static_cast<ContextView*>(lua_touserdata(L, lua_upvalueindex(1)));
+    const int figure = static_cast<int>(lua_tointeger(L, lua_upvalueindex(2)));
+    const UserFigures* f = self->figures(figure);
+    if (f == nullptr || lua_type(L, 2) != LUA_TNUMBER) return 0;
+    int exact = 0;
+    const lua_Integer user = lua_tointegerx(L, 2, &exact);
+    if (!exact) return 0;
+    if (user < INT32_MIN || user > INT32_MAX || f->book == nullptr ||
+        !f->book->known(static_cast<std::int32_t>(user))) {
+        push_figure(L, UserFigures{nullptr, 0, f->figure}, 0);  // 0, of the figure's type
+        return 1;
+    }
+    push_figure(L, *f, static_cast<std::int32_t>(user));
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1);
+    self->touched_[figure] = true;
+    return 1;
+}
+
+// pairs(t): every user the engine has seen, then a plain walk.
+int ContextView::user_pairs(lua_State* L) {
+    auto* self = static_cast<ContextView*>(lua_touserdata(L, lua_upvalueindex(1)));
+    const int figure = static_cast<int>(lua_tointeger(L, lua_upvalueindex(2)));
+    luaL_checktype(L, 1, LUA_TTABLE);
+    const UserFigures* f = self->figures(figure);
+    if (f != nullptr && f->book != nullptr) {
+        for (const std::int32_t user : f->book->ids()) {
+            push_figure(L, *f, user);
+            lua_rawseti(L, 1, user);
+        }
+        self->touched_[figure] = true;
+    }
+    lua_pushcfunction(L, ctx_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
 }
 
 void ContextView::set_field(lua_State* L, int data, const char* name, MaybeTime v) {

@@ -15,6 +15,13 @@
 // first read in a call writes the fields into the table behind the proxy
 // and points the proxy's __index at it; a script that never reads ctx pays
 // one store per call for it.
+//
+// The per-user fields (ctx.user_usage[user], ...) are tables filled as
+// they are read: a read of a user not yet there asks the engine's usage
+// records and keeps the answer for the rest of the call, and pairs()
+// fills every user first. A table read in a call is replaced by a fresh
+// one at the next call that reads ctx; one left untouched is kept, so a
+// context costs nothing more when they are not read.
 #pragma once
 
 #include <cstdint>
@@ -83,13 +90,20 @@ class ContextView {
     void begin(lua_State* L, int meta, int loader, const Ctx& ctx) {
         rearm(L, meta, loader);
         ctx_ = &ctx;
+        common_ = &ctx;
         load_ = &load_fields<Ctx>;
     }
-    void end() { ctx_ = nullptr; }
+    void end() {
+        ctx_ = nullptr;
+        common_ = nullptr;
+    }
 
   private:
     static int index(lua_State* L);
     static int pairs(lua_State* L);
+    static int user_index(lua_State* L);
+    static int user_pairs(lua_State* L);
+    const UserFigures* figures(int figure) const;
     void rearm(lua_State* L, int meta, int loader);
     void load(lua_State* L);
     template <class Ctx>
@@ -103,8 +117,12 @@ class ContextView {
     static void set_field(lua_State* L, int data, const char* name, MaybeTime v);
     static void set_field(lua_State* L, int data, const char* name, const Shares& v);
     static void set_field(lua_State* L, int data, const char* name, const Amounts& v);
+    static void set_field(lua_State* L, int data, const char* name, const UserFigures& v);
 
+    static constexpr int kFigures = 3;  // UserFigure's values
     const void* ctx_ = nullptr;
+    const CommonContext* common_ = nullptr;
+    bool touched_[kFigures] = {};  // a per-user table was read since it was made
     void (*load_)(lua_State*, int, const void*) = nullptr;
     bool loaded_ = false;  // the proxy's __index is the data table
 };

@@ -73,11 +73,20 @@ bool LuaPolicy::streams(Hook h) const {
     return vm(h) != nullptr && vm(h)->streams(h);
 }
 
+bool LuaPolicy::ages(Hook h) const {
+    return vm(h) != nullptr && vm(h)->ages(h);
+}
+
 std::string LuaPolicy::resolved_path(Hook h) const {
     return vm(h) != nullptr ? vm(h)->path(h) : std::string();
 }
 
 void LuaPolicy::reload() {
+    // The dry run reads no usage records: the engine that kept them may be
+    // gone, and an empty batch has no users to look up.
+    last_ctx_.user_usage.book = nullptr;
+    last_ctx_.user_procs.book = nullptr;
+    last_ctx_.user_running.book = nullptr;
     // Built and tried aside: the running states are untouched until the swap.
     Vms fresh = load_all();
     vms_.swap(fresh);

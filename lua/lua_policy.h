@@ -51,6 +51,7 @@ class LuaPolicy : public Policy {
 
     bool provides(Hook h) const override;
     bool streams(Hook h) const override;
+    bool ages(Hook h) const override;
     std::string source(Hook h) const override { return resolved_path(h); }
     // Never throw: a broken script gives HookOutcome::failure("<hook>: ...").
     HookOutcome admission(const JobBatch& jobs, const CommonContext& ctx,

@@ -89,6 +89,7 @@ struct BindArgs {
     const char* hook;
     const Params* params;
     bool streams = false;  // out
+    bool ages = false;     // out
 };
 
 // (args, module) -> the hook's function and its params table; reads the
@@ -118,6 +119,13 @@ int bind_hook_fn(lua_State* L) {
     } else if (st != LUA_TNIL) {
         return luaL_error(L, "'streams' must be a table, not %s", luaL_typename(L, -1));
     }
+    lua_pop(L, 1);
+    // `ages = true`: the order keys change with time, so the engine re-keys
+    // the whole queue at an interval (docs/lua-api.md, "order").
+    const int ages = lua_getfield(L, 2, "ages");
+    if (ages != LUA_TNIL && ages != LUA_TBOOLEAN)
+        return luaL_error(L, "'ages' must be a boolean, not %s", luaL_typename(L, -1));
+    a->ages = lua_toboolean(L, -1) != 0 && std::strcmp(a->hook, hook_name(Hook::order)) == 0;
     lua_pop(L, 1);
     if (lua_getfield(L, 2, a->hook) != LUA_TFUNCTION) {
         return luaL_error(L, "the script returns no '%s' function (found %s)", a->hook,
@@ -239,6 +247,7 @@ void Vm::bind_hook(Hook h, int module, const Params& params) {
     lua_replace(L(), slot::fn(h));
     lua_pop(L(), 1);
     streams_[index(h)] = args.streams;
+    ages_[index(h)] = args.ages;
 }
 
 // Each answer is checked as the engine checks it (engine/answers.h).

@@ -30,6 +30,7 @@ class Vm {
 
     bool provides(Hook h) const { return !path_[index(h)].empty(); }
     bool streams(Hook h) const { return streams_[index(h)]; }
+    bool ages(Hook h) const { return ages_[index(h)]; }
     const std::string& path(Hook h) const { return path_[index(h)]; }
 
     // Calls every configured hook on an empty batch; throws
@@ -97,6 +98,7 @@ class Vm {
     ContextView common_view_, backfill_view_, migration_view_, placement_view_, malleable_view_;
     std::array<std::string, kHookCount> path_;
     std::array<bool, kHookCount> streams_{};
+    std::array<bool, kHookCount> ages_{};
     // What Lua prints for a file in messages (it shortens long names with
     // "...") and the full path to put back.
     std::vector<std::pair<std::string, std::string>> chunk_ids_;

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "calibrate.h"
+#include "classes.h"
 #include "clusters.h"
 #include "generate.h"
 #include "groups.h"
@@ -31,6 +32,7 @@
 #include "stopping.h"
 #include "sweep.h"
 #include "swf.h"
+#include "top_command.h"
 
 using namespace rota::sim;
 
@@ -558,6 +560,9 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             opt.components = components;
             opt.deps = &w.deps;
             opt.cycle = rc.cycle;
+            const std::vector<std::int32_t> classes =
+                job_classes(e, w.jobs, rc.interactive_procs, rc.interactive_time);
+            if (!classes.empty()) opt.job_class = &classes;  // seed 003
             if (uses_min(policy)) {  // seed 004: min..ideal, scaled by the execution model
                 opt.min_procs = &mins;
                 opt.exec_model = rc.exec_model == "parabolic" ? 1 : 0;
@@ -665,6 +670,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                              {"harvests", c.harvests},
                              {"grows", c.grows},
                              {"shrinks", c.shrinks},
+                             {"rekeys", c.rekeys},
+                             {"resorts", c.resorts},
                              {"slices", r.slices},
                              {"event_times", r.event_times}};
             j["migration_node_seconds"] = r.migration_node_seconds;
@@ -685,6 +692,21 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                      r.jobs.empty()
                          ? 0.0
                          : static_cast<double>(events) / static_cast<double>(r.jobs.size())}};
+            }
+            if (opt.job_class) {
+                // Seed 003 §4.8: the share of completed jobs ever preempted.
+                std::int64_t done = 0, preempted = 0;
+                for (const auto& o : r.jobs)
+                    if (o.state == FinalState::finished || o.state == FinalState::killed) {
+                        ++done;
+                        preempted += o.preemptions > 0;
+                    }
+                j["classes"] = {
+                    {"preemptions", c.preemptions},
+                    {"swap_ins", c.swap_ins},
+                    {"reservations", c.class_reservations},
+                    {"preempted_share",
+                     done > 0 ? static_cast<double>(preempted) / static_cast<double>(done) : 0.0}};
             }
             if (!r.rejections.empty()) {
                 auto& rej = j["rejections"] = nlohmann::json::array();
@@ -735,7 +757,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             summary_json[policy] = j;
             columns.emplace_back(policy, s);
             if (auto f = jobs_csv.find(policy); f != jobs_csv.end()) {
-                JobExtras extras{&users, &r.nodes};
+                JobExtras extras{&users, &r.nodes, opt.job_class};
                 write_jobs_csv(*f->second.out, r.jobs,
                                w.components.empty() ? nullptr : &w.components,
                                components ? &r.clusters : nullptr, &extras);
@@ -929,6 +951,7 @@ int main(int argc, char** argv) {
     std::int64_t arrival_seed = -1;
     std::string batsim_csv, swf_out;
     double min_pct = -1, adapt_latency = -1, adapt_per_byte = -1;
+    std::int64_t interactive_procs = -1, interactive_time = -1;
     std::int64_t mpl_limit = -1;
     std::string exec_model;
     bool json_flag = false;
@@ -969,6 +992,17 @@ int main(int argc, char** argv) {
                     "[simulator.summary_json]");
     sim->add_flag("--json", json_flag,
                   "print the summary JSON on the standard output instead of the table");
+    // Seed 003: job classes (docs/user-guide.md, "Job classes").
+    sim->add_option("--interactive-procs", interactive_procs,
+                    "classes: a job of at most this many processors (and --interactive-time) is "
+                    "in class interactive [simulator.interactive_procs]")
+        ->check(int_at_least(0))
+        ->default_str("64");
+    sim->add_option("--interactive-time", interactive_time,
+                    "classes: ... and at most this many seconds requested "
+                    "[simulator.interactive_time]")
+        ->check(int_at_least(0))
+        ->default_str("7200");
     // Seed 004: malleable jobs (docs/user-guide.md, "Malleable jobs").
     sim->add_option("--min-pct", min_pct,
                     "malleable: each job's min as a percentage of its ideal (its processors), "
@@ -1185,6 +1219,7 @@ int main(int argc, char** argv) {
     gen->add_option("-o,--output", out_path, "output file (default: stdout)");
 
     auto sweep = add_sweep_command(app);  // `rota sweep`: sim/sweep.cpp
+    auto top = add_top_command(app);      // `rota top`: sim/top_command.cpp
 
     try {
         app.parse(argc, argv);
@@ -1200,6 +1235,7 @@ int main(int argc, char** argv) {
         return kExitUsage;
     }
     if (sweep->command->parsed()) return run_sweep_command(*sweep);
+    if (top->command->parsed()) return run_top_command(*top);
     try {
         if (*gen) {
             g.model = parse_model(gen_model);
@@ -1356,6 +1392,8 @@ int main(int argc, char** argv) {
         if (json_flag) rc.json = true;
         if (given("--max-jumps")) rc.max_jumps = max_jumps;
         if (given("--min-pct")) rc.min_pct = min_pct;
+        if (given("--interactive-procs")) rc.interactive_procs = interactive_procs;
+        if (given("--interactive-time")) rc.interactive_time = interactive_time;
         if (given("--mpl-limit")) rc.mpl_limit = mpl_limit;
         if (given("--exec-model")) rc.exec_model = exec_model;
         if (given("--adapt-latency")) rc.adapt_latency = adapt_latency;

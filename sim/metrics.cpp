@@ -221,6 +221,9 @@ void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs,
     if (components) buf.append(more.data(), more.data() + more.size());
     constexpr std::string_view extra = ",user,allocated_resources";
     if (extras) buf.append(extra.data(), extra.data() + extra.size());
+    const bool classes = extras && extras->classes && !extras->classes->empty();
+    constexpr std::string_view cls = ",job_class,preemptions";
+    if (classes) buf.append(cls.data(), cls.data() + cls.size());
     buf.push_back('\n');
     const auto list = [&buf](const std::int32_t* v, std::int32_t n) {
         for (std::int32_t k = 0; k < n; ++k) {
@@ -269,6 +272,14 @@ void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs,
                 const std::string& n = (*extras->nodes)[j_index];
                 buf.append(n.data(), n.data() + n.size());
             }
+        }
+        if (classes) {
+            buf.push_back(',');
+            const fmt::format_int c((*extras->classes)[j_index]);
+            buf.append(c.data(), c.data() + c.size());
+            buf.push_back(',');
+            const fmt::format_int p(j.preemptions);
+            buf.append(p.data(), p.data() + p.size());
         }
         ++j_index;
         buf.push_back('\n');

@@ -34,6 +34,8 @@ struct JobOutcome {
     // Processor-seconds it held, when its size changed while it ran
     // (malleable); < 0: procs x run_time.
     double node_seconds = -1;
+    // Seed 003: times it was swapped out for another job (SWAP_OUT).
+    std::int32_t preemptions = 0;
 };
 
 // Capacity lost while jobs wait (seed 000 §2.3): eq. (2) integrates the
@@ -115,6 +117,9 @@ nlohmann::json to_json(const Summary&);
 struct JobExtras {
     const std::vector<std::int32_t>* users = nullptr;  // one per job, workload order
     const std::vector<std::string>* nodes = nullptr;   // SimResult::nodes
+    // Seed 003: each job's class number (0: default); adds the columns
+    // job_class and preemptions.
+    const std::vector<std::int32_t>* classes = nullptr;
 };
 void write_jobs_csv(std::ostream&, const std::vector<JobOutcome>&,
                     const Components* components = nullptr, const Components* clusters = nullptr,

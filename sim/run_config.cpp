@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "classes.h"
 #include "malleable.h"
 
 namespace rota::sim {
@@ -84,6 +85,8 @@ void check_statistics(const RunConfig& rc) {
     if (rc.procs < 0 || rc.procs > 1'000'000)
         fail("procs must be 1..1000000 (0: from the trace), not " + std::to_string(rc.procs));
     if (rc.max_jumps < 0) fail("max_jumps must be >= 0, not " + std::to_string(rc.max_jumps));
+    if (rc.interactive_procs < 0 || rc.interactive_time < 0)
+        fail("interactive_procs and interactive_time must not be negative");
     if (!(rc.min_pct > 0 && rc.min_pct <= 100))
         fail("min_pct must be a percentage in (0, 100], not " + std::to_string(rc.min_pct));
     if (rc.mpl_limit < 0) fail("mpl_limit must be >= 0 (0: no limit)");
@@ -119,6 +122,7 @@ const std::vector<std::string>& policy_names() {
         std::vector<std::string> v;
         for (int i = 0; rota_preset_name(i) != nullptr; ++i) v.emplace_back(rota_preset_name(i));
         for (const auto& n : malleable_policy_names()) v.push_back(n);
+        v.emplace_back("classes");  // seed 003 (classes.h)
         v.emplace_back("custom");
         return v;
     }();
@@ -155,14 +159,48 @@ RunConfig load_run_config(const std::string& path) {
         if (!s->is_table()) fail("key 'simulator' must be a table");
         const toml::table& t = *s->as_table();
         only(t, "simulator",
-             {"trace",          "procs",         "policy",          "compat",       "jobs_csv",
-              "summary_json",   "max_jumps",     "progress",        "workload",     "mpl",
-              "slice",          "cs_overhead",   "migration_cost",  "migration_q",  "matrix_at",
-              "memory",         "memory_units",  "memory_capacity", "positive_use", "queue_length",
-              "arrival_rate",   "arrival_seed",  "groups",          "size_groups",  "width_groups",
-              "stop_rel_error", "warmup",        "batch_jobs",      "min_batches",  "confidence",
-              "stop_on",        "batsim_csv",    "swf_out",         "min_pct",      "mpl_limit",
-              "exec_model",     "adapt_latency", "adapt_per_byte",  "dependencies", "cycle"});
+             {"trace",
+              "procs",
+              "policy",
+              "compat",
+              "jobs_csv",
+              "summary_json",
+              "max_jumps",
+              "progress",
+              "workload",
+              "mpl",
+              "slice",
+              "cs_overhead",
+              "migration_cost",
+              "migration_q",
+              "matrix_at",
+              "memory",
+              "memory_units",
+              "memory_capacity",
+              "positive_use",
+              "queue_length",
+              "arrival_rate",
+              "arrival_seed",
+              "groups",
+              "size_groups",
+              "width_groups",
+              "stop_rel_error",
+              "warmup",
+              "batch_jobs",
+              "min_batches",
+              "confidence",
+              "stop_on",
+              "batsim_csv",
+              "swf_out",
+              "min_pct",
+              "mpl_limit",
+              "exec_model",
+              "adapt_latency",
+              "adapt_per_byte",
+              "interactive_procs",
+              "interactive_time",
+              "dependencies",
+              "cycle"});
         rc.trace = get<std::string>(t, "trace", "simulator", "");
         if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
         rc.procs = get<std::int32_t>(t, "procs", "simulator", 0);
@@ -190,6 +228,10 @@ RunConfig load_run_config(const std::string& path) {
         rc.exec_model = get<std::string>(t, "exec_model", "simulator", rc.exec_model);
         rc.adapt_latency = get<double>(t, "adapt_latency", "simulator", rc.adapt_latency);
         rc.adapt_per_byte = get<double>(t, "adapt_per_byte", "simulator", rc.adapt_per_byte);
+        rc.interactive_procs =
+            get<std::int64_t>(t, "interactive_procs", "simulator", rc.interactive_procs);
+        rc.interactive_time =
+            get<std::int64_t>(t, "interactive_time", "simulator", rc.interactive_time);
         rc.progress = get<bool>(t, "progress", "simulator", true);
         rc.mpl = get<std::int64_t>(t, "mpl", "simulator", rc.mpl);
         rc.slice = get<double>(t, "slice", "simulator", rc.slice);
@@ -448,6 +490,11 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     }
     if (is_malleable_policy(policy)) {  // seed 004
         malleable_engine(t, rc, policy);
+        os << t;
+        return os.str();
+    }
+    if (policy == "classes") {  // seed 003: the two passes replace the walk
+        classes_engine(t);
         os << t;
         return os.str();
     }

@@ -85,8 +85,11 @@ struct RunConfig {
     double min_pct = 100.0;
     std::int64_t mpl_limit = 0;  // 0: no limit
     std::string exec_model = "linear";
-    double adapt_latency = 0.0;                   // seconds
-    double adapt_per_byte = 0.0;                  // seconds per byte
+    double adapt_latency = 0.0;   // seconds
+    double adapt_per_byte = 0.0;  // seconds per byte
+    // Seed 003 (classes.h): a job within both is in class "interactive".
+    std::int64_t interactive_procs = 64;          // §4.6's limits on the T3D
+    std::int64_t interactive_time = 7200;         // requested seconds
     GenerateOptions workload = lublin_options();  // [simulator.workload]
     toml::table engine;                           // every table but [simulator]
     std::string base_dir = ".";                   // where the config file is

@@ -430,6 +430,7 @@ class Machine {
         rj.procs = j.procs;
         rj.user = j.user;
         if (opt_.min_procs) rj.min_procs = (*opt_.min_procs)[i];
+        if (opt_.job_class) rj.job_class = (*opt_.job_class)[i];
         if (pools_) {
             rj.npools = static_cast<std::int32_t>(pools_->count());
             rj.pools = pools_->of(i);
@@ -490,8 +491,10 @@ class Machine {
             o.node_seconds += static_cast<double>(state(i).procs) *
                               static_cast<double>(t_us - state(i).resized) / kUs;
         // The dedicated execution time (t^e of seed 000 §2.3); with one
-        // row, finish - start.
-        o.run_time = rows_ == 1 ? o.finish - o.start : std::min(state(i).done, state(i).need) / kUs;
+        // row, finish - start, unless it was swapped out (seed 003).
+        o.run_time = rows_ == 1 && o.preemptions == 0
+                         ? o.finish - o.start
+                         : std::min(state(i).done, state(i).need) / kUs;
         close_run(i);
         release_followers(i, t_us);
     }
@@ -535,10 +538,22 @@ class Machine {
                     r.resized = a.time;
                     if (opt_.min_procs) res_.jobs[i].node_seconds = 0;
                     if (opt_.min_procs) r.factor = exec_factor(opt_.exec_model, a.nnodes, j.procs);
-                    // One row: it runs from now on. More: when RESUME says so.
-                    if (rows_ == 1) start_executing(i, a.time, a.time);
+                    // One row: it runs from now on, after its delay (seed 003:
+                    // the nodes' former jobs are being swapped out). More:
+                    // when RESUME says so.
+                    if (rows_ == 1) start_executing(i, a.time + a.delay, a.time);
                     break;
                 }
+                case ROTA_ACTION_SWAP_OUT:  // seed 003: preempted (or suspended): waits again
+                    stop_executing(i, a.time);
+                    ++res_.jobs[i].preemptions;
+                    ++waiting_;
+                    break;
+                case ROTA_ACTION_SWAP_IN:  // anywhere, after its state is read back
+                    --waiting_;
+                    state(i).procs = a.nnodes;
+                    start_executing(i, a.time + a.delay, a.time);
+                    break;
                 case ROTA_ACTION_RESUME:
                     start_executing(i, a.time + (boundary ? overhead_ : 0), a.time);
                     break;

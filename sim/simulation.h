@@ -59,6 +59,9 @@ struct SimOptions {
     // delay. nullptr: rigid jobs.
     const std::vector<std::int32_t>* min_procs = nullptr;
     int exec_model = 0;
+    // Seed 003: each job's class (rota_job.job_class; 0 the default), one
+    // per job of the workload. nullptr: every job in the default class.
+    const std::vector<std::int32_t>* job_class = nullptr;
     // SWF fields 17 and 18 (swf.h, Dependencies): a job with a preceding
     // job is submitted when that job ends (finishes, is killed or
     // rejected), plus its think time; its own submit time is not used.

@@ -31,6 +31,7 @@ static void layout(void) {
     FIELD(rota_job, submitted);
     FIELD(rota_job, min_procs);
     FIELD(rota_job, adapt_bytes);
+    FIELD(rota_job, job_class);
     STRUCT(rota_node_run);
     FIELD(rota_node_run, first);
     FIELD(rota_node_run, count);
@@ -62,6 +63,14 @@ static void layout(void) {
     FIELD(rota_job_info, min_procs);
     FIELD(rota_job_info, harvests);
     FIELD(rota_job_info, progress);
+    FIELD(rota_job_info, job_class);
+    FIELD(rota_job_info, preemptions);
+    FIELD(rota_job_info, on_disk);
+    FIELD(rota_job_info, reserved);
+    FIELD(rota_job_info, executed);
+    FIELD(rota_job_info, dnd_end);
+    FIELD(rota_job_info, wait_since);
+    FIELD(rota_job_info, swapping_until);
     STRUCT(rota_reservation);
     FIELD(rota_reservation, size);
     FIELD(rota_reservation, job);
@@ -79,6 +88,7 @@ static void layout(void) {
     FIELD(rota_machine_info, migration);
     FIELD(rota_machine_info, slice);
     FIELD(rota_machine_info, nclusters);
+    FIELD(rota_machine_info, nclasses);
     STRUCT(rota_counters);
     FIELD(rota_counters, size);
     FIELD(rota_counters, passes);
@@ -100,6 +110,16 @@ static void layout(void) {
     FIELD(rota_counters, harvests);
     FIELD(rota_counters, grows);
     FIELD(rota_counters, shrinks);
+    FIELD(rota_counters, preemptions);
+    FIELD(rota_counters, swap_ins);
+    FIELD(rota_counters, class_reservations);
+    FIELD(rota_counters, rekeys);
+    FIELD(rota_counters, resorts);
+    STRUCT(rota_user_info);
+    FIELD(rota_user_info, size);
+    FIELD(rota_user_info, usage);
+    FIELD(rota_user_info, procs);
+    FIELD(rota_user_info, running);
     STRUCT(rota_hook_stats);
     FIELD(rota_hook_stats, size);
     FIELD(rota_hook_stats, calls);
@@ -137,6 +157,12 @@ static void layout(void) {
     FIELD(rota_backfill_context, usage);
     FIELD(rota_backfill_context, head_demand);
     FIELD(rota_backfill_context, extra);
+    FIELD(rota_backfill_context, users);
+    FIELD(rota_backfill_context, total_usage);
+    FIELD(rota_backfill_context, user_ids);
+    FIELD(rota_backfill_context, user_usage);
+    FIELD(rota_backfill_context, user_procs);
+    FIELD(rota_backfill_context, user_running);
 }
 
 int main(int argc, char** argv) {

@@ -56,7 +56,7 @@ SEC = 1_000_000  # rota_time counts microseconds
 # rota.h, transcribed. Field order and types must match the header exactly;
 # --check-layout verifies them against the C compiler.
 
-ROTA_ABI_VERSION = 5
+ROTA_ABI_VERSION = 6
 
 ROTA_OK, ROTA_DONE, ROTA_EINVAL, ROTA_ECONFIG, ROTA_ENOTFOUND, ROTA_EEXIST = range(6)
 ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE = range(6, 12)
@@ -88,6 +88,7 @@ class RotaJob(Structure):
         ("submitted", rota_time),
         ("min_procs", c_int32),
         ("adapt_bytes", c_int64),
+        ("job_class", c_int32),
     ]
 
 
@@ -128,6 +129,14 @@ class RotaJobInfo(Structure):
         ("min_procs", c_int32),
         ("harvests", c_int32),
         ("progress", c_double),
+        ("job_class", c_int32),
+        ("preemptions", c_int32),
+        ("on_disk", c_int32),
+        ("reserved", c_int32),
+        ("executed", rota_time),
+        ("dnd_end", rota_time),
+        ("wait_since", rota_time),
+        ("swapping_until", rota_time),
     ]
 
 
@@ -153,6 +162,7 @@ class RotaMachineInfo(Structure):
         ("migration", c_int32),
         ("slice", rota_time),
         ("nclusters", c_int32),
+        ("nclasses", c_int32),
     ]
 
 
@@ -178,6 +188,20 @@ class RotaCounters(Structure):
         ("harvests", c_uint64),
         ("grows", c_uint64),
         ("shrinks", c_uint64),
+        ("preemptions", c_uint64),
+        ("swap_ins", c_uint64),
+        ("class_reservations", c_uint64),
+        ("rekeys", c_uint64),
+        ("resorts", c_uint64),
+    ]
+
+
+class RotaUserInfo(Structure):
+    _fields_ = [
+        ("size", c_size_t),
+        ("usage", c_double),
+        ("procs", c_int32),
+        ("running", c_int32),
     ]
 
 
@@ -227,6 +251,12 @@ class RotaBackfillContext(Structure):  # filled in by the library
         ("usage", POINTER(c_double)),
         ("head_demand", POINTER(c_double)),
         ("extra", POINTER(c_double)),
+        ("users", c_int32),
+        ("total_usage", c_double),
+        ("user_ids", POINTER(c_int32)),
+        ("user_usage", POINTER(c_double)),
+        ("user_procs", POINTER(c_int32)),
+        ("user_running", POINTER(c_int32)),
     ]
 
 
@@ -238,6 +268,7 @@ STRUCTS = {
     "rota_reservation": RotaReservation,
     "rota_machine_info": RotaMachineInfo,
     "rota_counters": RotaCounters,
+    "rota_user_info": RotaUserInfo,
     "rota_hook_stats": RotaHookStats,
     "rota_batch": RotaBatch,
     "rota_backfill_context": RotaBackfillContext,

@@ -74,8 +74,13 @@ extern "C" {
 ** rota_job_clusters(), the placement hook. 5: seed 004's malleable jobs:
 ** rota_job.min_procs and .adapt_bytes, the GROW and SHRINK actions,
 ** rota_job_progress(), rota_job_info's nodes, min_procs, harvests and
-** progress, the harvest counters, the harvest and distribution hooks. */
-#define ROTA_ABI_VERSION 5
+** progress, the harvest counters, the harvest and distribution hooks. 6:
+** seed 003's job classes: rota_job.job_class, the SWAP_OUT and SWAP_IN
+** actions and START's delay, ROTA_JOB_SUSPENDED, rota_job_suspend(),
+** rota_job_resume(), rota_job_set_class(), rota_class_get(),
+** rota_class_find(), rota_class_period(), rota_job_info's class fields,
+** rota_machine_info.nclasses, the preemption counters, rota_top(). */
+#define ROTA_ABI_VERSION 6
 
 /* Status codes. */
 #define ROTA_OK 0        /* success */
@@ -173,6 +178,10 @@ typedef struct rota_job {
     ** suspends it for malleable.adapt_latency + malleable.adapt_per_byte x
     ** adapt_bytes / (processors it held) (seed 004 §4.1). */
     int64_t adapt_bytes;
+    /* Seed 003's job class (ABI 6), under [classes]: its number, counting
+    ** [[classes.class]] from 1 (rota_class_find() maps a name); 0 means
+    ** classes.default. Anything but 0 without [classes] is ROTA_EINVAL. */
+    int32_t job_class;
 } rota_job;
 
 /* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the
@@ -247,14 +256,31 @@ ROTA_API int rota_node_up(rota_engine* e, int32_t node);
 ** running. */
 ROTA_API int rota_job_progress(rota_engine* e, int64_t id, double done);
 
+/* Seed 003 §4.5, gangster's user controls (ABI 6), under [classes] only
+** (ROTA_ESTATE otherwise). rota_job_suspend: a loaded job's state goes to
+** disk (a SWAP_OUT action) and it loads again only after
+** rota_job_resume; a waiting job keeps waiting until then
+** (ROTA_JOB_SUSPENDED either way). ROTA_ESTATE for a job in any other
+** state. rota_job_resume: the job waits to be loaded again, its wait
+** counted from now; ROTA_ESTATE if it is not suspended. */
+ROTA_API int rota_job_suspend(rota_engine* e, int64_t id);
+ROTA_API int rota_job_resume(rota_engine* e, int64_t id);
+/* Move job `id` to class number `job_class` (from 1, as in rota_job). Its
+** priority, limits and maximum wait are the new class's from the next
+** pass; a loaded job's do-not-disturb time becomes the new class's,
+** counted from when it was loaded. ROTA_EINVAL for an unknown class. */
+ROTA_API int rota_job_set_class(rota_engine* e, int64_t id, int32_t job_class);
+
 /* Run one scheduling pass: admission and order of new jobs, then starts,
 ** reservations and backfilling as configured. Call it once after each batch
 ** of events with the same time. */
 ROTA_API int rota_schedule(rota_engine* e);
 /* The earliest time the engine needs to be advanced to even if no other
-** event happens (a walltime expiry, a slice boundary or the start of a
-** reservation), in *t. Returns ROTA_DONE when there is none, with *t set
-** to INT64_MAX, so that min(*t, next event) works without a branch. */
+** event happens (a walltime expiry, a slice boundary, the start of a
+** reservation, or, while jobs wait under an order policy whose keys age,
+** the next re-key of the queue: added in ABI 6), in *t. Returns ROTA_DONE
+** when there is none, with *t set to INT64_MAX, so that min(*t, next
+** event) works without a branch. */
 ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 
 /* ------------------------------------------------------------------------ */
@@ -262,8 +288,8 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 
 #define ROTA_ACTION_START                                                              \
     1                        /* start `job` on `runs` now, in home `row`. With one row \
-                             ** it runs from now on; with more, it executes only       \
-                             ** once RESUME says so (its row is active) */
+                             ** it runs from now on (after `delay`, see SWAP_OUT);     \
+                             ** with more, it executes only once RESUME says so */
 #define ROTA_ACTION_KILL 2   /* kill `job`: its estimate expired at `time` */
 #define ROTA_ACTION_REJECT 3 /* `job` will never run here: `reason` says why */
 /* More than one row (gang scheduling, seed 000 §4-5; never emitted with
@@ -302,6 +328,16 @@ ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
 ** for. */
 #define ROTA_ACTION_GROW 12
 #define ROTA_ACTION_SHRINK 13
+/* Seed 003, under [classes], ABI 6. SWAP_OUT: `job` is preempted (or
+** suspended by rota_job_suspend): its state goes to disk, which takes
+** `delay` (classes.swap_time x nnodes / 2); it gives up `runs`. It waits
+** again and comes back with SWAP_IN: its state is loaded onto `runs`
+** (anywhere, not necessarily its old nodes) and it makes no progress for
+** `delay`. A START or SWAP_IN onto nodes whose former job is still being
+** written out carries that wait in its `delay` too. Its walltime counts
+** only the time it computed. */
+#define ROTA_ACTION_SWAP_OUT 14
+#define ROTA_ACTION_SWAP_IN 15
 
 /* Set size = sizeof(rota_action) before calling rota_next_action(). */
 typedef struct rota_action {
@@ -310,13 +346,13 @@ typedef struct rota_action {
     int64_t job;
     rota_time time;            /* when it takes effect */
     int32_t row;               /* Ousterhout matrix row; 0 under space sharing */
-    int32_t nnodes;            /* START, GROW, SHRINK: number of nodes */
-    int32_t nruns;             /* START, GROW, SHRINK: number of runs in `runs` */
-    const rota_node_run* runs; /* START, GROW, SHRINK: the nodes, lowest first; else NULL */
+    int32_t nnodes;            /* START, GROW, SHRINK, SWAP_*: number of nodes */
+    int32_t nruns;             /* START, GROW, SHRINK, SWAP_*: number of runs in `runs` */
+    const rota_node_run* runs; /* START, GROW, SHRINK, SWAP_*: the nodes, lowest first */
     const char* reason;        /* REJECT: why; else NULL */
     int32_t option;            /* MIGRATE: 1 or 2 */
-    rota_time delay;           /* MIGRATE, GROW, SHRINK: time the job cannot make progress */
-    int32_t from_row;          /* MIGRATE: the row the job held before (== row if it stays) */
+    rota_time delay;  /* MIGRATE, GROW, SHRINK, SWAP_*, START: time the job makes no progress */
+    int32_t from_row; /* MIGRATE: the row the job held before (== row if it stays) */
     /* START on a multi-cluster machine: the cluster (0-based,
     ** [[machine.clusters]] order) of each of the `nruns` runs; the runs on
     ** one cluster are one component. NULL without clusters. ABI 4. */
@@ -333,7 +369,8 @@ ROTA_API int rota_next_action(rota_engine* e, rota_action* out);
 #define ROTA_JOB_PENDING 0 /* submitted, not yet through admission */
 #define ROTA_JOB_HELD 1    /* admission said hold: asked again each pass */
 #define ROTA_JOB_QUEUED 2
-#define ROTA_JOB_RUNNING 3
+#define ROTA_JOB_RUNNING 3   /* under [classes]: loaded */
+#define ROTA_JOB_SUSPENDED 4 /* rota_job_suspend()ed, until rota_job_resume() (ABI 6) */
 
 typedef struct rota_job_info {
     size_t size;
@@ -350,6 +387,15 @@ typedef struct rota_job_info {
     int32_t min_procs; /* the fewest it runs on (procs for a rigid job) */
     int32_t harvests;  /* harvest events it suffered */
     double progress;   /* RUNNING: share of its work done, [0, 1], reported or estimated */
+    /* Seed 003, under [classes] (ABI 6); else -1 and 0. */
+    int32_t job_class;        /* its class index */
+    int32_t preemptions;      /* times it was swapped out for another job */
+    int32_t on_disk;          /* 1: its state is on disk (swapped out or suspended after running) */
+    int32_t reserved;         /* 1: pass 1 holds a processor set for it */
+    rota_time executed;       /* time it computed before its current load */
+    rota_time dnd_end;        /* RUNNING: when its do-not-disturb time ends; else -1 */
+    rota_time wait_since;     /* waiting: since when it waits to be loaded; else -1 */
+    rota_time swapping_until; /* its state is being written to disk until then; else -1 */
 } rota_job_info;
 
 /* Information on a job the engine still holds (finished, killed, rejected
@@ -412,6 +458,7 @@ typedef struct rota_machine_info {
     int32_t migration;         /* 1: migration between rows (MGS, MBGS) */
     rota_time slice;           /* time-slice length when rows > 1; else 0 */
     int32_t nclusters;         /* [[machine.clusters]]; 0 for a single machine. ABI 4 */
+    int32_t nclasses;          /* [[classes.class]]; 0 without [classes]. ABI 6 */
 } rota_machine_info;
 
 /* The machine and the pass as configured (presets resolved). */
@@ -427,6 +474,29 @@ typedef struct rota_cluster_info {
     int32_t idle;     /* how many of them are idle now */
     const char* name; /* from the configuration ("" if unnamed); valid while the engine lives */
 } rota_cluster_info;
+
+/* A job class of seed 003 §4.2 ([[classes.class]], ABI 6), with the
+** values in force now (the period's, see rota_class_period()). */
+typedef struct rota_class_info {
+    size_t size;
+    const char* name;   /* valid while the engine lives */
+    int32_t priority;   /* higher is served first */
+    rota_time max_wait; /* waiting longer gets a reservation (pass 1); INT64_MAX: never */
+    rota_time dnd;      /* do-not-disturb time per processor */
+    int32_t procs;      /* class processor limit; 0: none */
+    int32_t preemptable;
+    int32_t loaded; /* processors its loaded jobs hold now */
+} rota_class_info;
+
+/* Class number `job_class` (1 .. nclasses). ROTA_EINVAL if there is no
+** such class (or no [classes]). */
+ROTA_API int rota_class_get(rota_engine* e, int32_t job_class, rota_class_info* out);
+/* The number (from 1) of the class named `name` in *out; ROTA_ENOTFOUND
+** if none. */
+ROTA_API int rota_class_find(rota_engine* e, const char* name, int32_t* out);
+/* The name of the [[classes.period]] in force now, "" for the base set
+** (and without [classes]). Valid while the engine lives. */
+ROTA_API const char* rota_class_period(rota_engine* e);
 
 /* Cluster `c` (0-based). ROTA_EINVAL for a cluster out of range (every
 ** cluster is out of range on a machine without [[machine.clusters]]). */
@@ -467,10 +537,34 @@ typedef struct rota_counters {
     /* Seed 004, ABI 5: arrivals that needed a harvest, those that got one,
     ** and the GROW and SHRINK actions. */
     uint64_t harvest_attempts, harvests, grows, shrinks;
+    /* Seed 003, ABI 6: SWAP_OUTs of preempted jobs, SWAP_INs, and processor
+    ** sets pass 1 reserved for jobs past their maximum wait. */
+    uint64_t preemptions, swap_ins, class_reservations;
+    /* Whole-queue calls of the order hook that succeeded (after each
+    ** reload, and at scheduler.rekey_interval when the order policy's keys
+    ** age), and those that changed the queue's order. Added in ABI 6. */
+    uint64_t rekeys, resorts;
     /* New counters are appended here; per-hook figures are rota_hook_stats_get(). */
 } rota_counters;
 
 ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
+
+/* What a user's jobs have used (docs/design.md, "Usage"), as every
+** policy's context sees it. Added in ABI 6. */
+typedef struct rota_user_info {
+    size_t size;
+    double usage;    /* processor-seconds of its jobs, running ones up to now,
+                     ** decayed with scheduler.usage_half_life */
+    int32_t procs;   /* processors its running jobs hold now */
+    int32_t running; /* its running jobs */
+} rota_user_info;
+
+/* The usage of user `user` (a rota_job.user); zeros for a user that never
+** ran a job. Added in ABI 6. */
+ROTA_API int rota_user_get(rota_engine* e, int32_t user, rota_user_info* out);
+/* The users that have run a job, in increasing order (list protocol
+** above). Added in ABI 6. */
+ROTA_API int rota_users(rota_engine* e, int32_t* out, size_t cap, size_t* n);
 
 /* The policy hooks, in the order the engine declares them
 ** (engine/vocabulary.h); new hooks get new numbers, never reused. */
@@ -521,6 +615,8 @@ ROTA_API int rota_hook_stats_get(rota_engine* e, int hook, rota_hook_stats* out)
 /* Recompile every configured policy script from disk. Only if all load,
 ** compile and pass a dry run are they swapped in; otherwise the running
 ** ones stay and ROTA_ESCRIPT is returned with file and line in the message.
+** After a successful reload the queue is re-keyed by the order script and
+** re-sorted at once (added in ABI 6).
 ** Call it between passes (any time the engine is not inside a call). */
 ROTA_API int rota_reload_policies(rota_engine* e);
 
@@ -569,6 +665,17 @@ typedef struct rota_backfill_context {
     const double* head_demand; /* the head's R_i; NULL if there is no head */
     const double* extra;       /* share free at the shadow time once the head's
                                ** reservation holds its part; NULL if no shadow */
+    /* The engine's usage records (rota_user_get): every user that has run
+    ** a job, `users` of them, in increasing user id order, each array
+    ** holding `users` values (NULL when there are none). Usage is
+    ** processor-seconds of the user's jobs, running ones counted up to
+    ** now, decayed with scheduler.usage_half_life. Added in ABI 6. */
+    int32_t users;
+    double total_usage;          /* of every user */
+    const int32_t* user_ids;     /* the users */
+    const double* user_usage;    /* each one's processor-seconds */
+    const int32_t* user_procs;   /* processors its running jobs hold now */
+    const int32_t* user_running; /* its running jobs */
 } rota_backfill_context;
 
 /* A backfill_select policy written in C: `c` holds the candidates (jobs
@@ -602,6 +709,52 @@ typedef void (*rota_log_fn)(void* ud, const char* line);
 ROTA_API int rota_set_log(rota_engine* e, rota_log_fn fn, void* ud);
 /* The default log sink; `ud` is ignored. */
 ROTA_API void rota_log_stderr(void* ud, const char* line);
+
+/* ------------------------------------------------------------------------ */
+/* The live view                                                             */
+
+/* Seed 003 §4.5's "gangster" display (its Fig. 8) as text, what `rota
+** top` redraws (ABI 6). Lines of at most `width` characters (0 means 80;
+** ROTA_EINVAL outside 40..1024), each ended by '\n':
+**
+**   - the header, one line (more if `width` is short): the engine time
+**     ("time 1d 03:20:00"), the [[classes.period]] in force ("period
+**     day"; "base" for the base set, "-" without [classes]), the nodes
+**     loaded (busy in the active row) of the machine's ("loaded
+**     224/256"), the processors of the jobs whose state is on disk
+**     ("swapped 96"), the jobs listed and, while pass 1 holds processors
+**     for a job, how many and its letter ("reserved 64 for c");
+**   - the node map: one character per node, the letter of the job loaded
+**     on it, '.' if idle, 'x' if out of service; rows of a power of two
+**     nodes, as many as fit, each led by its first node's number, the
+**     letters spaced as in Fig. 8 if 32 nodes or the whole machine fit a
+**     row so (256 nodes at 80 columns: 8 rows of 32), packed otherwise;
+**   - an empty line, then the job table, a line per job the engine holds,
+**     by class priority, loaded jobs first within a class, then by id:
+**     CLAS, its class in 4 characters (Int, Dbug, Prod, Bmrk, Stby for
+**     seed 003's classes, else the name's first 4; "-" without
+**     [classes]); its letter and id; USER ("-" for -1); #PE, its
+**     processors; ST, its state; MM:SS, the time it has executed
+**     (rota_job_info.executed plus its current load's time since it
+**     computes; with more than one row, the time since it started).
+**
+** Letters a..z then A..Z go first to the loaded jobs, then to the others,
+** in table order; from the 53rd job on, '#'. ST follows Fig. 8's caption:
+** N new (waiting, no processors assigned), W waiting with processors
+** assigned (pass 1 holds them for it; or loaded while its nodes' former
+** jobs are still being written out), R running, S suspended
+** (rota_job_suspend), i swapping in (loaded, within its SWAP_IN delay), o
+** swapping out (its state still being written to disk), O swapped out
+** (waiting, its state on disk); and H, held by admission. Without
+** [classes] a job is N, H or R. Jobs submitted since the last
+** rota_schedule() are listed from the next.
+**
+** As snprintf: *n is set to the text's length in bytes, without the
+** terminating NUL. With cap 0 (out may be NULL) nothing is written: a
+** count, ROTA_OK. Otherwise up to cap - 1 bytes and a NUL are written,
+** and ROTA_ERANGE returned if the text did not fit (cap <= *n): call
+** again with cap = *n + 1. */
+ROTA_API int rota_top(rota_engine* e, int32_t width, char* out, size_t cap, size_t* n);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,8 @@
 // The policies shipped in policies/, on small hand-made batches.
 #include <catch2/catch.hpp>
+#include <cmath>
 
+#include "engine/usage.h"
 #include "lua_test_util.h"
 
 using namespace rota;
@@ -86,6 +88,43 @@ TEST_CASE("fcfs orders by submit time, sjf by estimate", "[lua][policies]") {
     LuaPolicy sjf(config(Hook::order, "order/sjf.lua"));
     REQUIRE(sjf.order(b, make_ctx(), keys).ok);
     CHECK(keys == std::vector<double>{300, 100, 200});
+}
+
+// Scores by hand (weights per unit of each factor, max_age 100 s): job 1
+// priority 1, waited 50 s; job 2 priority 0, waited 150 s (capped at 100);
+// job 3 priority 0, waited 20 s, 8 of 16 processors. Users 1 and 2 have
+// used 300 and 100 processor-seconds of 400, with 2 users: fair share
+// 1000 x 2^(-0.75 x 2) and 1000 x 2^(-0.25 x 2); user 3 used none: 1000.
+TEST_CASE("multifactor scores priority, age, fair share and size", "[lua][policies]") {
+    UsageBook book;
+    book.started(1, 3, 0, 0);
+    book.started(2, 1, 0, 0);
+    BackfillContext ctx = make_ctx(200 * kSecond, 0, 16);
+    ctx.users = book.users();
+    ctx.total_usage = book.total(100 * kSecond);
+    ctx.user_usage = {&book, 100 * kSecond};
+    REQUIRE(ctx.total_usage == 400);
+    JobBatch b = make_batch({{1, 2, 100, 150 * kSecond, 1, 1},
+                             {2, 4, 100, 50 * kSecond, 2, 0},
+                             {3, 8, 100, 180 * kSecond, 3, 0}});
+    LuaPolicy p(config(Hook::order, "order/multifactor.lua",
+                       {{"max_age", std::int64_t{100}},
+                        {"weight_priority", std::int64_t{10000}},
+                        {"weight_size", std::int64_t{160}}}));
+    CHECK(p.ages(Hook::order));
+    std::vector<double> keys;
+    REQUIRE(checked_order(p, b, ctx, keys).ok);
+    const double fs1 = 1000 * std::pow(2.0, -1.5), fs2 = 1000 * std::pow(2.0, -0.5);
+    REQUIRE(keys.size() == 3);
+    CHECK(keys[0] == Approx(-(10000 + 500 + fs1 + 20)));
+    CHECK(keys[1] == Approx(-(1000 + fs2 + 40)));
+    CHECK(keys[2] == Approx(-(200 + 1000 + 80)));
+    // Seed 003's first pass: a job past max_wait goes first.
+    LuaPolicy overdue(
+        config(Hook::order, "order/multifactor.lua", {{"max_wait", std::int64_t{120}}}));
+    REQUIRE(checked_order(overdue, b, ctx, keys).ok);
+    CHECK(keys[1] < keys[0]);
+    CHECK(keys[0] < keys[2]);
 }
 
 TEST_CASE("accept_all accepts everything", "[lua][policies]") {
@@ -185,9 +224,10 @@ TEST_CASE("prime_time holds long and large jobs in prime time, worked by hand",
 }
 
 TEST_CASE("every shipped policy names its paper section", "[lua][policies]") {
-    for (const char* name : {"backfill/first_fit.lua", "backfill/best_fit.lua", "backfill/fpfs.lua",
-                             "order/fcfs.lua", "order/sjf.lua", "admission/accept_all.lua",
-                             "admission/max_procs.lua", "admission/prime_time.lua"}) {
+    for (const char* name :
+         {"backfill/first_fit.lua", "backfill/best_fit.lua", "backfill/fpfs.lua", "order/fcfs.lua",
+          "order/sjf.lua", "order/multifactor.lua", "admission/accept_all.lua",
+          "admission/max_procs.lua", "admission/prime_time.lua"}) {
         std::ifstream in(shipped(name));
         REQUIRE(in);
         std::string header, line;

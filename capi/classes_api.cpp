@@ -1,0 +1,93 @@
+// Seed 003's job classes through the C ABI: the user controls of §4.5
+// (suspend, resume, change class) and the classes in force.
+#include <cstring>
+
+#include "engine/error.h"
+#include "handle.h"
+#include "rota.h"
+
+using namespace rota;
+
+namespace {
+
+const ClassesConfig& classes_of(rota_engine* e) {
+    return e->sched->config().classes;
+}
+
+void check_class(rota_engine* e, int32_t c) {
+    const ClassesConfig& cc = classes_of(e);
+    const auto n = static_cast<int32_t>(cc.base.classes.size());
+    if (!cc.enabled)
+        throw Error(Errc::invalid, "class " + std::to_string(c) + ": there is no [classes]");
+    if (c < 0 || c >= n)
+        throw Error(Errc::invalid,
+                    "class " + std::to_string(c) + " is outside 0.." + std::to_string(n - 1));
+}
+
+}  // namespace
+
+extern "C" {
+
+int rota_job_suspend(rota_engine* e, int64_t id) {
+    return capi::guard(e, [&] {
+        e->sched->suspend(id);
+        capi::note_suspended(e, id);
+        return ROTA_OK;
+    });
+}
+
+int rota_job_resume(rota_engine* e, int64_t id) {
+    return capi::guard(e, [&] {
+        e->sched->resume(id);
+        return ROTA_OK;
+    });
+}
+
+int rota_job_set_class(rota_engine* e, int64_t id, int32_t job_class) {
+    return capi::guard(e, [&] {
+        check_class(e, job_class);
+        e->sched->set_class(id, job_class - 1);
+        return ROTA_OK;
+    });
+}
+
+int rota_class_get(rota_engine* e, int32_t job_class, rota_class_info* out) {
+    return capi::guard(e, [&] {
+        if (!out || out->size < sizeof(size_t))
+            throw Error(Errc::invalid, "rota_class_get: out is NULL or its size is not set");
+        check_class(e, job_class);
+        const auto i = static_cast<std::size_t>(job_class - 1);
+        const JobClassConfig& now = e->sched->class_params().classes[i];
+        rota_class_info full{};
+        full.size = sizeof(full);
+        full.name = classes_of(e).base.classes[i].name.c_str();
+        full.priority = now.priority;
+        full.max_wait = now.max_wait == kForever ? INT64_MAX : now.max_wait;
+        full.dnd = now.dnd;
+        full.procs = now.procs;
+        full.preemptable = now.preemptable ? 1 : 0;
+        full.loaded = static_cast<int32_t>(e->sched->class_loaded(i));
+        capi::copy_sized(full, out);
+        return ROTA_OK;
+    });
+}
+
+int rota_class_find(rota_engine* e, const char* name, int32_t* out) {
+    return capi::guard(e, [&] {
+        if (!name || !out) throw Error(Errc::invalid, "rota_class_find: name or out is NULL");
+        const auto& cs = classes_of(e).base.classes;
+        for (std::size_t i = 0; i < cs.size() && classes_of(e).enabled; ++i)
+            if (cs[i].name == name) {
+                *out = static_cast<int32_t>(i + 1);
+                return ROTA_OK;
+            }
+        throw Error(Errc::not_found, std::string("no job class named '") + name + "'");
+    });
+}
+
+const char* rota_class_period(rota_engine* e) {
+    if (!e || !e->sched) return "";
+    return e->sched->period_name();
+}
+
+}  // extern "C"

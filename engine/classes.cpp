@@ -1,0 +1,699 @@
+// Job classes with lazy preemption (seed 003 §4.2-4.3, the LLNL Cray T3D
+// gang scheduler): with [classes] this two-pass algorithm is the schedule
+// phase.
+//
+//   pass 1  jobs that waited past their class's maximum wait, by class
+//           priority then wait: the first gets the lowest-cost processor
+//           set reserved (cost: the nodes of the jobs to preempt, their
+//           priority, their do-not-disturb time left); its jobs are swapped
+//           out as their do-not-disturb times run out, and the job loads
+//           when the set is free, or earlier wherever enough processors
+//           are. One reservation at a time; a higher class past its wait
+//           takes it over.
+//   pass 2  the other jobs, by class priority then wait, within the
+//           limits: on free processors (best fit; jobs that cannot be
+//           preempted packed from the top) or on those of lower-class
+//           jobs past their do-not-disturb time, swapped out.
+//
+// Preemption is lazy: a job is swapped out only when its processors are
+// needed and its do-not-disturb time is over; its state goes to disk, and
+// it waits again, to be loaded anywhere. Moving a job's state out and
+// back in costs classes.swap_time per processor, half each way.
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+#include "error.h"
+#include "scheduler.h"
+
+namespace rota {
+
+namespace {
+
+constexpr std::int64_t kWeek = 7 * 86400;
+
+Time sat_add(Time a, Time b) {
+    return a > kForever - b ? kForever : a + b;
+}
+
+Time sat_mul(Time per, std::int64_t n) {
+    if (n != 0 && per > kForever / n) return kForever;
+    return per * n;
+}
+
+}  // namespace
+
+// --- The parameter set in force ---------------------------------------------
+
+std::int32_t Scheduler::period_at(Time t) const {
+    const auto& ps = cfg_.classes.periods;
+    if (ps.empty()) return -1;
+    const std::int64_t tow = ((t / kSecond + cfg_.classes.week_origin) % kWeek + kWeek) % kWeek;
+    const auto day = static_cast<int>(tow / 86400);
+    const auto sec = static_cast<std::int32_t>(tow % 86400);
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+        const ClassPeriod& p = ps[i];
+        const bool today = (p.days >> day) & 1u;
+        const bool yesterday = (p.days >> ((day + 6) % 7)) & 1u;
+        const bool in = p.from < p.to ? today && sec >= p.from && sec < p.to
+                                      : (today && sec >= p.from) || (yesterday && sec < p.to);
+        if (in) return static_cast<std::int32_t>(i);
+    }
+    return -1;
+}
+
+// Asked for every job a pass looks at: the period is found once per time.
+const ClassParams& Scheduler::class_params() const {
+    if (params_at_ != now_ || !params_) {
+        const std::int32_t p = period_at(now_);
+        params_ =
+            p < 0 ? &cfg_.classes.base : &cfg_.classes.periods[static_cast<std::size_t>(p)].params;
+        params_at_ = now_;
+    }
+    return *params_;
+}
+
+Time Scheduler::next_period_change() const {
+    if (period_bounds_.empty()) return kForever;
+    const Time secs = now_ / kSecond;
+    const std::int64_t tow = ((secs + cfg_.classes.week_origin) % kWeek + kWeek) % kWeek;
+    auto it = std::upper_bound(period_bounds_.begin(), period_bounds_.end(), tow);
+    const std::int64_t next = it == period_bounds_.end() ? period_bounds_.front() + kWeek : *it;
+    return (secs + (next - tow)) * kSecond;
+}
+
+Time Scheduler::dnd_end_from(const Job& j, Time from) const {
+    return sat_add(from, sat_mul(job_class(j).dnd, j.spec.procs));
+}
+
+// --- Limits ---------------------------------------------------------------
+
+// Why a job can never be loaded under any parameter set, or "".
+std::string Scheduler::never_loads(const Job& j) const {
+    auto most = [&](const ClassParams& p, std::string& why) {
+        std::int64_t m = cfg_.procs;
+        why = "the machine has " + std::to_string(cfg_.procs);
+        auto cap = [&](std::int32_t v, const std::string& what) {
+            if (v > 0 && v < m) m = v, why = what + " is " + std::to_string(v);
+        };
+        const JobClassConfig& c = p.classes[static_cast<std::size_t>(j.cls)];
+        cap(p.limits.job_procs, "the job processor limit");
+        cap(c.procs, "class " + c.name + "'s processor limit");
+        cap(p.limits.system_procs, "the system processor limit");
+        if (p.limits.large_job > 0 && j.spec.procs >= p.limits.large_job)
+            cap(p.limits.large_procs, "the large job processor limit");
+        return m;
+    };
+    std::string why;
+    if (most(cfg_.classes.base, why) >= j.spec.procs) return "";
+    for (const ClassPeriod& p : cfg_.classes.periods) {
+        std::string w;
+        if (most(p.params, w) >= j.spec.procs) return "";
+    }
+    return "requests " + std::to_string(j.spec.procs) + " processors; " + why;
+}
+
+// §4.2: processors of jobs loaded or swapped out stay within the system
+// limit; a job whose state is already on disk is counted already.
+bool Scheduler::system_allows(const Job& j) const {
+    const std::int32_t lim = class_params().limits.system_procs;
+    return lim <= 0 || j.swapped || loaded_procs_ + swapped_procs_ + j.spec.procs <= lim;
+}
+
+// Pass 2's limits: job, large job and class processor limits, and the
+// system limit.
+bool Scheduler::limits_allow(const Job& j) const {
+    const ClassParams& p = class_params();
+    const ClassLimits& l = p.limits;
+    const std::int32_t n = j.spec.procs;
+    if (l.job_procs > 0 && n > l.job_procs) return false;
+    if (l.large_job > 0 && n >= l.large_job && l.large_procs > 0 &&
+        large_loaded_ + n > l.large_procs)
+        return false;
+    const JobClassConfig& c = p.classes[static_cast<std::size_t>(j.cls)];
+    if (c.procs > 0 && class_loaded_[static_cast<std::size_t>(j.cls)] + n > c.procs) return false;
+    return system_allows(j);
+}
+
+// §4.3: never a higher class, never a debug or benchmark job (classes that
+// are not preemptable). Pass 2 only takes processors of lower classes past
+// their do-not-disturb time; pass 1 also of the job's own class, lazily.
+bool Scheduler::may_preempt(const Job& v, const Job& for_job, bool pass1) const {
+    const JobClassConfig& vc = job_class(v);
+    if (!vc.preemptable || v.start == now_) return false;
+    const std::int32_t pv = vc.priority, pj = job_class(for_job).priority;
+    if (pass1 ? pv > pj : (pv >= pj || v.dnd_end > now_)) return false;
+    return true;
+}
+
+// §4.3's cost of preempting `v` for `for_job`: its nodes, weighted by its
+// priority relative to the job's, plus the seconds of do-not-disturb time
+// it has left (a set is as slow as its slowest victim: candidate_sets adds
+// the largest of those once per set).
+double Scheduler::victim_cost(const Job& v, const Job& for_job) const {
+    const double pv = job_class(v).priority, pj = job_class(for_job).priority;
+    const double rel = pj > 0 ? std::max(pv, 0.0) / pj : 1.0;
+    return static_cast<double>(v.alloc.procs) * (1.0 + rel);
+}
+
+// --- Loading and swapping --------------------------------------------------
+
+void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
+    Job& j = job(s);
+    const std::int32_t n = j.spec.procs;
+    Time wait_nodes = 0;  // former jobs still writing their state out
+    for (const NodeRun& r : runs)
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k) {
+            wait_nodes = std::max(wait_nodes, node_free_at_[static_cast<std::size_t>(k)] - now_);
+            owner_[static_cast<std::size_t>(k)] = s;
+            in_set_[static_cast<std::size_t>(k)] = 0;
+        }
+    const bool swap_in = j.swapped;
+    const Time in = swap_in ? sat_mul(cfg_.classes.swap_time, n) / 2 : 0;
+    const Time delay = wait_nodes + in;
+    j.alloc.runs = runs;
+    j.alloc.procs = n;
+    j.alloc.home_row = 0;
+    j.alloc.row_mask = 1;
+    machine_.matrix().place(0, runs, s);
+    j.start = now_;
+    j.exec_from = now_ + delay;
+    j.window = delay + std::max<Time>(1, j.spec.estimate - j.used);
+    j.dnd_end = dnd_end_from(j, now_);
+    j.state = JobState::running;
+    machine_.take(0, now_, now_ + j.window, demand(j));
+    running_.push_back(s);
+    ++running_count_;
+    loaded_procs_ += n;
+    class_loaded_[static_cast<std::size_t>(j.cls)] += n;
+    const ClassLimits& l = class_params().limits;
+    j.counted_large = l.large_job > 0 && n >= l.large_job;
+    if (j.counted_large) large_loaded_ += n;
+    if (swap_in) {
+        swapped_procs_ -= n;
+        j.swapped = false;
+        ++counters_.swap_ins;
+    } else {
+        ++counters_.started;
+    }
+    queue_.kill(class_pos_[s]);
+    victims_dirty_ = true;
+    expiries_.push({j.estimated_end(), j.seq, s});
+    Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now_};
+    a.delay = delay;
+    emit_with_runs(a, runs, n);
+}
+
+// The bookkeeping of a loaded job that leaves its processors (release()).
+void Scheduler::unload(Slot s) {
+    Job& j = job(s);
+    const std::int32_t n = j.alloc.procs;
+    for (const NodeRun& r : j.alloc.runs)
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
+            owner_[static_cast<std::size_t>(k)] = kNoSlot;
+    loaded_procs_ -= n;
+    class_loaded_[static_cast<std::size_t>(j.cls)] -= n;
+    // Counted as it was at load: a period may have changed what is large.
+    if (j.counted_large) large_loaded_ -= n;
+    j.counted_large = false;
+}
+
+void Scheduler::swap_out(Slot s, bool by_user) {
+    Job& j = job(s);
+    const std::int32_t n = j.alloc.procs;
+    if (now_ > j.exec_from) j.used = std::min(j.spec.estimate, j.used + (now_ - j.exec_from));
+    const Time out = sat_mul(cfg_.classes.swap_time, n) / 2;
+    for (const NodeRun& r : j.alloc.runs)
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
+            node_free_at_[static_cast<std::size_t>(k)] = now_ + out;
+    Action a{ActionType::swap_out, j.spec.id, now_};
+    a.delay = out;
+    emit_with_runs(a, j.alloc.runs, n);
+    release(s);
+    j.alloc.runs.clear();
+    j.swapped = true;
+    swapped_procs_ += n;
+    j.swapping_until = now_ + out;
+    j.wait_from = now_;
+    j.exec_from = kNoTime;
+    j.dnd_end = kNoTime;
+    if (by_user) {
+        j.state = JobState::suspended;
+    } else {
+        ++j.preemptions;
+        ++counters_.preemptions;
+        j.state = JobState::queued;
+        if (!policy_[static_cast<int>(Hook::order)]) j.order_key = static_cast<double>(now_);
+        requeued_.push_back(s);
+    }
+    victims_dirty_ = true;
+}
+
+// --- Processor sets --------------------------------------------------------
+
+// The idle processors as runs, without the reserved set's if asked (a
+// node out of service is not idle).
+void Scheduler::free_runs(bool outside_set, std::vector<NodeRun>& out) const {
+    out.clear();
+    idle_scratch_.clear();
+    machine_.matrix().free_columns(0, idle_scratch_);
+    for (std::int32_t k : idle_scratch_) {
+        if (outside_set && in_set_[static_cast<std::size_t>(k)]) continue;
+        if (!out.empty() && out.back().first + out.back().count == k)
+            ++out.back().count;
+        else
+            out.push_back({k, 1});
+    }
+}
+
+// §4.3's best fit among the idle processors: the smallest run that holds
+// the job, else runs from the largest down. Jobs that cannot be preempted
+// are packed from the top of the machine, the others from the bottom, so
+// that the former do not break up the space of large jobs.
+void Scheduler::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out) const {
+    std::vector<NodeRun> runs;
+    free_runs(outside_set, runs);
+    const bool top = !job_class(j).preemptable;
+    std::int32_t need = j.spec.procs;
+    out.clear();
+    const NodeRun* fit = nullptr;
+    for (const NodeRun& r : runs)
+        if (r.count >= need && (!fit || r.count < fit->count || (top && r.count == fit->count)))
+            fit = &r;
+    if (fit) {
+        out.push_back({top ? fit->first + fit->count - need : fit->first, need});
+        return;
+    }
+    std::stable_sort(runs.begin(), runs.end(),
+                     [](const NodeRun& a, const NodeRun& b) { return a.count > b.count; });
+    for (const NodeRun& r : runs) {
+        if (need == 0) break;
+        const std::int32_t k = std::min(need, r.count);
+        out.push_back({top ? r.first + r.count - k : r.first, k});
+        need -= k;
+    }
+    std::sort(out.begin(), out.end(),
+              [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
+}
+
+// Pass 1's candidate sets for job s: the idle processors plus victims
+// taken greedily in four orders (cheapest per node, soonest out of their
+// do-not-disturb time, widest, lowest class), until they hold the job.
+// rota's nodes have no shape constraints (the T3D's had), so a set is
+// known by its victims; identical sets are listed once.
+void Scheduler::candidate_sets(Slot s) {
+    sets_.clear();
+    const Job& j = job(s);
+    std::vector<Slot> eligible;
+    for (Slot v : running_)
+        if (may_preempt(job(v), j, true)) eligible.push_back(v);
+    const std::int64_t idle = machine_.matrix().free(0);
+    auto dnd_left = [&](Slot v) { return std::max<Time>(0, job(v).dnd_end - now_); };
+    using Less = std::function<bool(Slot, Slot)>;
+    const Less orders[4] = {
+        [&](Slot a, Slot b) {
+            return victim_cost(job(a), j) / job(a).alloc.procs <
+                   victim_cost(job(b), j) / job(b).alloc.procs;
+        },
+        [&](Slot a, Slot b) { return dnd_left(a) < dnd_left(b); },
+        [&](Slot a, Slot b) { return job(a).alloc.procs > job(b).alloc.procs; },
+        [&](Slot a, Slot b) { return job_class(job(a)).priority < job_class(job(b)).priority; },
+    };
+    for (const Less& less : orders) {
+        std::vector<Slot> order = eligible;
+        std::stable_sort(order.begin(), order.end(), less);
+        Victims set;
+        set.procs = idle;
+        Time ready = 0;
+        for (Slot v : order) {
+            if (set.procs >= j.spec.procs) break;
+            set.jobs.push_back(v);
+            set.procs += job(v).alloc.procs;
+        }
+        if (set.procs < j.spec.procs) continue;
+        drop_needless(set.jobs, set.procs, j.spec.procs);
+        for (Slot v : set.jobs) {
+            set.cost += victim_cost(job(v), j);
+            ready = std::max(ready, dnd_left(v));
+        }
+        set.ready = now_ + ready;
+        set.cost += static_cast<double>(ready) / static_cast<double>(kSecond);
+        std::sort(set.jobs.begin(), set.jobs.end());
+        bool seen = false;
+        for (const Victims& o : sets_) seen = seen || o.jobs == set.jobs;
+        if (!seen) sets_.push_back(std::move(set));
+    }
+}
+
+// Greedy choices can overshoot: a victim taken early may be needless once
+// a wider one follows. Drops those, latest first, while `have` (idle plus
+// the victims' processors) still covers `need`; then every victim left
+// gives the job at least one of its processors.
+void Scheduler::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
+                              std::int64_t need) const {
+    for (std::size_t k = victims.size(); k-- > 0;) {
+        const std::int32_t p = job(victims[k]).alloc.procs;
+        if (have - p >= need) {
+            have -= p;
+            victims.erase(victims.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+    }
+}
+
+// What preemption could free for a job of priority `p`, counted once per
+// change of the loaded jobs: pass 1 may take preemptable jobs of priority
+// <= p, pass 2 those of priority < p past their do-not-disturb time and
+// outside the reserved set. Most waiting jobs are ruled out by these sums
+// alone, without listing victims.
+std::int64_t Scheduler::preemptable_procs(std::int32_t p, bool pass1) {
+    if (victims_dirty_) {
+        victims_dirty_ = false;
+        pre1_.clear();
+        pre2_.clear();
+        for (Slot v : running_) {
+            const Job& j = job(v);
+            const JobClassConfig& c = job_class(j);
+            if (!c.preemptable || j.start == now_) continue;
+            pre1_.push_back({c.priority, j.alloc.procs});
+            bool outside = true;
+            for (const NodeRun& r : j.alloc.runs)
+                for (std::int32_t k = r.first; k < r.first + r.count && outside; ++k)
+                    outside = !in_set_[static_cast<std::size_t>(k)];
+            if (j.dnd_end <= now_ && outside) pre2_.push_back({c.priority, j.alloc.procs});
+        }
+    }
+    std::int64_t sum = 0;
+    for (const auto& [q, n] : pass1 ? pre1_ : pre2_)
+        if (pass1 ? q <= p : q < p) sum += n;
+    return sum;
+}
+
+void Scheduler::drop_class_reservation() {
+    for (const NodeRun& r : class_set_)
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
+            in_set_[static_cast<std::size_t>(k)] = 0;
+    class_set_.clear();
+    class_reserved_ = kNoSlot;
+    victims_dirty_ = true;
+}
+
+// --- The two passes ---------------------------------------------------------
+
+void Scheduler::classes_phase() {
+    // Nothing happened since the last pass and no threshold was crossed (a
+    // maximum wait, a do-not-disturb time, a period): the passes would
+    // decide as they did.
+    if (!classes_dirty_ && now_ < classes_wakeup_) return;
+    classes_dirty_ = false;
+    // The waiting jobs by class priority, then by the order policy's key or
+    // (without one) the time they have waited to be loaded; ties in arrival
+    // order.
+    // The queue is in (key, arrival) order already: without an order policy
+    // the key of a job is the time it began to wait to be loaded (swap_out,
+    // resume). Only the classes' priorities remain, a stable bucketing.
+    if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
+    for (auto& level : class_levels_) level.second.clear();
+    for (std::size_t i = 0; i < queue_.span(); ++i) {
+        if (!queue_[i].live()) continue;
+        const Slot s = queue_[i].slot;
+        class_pos_[s] = i;
+        const std::int32_t p = job_class(job(s)).priority;
+        auto it = std::find_if(class_levels_.begin(), class_levels_.end(),
+                               [&](const auto& l) { return l.first == p; });
+        if (it == class_levels_.end()) {
+            class_levels_.push_back({p, {}});
+            std::sort(class_levels_.begin(), class_levels_.end(),
+                      [](const auto& a, const auto& b) { return a.first > b.first; });
+            it = std::find_if(class_levels_.begin(), class_levels_.end(),
+                              [&](const auto& l) { return l.first == p; });
+        }
+        it->second.push_back(s);
+    }
+    class_order_.clear();
+    for (const auto& level : class_levels_)
+        class_order_.insert(class_order_.end(), level.second.begin(), level.second.end());
+    victims_dirty_ = true;
+    requeued_.clear();
+    pass1();
+    pass2();
+    // Preempted jobs wait again; inserted last, as inserting moves positions.
+    for (Slot s : requeued_) queue_insert(s);
+    find_classes_wakeup();
+}
+
+void Scheduler::pass1() {
+    const ClassParams& p = class_params();
+    auto urgent = [&](const Job& j) {
+        const Time w = job_class(j).max_wait;
+        return w != kForever && now_ - j.wait_from >= w;
+    };
+    // A higher class past its wait takes the reservation over.
+    if (class_reserved_ != kNoSlot) {
+        const std::int32_t held = job_class(job(class_reserved_)).priority;
+        for (Slot s : class_order_) {
+            const Job& j = job(s);
+            if (job_class(j).priority <= held) break;  // sorted: none higher follows
+            if (urgent(j) && s != class_reserved_) {
+                drop_class_reservation();
+                break;
+            }
+        }
+    }
+    if (class_reserved_ == kNoSlot) {
+        for (Slot s : class_order_) {
+            const Job& j = job(s);
+            if (!urgent(j)) continue;
+            if (p.limits.job_procs > 0 && j.spec.procs > p.limits.job_procs) continue;
+            if (!system_allows(j)) continue;
+            if (machine_.matrix().free(0) >= j.spec.procs) {  // no preemption needed
+                std::vector<NodeRun> runs;
+                best_fit(j, false, runs);
+                load(s, runs);
+                continue;
+            }
+            if (machine_.matrix().free(0) + preemptable_procs(job_class(j).priority, true) <
+                j.spec.procs)
+                continue;  // no set exists: deferred (§4.3)
+            candidate_sets(s);
+            if (sets_.empty()) continue;
+            std::size_t pick = 0;
+            for (std::size_t k = 1; k < sets_.size(); ++k)
+                if (sets_[k].cost < sets_[pick].cost) pick = k;
+            // The set: its victims' processors, then idle ones.
+            class_reserved_ = s;
+            ++counters_.class_reservations;
+            class_set_.clear();
+            std::int32_t need = j.spec.procs;
+            for (Slot v : sets_[pick].jobs)
+                for (const NodeRun& r : job(v).alloc.runs) {
+                    const std::int32_t k = std::min(need, r.count);
+                    if (k > 0) class_set_.push_back({r.first, k});
+                    need -= k;
+                }
+            if (need > 0) {
+                std::vector<NodeRun> idle;
+                free_runs(false, idle);
+                for (const NodeRun& r : idle) {
+                    if (need == 0) break;
+                    const std::int32_t k = std::min(need, r.count);
+                    class_set_.push_back({r.first, k});
+                    need -= k;
+                }
+            }
+            for (const NodeRun& r : class_set_)
+                for (std::int32_t k = r.first; k < r.first + r.count; ++k)
+                    in_set_[static_cast<std::size_t>(k)] = 1;
+            victims_dirty_ = true;
+            break;
+        }
+    }
+    if (class_reserved_ == kNoSlot) return;
+
+    const Slot u = class_reserved_;
+    Job& j = job(u);
+    if (!system_allows(j)) return;
+    // Elsewhere, if enough processors are free now (§4.3).
+    if (machine_.matrix().free(0) >= j.spec.procs) {
+        std::vector<NodeRun> runs;
+        // The set's idle processors first: they are free of other claims.
+        std::int32_t need = j.spec.procs;
+        std::vector<NodeRun> idle;
+        free_runs(false, idle);
+        for (int in_pass = 1; in_pass >= 0 && need > 0; --in_pass)
+            for (const NodeRun& r : idle)
+                for (std::int32_t k = r.first; k < r.first + r.count && need > 0; ++k)
+                    if (in_set_[static_cast<std::size_t>(k)] == in_pass) {
+                        if (!runs.empty() && runs.back().first + runs.back().count == k)
+                            ++runs.back().count;
+                        else
+                            runs.push_back({k, 1});
+                        --need;
+                    }
+        std::sort(runs.begin(), runs.end(),
+                  [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
+        drop_class_reservation();
+        load(u, runs);
+        return;
+    }
+    // Lazily: the set's jobs whose do-not-disturb time is over leave now.
+    std::vector<Slot> on_set;
+    for (const NodeRun& r : class_set_)
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k) {
+            const Slot v = owner_[static_cast<std::size_t>(k)];
+            if (v != kNoSlot && std::find(on_set.begin(), on_set.end(), v) == on_set.end())
+                on_set.push_back(v);
+        }
+    for (Slot v : on_set)
+        if (!may_preempt(job(v), j, true)) {  // its class changed: choose again next pass
+            drop_class_reservation();
+            return;
+        }
+    for (Slot v : on_set)
+        if (job(v).dnd_end <= now_) swap_out(v, false);
+    if (machine_.matrix().columns_free(0, class_set_)) {
+        const std::vector<NodeRun> set = class_set_;
+        drop_class_reservation();
+        load(u, set);
+    }
+    return;
+}
+
+void Scheduler::pass2() {
+    // Victims for pass 2, by class: processors of preemptable jobs past
+    // their do-not-disturb time, outside the reserved set.
+    auto outside = [&](const Job& v) {
+        for (const NodeRun& r : v.alloc.runs)
+            for (std::int32_t k = r.first; k < r.first + r.count; ++k)
+                if (in_set_[static_cast<std::size_t>(k)]) return false;
+        return true;
+    };
+    std::int64_t set_idle = 0;
+    for (const NodeRun& r : class_set_)
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
+            set_idle += machine_.matrix().column_free(0, k);
+    std::vector<NodeRun> runs;
+    for (Slot s : class_order_) {
+        if (s == class_reserved_) continue;
+        Job& j = job(s);
+        if (j.state != JobState::queued || !limits_allow(j)) continue;
+        const std::int64_t idle = machine_.matrix().free(0) - set_idle;
+        if (idle >= j.spec.procs) {
+            best_fit(j, true, runs);
+            load(s, runs);
+            continue;
+        }
+        if (idle + preemptable_procs(job_class(j).priority, false) < j.spec.procs) continue;
+        // Lower classes past their do-not-disturb time, lowest class first,
+        // widest first within it (fewest victims).
+        std::vector<Slot> victims;
+        std::int64_t can = idle;
+        for (Slot v : running_)
+            if (may_preempt(job(v), j, false) && outside(job(v))) victims.push_back(v);
+        for (Slot v : victims) can += job(v).alloc.procs;
+        if (can < j.spec.procs) continue;
+        std::stable_sort(victims.begin(), victims.end(), [&](Slot a, Slot b) {
+            const std::int32_t pa = job_class(job(a)).priority, pb = job_class(job(b)).priority;
+            return pa != pb ? pa < pb : job(a).alloc.procs > job(b).alloc.procs;
+        });
+        std::int64_t have = idle;
+        std::vector<Slot> chosen;
+        for (Slot v : victims) {
+            if (have >= j.spec.procs) break;
+            have += job(v).alloc.procs;
+            chosen.push_back(v);
+        }
+        drop_needless(chosen, have, j.spec.procs);
+        for (Slot v : chosen) swap_out(v, false);
+        best_fit(j, true, runs);
+        load(s, runs);
+    }
+}
+
+// The next time the two passes could decide differently with nothing else
+// happening: a waiting job reaches its maximum wait, a loaded job's
+// do-not-disturb time ends, the parameter set changes.
+void Scheduler::find_classes_wakeup() {
+    classes_wakeup_ = kForever;
+    if (queue_.empty()) return;
+    classes_wakeup_ = next_period_change();
+    queue_.for_each_live([&](const JobQueue::Entry& e) {
+        const Job& j = job(e.slot);
+        const Time w = job_class(j).max_wait;
+        if (w == kForever) return;
+        const Time at = sat_add(j.wait_from, w);
+        if (at > now_) classes_wakeup_ = std::min(classes_wakeup_, at);
+    });
+    for (Slot v : running_) {
+        const Job& j = job(v);
+        if (!job_class(j).preemptable) continue;
+        if (j.dnd_end > now_)
+            classes_wakeup_ = std::min(classes_wakeup_, j.dnd_end);
+        else if (j.start == now_)  // loaded now: a victim from the next instant on
+            classes_wakeup_ = std::min(classes_wakeup_, now_ + 1);
+    }
+}
+
+// --- User controls (§4.5) --------------------------------------------------
+
+void Scheduler::suspend(JobId id) {
+    begin_event();
+    if (!cfg_.classes.enabled)
+        throw Error(Errc::state, "suspending a job needs [classes] (seed 003's swapping)");
+    const Slot s = slot_of(id);
+    Job& j = job(s);
+    switch (j.state) {
+        case JobState::running:
+            swap_out(s, true);
+            break;
+        case JobState::queued:
+            if (s == class_reserved_) drop_class_reservation();
+            queue_erase(s);
+            j.state = JobState::suspended;
+            break;
+        default:
+            throw Error(Errc::state, "job " + std::to_string(id) + " is " +
+                                         job_state_name(j.state) + "; only a loaded or waiting " +
+                                         "job can be suspended");
+    }
+}
+
+void Scheduler::resume(JobId id) {
+    begin_event();
+    if (!cfg_.classes.enabled)
+        throw Error(Errc::state, "resuming a job needs [classes] (seed 003's swapping)");
+    const Slot s = slot_of(id);
+    Job& j = job(s);
+    if (j.state != JobState::suspended)
+        throw Error(Errc::state, "job " + std::to_string(id) + " is " + job_state_name(j.state) +
+                                     ", not suspended");
+    j.wait_from = now_;
+    if (!policy_[static_cast<int>(Hook::order)]) j.order_key = static_cast<double>(now_);
+    queue_insert(s);
+    classes_dirty_ = true;
+}
+
+void Scheduler::set_class(JobId id, std::int32_t cls) {
+    begin_event();
+    if (!cfg_.classes.enabled)
+        throw Error(Errc::state, "job classes need [classes] (seed 003 §4.2)");
+    const Slot s = slot_of(id);
+    Job& j = job(s);
+    const auto count = static_cast<std::int32_t>(cfg_.classes.base.classes.size());
+    if (cls < 0 || cls >= count)
+        throw Error(Errc::invalid,
+                    "class " + std::to_string(cls) + " is outside 0.." + std::to_string(count - 1));
+    if (j.state == JobState::running) {
+        class_loaded_[static_cast<std::size_t>(j.cls)] -= j.alloc.procs;
+        class_loaded_[static_cast<std::size_t>(cls)] += j.alloc.procs;
+        // Its do-not-disturb time is the new class's, from when it loaded.
+        j.cls = static_cast<std::int16_t>(cls);
+        j.dnd_end = dnd_end_from(j, j.start);
+    } else {
+        j.cls = static_cast<std::int16_t>(cls);
+    }
+    rescan_ = true;
+    classes_dirty_ = true;
+    victims_dirty_ = true;
+}
+
+}  // namespace rota

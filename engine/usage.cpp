@@ -1,0 +1,94 @@
+#include "usage.h"
+
+#include <cmath>
+
+namespace rota {
+
+UsageBook::UsageBook(Time half_life)
+    : lambda_(half_life > 0 ? std::log(2.0) / static_cast<double>(half_life) : 0.0) {}
+
+const UsageBook::Account* UsageBook::find(std::int32_t user) const {
+    auto it = index_.find(user);
+    return it == index_.end() ? nullptr : &accounts_[it->second];
+}
+
+UsageBook::Account& UsageBook::account(std::int32_t user) {
+    auto [it, fresh] = index_.try_emplace(user, static_cast<std::uint32_t>(accounts_.size()));
+    if (fresh) {
+        ids_.push_back(user);
+        accounts_.emplace_back();
+    }
+    return accounts_[it->second];
+}
+
+// Held over [now - dt, now): procs x dt without decay; with decay rate l,
+// procs x the integral of exp(-l s) over [0, dt) = procs (1 - exp(-l dt)) / l.
+double UsageBook::held(std::int32_t procs, Time dt) const {
+    if (procs == 0 || dt <= 0) return 0.0;
+    const double p = static_cast<double>(procs);
+    const double us = lambda_ > 0 ? -std::expm1(-lambda_ * static_cast<double>(dt)) / lambda_
+                                  : static_cast<double>(dt);
+    return p * us / static_cast<double>(kSecond);
+}
+
+double UsageBook::value(const Account& a, Time now) const {
+    const Time dt = now - a.at;
+    const double kept = lambda_ > 0 && dt > 0
+                            ? a.settled * std::exp(-lambda_ * static_cast<double>(dt))
+                            : a.settled;
+    return kept + held(a.procs, dt);
+}
+
+void UsageBook::settle(Account& a, Time now) const {
+    if (now <= a.at) return;
+    a.settled = value(a, now);
+    a.at = now;
+}
+
+void UsageBook::started(std::int32_t user, std::int32_t procs, Time since, Time now) {
+    ++version_;
+    for (Account* a : {&account(user), &total_}) {
+        settle(*a, now);
+        a->settled += held(procs, now - since);
+        a->procs += procs;
+        ++a->jobs;
+    }
+}
+
+void UsageBook::resized(std::int32_t user, std::int32_t delta, Time now) {
+    ++version_;
+    for (Account* a : {&account(user), &total_}) {
+        settle(*a, now);
+        a->procs += delta;
+    }
+}
+
+void UsageBook::stopped(std::int32_t user, std::int32_t procs, Time now) {
+    ++version_;
+    for (Account* a : {&account(user), &total_}) {
+        settle(*a, now);
+        a->procs -= procs;
+        --a->jobs;
+    }
+}
+
+double UsageBook::usage(std::int32_t user, Time now) const {
+    const Account* a = find(user);
+    return a ? value(*a, now) : 0.0;
+}
+
+std::int32_t UsageBook::procs(std::int32_t user) const {
+    const Account* a = find(user);
+    return a ? a->procs : 0;
+}
+
+std::int32_t UsageBook::running(std::int32_t user) const {
+    const Account* a = find(user);
+    return a ? a->jobs : 0;
+}
+
+double UsageBook::total(Time now) const {
+    return value(total_, now);
+}
+
+}  // namespace rota

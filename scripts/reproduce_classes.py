@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Reproduces seed 003's operational figures (Feitelson & Jette, "Improved
+Utilization and Responsiveness with Gang Scheduling", §4.7-4.8: Figures
+12-15) with `rota simulate` and writes docs/reproductions/classes.md.
+
+The paper measured the LLNL Cray T3D in production; here a simulated T3D:
+256 processors under the two-pass algorithm with Table 1's classes
+(classes.preset = "llnl-t3d", 1 s per processor to swap), fed the
+Lublin-Feitelson model (the simulator's built-in workload) on 256
+processors. A job of at most 64 processors that requests at most
+INTERACTIVE_TIME seconds is interactive (§4.6's limits are 64 processors
+and 2 hours), every other job production. Several seeds are the replicates
+of the 95 % intervals. EASY on the same workloads is the yardstick.
+
+    python3 scripts/reproduce_classes.py [--rota build/bin/rota] [--workdir DIR]
+"""
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from repro_common import pyplot, stats  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SEEDS = [1, 2, 3, 4, 5]
+JOBS = 20000
+LOAD = 0.7
+INTERACTIVE_PROCS = 64
+INTERACTIVE_TIME = 600
+THRESHOLD = 10  # s, the interactivity threshold of Fig. 12's bounded slowdown
+SIZES = [1, 2, 4, 8, 16, 32, 64, 128, 256]  # buckets: (previous, size]
+
+PAPER = {
+    "interactive_jobs": 2659, "batch_jobs": 1328,
+    "interactive_node_s": 44.5e6, "batch_node_s": 289.4e6,
+    "total_time_ratio": 1.18, "mean_slowdown": 7.94, "mean_bounded": 2.27,
+    "worst_slowdown": 1371, "preempted_share": 0.075, "max_preemptions": 77,
+}
+
+
+def run(rota, seed, workdir):
+    out = os.path.join(workdir, f"seed{seed}")
+    cmd = [rota, "simulate", "--policy", "classes,easy", "--procs", "256", "--jobs", str(JOBS),
+           "--load", str(LOAD), "--seed", str(seed),
+           "--interactive-procs", str(INTERACTIVE_PROCS),
+           "--interactive-time", str(INTERACTIVE_TIME),
+           "--jobs-csv", out + ".csv", "--summary-json", out + ".json"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    jobs = {p: list(csv.DictReader(open(f"{out}.{p}.csv"))) for p in ("classes", "easy")}
+    return jobs, json.load(open(out + ".json"))
+
+
+def interactive(r):
+    return int(r["procs"]) <= INTERACTIVE_PROCS and int(r["requested_time"]) <= INTERACTIVE_TIME
+
+
+def done(rows):
+    return [r for r in rows if r["final_state"] in ("finished", "killed")]
+
+
+def bucket(p):
+    for s in SIZES:
+        if p <= s:
+            return s
+    return SIZES[-1]
+
+
+def measure(rows):
+    rows = done(rows)
+    inter = [r for r in rows if interactive(r)]
+    resp = [int(r["finish_time"]) - int(r["submit_time"]) for r in inter]
+    run_t = [max(1, int(r["run_time"])) for r in inter]
+    sl = [a / b for a, b in zip(resp, run_t)]
+    bsl = [a / max(THRESHOLD, b) for a, b in zip(resp, run_t)]
+    m = {
+        "share_jobs": len(inter) / len(rows),
+        "share_node_s": sum(int(r["procs"]) * int(r["run_time"]) for r in inter)
+        / sum(int(r["procs"]) * int(r["run_time"]) for r in rows),
+        "total_time_ratio": sum(resp) / sum(run_t),
+        "mean_slowdown": sum(sl) / len(sl),
+        "mean_bounded": sum(bsl) / len(bsl),
+        "worst_slowdown": max(sl),
+        "sl": sl, "bsl": bsl,
+    }
+    if "preemptions" in rows[0]:
+        pre = [int(r["preemptions"]) for r in rows]
+        m["preempted_share"] = sum(1 for p in pre if p > 0) / len(rows)
+        m["max_preemptions"] = max(pre)
+        m["hist"] = pre
+        by = {}
+        for r in rows:
+            b = bucket(int(r["procs"]))
+            n, k, q_all, q_pre = by.get(b, (0, 0, [], []))
+            p = int(r["preemptions"])
+            q = int(r["run_time"]) / (p + 1)  # a job's quanta: its run between preemptions
+            q_all.append(q)
+            if p > 0:
+                q_pre.append(q)
+            by[b] = (n + 1, k + (p > 0), q_all, q_pre)
+        m["by_size"] = by
+    return m
+
+
+def fmt(x, d=2):
+    return f"{x:,.{d}f}"
+
+
+def ci(xs, d=2, pct=False):
+    mean, half, _ = stats(xs)
+    k = 100 if pct else 1
+    unit = " %" if pct else ""
+    return f"{mean * k:,.{d}f} ± {half * k:,.{d}f}{unit}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rota", default=os.path.join(ROOT, "build", "bin", "rota"))
+    ap.add_argument("--workdir", default="/tmp/rota-repro-classes")
+    args = ap.parse_args()
+    plt = pyplot()
+    os.makedirs(args.workdir, exist_ok=True)
+    t0 = time.time()
+    res = {"classes": [], "easy": []}
+    counters = []
+    for seed in SEEDS:
+        jobs, summary = run(args.rota, seed, args.workdir)
+        for p in res:
+            res[p].append(measure(jobs[p]))
+        counters.append(summary["classes"]["classes"])
+        print(f"seed {seed} done ({time.time() - t0:.0f} s)", file=sys.stderr)
+
+    c, e = res["classes"], res["easy"]
+    docs = os.path.join(ROOT, "docs", "reproductions")
+    # Figure 12: histograms of slowdown and bounded slowdown of interactive jobs.
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    bins = [1, 1.5, 2, 3, 5, 10, 20, 50, 100, 1000, 1e6]
+    for k, (key, title) in enumerate((("sl", "slowdown"), ("bsl", f"bounded slowdown ({THRESHOLD} s)"))):
+        for name, rs in (("rota classes", c), ("EASY", e)):
+            xs = [x for r in rs for x in r[key]]
+            hist = [sum(1 for x in xs if lo <= x < hi) / len(xs) for lo, hi in zip(bins, bins[1:])]
+            ax[k].bar([i + (0.4 if name == "EASY" else 0) for i in range(len(hist))], hist, 0.4,
+                      label=name)
+        ax[k].set_xticks([i + 0.2 for i in range(len(bins) - 1)])
+        ax[k].set_xticklabels([f"{b:g}" for b in bins[:-1]], fontsize=7)
+        ax[k].set_title(f"interactive jobs: {title}")
+        ax[k].set_xlabel("at least")
+        ax[k].set_ylabel("share of jobs")
+        ax[k].legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(docs, "classes_fig12.png"), dpi=110)
+    # Figures 13 and 15: preemption likelihood and average quantum by size.
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    sizes = [s for s in SIZES if any(s in r["by_size"] for r in c)]
+    like = [[r["by_size"][s][1] / r["by_size"][s][0] for r in c if s in r["by_size"]] for s in sizes]
+    ax[0].bar(range(len(sizes)), [stats(v)[0] * 100 for v in like],
+              yerr=[0 if stats(v)[1] != stats(v)[1] else stats(v)[1] * 100 for v in like])
+    ax[0].set_xticks(range(len(sizes)))
+    ax[0].set_xticklabels(sizes)
+    ax[0].set_xlabel("processors (bucket up to)")
+    ax[0].set_ylabel("% of jobs ever preempted")
+    ax[0].set_title("Fig. 13: likelihood of preemption")
+    q_all = [[sum(r["by_size"][s][2]) / len(r["by_size"][s][2]) for r in c if s in r["by_size"]]
+             for s in sizes]
+    q_pre = [[sum(r["by_size"][s][3]) / len(r["by_size"][s][3]) for r in c
+              if s in r["by_size"] and r["by_size"][s][3]] for s in sizes]
+    ax[1].plot(range(len(sizes)), [stats(v)[0] if v else float("nan") for v in q_pre], "o-",
+               label="preempted jobs")
+    ax[1].plot(range(len(sizes)), [stats(v)[0] for v in q_all], "s--", label="all jobs")
+    ax[1].set_yscale("log")
+    ax[1].set_xticks(range(len(sizes)))
+    ax[1].set_xticklabels(sizes)
+    ax[1].set_xlabel("processors (bucket up to)")
+    ax[1].set_ylabel("average time quantum (s)")
+    ax[1].set_title("Fig. 15: average time quantum")
+    ax[1].legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(docs, "classes_fig13_15.png"), dpi=110)
+    # Figure 14: histogram of preemptions per job.
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    pre = [p for r in c for p in r["hist"] if p > 0]
+    ax.hist(pre, bins=range(1, max(pre) + 2), log=True)
+    ax.set_xlabel("preemptions of a job")
+    ax.set_ylabel("jobs (log)")
+    ax.set_title("Fig. 14: preemptions per preempted job")
+    fig.tight_layout()
+    fig.savefig(os.path.join(docs, "classes_fig14.png"), dpi=110)
+
+    mono_all = all(stats(q_all[i])[0] <= stats(q_all[i + 1])[0] * 1.05 for i in range(len(sizes) - 1))
+    growth = stats(q_all[-1])[0] / stats(q_all[0])[0]
+    lines = [
+        "# Seed 003 §4.7-4.8: job classes with lazy preemption on a simulated T3D",
+        "",
+        "Generated by `python3 scripts/reproduce_classes.py` (about "
+        f"{time.time() - t0:.0f} s); do not edit by hand.",
+        "",
+        "**Setting.** The paper's figures come from four months of the LLNL Cray T3D in "
+        "production; rota cannot replay that log (it is not public), so the machine is "
+        "simulated: 256 processors, the two-pass algorithm of §4.3 with Table 1's classes "
+        "and §4.2's limits (`classes.preset = \"llnl-t3d\"`: large jobs 64+ processors, "
+        "192 of them by day, system limit 576, swap 1 s per processor, interactive "
+        "jobs at production priority at night and at weekends). Workload: the "
+        f"Lublin-Feitelson model on 256 processors at offered load {LOAD}, {JOBS:,} jobs, "
+        f"seeds {', '.join(map(str, SEEDS))} (the replicates of the ± 95 % intervals). A "
+        f"job of at most {INTERACTIVE_PROCS} processors requesting at most "
+        f"{INTERACTIVE_TIME} s is interactive (the T3D limited interactive jobs to 64 "
+        "processors and 2 hours, §4.6), the others production. EASY (`easy`) on the same "
+        "workloads is the yardstick. Command per seed: `rota simulate --policy classes,easy "
+        f"--procs 256 --jobs {JOBS} --load {LOAD} --seed S --interactive-procs "
+        f"{INTERACTIVE_PROCS} --interactive-time {INTERACTIVE_TIME} --jobs-csv ...`.",
+        "",
+        "## The workload beside the paper's",
+        "",
+        "| | paper (Jul 23-Aug 12) | rota's workload |",
+        "|---|---|---|",
+        f"| interactive share of jobs | {PAPER['interactive_jobs'] / (PAPER['interactive_jobs'] + PAPER['batch_jobs']) * 100:.0f} % "
+        f"| {ci([r['share_jobs'] for r in c], 1, True)} |",
+        f"| interactive share of node-seconds | {PAPER['interactive_node_s'] / (PAPER['interactive_node_s'] + PAPER['batch_node_s']) * 100:.0f} % "
+        f"| {ci([r['share_node_s'] for r in c], 1, True)} |",
+        "",
+        "## Figure 12: interactive jobs",
+        "",
+        "| | paper | rota, classes | rota, EASY |",
+        "|---|---|---|---|",
+        f"| total time in system / total run time | {PAPER['total_time_ratio']} | "
+        f"{ci([r['total_time_ratio'] for r in c])} | {ci([r['total_time_ratio'] for r in e])} |",
+        f"| mean slowdown | {PAPER['mean_slowdown']} | {ci([r['mean_slowdown'] for r in c])} | "
+        f"{ci([r['mean_slowdown'] for r in e])} |",
+        f"| mean bounded slowdown ({THRESHOLD} s) | {PAPER['mean_bounded']} | "
+        f"{ci([r['mean_bounded'] for r in c])} | {ci([r['mean_bounded'] for r in e])} |",
+        f"| worst slowdown | {PAPER['worst_slowdown']:,} | "
+        f"{fmt(max(r['worst_slowdown'] for r in c), 0)} | {fmt(max(r['worst_slowdown'] for r in e), 0)} |",
+        "",
+        "![Figure 12](classes_fig12.png)",
+        "",
+        "## Figures 13-15: preemptions",
+        "",
+        "| | paper | rota |",
+        "|---|---|---|",
+        f"| completed jobs ever preempted | {PAPER['preempted_share'] * 100:.1f} % | "
+        f"{ci([r['preempted_share'] for r in c], 1, True)} |",
+        f"| most preemptions of one job | {PAPER['max_preemptions']} | "
+        f"{max(r['max_preemptions'] for r in c)} |",
+        f"| preemptions per run (SWAP_OUT) | - | {ci([x['preemptions'] for x in counters], 0)} |",
+        f"| pass 1 reservations per run | - | {ci([x['reservations'] for x in counters], 0)} |",
+        "",
+        "![Figures 13 and 15](classes_fig13_15.png)",
+        "",
+        "![Figure 14](classes_fig14.png)",
+        "",
+        "| processors up to | " + " | ".join(map(str, sizes)) + " |",
+        "|---" * (len(sizes) + 1) + "|",
+        "| % ever preempted | " + " | ".join(ci(v, 1, True) for v in like) + " |",
+        "| mean quantum, all jobs (s) | " + " | ".join(ci(v, 0) for v in q_all) + " |",
+        "| mean quantum, preempted (s) | "
+        + " | ".join(ci(v, 0) if v else "-" for v in q_pre) + " |",
+        "",
+        "## What matches and what does not",
+        "",
+        f"* **Fig. 15's shape holds**: the average quantum grows with the job's size "
+        f"({growth:,.0f}x from the smallest bucket to the largest"
+        + (", rising bucket by bucket" if mono_all else ", not bucket by bucket") +
+        "): the do-not-disturb time is the multiplier times the processors, so a wide job "
+        "keeps its processors longer once loaded, as §4.8 says.",
+        "* **The share of preempted jobs** is of the paper's order (7.5 %); it depends on "
+        "the load and on how many jobs are interactive, neither of which the paper gives "
+        "for the four months.",
+        "* **Fig. 13's roughly equal proportions hold up to 64 processors** ("
+        + ", ".join(f"{stats(v)[0] * 100:.0f} %" for s, v in zip(sizes, like) if s <= 64)
+        + "), **not above** ("
+        + ", ".join(f"{s} processors {stats(v)[0] * 100:.0f} %" for s, v in zip(sizes, like) if s > 64)
+        + "): the widest jobs are production jobs holding most of the machine, so nearly "
+        "every interactive job past its wait (0 s) reserves some of their processors. The "
+        "paper's 256-processor jobs were \"normally not preempted\"; its site kept them "
+        "for times with little interactive work (§4.6).",
+        "* **Interactive slowdowns are far from the paper's**: the means are dominated by a "
+        "tail of short interactive jobs that wait behind one pass-1 reservation at a time "
+        "and behind production jobs inside their do-not-disturb time (10 s per "
+        "processor: over 10 minutes for a 64-processor job), and by the system limit "
+        "(576 processors loaded or on disk), which keeps fresh jobs queued once many are "
+        "swapped out. The paper's T3D had NQS feeding batch jobs only as far as its "
+        "limits allowed (§4.6, Table 2), which keeps the queue of batch work, hence the "
+        "preemption pressure, much smaller than an open Poisson stream at load "
+        f"{LOAD}. The EASY column shows the same workload without preemption.",
+        "* Not modelled: the T3D's shape constraints and barrier wires (rota's nodes have "
+        "no topology, so every set of processors is a candidate) and the 0.5 s per "
+        "processor of program loading that §4.7 mentions.",
+        "",
+    ]
+    with open(os.path.join(docs, "classes.md"), "w") as f:
+        f.write("\n".join(lines))
+    print(f"wrote docs/reproductions/classes.md in {time.time() - t0:.0f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,398 @@
+// The `rota top` subcommand (top_command.h).
+#include "top_command.h"
+
+#include <fmt/core.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "classes.h"
+#include "generate.h"
+#include "pools.h"
+#include "run_config.h"
+#include "simulation.h"
+#include "swf.h"
+
+namespace rota::sim {
+
+namespace {
+
+constexpr std::int64_t kUs = 1'000'000;
+constexpr std::int32_t kDefaultProcs = 256;  // the LLNL T3D of seed 003
+constexpr std::int32_t kDefaultUsers = 32;
+
+class UsageError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+struct Workload {
+    std::vector<TraceJob> jobs;
+    PoolDemands pools;
+    std::int32_t procs = 0;
+    std::string name;
+    Dependencies deps;  // SWF fields 17 and 18 (docs/workloads.md)
+};
+
+// The workload as `rota simulate` reads it: the trace, else the generated
+// one (on 256 processors unless told otherwise). Components and clusters
+// are left aside: the view shows one machine.
+Workload load(RunConfig& rc, bool defaults) {
+    Workload w;
+    if (rc.trace.empty()) {
+        GenerateOptions g = rc.workload;
+        g.procs = rc.procs > 0 ? rc.procs : defaults ? kDefaultProcs : g.procs;
+        if (defaults && g.users == 0) g.users = kDefaultUsers;
+        if (g.model == WorkloadModel::ngubiri)
+            throw UsageError("rota top shows one machine; the ngubiri model makes clusters");
+        GeneratedWorkload gw = generate_workload(g);
+        w.jobs = std::move(gw.jobs);
+        w.pools = std::move(gw.pools);
+        w.deps = std::move(gw.deps);
+        w.procs = g.procs;
+        w.name = "generated: " + describe(g);
+    } else {
+        LoadOptions lo;
+        lo.machine_procs = rc.procs;
+        try {
+            lo.memory = parse_memory_source(rc.memory);
+            lo.memory_units = parse_memory_units(rc.memory_units);
+            lo.dependencies = parse_dependency_mode(rc.dependencies);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+        lo.memory_capacity = rc.memory_capacity;
+        lo.positive_use = rc.positive_use;
+        Trace t;
+        try {
+            t = load_trace(rc.trace, lo);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+        w.procs = rc.procs > 0             ? rc.procs
+                  : t.header.max_procs > 0 ? t.header.max_procs
+                  : t.header.max_nodes > 0 ? t.header.max_nodes
+                  : t.machines             ? static_cast<std::int32_t>(t.machines->cpus)
+                                           : 0;
+        if (w.procs <= 0)
+            throw UsageError("the trace header gives neither MaxProcs nor MaxNodes: use --procs");
+        w.jobs = std::move(t.jobs);
+        w.pools = std::move(t.pools);
+        w.deps = std::move(t.deps);
+        w.name = rc.trace;
+    }
+    if (!rc.clusters.empty())
+        throw UsageError("rota top shows one machine: drop [[machine.clusters]]");
+    try {
+        merge_pools(w.pools, w.jobs.size(), rc.pools);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    rc.pools = w.pools.pools;
+    return w;
+}
+
+// The terminal: its size, and keys read one at a time while the view runs
+// (q quits) or holds its last frame. Restored when it goes.
+class Terminal {
+  public:
+    Terminal() : out_tty_(isatty(STDOUT_FILENO)), in_tty_(isatty(STDIN_FILENO)) {}
+    ~Terminal() {
+        if (raw_) tcsetattr(STDIN_FILENO, TCSANOW, &saved_);
+    }
+    Terminal(const Terminal&) = delete;
+    Terminal& operator=(const Terminal&) = delete;
+
+    bool out_tty() const { return out_tty_; }
+    // Keys arrive one by one, unechoed; Ctrl-C and Ctrl-D come as keys.
+    void raw() {
+        if (!in_tty_ || raw_ || tcgetattr(STDIN_FILENO, &saved_) != 0) return;
+        termios t = saved_;
+        t.c_lflag &= static_cast<tcflag_t>(~(ICANON | ECHO | ISIG));
+        t.c_cc[VMIN] = 1;
+        t.c_cc[VTIME] = 0;
+        raw_ = tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0;
+    }
+    void size(std::int32_t& cols, std::int32_t& rows) const {
+        winsize ws{};
+        if (out_tty_ && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+            cols = ws.ws_col;
+            rows = ws.ws_row;
+        } else {
+            cols = 80;
+            rows = 0;  // no limit
+        }
+    }
+    // Waits `seconds`; true if a quit key (q, Q, Esc, Ctrl-C, Ctrl-D) came.
+    bool wait(double seconds) {
+        if (seconds <= 0) return false;
+        if (!raw_) {
+            std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+            return false;
+        }
+        const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        for (;;) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                end - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return false;
+            pollfd p{STDIN_FILENO, POLLIN, 0};
+            if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+            char c = 0;
+            if (read(STDIN_FILENO, &c, 1) != 1) return true;
+            if (c == 'q' || c == 'Q' || c == 27 || c == 3 || c == 4) return true;
+        }
+    }
+    // Until a key, or the end of the standard input when it is no terminal.
+    void hold() {
+        char c = 0;
+        if (in_tty_) {
+            raw();
+            while (read(STDIN_FILENO, &c, 1) < 0 && errno == EINTR) {
+            }
+            return;
+        }
+        char buf[4096];
+        while (true) {
+            const ssize_t k = read(STDIN_FILENO, buf, sizeof buf);
+            if (k == 0 || (k < 0 && errno != EINTR)) return;
+        }
+    }
+
+  private:
+    bool out_tty_, in_tty_;
+    bool raw_ = false;
+    termios saved_{};
+};
+
+// rota_top's text for the engine as it is now.
+std::string frame_text(rota_engine* e, std::int32_t width) {
+    std::size_t n = 0;
+    if (rota_top(e, width, nullptr, 0, &n) != ROTA_OK)
+        throw std::runtime_error(std::string("rota_top: ") + rota_errmsg(e));
+    std::string text(n + 1, '\0');
+    if (rota_top(e, width, text.data(), text.size(), &n) != ROTA_OK)
+        throw std::runtime_error(std::string("rota_top: ") + rota_errmsg(e));
+    text.resize(n);
+    return text;
+}
+
+std::int32_t clamp_width(std::int32_t w) {
+    return std::clamp<std::int32_t>(w, 40, 1024);
+}
+
+void check(bool ok, const std::string& what) {
+    if (!ok) throw UsageError(what);
+}
+
+int run(const TopArgs& a) {
+    check(a.step > 0 && std::isfinite(a.step), "--step must be a positive number of seconds");
+    check(a.delay >= 0 && std::isfinite(a.delay), "--delay must be a number of seconds >= 0");
+    check(a.start >= 0 && std::isfinite(a.start), "--start must be a time >= 0 in seconds");
+    check(a.frames >= 0, "--frames must be >= 0");
+    auto given = [&](const char* flag) { return a.command->count(flag) > 0; };
+    check(!given("--procs") || a.procs >= 1, "--procs must be >= 1");
+    check(!given("--jobs") || a.jobs >= 1, "--jobs must be >= 1");
+    check(!given("--load") || (a.load > 0 && std::isfinite(a.load)),
+          "--load must be a positive number");
+    check(!given("--seed") || a.seed >= 0, "--seed must be >= 0");
+    check(a.width == 0 || (a.width >= 40 && a.width <= 1024), "--width must be 40..1024");
+    check(!given("--once") || (a.once >= 0 && std::isfinite(a.once)),
+          "--once must be a time >= 0 in seconds");
+    check(a.config.empty() || a.config_flag.empty(),
+          "give the configuration once: as an argument or with --config");
+    const bool once = given("--once");
+    check(!(once && (a.hold || given("--frames"))),
+          "--once prints one frame: drop --hold and --frames");
+
+    const std::string config = a.config.empty() ? a.config_flag : a.config;
+    RunConfig rc;
+    try {
+        rc = load_run_config(config);
+    } catch (const ConfigError& e) {
+        throw UsageError(e.what());
+    }
+    if (!a.trace.empty()) rc.trace = a.trace;
+    if (given("--procs")) rc.procs = a.procs;
+    if (given("--jobs")) rc.workload.jobs = a.jobs;
+    if (given("--load")) rc.workload.load = a.load;
+    if (given("--seed")) rc.workload.seed = static_cast<std::uint64_t>(a.seed);
+    std::string policy = a.policy;
+    if (policy.empty()) {
+        policy = rc.policies.empty() ? "classes" : rc.policies.front();
+        if (rc.policies.size() > 1)
+            std::cerr << "rota: note: rota top shows one policy: " << policy << "\n";
+    }
+    try {
+        check_policy(policy);
+    } catch (const std::exception& e) {
+        throw UsageError(e.what());
+    }
+
+    Workload w = load(rc, config.empty());
+    std::string cfg;
+    try {
+        cfg = engine_toml(rc, policy, w.procs);
+    } catch (const ConfigError& e) {
+        throw UsageError(e.what());
+    }
+    rota_engine* raw = nullptr;
+    if (rota_engine_new(cfg.c_str(), rc.base_dir.c_str(), &raw) != ROTA_OK) {
+        const std::string msg = rota_errmsg(raw);
+        rota_engine_free(raw);
+        throw UsageError(policy + ": " + msg);
+    }
+    std::unique_ptr<rota_engine, void (*)(rota_engine*)> engine(raw, rota_engine_free);
+    rota_set_log(raw, nullptr, nullptr);  // log lines would break the frames
+
+    Terminal term;
+    const bool live = !once && term.out_tty();
+    auto width_now = [&] {
+        std::int32_t cols = 80, rows = 0;
+        term.size(cols, rows);
+        return a.width > 0 ? a.width : clamp_width(once || !term.out_tty() ? 80 : cols);
+    };
+
+    const std::vector<std::int32_t> classes =
+        job_classes(raw, w.jobs, rc.interactive_procs, rc.interactive_time);
+    SimOptions opt;
+    if (!classes.empty()) opt.job_class = &classes;
+    if (!w.pools.empty()) opt.pools = &w.pools;
+    opt.deps = &w.deps;
+    opt.cycle = rc.cycle;
+
+    const auto step = static_cast<std::int64_t>(std::llround(a.step * 1e6));
+    std::int64_t next = static_cast<std::int64_t>(std::llround((once ? a.once : a.start) * 1e6));
+    std::int64_t drawn = 0;
+    bool done = false, quit = false;
+    std::ostream& os = std::cout;
+
+    auto draw = [&](rota_engine* e, bool last) {
+        std::int32_t cols = 80, rows = 0;
+        term.size(cols, rows);
+        const std::int32_t width = width_now();
+        const std::string text = frame_text(e, width);
+        if (!live) {
+            os << (drawn > 0 && !once ? "\n" : "") << text << std::flush;
+            return;
+        }
+        std::vector<std::string> lines;
+        std::istringstream in(text);
+        for (std::string l; std::getline(in, l);) lines.push_back(l);
+        std::string footer = fmt::format(
+            "rota top  frame {}{}  step {:g} s  {}  ST: N new, W waiting on nodes, R running, S "
+            "suspended, i/o swapping in/out, O swapped out",
+            drawn + 1, a.frames > 0 ? "/" + std::to_string(a.frames) : std::string(), a.step,
+            last && a.hold ? "any key quits" : "q quits");
+        if (footer.size() > static_cast<std::size_t>(width))
+            footer.resize(static_cast<std::size_t>(width));
+        // Keep to the screen: the table's last lines give way to a count.
+        if (rows > 2 && lines.size() + 1 > static_cast<std::size_t>(rows)) {
+            const std::size_t keep = static_cast<std::size_t>(rows) - 2;
+            const std::size_t more = lines.size() - keep;
+            lines.resize(keep);
+            lines.push_back(fmt::format("... {} more line{}", more, more == 1 ? "" : "s"));
+        }
+        // Each line clears what the last frame left after it, but a line as
+        // wide as the screen: there the cursor waits on its last character.
+        const auto erase = [&](const std::string& l) {
+            return l.size() < static_cast<std::size_t>(cols) ? "\x1b[K" : "";
+        };
+        std::string screen = drawn == 0 ? "\x1b[2J\x1b[H" : "\x1b[H";
+        for (const auto& l : lines) screen += l + erase(l) + "\n";
+        screen += footer + erase(footer) + "\x1b[J";
+        os << screen << std::flush;
+    };
+
+    if (live) term.raw();
+    opt.after_pass = [&](rota_engine* e, std::int64_t now) {
+        if (done || now < next) return;
+        // Frame k shows the engine after the first pass at or after
+        // start + k x step; a quiet stretch of several steps is one frame.
+        const bool last = once || (a.frames > 0 && drawn + 1 >= a.frames);
+        draw(e, last);
+        ++drawn;
+        next += step * ((now - next) / step + 1);
+        if (last) {
+            done = true;
+            return;
+        }
+        if (term.wait(a.delay)) done = quit = true;
+    };
+    opt.stop = [&](const std::vector<JobOutcome>&) { return done; };
+    simulate(raw, w.jobs, opt);
+    if (!done) {
+        // The simulation ended first: its final state is the last frame.
+        if (once)
+            std::cerr << fmt::format("rota: note: the simulation ended at {} s, before --once {}\n",
+                                     rota_now(raw) / kUs, a.once);
+        draw(raw, true);
+        ++drawn;
+    }
+    if (live) os << "\n" << std::flush;
+    if (a.hold && !quit) term.hold();
+    return 0;
+}
+
+}  // namespace
+
+std::shared_ptr<TopArgs> add_top_command(CLI::App& app) {
+    auto a = std::make_shared<TopArgs>();
+    CLI::App* c = app.add_subcommand(
+        "top",
+        "watch a simulation live: seed 003's gangster display (node map and job table, "
+        "rota_top()) redrawn as simulated time passes; by default a generated workload on 256 "
+        "processors under the classes policy (seed 003's Table 1)");
+    a->command = c;
+    c->add_option("config", a->config,
+                  "a TOML configuration file, as for rota simulate (docs/config.md)")
+        ->check(CLI::ExistingFile);
+    c->add_option("--config", a->config_flag, "the same, as an option")->check(CLI::ExistingFile);
+    c->add_option("--trace", a->trace,
+                  "the SWF trace to run, plain or gzipped [simulator.trace]; default: a generated "
+                  "workload");
+    c->add_option("--policy", a->policy,
+                  "the policy (one of rota simulate's); default: the configuration's first, else "
+                  "classes");
+    c->add_option("--procs", a->procs,
+                  "machine size [simulator.procs]; default: the trace header's, else 256");
+    c->add_option("--jobs", a->jobs, "generated workload: number of jobs");
+    c->add_option("--load", a->load, "generated workload: offered load");
+    c->add_option("--seed", a->seed, "generated workload: random seed");
+    c->add_option("--step", a->step, "simulated seconds between frames")->default_str("300");
+    c->add_option("--delay", a->delay, "real seconds between frames")->default_str("0.5");
+    c->add_option("--start", a->start, "simulated time of the first frame, seconds")
+        ->default_str("0");
+    c->add_option("--frames", a->frames, "stop after this many frames (0: at the end)")
+        ->default_str("0");
+    c->add_flag("--hold", a->hold,
+                "keep the last frame on screen until a key is pressed (or the standard input "
+                "ends)");
+    c->add_option("--once", a->once,
+                  "print the one frame at this simulated time (seconds) as plain text and exit");
+    c->add_option("--width", a->width, "columns of the view; default: the terminal's, else 80");
+    return a;
+}
+
+int run_top_command(const TopArgs& a) {
+    try {
+        return run(a);
+    } catch (const UsageError& e) {
+        std::cerr << "rota: error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "rota: error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace rota::sim
