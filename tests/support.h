@@ -91,4 +91,63 @@ inline std::string shared_path(const std::string& rel) {
     return {};
 }
 
+// Driving an engine by hand through the ABI, times in seconds: the
+// actions of the last event call, an advance followed by a pass, and the
+// queries the scenario tests check.
+struct Act {
+    int type;
+    std::int64_t job;
+    std::int64_t time;  // s
+    std::vector<std::int32_t> nodes;
+    double delay;  // s
+};
+
+inline std::vector<Act> drain(rota_engine* e) {
+    std::vector<Act> out;
+    rota_action a{};
+    a.size = sizeof(a);
+    while (rota_next_action(e, &a) == ROTA_OK) {
+        Act x{a.type, a.job, a.time / 1'000'000, {}, static_cast<double>(a.delay) / 1e6};
+        for (int32_t r = 0; r < a.nruns; ++r)
+            for (int32_t k = 0; k < a.runs[r].count; ++k) x.nodes.push_back(a.runs[r].first + k);
+        out.push_back(std::move(x));
+        a = rota_action{};
+        a.size = sizeof(a);
+    }
+    return out;
+}
+
+inline std::vector<Act> at(rota_engine* e, std::int64_t t_s) {
+    INFO(rota_errmsg(e));
+    REQUIRE(rota_advance(e, t_s * 1'000'000) == ROTA_OK);
+    REQUIRE(rota_schedule(e) == ROTA_OK);
+    return drain(e);
+}
+
+inline rota_job_info info(rota_engine* e, std::int64_t id) {
+    rota_job_info i{};
+    i.size = sizeof(i);
+    REQUIRE(rota_job_info_get(e, id, &i) == ROTA_OK);
+    return i;
+}
+
+inline rota_counters counters(rota_engine* e) {
+    rota_counters c{};
+    c.size = sizeof(c);
+    REQUIRE(rota_counters_get(e, &c) == ROTA_OK);
+    return c;
+}
+
+inline std::int64_t wakeup_s(rota_engine* e) {
+    rota_time t = 0;
+    REQUIRE(rota_next_wakeup(e, &t) == ROTA_OK);
+    return t / 1'000'000;
+}
+
+inline std::vector<std::int32_t> range(std::int32_t a, std::int32_t b) {
+    std::vector<std::int32_t> v;
+    for (std::int32_t i = a; i <= b; ++i) v.push_back(i);
+    return v;
+}
+
 }  // namespace rota::test

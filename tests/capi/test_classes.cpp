@@ -12,35 +12,19 @@
 
 #include "support.h"
 
+using rota::test::Act;
+using rota::test::at;
+using rota::test::counters;
+using rota::test::drain;
 using rota::test::engine_from;
 using rota::test::EnginePtr;
+using rota::test::info;
+using rota::test::range;
+using rota::test::wakeup_s;
 
 namespace {
 
 constexpr std::int64_t kUs = 1'000'000;
-
-struct Act {
-    int type;
-    std::int64_t job;
-    std::int64_t time;  // s
-    std::vector<std::int32_t> nodes;
-    double delay;  // s
-};
-
-std::vector<Act> drain(rota_engine* e) {
-    std::vector<Act> out;
-    rota_action a{};
-    a.size = sizeof(a);
-    while (rota_next_action(e, &a) == ROTA_OK) {
-        Act x{a.type, a.job, a.time / kUs, {}, static_cast<double>(a.delay) / kUs};
-        for (int32_t r = 0; r < a.nruns; ++r)
-            for (int32_t k = 0; k < a.runs[r].count; ++k) x.nodes.push_back(a.runs[r].first + k);
-        out.push_back(std::move(x));
-        a = rota_action{};
-        a.size = sizeof(a);
-    }
-    return out;
-}
 
 // Classes as in seed 003 Table 1, with swap_time 1 s per processor; `extra`
 // goes into [classes], `more` after the class tables.
@@ -74,39 +58,6 @@ void submit(rota_engine* e, std::int64_t id, std::int32_t procs, std::int64_t es
     j.job_class = cls;
     INFO(rota_errmsg(e));
     REQUIRE(rota_submit(e, &j) == ROTA_OK);
-}
-
-std::vector<Act> at(rota_engine* e, std::int64_t t_s) {
-    INFO(rota_errmsg(e));
-    REQUIRE(rota_advance(e, t_s * kUs) == ROTA_OK);
-    REQUIRE(rota_schedule(e) == ROTA_OK);
-    return drain(e);
-}
-
-rota_job_info info(rota_engine* e, std::int64_t id) {
-    rota_job_info i{};
-    i.size = sizeof(i);
-    REQUIRE(rota_job_info_get(e, id, &i) == ROTA_OK);
-    return i;
-}
-
-rota_counters counters(rota_engine* e) {
-    rota_counters c{};
-    c.size = sizeof(c);
-    REQUIRE(rota_counters_get(e, &c) == ROTA_OK);
-    return c;
-}
-
-std::int64_t wakeup_s(rota_engine* e) {
-    rota_time t = 0;
-    REQUIRE(rota_next_wakeup(e, &t) == ROTA_OK);
-    return t / kUs;
-}
-
-std::vector<std::int32_t> range(std::int32_t a, std::int32_t b) {
-    std::vector<std::int32_t> v;
-    for (std::int32_t i = a; i <= b; ++i) v.push_back(i);
-    return v;
 }
 
 bool has(const std::vector<Act>& a, int type) {
