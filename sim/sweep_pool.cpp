@@ -74,23 +74,23 @@ PoolResult run_pool(const SweepPlan& plan, const std::string& dir, const PoolOpt
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
     PoolResult res;
-    std::vector<std::size_t> todo;
+    std::vector<std::size_t> pending;
     for (const auto& r : plan.runs) {
         if (fs::exists(fs::path(run_dir(dir, r.index)) / "summary.json"))
             ++res.skipped;
         else
-            todo.push_back(r.index);
+            pending.push_back(r.index);
     }
     PoolProgress pg;
     pg.total = plan.runs.size();
     pg.done = pg.skipped = res.skipped;
-    if (todo.empty()) pg.eta = 0;
+    if (pending.empty()) pg.eta = 0;
     if (o.progress) o.progress(pg);
     std::map<pid_t, std::size_t> running;
     std::size_t next = 0;
-    while (next < todo.size() || !running.empty()) {
-        while (next < todo.size() && running.size() < static_cast<std::size_t>(o.jobs)) {
-            const std::size_t i = todo[next++];
+    while (next < pending.size() || !running.empty()) {
+        while (next < pending.size() && running.size() < static_cast<std::size_t>(o.jobs)) {
+            const std::size_t i = pending[next++];
             running[spawn_run(rota, run_dir(dir, i))] = i;
         }
         int status = 0;
@@ -115,7 +115,7 @@ PoolResult run_pool(const SweepPlan& plan, const std::string& dir, const PoolOpt
         pg.done = res.skipped + res.ran - res.failed.size();
         pg.failed = res.failed.size();
         pg.elapsed = elapsed();
-        const std::size_t left = todo.size() - res.ran;
+        const std::size_t left = pending.size() - res.ran;
         // Runs finish `jobs` at a time: the mean wall time per finished run
         // already accounts for the parallelism.
         pg.eta = pg.elapsed / static_cast<double>(res.ran) * static_cast<double>(left);
