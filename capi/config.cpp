@@ -330,6 +330,10 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
             fail(
                 "[classes] cannot be combined with gang scheduling, [[machine.pools]], "
                 "[[machine.clusters]] or [malleable]: its time sharing is preemption");
+    } else if (script_for(c, Hook::preempt)) {
+        fail(
+            "key 'policy.preempt' is never called: there is no [classes] table (seed 003), "
+            "nothing is preempted");
     }
     if (c.rekey_interval_given && !script_for(c, Hook::order))
         fail(

@@ -99,6 +99,14 @@ HookOutcome invalid_answer(Hook h, const Policy& p, const std::string& why) {
                                 " returned an invalid answer: " + why);
 }
 
+std::string check_preempt(const std::vector<std::int64_t>& pick, std::size_t sets) {
+    if (pick.size() > 1)
+        return std::to_string(pick.size()) + " sets chosen; a job gets one set, or none (nil)";
+    if (!pick.empty() && (pick[0] < 0 || pick[0] >= static_cast<std::int64_t>(sets)))
+        return "set " + std::to_string(pick[0] + 1) + " out of range 1.." + std::to_string(sets);
+    return {};
+}
+
 std::string check_harvest(const std::vector<std::int64_t>& take, const MalleableBatch& victims,
                           std::int64_t needed) {
     if (take.empty()) return {};

@@ -33,6 +33,9 @@ std::string check_harvest(const std::vector<std::int64_t>& take, const Malleable
 std::string check_distribution(const std::vector<std::int64_t>& give, const MalleableBatch& jobs,
                                std::int64_t avail);
 
+// Seed 003: one set index in 0..sets-1, or nothing (no reservation).
+std::string check_preempt(const std::vector<std::int64_t>& pick, std::size_t sets);
+
 // The failure of a call whose answer `why` rejected, naming hook and source.
 HookOutcome invalid_answer(Hook h, const Policy& p, const std::string& why);
 

@@ -476,9 +476,9 @@ void Scheduler::pass1() {
                 continue;  // no set exists: deferred (§4.3)
             candidate_sets(s);
             if (sets_.empty()) continue;
-            std::size_t pick = 0;
-            for (std::size_t k = 1; k < sets_.size(); ++k)
-                if (sets_[k].cost < sets_[pick].cost) pick = k;
+            const std::ptrdiff_t chosen = choose_set(s);
+            if (chosen < 0) continue;  // the policy declined: the next job may have it
+            const auto pick = static_cast<std::size_t>(chosen);
             // The set: its victims' processors, then idle ones.
             class_reserved_ = s;
             ++counters_.class_reservations;

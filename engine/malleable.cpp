@@ -27,12 +27,6 @@ namespace rota {
 
 namespace {
 
-std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point t0) {
-    return static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
-            .count());
-}
-
 // Sorts runs and merges neighbours, so a grown job's nodes stay few runs.
 void normalise(std::vector<NodeRun>& runs) {
     std::sort(runs.begin(), runs.end(),

@@ -20,16 +20,6 @@
 
 namespace rota {
 
-namespace {
-
-std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point t0) {
-    return static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
-            .count());
-}
-
-}  // namespace
-
 void Scheduler::schedule() {
     begin_event();
     ++counters_.passes;

@@ -48,6 +48,21 @@ HookOutcome Policy::distribution(const MalleableBatch& jobs, const MalleableCont
     return {};
 }
 
+HookOutcome Policy::preempt(const PreemptBatch& sets, const PreemptContext&,
+                            std::vector<std::int64_t>& pick) {
+    lowest_cost_set(sets, pick);
+    return {};
+}
+
+void lowest_cost_set(const PreemptBatch& sets, std::vector<std::int64_t>& pick) {
+    pick.clear();
+    if (sets.size() == 0) return;
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < sets.size(); ++k)
+        if (sets.cost[k] < sets.cost[best]) best = k;
+    pick.push_back(static_cast<std::int64_t>(best));
+}
+
 void favor_queued(const MalleableBatch& jobs, const MalleableContext& ctx,
                   std::vector<std::int64_t>& give) {
     give.assign(jobs.size(), 0);

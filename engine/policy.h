@@ -84,6 +84,13 @@ class Policy {
     // sum at most ctx.needed.
     virtual HookOutcome distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
                                      std::vector<std::int64_t>& give);
+    // Seed 003 §4.3, pass 1: job ctx.job_id waited past its class's
+    // maximum wait and needs processors others hold. `sets` are the
+    // candidate processor sets; answer the 0-based index of the one to
+    // reserve for it (one entry), or nothing: it gets no reservation this
+    // pass and the next job past its wait may take it.
+    virtual HookOutcome preempt(const PreemptBatch& sets, const PreemptContext& ctx,
+                                std::vector<std::int64_t>& pick);
 };
 
 // The fallbacks of harvest and distribution (vocabulary.h): never harvest;
@@ -91,6 +98,11 @@ class Policy {
 // min fits, then grow running jobs one processor at a time, round robin.
 void favor_queued(const MalleableBatch& jobs, const MalleableContext& ctx,
                   std::vector<std::int64_t>& give);
+
+// The fallback of preempt, seed 003 §4.3's rule: the set of lowest cost,
+// the first listed on a tie; none if there is no set.
+// policies/preempt/lowest_cost.lua is the same rule in Lua.
+void lowest_cost_set(const PreemptBatch& sets, std::vector<std::int64_t>& pick);
 
 // The paper's rule (seed 000 §5.4), what the engine applies when no
 // migration_option policy is configured: for each candidate the option of

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -334,6 +335,12 @@ class Scheduler {
     BackfillContext backfill_context(Slot head) const;
     MigrationContext migration_context();
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
+    // The wall time of a hook call begun at t0, for its statistics.
+    static std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point t0) {
+        return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                              std::chrono::steady_clock::now() - t0)
+                                              .count());
+    }
 
     // The schedule phase (walk.cpp).
     void schedule_phase();
@@ -437,6 +444,11 @@ class Scheduler {
     void drop_class_reservation();
     void drop_needless(std::vector<Slot>& victims, std::int64_t& have, std::int64_t need) const;
     void candidate_sets(Slot s);
+    // The preempt hook's choice among sets_ (preempt.cpp).
+    PreemptBatch preempt_sets_;
+    std::vector<std::int64_t> pick_;
+    PreemptContext preempt_context(const Job& j) const;
+    std::ptrdiff_t choose_set(Slot s);
     void free_runs(bool outside_set, std::vector<NodeRun>& out) const;
     void best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out) const;
     void load(Slot s, const std::vector<NodeRun>& runs);

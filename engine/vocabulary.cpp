@@ -99,4 +99,10 @@ void MalleableBatch::clear() {
 #undef ROTA_X
 }
 
+void PreemptBatch::clear() {
+#define ROTA_X(name, type, doc) name.clear();
+    ROTA_PREEMPT_COLUMNS(ROTA_X)
+#undef ROTA_X
+}
+
 }  // namespace rota

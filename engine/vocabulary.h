@@ -28,7 +28,8 @@ namespace rota {
     X(migration_option, MIGRATION_OPTION, "no migration in this phase")              \
     X(placement, PLACEMENT, "Worst Fit: the widest component to the freest cluster") \
     X(harvest, HARVEST, "never harvest: the arriving job waits")                     \
-    X(distribution, DISTRIBUTION, "favor queued jobs, then grow running ones")
+    X(distribution, DISTRIBUTION, "favor queued jobs, then grow running ones")       \
+    X(preempt, PREEMPT, "the lowest-cost set (seed 003 §4.3)")
 
 // X(column, type, value of Job `j`, meaning): the columns of every batch of
 // jobs (admission, order, backfill_select). Append only.
@@ -67,6 +68,18 @@ namespace rota {
     X(cost, double, "seconds one adaptation (grow or shrink) would suspend it now")  \
     X(progress, double, "fraction of its work done, [0, 1] (reported or estimated)") \
     X(user, std::int32_t, "user id, -1 if none")
+
+// X(column, type, meaning): the candidate processor sets of a job past its
+// class's maximum wait (seed 003 §4.3), for preempt: one row per set. A
+// set's victims are the entries first .. first + victims - 1 of the
+// context's victim_* arrays.
+#define ROTA_PREEMPT_COLUMNS(X)                                                    \
+    X(procs, std::int32_t, "processors the set holds: idle ones and its victims'") \
+    X(idle, std::int32_t, "idle processors in it")                                 \
+    X(victims, std::int32_t, "jobs it preempts")                                   \
+    X(first, std::int32_t, "where its victims start in ctx.victim_* (1-based)")    \
+    X(cost, double, "seed 003 §4.3's cost: what the fallback takes the lowest of") \
+    X(dnd_left, Time, "do-not-disturb time its slowest victim has left, us; 0 if none")
 
 // X(field, type, meaning): what every hook's context holds.
 #define ROTA_CONTEXT_COMMON(X)                                                                \
@@ -126,6 +139,24 @@ namespace rota {
     X(mpl, std::int32_t, "degree of multiprogramming: jobs running")                              \
     X(mpl_limit, std::int32_t, "M of achieve_mp(M), 0 for no limit")                              \
     X(max_harvests, std::int32_t, "control policy: most harvests per job, 0 for no limit")
+
+// What preempt needs besides (seed 003 §4.3): the job the set is for, and
+// the victims of every set, set after set (PreemptBatch's first and
+// victims say which are whose; a job may be a victim of several sets).
+#define ROTA_CONTEXT_PREEMPT(X)                                                         \
+    X(job_id, std::int64_t, "the job past its class's maximum wait")                    \
+    X(job_procs, std::int32_t, "its processors")                                        \
+    X(job_class, std::int32_t, "its class, numbered from 1 in configuration order")     \
+    X(job_priority, std::int32_t, "its class's priority in the parameter set in force") \
+    X(waited, Time, "time since it entered the queue (or was swapped out), us")         \
+    X(victim_id, Amounts, "each victim's job id")                                       \
+    X(victim_procs, Amounts, "its processors")                                          \
+    X(victim_class, Amounts, "its class, numbered from 1")                              \
+    X(victim_priority, Amounts, "its class's priority")                                 \
+    X(victim_user, Amounts, "its user, -1 if none")                                     \
+    X(victim_dnd_left, Amounts, "do-not-disturb time it has left, us; 0 if over")       \
+    X(victim_elapsed, Amounts, "time since it was last loaded, us")                     \
+    X(victim_preemptions, Amounts, "times it was preempted before")
 
 // A vector over seed 002's K resources, processors first then the pools in
 // configuration order: shares of capacity (R_ij, S_i: [0, 1]) or amounts.
@@ -201,6 +232,9 @@ struct PlacementContext : CommonContext {
 struct MalleableContext : CommonContext {
     ROTA_CONTEXT_MALLEABLE(ROTA_FIELD)
 };
+struct PreemptContext : CommonContext {
+    ROTA_CONTEXT_PREEMPT(ROTA_FIELD)
+};
 #undef ROTA_FIELD
 
 // Calls f(name, value) for every field of a context, common fields first.
@@ -238,6 +272,14 @@ void visit_fields(const MalleableContext& c, F&& f) {
     visit_fields(static_cast<const CommonContext&>(c), f);
 #define ROTA_X(name, type, doc) f(#name, c.name);
     ROTA_CONTEXT_MALLEABLE(ROTA_X)
+#undef ROTA_X
+}
+
+template <class F>
+void visit_fields(const PreemptContext& c, F&& f) {
+    visit_fields(static_cast<const CommonContext&>(c), f);
+#define ROTA_X(name, type, doc) f(#name, c.name);
+    ROTA_CONTEXT_PREEMPT(ROTA_X)
 #undef ROTA_X
 }
 
@@ -298,6 +340,17 @@ struct MalleableBatch {
     void clear();
 };
 
+// The candidate processor sets of one preempt call (seed 003 §4.3).
+struct PreemptBatch {
+#define ROTA_X(name, type, doc) std::vector<type> name;
+    ROTA_PREEMPT_COLUMNS(ROTA_X)
+#undef ROTA_X
+    std::size_t size() const {
+        return procs.size();
+    }
+    void clear();
+};
+
 // The names of a batch kind's columns, in declaration order.
 inline constexpr const char* kJobColumnNames[] = {
 #define ROTA_X(name, type, value, doc) #name,
@@ -312,6 +365,11 @@ inline constexpr const char* kMigrationColumnNames[] = {
 inline constexpr const char* kMalleableColumnNames[] = {
 #define ROTA_X(name, type, doc) #name,
     ROTA_MALLEABLE_COLUMNS(ROTA_X)
+#undef ROTA_X
+};
+inline constexpr const char* kPreemptColumnNames[] = {
+#define ROTA_X(name, type, doc) #name,
+    ROTA_PREEMPT_COLUMNS(ROTA_X)
 #undef ROTA_X
 };
 

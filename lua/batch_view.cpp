@@ -50,6 +50,15 @@ void store_malleable_column(lua_State* L, int table, const void* batch, int colu
 #undef ROTA_X
 }
 
+void store_preempt_column(lua_State* L, int table, const void* batch, int column) {
+    const auto& b = *static_cast<const PreemptBatch*>(batch);
+    int k = 0;
+#define ROTA_X(name, type, doc) \
+    if (column == k++) return store_vec(L, table, b.name);
+    ROTA_PREEMPT_COLUMNS(ROTA_X)
+#undef ROTA_X
+}
+
 int job_resources(const void* batch) {
     return static_cast<const JobBatch*>(batch)->resources();
 }
@@ -124,6 +133,8 @@ const BatchKind kMigrationBatch{kMigrationColumnNames,
 const BatchKind kMalleableBatch{kMalleableColumnNames,
                                 static_cast<int>(std::size(kMalleableColumnNames)),
                                 store_malleable_column, batch_size<MalleableBatch>};
+const BatchKind kPreemptBatch{kPreemptColumnNames, static_cast<int>(std::size(kPreemptColumnNames)),
+                              store_preempt_column, batch_size<PreemptBatch>};
 
 void BatchView::create(lua_State* L) {
     lua_createtable(L, 0, kind_->columns + 1);

@@ -50,6 +50,7 @@ struct BatchKind {
 extern const BatchKind kJobBatch;        // JobBatch
 extern const BatchKind kMigrationBatch;  // MigrationBatch
 extern const BatchKind kMalleableBatch;  // MalleableBatch
+extern const BatchKind kPreemptBatch;    // PreemptBatch
 
 class BatchView {
   public:

@@ -166,4 +166,13 @@ HookOutcome LuaPolicy::distribution(const MalleableBatch& jobs, const MalleableC
     });
 }
 
+HookOutcome LuaPolicy::preempt(const PreemptBatch& sets, const PreemptContext& ctx,
+                               std::vector<std::int64_t>& pick) {
+    static_cast<CommonContext&>(last_ctx_) = ctx;
+    return guarded(Hook::preempt, [&] {
+        return vm(Hook::preempt) ? vm(Hook::preempt)->preempt(sets, ctx, pick)
+                                 : not_configured(Hook::preempt);
+    });
+}
+
 }  // namespace rota

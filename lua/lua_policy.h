@@ -68,6 +68,8 @@ class LuaPolicy : public Policy {
                         std::vector<std::int64_t>& take) override;
     HookOutcome distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
                              std::vector<std::int64_t>& give) override;
+    HookOutcome preempt(const PreemptBatch& sets, const PreemptContext& ctx,
+                        std::vector<std::int64_t>& pick) override;
 
     // Re-reads and recompiles every configured script into new lua_States
     // and dry-runs each hook on an empty batch (with the last context seen).

@@ -12,6 +12,7 @@ inline constexpr int msgh = 1;
 inline constexpr int jobs = 2;   // the batch of jobs (admission, order, backfill_select)
 inline constexpr int moves = 3;  // the batch of migrations (migration_option)
 inline constexpr int mall = 16;  // the jobs of a harvest or distribution (seed 004)
+inline constexpr int sets = 20;  // the candidate processor sets of a preempt (seed 003)
 // A context: the proxy scripts get, its metatable, and its loader (the
 // proxy's __index until ctx is first read in a call).
 struct Ctx {
@@ -22,7 +23,8 @@ inline constexpr Ctx backfill{7, 8, 9};
 inline constexpr Ctx migration{10, 11, 12};
 inline constexpr Ctx placement{13, 14, 15};
 inline constexpr Ctx malleable{17, 18, 19};
-inline constexpr int fn0 = 20;
+inline constexpr Ctx preempt{21, 22, 23};
+inline constexpr int fn0 = 24;
 inline constexpr int params0 = fn0 + kHookCount;
 inline constexpr int top = params0 + kHookCount - 1;
 

@@ -222,11 +222,12 @@ void Vm::create_views() {
     lua_replace(L, slot::moves);
     mall_view_.create(L);
     lua_replace(L, slot::mall);
-    const std::pair<ContextView*, slot::Ctx> views[] = {{&common_view_, slot::common},
-                                                        {&backfill_view_, slot::backfill},
-                                                        {&migration_view_, slot::migration},
-                                                        {&placement_view_, slot::placement},
-                                                        {&malleable_view_, slot::malleable}};
+    sets_view_.create(L);
+    lua_replace(L, slot::sets);
+    const std::pair<ContextView*, slot::Ctx> views[] = {
+        {&common_view_, slot::common},       {&backfill_view_, slot::backfill},
+        {&migration_view_, slot::migration}, {&placement_view_, slot::placement},
+        {&malleable_view_, slot::malleable}, {&preempt_view_, slot::preempt}};
     for (const auto& [view, cs] : views) {
         view->create(L);
         lua_replace(L, cs.loader);
@@ -302,6 +303,15 @@ void Vm::dry_run(const BackfillContext& last) {
                     r = distribution(no_jobs, mc, picks);
                     if (r.ok) why = check_distribution(picks, no_jobs, 0);
                 }
+                break;
+            }
+            case Hook::preempt: {
+                const PreemptBatch no_sets;
+                PreemptContext pc;
+                static_cast<CommonContext&>(pc) = last;
+                pc.job_id = -1;
+                r = preempt(no_sets, pc, picks);
+                if (r.ok) why = check_preempt(picks, 0);
                 break;
             }
         }
@@ -490,6 +500,18 @@ HookOutcome Vm::distribution(const MalleableBatch& jobs, const MalleableContext&
     if (status != LUA_OK) return failure(h, status);
     if (!decode_amounts(L(), -1, jobs.size(), out, why_)) return invalid(h);
     if (out.empty()) out.assign(jobs.size(), 0);  // nil: nobody gets anything
+    lua_settop(L(), slot::top);
+    return {};
+}
+
+HookOutcome Vm::preempt(const PreemptBatch& sets, const PreemptContext& ctx,
+                        std::vector<std::int64_t>& out) {
+    const Hook h = Hook::preempt;
+    out.clear();
+    if (!provides(h)) return not_configured(h);
+    const int status = call(h, slot::sets, sets_view_, &sets, slot::preempt, preempt_view_, ctx);
+    if (status != LUA_OK) return failure(h, status);
+    if (!decode_picks(L(), -1, out, why_)) return invalid(h);
     lua_settop(L(), slot::top);
     return {};
 }

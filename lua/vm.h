@@ -51,6 +51,8 @@ class Vm {
                         std::vector<std::int64_t>& take);
     HookOutcome distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
                              std::vector<std::int64_t>& give);
+    HookOutcome preempt(const PreemptBatch& sets, const PreemptContext& ctx,
+                        std::vector<std::int64_t>& pick);
 
   private:
     struct Closer {
@@ -95,7 +97,9 @@ class Vm {
     BatchView jobs_view_{kJobBatch};
     BatchView moves_view_{kMigrationBatch};
     BatchView mall_view_{kMalleableBatch};
-    ContextView common_view_, backfill_view_, migration_view_, placement_view_, malleable_view_;
+    BatchView sets_view_{kPreemptBatch};
+    ContextView common_view_, backfill_view_, migration_view_, placement_view_, malleable_view_,
+        preempt_view_;
     std::array<std::string, kHookCount> path_;
     std::array<bool, kHookCount> streams_{};
     std::array<bool, kHookCount> ages_{};

@@ -23,7 +23,7 @@ static_assert(offsetof(rota_job, size) == 0 && offsetof(rota_action, size) == 0 
               offsetof(rota_batch, size) == 0 && offsetof(rota_backfill_context, size) == 0 &&
               offsetof(rota_hook_stats, size) == 0);
 static_assert(std::is_same_v<rota_time, int64_t>);
-static_assert(ROTA_HOOK_COUNT == 7);
+static_assert(ROTA_HOOK_COUNT == 8);
 
 // A native policy written in C++ has the callback's exact type.
 static int pick_none(void*, const rota_batch*, const rota_backfill_context*, uint32_t*) {

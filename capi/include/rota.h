@@ -79,7 +79,8 @@ extern "C" {
 ** actions and START's delay, ROTA_JOB_SUSPENDED, rota_job_suspend(),
 ** rota_job_resume(), rota_job_set_class(), rota_class_get(),
 ** rota_class_find(), rota_class_period(), rota_job_info's class fields,
-** rota_machine_info.nclasses, the preemption counters, rota_top(). */
+** rota_machine_info.nclasses, the preemption counters, rota_top(), the
+** preempt hook. */
 #define ROTA_ABI_VERSION 6
 
 /* Status codes. */
@@ -584,7 +585,12 @@ ROTA_API int rota_users(rota_engine* e, int32_t* out, size_t cap, size_t* n);
 ** processors a termination freed (fallback: favor queued). */
 #define ROTA_HOOK_HARVEST 5
 #define ROTA_HOOK_DISTRIBUTION 6
-#define ROTA_HOOK_COUNT 7 /* hooks this header knows; the library may know more */
+/* Seed 003 §4.3, ABI 6, under job classes ([classes]); Lua only for now
+** (docs/lua-api.md, "preempt"): which candidate processor set a job past
+** its class's maximum wait gets reserved, its victims swapped out as their
+** do-not-disturb times end, or none (fallback: the lowest-cost set). */
+#define ROTA_HOOK_PREEMPT 7
+#define ROTA_HOOK_COUNT 8 /* hooks this header knows; the library may know more */
 
 /* The name of hook number `hook` ("backfill_select"), which is also its
 ** configuration table ([policy.backfill_select]); NULL past the last hook

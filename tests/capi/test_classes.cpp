@@ -10,7 +10,7 @@
 #include <random>
 #include <sstream>
 
-#include "support.h"
+#include "classes_support.h"
 
 using rota::test::Act;
 using rota::test::at;
@@ -22,49 +22,15 @@ using rota::test::info;
 using rota::test::range;
 using rota::test::wakeup_s;
 
-namespace {
-
-constexpr std::int64_t kUs = 1'000'000;
-
-// Classes as in seed 003 Table 1, with swap_time 1 s per processor; `extra`
-// goes into [classes], `more` after the class tables.
-std::string classes(int procs, const std::string& extra = "", const std::string& more = "",
-                    const std::string& production_wait = "3600") {
-    std::ostringstream os;
-    os << "[machine]\nprocs = " << procs << "\n[classes]\ndefault = \"production\"\n"
-       << "swap_time = 1\n"
-       << extra << "\n"
-       << "[[classes.class]]\nname = \"interactive\"\npriority = 4\nmax_wait = 0\ndnd = 10\n"
-       << "[[classes.class]]\nname = \"debug\"\npriority = 4\nmax_wait = 300\n"
-          "preemptable = false\n"
-       << "[[classes.class]]\nname = \"production\"\npriority = 3\nmax_wait = " << production_wait
-       << "\ndnd = 10\n"
-       << "[[classes.class]]\nname = \"benchmark\"\npriority = 2\npreemptable = false\n"
-       << "[[classes.class]]\nname = \"standby\"\npriority = 1\ndnd = 3\n"
-       << more;
-    return os.str();
-}
-// Class numbers, counted from 1 as the ABI does.
-enum { kInteractive = 1, kDebug = 2, kProduction = 3, kBenchmark = 4, kStandby = 5 };
-
-void submit(rota_engine* e, std::int64_t id, std::int32_t procs, std::int64_t estimate_s,
-            std::int32_t cls = 0) {
-    rota_job j{};
-    j.size = sizeof(j);
-    j.id = id;
-    j.estimate = estimate_s * kUs;
-    j.procs = procs;
-    j.user = -1;
-    j.job_class = cls;
-    INFO(rota_errmsg(e));
-    REQUIRE(rota_submit(e, &j) == ROTA_OK);
-}
-
-bool has(const std::vector<Act>& a, int type) {
-    return std::any_of(a.begin(), a.end(), [&](const Act& x) { return x.type == type; });
-}
-
-}  // namespace
+using rota::test::classes;
+using rota::test::has;
+using rota::test::kBenchmark;
+using rota::test::kDebug;
+using rota::test::kInteractive;
+using rota::test::kProduction;
+using rota::test::kStandby;
+using rota::test::kUs;
+using rota::test::submit;
 
 TEST_CASE("seed 003: a debug job is never preempted, not even for an interactive one",
           "[capi][classes]") {
@@ -397,13 +363,23 @@ TEST_CASE("seed 003: classes need [classes], and bad class settings are refused"
     }
 }
 
+namespace {
+
 // A small driver: jobs with actual run times, ended when their computed
-// time reaches them, with every action checked as it comes.
-TEST_CASE("seed 003 properties on random runs of the Table 1 classes", "[capi][classes]") {
+// time reaches them, with every action checked as it comes. `policy` goes
+// after the class tables (a [policy.preempt] table, say); scripts are
+// found among the shipped policies and tests/data/lua. Returns every
+// action, one line each, and the preempt hook's statistics in `stats`.
+std::vector<std::string> random_run(std::uint64_t seed, const std::string& policy = "",
+                                    rota_hook_stats* stats = nullptr) {
     const int procs = 64;
-    std::mt19937_64 rng(GENERATE(1, 2, 3, 4));
+    std::mt19937_64 rng(seed);
     const std::int64_t system = 96;
-    EnginePtr e = engine_from(classes(procs, "system_procs = " + std::to_string(system) + "\n"));
+    const std::string fixtures = std::string(ROTA_TEST_DATA) + "/lua";
+    EnginePtr e =
+        engine_from(classes(procs, "system_procs = " + std::to_string(system) + "\n", policy),
+                    fixtures.c_str());
+    std::vector<std::string> transcript;
     struct J {
         std::int64_t submit, run, estimate;
         std::int32_t procs, cls;
@@ -478,6 +454,12 @@ TEST_CASE("seed 003 properties on random runs of the Table 1 classes", "[capi][c
         }
         REQUIRE(rota_schedule(e.get()) == ROTA_OK);
         acts = drain(e.get());
+        for (const Act& a : acts) {
+            std::ostringstream line;
+            line << now << " " << a.type << " " << a.job << " " << a.delay;
+            for (auto n : a.nodes) line << " " << n;
+            transcript.push_back(line.str());
+        }
         std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>> freed;  // victims
         std::vector<std::int64_t> loaded_now;
         for (const Act& a : acts) {
@@ -555,4 +537,38 @@ TEST_CASE("seed 003 properties on random runs of the Table 1 classes", "[capi][c
         CHECK_FALSE(j.loaded);
     }
     CHECK(counters(e.get()).preemptions > 0);  // the run did exercise preemption
+    if (stats) *stats = rota::test::hook_stats(e.get(), ROTA_HOOK_PREEMPT);
+    return transcript;
+}
+
+}  // namespace
+
+TEST_CASE("seed 003 properties on random runs of the Table 1 classes", "[capi][classes]") {
+    random_run(GENERATE(1, 2, 3, 4));
+}
+
+// Whatever set a preempt policy chooses, or however it fails, the engine
+// keeps §4.3's rules: the same properties hold.
+TEST_CASE("seed 003 properties hold under any preempt policy", "[capi][classes][preempt]") {
+    const char* script = GENERATE("preempt/least_preempted.lua", "bad_preempt.lua");
+    INFO(script);
+    rota_hook_stats st{};
+    random_run(GENERATE(1, 2),
+               std::string("[policy.preempt]\nscript = \"") + script + "\"\nmax_preemptions = 1\n",
+               &st);
+    CHECK(st.calls > 0);
+    if (std::string(script) == "bad_preempt.lua") {
+        CHECK(st.failures > 0);  // three calls in four are refused
+        CHECK(st.failures < st.calls);
+    } else {
+        CHECK(st.failures == 0);
+    }
+}
+
+TEST_CASE("preempt/lowest_cost.lua schedules as the engine's own rule does",
+          "[capi][classes][preempt]") {
+    const std::uint64_t seed = GENERATE(1, 2, 3);
+    const auto native = random_run(seed);
+    const auto lua = random_run(seed, "[policy.preempt]\nscript = \"preempt/lowest_cost.lua\"\n");
+    CHECK(lua == native);
 }

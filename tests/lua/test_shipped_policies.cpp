@@ -223,11 +223,76 @@ TEST_CASE("prime_time holds long and large jobs in prime time, worked by hand",
                       Catch::Contains("shift must be a positive integer, not 0"));
 }
 
+namespace {
+
+// Three sets: {A} cost 5, {B, C} cost 3, {D} cost 3. A was never
+// preempted, B twice, C never, D once.
+struct Sets {
+    PreemptBatch b;
+    PreemptContext ctx;
+    Sets() {
+        b.procs = {4, 4, 4};
+        b.idle = {0, 1, 0};
+        b.victims = {1, 2, 1};
+        b.first = {1, 2, 4};
+        b.cost = {5, 3, 3};
+        b.dnd_left = {0, 0, 0};
+        ctx.job_id = 9;
+        ctx.job_procs = 4;
+        ctx.victim_id = {1, 2, 3, 4};
+        ctx.victim_procs = {4, 2, 1, 4};
+        ctx.victim_preemptions = {0, 2, 0, 1};
+        for (auto* v : {&ctx.victim_class, &ctx.victim_priority, &ctx.victim_user,
+                        &ctx.victim_dnd_left, &ctx.victim_elapsed})
+            v->assign(4, 0);
+    }
+};
+
+Picks preempt_pick(LuaPolicy& p, const PreemptBatch& b, const PreemptContext& ctx) {
+    Picks out;
+    const HookOutcome o = p.preempt(b, ctx, out);
+    REQUIRE(o.ok);
+    REQUIRE(check_preempt(out, b.size()).empty());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("lowest_cost takes the cheapest set, the first on a tie, as the engine does",
+          "[lua][policies][preempt]") {
+    LuaPolicy p(config(Hook::preempt, "preempt/lowest_cost.lua"));
+    Sets s;
+    Picks native;
+    lowest_cost_set(s.b, native);
+    CHECK(preempt_pick(p, s.b, s.ctx) == Picks{1});
+    CHECK(native == Picks{1});
+    CHECK(preempt_pick(p, PreemptBatch{}, s.ctx).empty());
+}
+
+TEST_CASE("least_preempted spares the most preempted victims, up to a cap",
+          "[lua][policies][preempt]") {
+    Sets s;
+    SECTION("no cap: the fewest preemptions of the most preempted victim, then cost") {
+        LuaPolicy p(config(Hook::preempt, "preempt/least_preempted.lua"));
+        CHECK(preempt_pick(p, s.b, s.ctx) == Picks{0});  // {A}: 0, {B,C}: 2, {D}: 1
+        s.ctx.victim_preemptions[0] = 1;                 // now {A} and {D} tie at 1
+        CHECK(preempt_pick(p, s.b, s.ctx) == Picks{2});  // {D} is cheaper
+    }
+    SECTION("a cap rules sets out, and none is an answer") {
+        LuaPolicy p(config(Hook::preempt, "preempt/least_preempted.lua",
+                           {{"max_preemptions", std::int64_t{1}}}));
+        CHECK(preempt_pick(p, s.b, s.ctx) == Picks{0});
+        s.ctx.victim_preemptions[0] = 1;
+        CHECK(preempt_pick(p, s.b, s.ctx).empty());  // every set has a victim preempted once
+    }
+}
+
 TEST_CASE("every shipped policy names its paper section", "[lua][policies]") {
     for (const char* name :
          {"backfill/first_fit.lua", "backfill/best_fit.lua", "backfill/fpfs.lua", "order/fcfs.lua",
           "order/sjf.lua", "order/multifactor.lua", "admission/accept_all.lua",
-          "admission/max_procs.lua", "admission/prime_time.lua"}) {
+          "admission/max_procs.lua", "admission/prime_time.lua", "preempt/lowest_cost.lua",
+          "preempt/least_preempted.lua"}) {
         std::ifstream in(shipped(name));
         REQUIRE(in);
         std::string header, line;

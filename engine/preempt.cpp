@@ -1,0 +1,71 @@
+// Seed 003 §4.3, pass 1: which candidate processor set a job past its
+// class's maximum wait gets reserved. The engine lists the sets
+// (candidate_sets, classes.cpp) and prices them; the preempt hook chooses,
+// and without a policy (or when a call fails) the lowest cost wins, as in
+// the paper.
+#include <algorithm>
+#include <chrono>
+
+#include "answers.h"
+#include "scheduler.h"
+
+namespace rota {
+
+PreemptContext Scheduler::preempt_context(const Job& j) const {
+    PreemptContext c;
+    static_cast<CommonContext&>(c) = common_context();
+    c.job_id = j.spec.id;
+    c.job_procs = j.spec.procs;
+    c.job_class = j.cls + 1;
+    c.job_priority = job_class(j).priority;
+    c.waited = now_ - j.wait_from;
+    for (const Victims& set : sets_)
+        for (Slot s : set.jobs) {
+            const Job& v = job(s);
+            c.victim_id.push_back(v.spec.id);
+            c.victim_procs.push_back(v.alloc.procs);
+            c.victim_class.push_back(v.cls + 1);
+            c.victim_priority.push_back(job_class(v).priority);
+            c.victim_user.push_back(v.spec.user);
+            c.victim_dnd_left.push_back(std::max<Time>(0, v.dnd_end - now_));
+            c.victim_elapsed.push_back(now_ - v.start);
+            c.victim_preemptions.push_back(v.preemptions);
+        }
+    return c;
+}
+
+// The index in sets_ of the set to reserve for job `s`, or -1: none this
+// pass.
+std::ptrdiff_t Scheduler::choose_set(Slot s) {
+    preempt_sets_.clear();
+    std::int32_t first = 1;
+    for (const Victims& set : sets_) {
+        std::int64_t victim_procs = 0;
+        for (Slot v : set.jobs) victim_procs += job(v).alloc.procs;
+        const auto victims = static_cast<std::int32_t>(set.jobs.size());
+        preempt_sets_.procs.push_back(static_cast<std::int32_t>(set.procs));
+        preempt_sets_.idle.push_back(static_cast<std::int32_t>(set.procs - victim_procs));
+        preempt_sets_.victims.push_back(victims);
+        preempt_sets_.first.push_back(first);
+        preempt_sets_.cost.push_back(set.cost);
+        preempt_sets_.dnd_left.push_back(set.ready - now_);
+        first += victims;
+    }
+    pick_.clear();
+    auto& p = policy_[static_cast<int>(Hook::preempt)];
+    bool decided = false;
+    if (p && !quarantined(Hook::preempt)) {
+        const PreemptContext ctx = preempt_context(job(s));
+        const auto t0 = std::chrono::steady_clock::now();
+        HookOutcome o = p->preempt(preempt_sets_, ctx, pick_);
+        if (o.ok) {
+            const std::string why = check_preempt(pick_, preempt_sets_.size());
+            if (!why.empty()) o = invalid_answer(Hook::preempt, *p, why);
+        }
+        decided = call_ok(Hook::preempt, o, elapsed_ns(t0));
+    }
+    if (!decided) lowest_cost_set(preempt_sets_, pick_);
+    return pick_.empty() ? -1 : static_cast<std::ptrdiff_t>(pick_[0]);
+}
+
+}  // namespace rota
