@@ -121,6 +121,9 @@ class NativeBackfill : public Policy {
 #undef ROTA_X
         rb.resources = c.resources();
         rb.R = c.R.empty() ? nullptr : c.R.data();
+#define ROTA_X(name, type, value, doc) rb.name = c.name.data();
+        ROTA_JOB_COLUMNS_CLASSES(ROTA_X)
+#undef ROTA_X
         rota_backfill_context rc{};
         rc.size = sizeof(rc);
 #define ROTA_X(name, type, doc) rc.name = c_value(ctx.name);

@@ -76,9 +76,23 @@ static_assert(in_order(kBatchOffsets, offsetof(rota_batch, n) + sizeof(size_t),
                   offsetof(rota_batch, resources) ==
                       kBatchOffsets[std::size(kBatchOffsets) - 1] + sizeof(void*),
               "rota_batch's columns are not the job columns in declaration order");
-static_assert(std::is_same_v<decltype(rota_batch::R), const double*> &&
-                  sizeof(rota_batch) == offsetof(rota_batch, R) + sizeof(void*),
-              "rota_batch ends with resources and R");
+static_assert(std::is_same_v<decltype(rota_batch::R), const double*>,
+              "rota_batch.R has the wrong type");
+// Then the class columns (ABI 6), to the end.
+#define ROTA_X(name, ty, value, doc)                                               \
+    static_assert(std::is_same_v<decltype(rota_batch::name), const c_type_t<ty>*>, \
+                  "rota_batch." #name " has the wrong type");
+ROTA_JOB_COLUMNS_CLASSES(ROTA_X)
+#undef ROTA_X
+constexpr std::size_t kClassOffsets[] = {
+#define ROTA_X(name, type, value, doc) offsetof(rota_batch, name),
+    ROTA_JOB_COLUMNS_CLASSES(ROTA_X)
+#undef ROTA_X
+};
+static_assert(kClassOffsets[0] == offsetof(rota_batch, R) + sizeof(void*) &&
+                  in_order(kClassOffsets, kClassOffsets[0], sizeof(rota_batch)) &&
+                  sizeof(rota_batch) == kClassOffsets[std::size(kClassOffsets) - 1] + sizeof(void*),
+              "rota_batch ends with R, then the class columns in declaration order");
 static_assert(in_order(kContextOffsets, offsetof(rota_backfill_context, now),
                        sizeof(rota_backfill_context)),
               "rota_backfill_context's fields are not the declared ones in order");

@@ -191,8 +191,18 @@ MigrationContext Scheduler::migration_context() {
 
 // Admission and order for the jobs that arrived since the last pass and for
 // held ones: one hook call each, with the whole batch.
+// Seed 003: the class columns of the batches admit() and rekey_queue()
+// build read each class's priority in the parameter set in force.
+void Scheduler::class_columns() {
+    if (!cfg_.classes.enabled) return;
+    std::vector<std::int32_t>& p = batch_.class_priorities;
+    p.clear();
+    for (const JobClassConfig& c : class_params().classes) p.push_back(c.priority);
+}
+
 void Scheduler::admit() {
     if (pending_.empty() && held_.empty()) return;
+    class_columns();
     admit_slots_.clear();
     // Held jobs arrived earlier than pending ones: keep arrival order.
     for (Slot s : held_) admit_slots_.push_back(s);
@@ -316,6 +326,7 @@ void Scheduler::rekey() {
 void Scheduler::rekey_queue() {
     auto& p = policy_[static_cast<int>(Hook::order)];
     if (!p || queue_.empty() || quarantined(Hook::order)) return;
+    class_columns();
     batch_.clear();
     keyed_.clear();
     queue_.for_each_live([&](const JobQueue::Entry& q) {

@@ -332,6 +332,7 @@ class Scheduler {
     // The pass (pass.cpp).
     void admit();
     CommonContext common_context() const;
+    void class_columns();
     BackfillContext backfill_context(Slot head) const;
     MigrationContext migration_context();
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);

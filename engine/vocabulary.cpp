@@ -66,7 +66,7 @@ double UserFigures::value(std::int32_t user) const {
 
 void JobBatch::clear() {
 #define ROTA_X(name, type, value, doc) name.clear();
-    ROTA_JOB_COLUMNS(ROTA_X)
+    ROTA_JOB_COLUMNS_ALL(ROTA_X)
 #undef ROTA_X
     R.clear();
     first.resize(1);
@@ -75,7 +75,7 @@ void JobBatch::clear() {
 
 void JobBatch::push(const Job& j) {
 #define ROTA_X(name, type, value, doc) name.push_back(value);
-    ROTA_JOB_COLUMNS(ROTA_X)
+    ROTA_JOB_COLUMNS_ALL(ROTA_X)
 #undef ROTA_X
     if (with_components) {
         width.insert(width.end(), j.spec.components.begin(), j.spec.components.end());

@@ -41,6 +41,23 @@ namespace rota {
     X(user, std::int32_t, j.spec.user, "user id, -1 if none")           \
     X(priority, std::int32_t, j.spec.priority, "priority given at submission")
 
+// More columns of every batch of jobs, seed 003's job classes: after the
+// demand matrix in the C ABI's rota_batch (ABI 6), columns like the others
+// in Lua. `class_priorities` is the JobBatch's own: each class's priority
+// in the parameter set in force, set by the engine before it builds a
+// batch; empty without [classes], when both read 0. Append only.
+#define ROTA_JOB_COLUMNS_CLASSES(X)                                                     \
+    X(job_class, std::int32_t, class_priorities.empty() ? 0 : j.cls + 1,                \
+      "its class, numbered from 1 in configuration order; 0 without [classes]")         \
+    X(class_priority, std::int32_t,                                                     \
+      class_priorities.empty() ? 0 : class_priorities[static_cast<std::size_t>(j.cls)], \
+      "its class's priority in the parameter set in force; 0 without [classes]")
+
+// Every column of a batch of jobs, in the order Lua and the names list them.
+#define ROTA_JOB_COLUMNS_ALL(X) \
+    ROTA_JOB_COLUMNS(X)         \
+    ROTA_JOB_COLUMNS_CLASSES(X)
+
 // X(column, type, meaning): the candidate moves of a CollapseMatrix-2
 // phase (seed 000 §5.4), for migration_option.
 #define ROTA_MIGRATION_COLUMNS(X)                                          \
@@ -294,10 +311,11 @@ struct Job;
 // (1 / capacity of each resource, set once by the engine) is.
 struct JobBatch {
 #define ROTA_X(name, type, value, doc) std::vector<type> name;
-    ROTA_JOB_COLUMNS(ROTA_X)
+    ROTA_JOB_COLUMNS_ALL(ROTA_X)
 #undef ROTA_X
     std::vector<double> R;
     std::vector<double> inv_capacity;
+    std::vector<std::int32_t> class_priorities;
     bool with_components = false;
     std::vector<std::int32_t> first{0}, width;
     std::size_t size() const {
@@ -354,7 +372,7 @@ struct PreemptBatch {
 // The names of a batch kind's columns, in declaration order.
 inline constexpr const char* kJobColumnNames[] = {
 #define ROTA_X(name, type, value, doc) #name,
-    ROTA_JOB_COLUMNS(ROTA_X)
+    ROTA_JOB_COLUMNS_ALL(ROTA_X)
 #undef ROTA_X
 };
 inline constexpr const char* kMigrationColumnNames[] = {

@@ -28,7 +28,7 @@ void store_job_column(lua_State* L, int table, const void* batch, int column) {
     int k = 0;
 #define ROTA_X(name, type, value, doc) \
     if (column == k++) return store_vec(L, table, b.name);
-    ROTA_JOB_COLUMNS(ROTA_X)
+    ROTA_JOB_COLUMNS_ALL(ROTA_X)
 #undef ROTA_X
 }
 

@@ -138,6 +138,8 @@ static void layout(void) {
     FIELD(rota_batch, priority);
     FIELD(rota_batch, resources);
     FIELD(rota_batch, R);
+    FIELD(rota_batch, job_class);
+    FIELD(rota_batch, class_priority);
     STRUCT(rota_backfill_context);
     FIELD(rota_backfill_context, size);
     FIELD(rota_backfill_context, now);

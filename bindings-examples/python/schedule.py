@@ -229,6 +229,8 @@ class RotaBatch(Structure):  # filled in by the library, size included
         ("priority", POINTER(c_int32)),
         ("resources", c_int32),
         ("R", POINTER(c_double)),
+        ("job_class", POINTER(c_int32)),
+        ("class_priority", POINTER(c_int32)),
     ]
 
 

@@ -645,6 +645,10 @@ typedef struct rota_batch {
     ** R[j * resources + i]. Added in ABI 3. */
     int32_t resources; /* K = 1 + the number of pools */
     const double* R;
+    /* Seed 003's job classes, added in ABI 6; 0 for every job without
+    ** [classes]. */
+    const int32_t* job_class;      /* class number, from 1 in configuration order */
+    const int32_t* class_priority; /* its class's priority in the parameter set in force */
 } rota_batch;
 
 /* What a backfill_select policy knows of the pass (the fields of the Lua

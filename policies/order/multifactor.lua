@@ -6,11 +6,12 @@
 -- class priority and within each priority value by the time waiting for
 -- loading", and first takes the jobs that "have waited for loading longer
 -- than their job class' maximum wait time" (§4.2's "Wait time"), sorted
--- the same way. Here the class priority is the job's `priority` (what the
--- embedder gives at submission; seed 003 §4.2's Table 1 uses 4 for
--- interactive and debug, 3 production, 2 benchmark, 1 standby) or, where
--- the batch has a `class` column, that class's priority from the
--- `class_priority` param; `max_wait` is one maximum wait for every job.
+-- the same way. Here the class priority is the batch's `class_priority`
+-- under [classes] (the priority of the job's class in the parameter set in
+-- force: seed 003 §4.2's Table 1 gives 4 to interactive and debug, 3
+-- production, 2 benchmark, 1 standby), and the job's own `priority` (what
+-- the embedder gives at submission) counts besides, or alone without
+-- classes; `max_wait` is one maximum wait for every job.
 -- With the default weights a priority level outweighs everything else and,
 -- within a level, jobs that waited longer come first, as in §4.3.
 --
@@ -18,7 +19,7 @@
 -- age factor capped at `max_age`, the fair-share factor and the job size
 -- factor, all in [0, 1] and weighted, summed with the priorities:
 --
---   score = weight_priority * priority + weight_class * class priority
+--   score = weight_priority * priority + weight_class * class_priority
 --         + weight_age * min(waited, max_age) / max_age
 --         + weight_fairshare * 2^(-U / S)
 --         + weight_size * size factor
@@ -39,26 +40,11 @@
 --
 -- Params:
 --   weight_priority (1000000): per unit of the job's priority.
---   weight_class (1000000): per unit of class priority (a `class` column).
---   class_priority ("interactive=4,debug=4,production=3,benchmark=2,standby=1"):
---     name=priority pairs for the `class` column; a class that is a number
---     and not listed is its own priority, any other unlisted class 0.
+--   weight_class (1000000): per unit of class priority (0 without [classes]).
 --   weight_age (1000), max_age (604800 s, Slurm's PriorityMaxAge).
 --   weight_fairshare (1000).
 --   weight_size (0), favor_small (false).
 --   max_wait (-1 s: never), weight_overdue (1e12): seed 003's first pass.
-
-local function parse_classes(text)
-  local map = {}
-  for name, value in string.gmatch(text, "([^,=%s]+)%s*=%s*([^,%s]*)") do
-    local v = tonumber(value)
-    if v == nil then
-      error("class_priority: '" .. value .. "' (for " .. name .. ") is not a number")
-    end
-    map[name] = v
-  end
-  return map
-end
 
 local function order(jobs, ctx, params)
   local keys, n = {}, jobs.n
@@ -84,16 +70,12 @@ local function order(jobs, ctx, params)
   local w_fs, total, usage = params.weight_fairshare, ctx.total_usage, ctx.user_usage
   local users = ctx.users > 0 and ctx.users or 1
   local fair = {}
-  local class = jobs.class
-  local w_class, class_priority = params.weight_class, nil
-  if class ~= nil then
-    class_priority = parse_classes(params.class_priority)
-  end
-
+  local w_class = params.weight_class
   local submit, procs, user, priority = jobs.submit, jobs.procs, jobs.user, jobs.priority
+  local class_priority = jobs.class_priority
   for i = 1, n do
     local waited = now - submit[i]
-    local s = w_prio * priority[i] + size0 + size1 * procs[i]
+    local s = w_prio * priority[i] + w_class * class_priority[i] + size0 + size1 * procs[i]
     if waited < max_age then
       s = s + w_age * waited
     else
@@ -109,14 +91,6 @@ local function order(jobs, ctx, params)
       fair[u] = f
     end
     s = s + f
-    if class_priority ~= nil then
-      local c = class[i]
-      local p = class_priority[c] or class_priority[tostring(c)]
-      if p == nil then
-        p = math.type(c) and c or 0
-      end
-      s = s + w_class * p
-    end
     keys[i] = -s
   end
   return keys
@@ -126,7 +100,6 @@ return {
   defaults = {
     weight_priority = 1000000,
     weight_class = 1000000,
-    class_priority = "interactive=4,debug=4,production=3,benchmark=2,standby=1",
     weight_age = 1000,
     max_age = 604800,
     weight_fairshare = 1000,

@@ -274,6 +274,46 @@ TEST_CASE("seed 003: parameter sets switch with the time of the week", "[capi][c
     CHECK(std::string(rota_class_period(e.get())) == "night");
 }
 
+TEST_CASE("seed 003: batches carry each job's class and its priority in force", "[capi][classes]") {
+    // Engine time 0 is Monday 17:00; from 18:00 interactive jobs have
+    // production's priority, 3 (the preset's night).
+    const std::string policy =
+        "[policy.admission]\nscript = \"class_columns_echo.lua\"\n"
+        "[[classes.period]]\nname = \"night\"\nfrom = \"18:00\"\nto = \"08:00\"\n"
+        "[[classes.period.class]]\nname = \"interactive\"\npriority = 3\n";
+    const std::string dir = std::string(ROTA_TEST_DATA) + "/lua";
+    std::vector<std::string> lines;
+    auto sink = [](void* ud, const char* l) {
+        static_cast<std::vector<std::string>*>(ud)->push_back(l);
+    };
+    auto has_line = [&](const std::string& want) {
+        return std::any_of(lines.begin(), lines.end(),
+                           [&](const std::string& l) { return l.find(want) != std::string::npos; });
+    };
+    EnginePtr e =
+        rota::test::engine_from(classes(8, "week_start = \"mon 17:00\"\n", policy), dir.c_str());
+    REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);
+    submit(e.get(), 1, 1, 100, kInteractive);
+    submit(e.get(), 2, 1, 100);  // the default class, production
+    submit(e.get(), 3, 1, 100, kStandby);
+    at(e.get(), 0);
+    CHECK(has_line("job 1 class 1 priority 4"));
+    CHECK(has_line("job 2 class 3 priority 3"));
+    CHECK(has_line("job 3 class 5 priority 1"));
+    submit(e.get(), 4, 1, 100, kInteractive);
+    at(e.get(), 3600);
+    CHECK(has_line("job 4 class 1 priority 3"));
+    // Without [classes] both read 0.
+    EnginePtr plain = rota::test::engine_from(
+        "[machine]\nprocs = 8\n[policy.admission]\nscript = \"class_columns_echo.lua\"\n",
+        dir.c_str());
+    lines.clear();
+    REQUIRE(rota_set_log(plain.get(), sink, &lines) == ROTA_OK);
+    submit(plain.get(), 5, 1, 100);
+    at(plain.get(), 0);
+    CHECK(has_line("job 5 class 0 priority 0"));
+}
+
 TEST_CASE("seed 003 §4.5: suspend, resume and change the class of a job", "[capi][classes]") {
     EnginePtr e = engine_from(classes(8));
     submit(e.get(), 1, 4, 1000);

@@ -33,6 +33,8 @@ struct JobRow {
     Time submit = 0;
     std::int32_t user = 1;
     std::int32_t priority = 0;
+    std::int32_t job_class = 0;
+    std::int32_t class_priority = 0;
 };
 
 inline JobBatch make_batch(const std::vector<JobRow>& rows) {
@@ -44,6 +46,8 @@ inline JobBatch make_batch(const std::vector<JobRow>& rows) {
         b.submit.push_back(r.submit);
         b.user.push_back(r.user);
         b.priority.push_back(r.priority);
+        b.job_class.push_back(r.job_class);
+        b.class_priority.push_back(r.class_priority);
     }
     return b;
 }

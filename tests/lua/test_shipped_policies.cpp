@@ -125,6 +125,15 @@ TEST_CASE("multifactor scores priority, age, fair share and size", "[lua][polici
     REQUIRE(checked_order(overdue, b, ctx, keys).ok);
     CHECK(keys[1] < keys[0]);
     CHECK(keys[0] < keys[2]);
+    // Under [classes] the class's priority in force counts as a level of
+    // its own: job 3, a class of priority 4, goes before job 1's priority 1
+    // and class 3.
+    b.job_class = {3, 5, 1};
+    b.class_priority = {3, 1, 4};
+    REQUIRE(checked_order(p, b, ctx, keys).ok);
+    CHECK(keys[0] == Approx(-(3e6 + 10000 + 500 + fs1 + 20)));
+    CHECK(keys[1] == Approx(-(1e6 + 1000 + fs2 + 40)));
+    CHECK(keys[2] == Approx(-(4e6 + 200 + 1000 + 80)));
 }
 
 TEST_CASE("accept_all accepts everything", "[lua][policies]") {
