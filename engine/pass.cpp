@@ -265,6 +265,7 @@ void Scheduler::admit() {
     if (!decided) admissions_.assign(batch_.size(), Admission{});
 
     std::size_t accepted = 0;
+    held_until_ = kForever;  // every held job is being asked again
     for (std::size_t i = 0; i < admit_slots_.size(); ++i) {
         Slot s = admit_slots_[i];
         switch (admissions_[i].kind) {
@@ -274,6 +275,8 @@ void Scheduler::admit() {
             case AdmissionKind::hold:
                 job(s).state = JobState::held;
                 held_.push_back(s);
+                if (admissions_[i].until > now_)
+                    held_until_ = std::min(held_until_, admissions_[i].until);
                 break;
             case AdmissionKind::accept:
                 admit_slots_[accepted++] = s;

@@ -20,6 +20,10 @@ enum class AdmissionKind : std::uint8_t { accept, hold, reject };
 struct Admission {
     AdmissionKind kind = AdmissionKind::accept;
     std::string reason;  // required for reject
+    // hold only: the engine time by which the policy wants to be asked
+    // again (a shift change, say); the engine then wakes up for it. Held
+    // jobs are asked again at every pass besides.
+    Time until = kForever;
 };
 
 // `ok == false` means the policy broke (raised an error, ran over its

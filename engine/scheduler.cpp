@@ -377,6 +377,10 @@ std::optional<Time> Scheduler::next_wakeup() const {
     if (reserved_count_ > 0 && next_reservation_ > now_ && next_reservation_ != kForever &&
         (!best || next_reservation_ < *best))
         best = next_reservation_;
+    // A policy that held jobs until a time (a shift change) asks again then.
+    if (!held_.empty() && held_until_ > now_ && held_until_ != kForever &&
+        (!best || held_until_ < *best))
+        best = held_until_;
     // Keys that age re-sort the queue: the head may change (pass.cpp).
     if (!queue_.empty() && next_rekey_ != kForever && aging() &&
         (!best || std::max(next_rekey_, now_) < *best))

@@ -160,7 +160,8 @@ class Scheduler {
 
     std::vector<Slot> pending_;  // submitted since the last pass
     std::vector<Slot> held_;
-    JobQueue queue_;  // policy order: (order_key, seq)
+    Time held_until_ = kForever;  // the earliest time an admission asked to be asked again
+    JobQueue queue_;              // policy order: (order_key, seq)
 
     // Reservations (reservations.cpp).
     std::int32_t reserved_count_ = 0;

@@ -115,6 +115,7 @@ bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admissio
     for (std::size_t i = 0; i < n; ++i) {
         Admission& a = out[i];
         a.reason.clear();
+        a.until = kForever;
         const int t = lua_rawgeti(L, idx, static_cast<lua_Integer>(i + 1));
         bool ok = true;
         if (t == LUA_TNIL || (t == LUA_TBOOLEAN && lua_toboolean(L, -1))) {
@@ -135,22 +136,34 @@ bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admissio
         } else if (t == LUA_TTABLE) {
             lua_pushliteral(L, "reject");
             const int rt = lua_rawget(L, -2);
-            if (rt == LUA_TSTRING) {
+            lua_pushliteral(L, "hold");
+            const int ht = lua_rawget(L, -3);
+            lua_Integer until = 0;
+            if (rt == LUA_TNIL && ht != LUA_TNIL) {
+                a.kind = AdmissionKind::hold;
+                if (!integer_at(L, -1, ht, until, why, "hold time",
+                                "an engine time in microseconds")) {
+                    why += " (for job " + std::to_string(i + 1) + ")";
+                    ok = false;
+                } else {
+                    a.until = static_cast<Time>(until);
+                }
+            } else if (rt == LUA_TSTRING) {
                 std::size_t len = 0;
-                const char* s = lua_tolstring(L, -1, &len);
+                const char* s = lua_tolstring(L, -2, &len);
                 a.kind = AdmissionKind::reject;
                 // Bounded and printable: reasons reach logs, terminals,
                 // JSON and CSV (the engine refuses an empty one).
                 a.reason = printable(std::string_view(s, len), kReasonMax);
             } else {
                 why = "a reject without a non-empty reason for job " + std::to_string(i + 1) +
-                      "; expected {reject = \"reason\"}";
+                      "; expected {reject = \"reason\"} or {hold = time}";
                 ok = false;
             }
-            lua_pop(L, 1);
+            lua_pop(L, 2);
         } else {
             why = "a " + type_of(L, -1) + " as the decision for job " + std::to_string(i + 1) +
-                  "; expected nil, true, \"accept\", \"hold\" or {reject = reason}";
+                  "; expected nil, true, \"accept\", \"hold\", {hold = time} or {reject = reason}";
             ok = false;
         }
         lua_pop(L, 1);

@@ -279,7 +279,8 @@ ROTA_API int rota_schedule(rota_engine* e);
 /* The earliest time the engine needs to be advanced to even if no other
 ** event happens (a walltime expiry, a slice boundary, the start of a
 ** reservation, or, while jobs wait under an order policy whose keys age,
-** the next re-key of the queue: added in ABI 6), in *t. Returns ROTA_DONE
+** the next re-key of the queue, or the time an admission policy held jobs
+** until, {hold = t}: both added in ABI 6), in *t. Returns ROTA_DONE
 ** when there is none, with *t set to INT64_MAX, so that min(*t, next
 ** event) works without a branch. */
 ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);

@@ -17,16 +17,15 @@
 --     small_limit, and at least `min_free` processors are available:
 --     ctx.free_procs less the processors of the jobs this call has
 --     already accepted (they are about to take them);
--- and held otherwise: the engine asks again at every pass, so it enters
--- the queue at the first pass of non-prime time, or earlier in prime time
--- if processors free up. In non-prime time every job is accepted.
+-- and held otherwise, until the end of prime time ({hold = time}): the
+-- engine asks again at every pass and wakes up at that time, so the job
+-- enters the queue as non-prime time begins, or earlier in prime time if
+-- processors free up. In non-prime time every job is accepted.
 --
 -- Admission decides when a job enters the queue, not when it starts: a
 -- job accepted in non-prime time that has not started when prime time
 -- begins keeps its place, and jobs that run across a shift change are not
--- stopped. Held jobs are asked at passes only: give the simulator a pass
--- at every shift change (`rota simulate --cycle 43200`) so that non-prime
--- time starts on time.
+-- stopped.
 --
 -- Params:
 --   threshold (integer, default 32): the largest small job, processors.
@@ -52,16 +51,21 @@ local function check(params)
 end
 
 -- True in prime time: the even shifts counted from `start`.
-local function prime(now, params)
+-- Whether `now` is prime time, and when its shift ends.
+local function shift_at(now, params)
   local s = rota.second
-  return ((now - params.start * s) // (params.shift * s)) % 2 == 0
+  local origin, length = params.start * s, params.shift * s
+  local k = (now - origin) // length
+  return k % 2 == 0, origin + (k + 1) * length
 end
 
 local function admission(jobs, ctx, params)
   check(params)
-  if not prime(ctx.now, params) then
+  local prime, shift_end = shift_at(ctx.now, params)
+  if not prime then
     return {}
   end
+  local held = { hold = shift_end }
   local s = rota.second
   local short, long = params.prime_limit * s, params.small_limit * s
   local threshold, min_free = params.threshold, params.min_free
@@ -72,7 +76,7 @@ local function admission(jobs, ctx, params)
     if e <= short or (p <= threshold and e <= long and avail >= min_free) then
       avail = avail - p
     else
-      d[i] = "hold"
+      d[i] = held
     end
   end
   return d

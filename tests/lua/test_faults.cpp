@@ -125,6 +125,16 @@ TEST_CASE("invalid admission answers fail the call", "[lua][faults]") {
     CHECK_THAT(fault(5), Catch::StartsWith(prefix + "a boolean as the decision for job 1"));
     CHECK(fault(6) == prefix + "a nil; expected a table of decisions");
     CHECK_THAT(fault(7), Catch::StartsWith(prefix + "a number as the decision for job 1"));
+    CHECK(fault(8) ==
+          prefix + "a string where an engine time in microseconds was expected (for job 1)");
+    CHECK(fault(9) == prefix + "hold time 1.5 is not an integer (for job 1)");
+    // Holding until a time is an answer; with a reason too, it is a reject.
+    std::vector<Admission> out;
+    REQUIRE(checked_admission(p, kBatch, make_ctx(10), out).ok);
+    REQUIRE(out.size() == 3);
+    CHECK((out[0].kind == AdmissionKind::hold && out[0].until == 7));
+    CHECK((out[1].kind == AdmissionKind::hold && out[1].until == kForever));
+    CHECK((out[2].kind == AdmissionKind::reject && out[2].reason == "no"));
 }
 
 TEST_CASE("invalid order answers fail the call", "[lua][faults]") {

@@ -190,6 +190,12 @@ TEST_CASE("prime_time holds long and large jobs in prime time, worked by hand",
         for (std::size_t i = 0; i < out.size(); ++i)
             held += out[i].kind == AdmissionKind::hold ? 'H' : 'a';
         for (const auto& a : out) CHECK(a.kind != AdmissionKind::reject);
+        // Held until the end of the prime shift: the engine wakes up then.
+        const Time shift = params.empty() ? 43200 * s : 28800 * s;
+        const Time origin = params.empty() ? 0 : 14400 * s;
+        for (const auto& a : out)
+            if (a.kind == AdmissionKind::hold)
+                CHECK(a.until == origin + ((now - origin) / shift + 1) * shift);
         return held;
     };
     // Prime time: the shifts [0, 12 h), [24 h, 36 h), ...

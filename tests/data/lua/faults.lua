@@ -60,6 +60,9 @@ local admission_faults = {
   [5] = function() return { false } end,
   [6] = function() return nil end,
   [7] = function() return { 17 } end,
+  [8] = function() return { { hold = "later" } } end,
+  [9] = function() return { { hold = 1.5 } } end,
+  [10] = function() return { { hold = 7 }, "hold", { hold = 7, reject = "no" } } end,
 }
 
 local function admission(jobs, ctx, params)
