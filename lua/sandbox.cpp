@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "bounded.h"
+
 #ifndef ROTA_VERSION_STRING
 #define ROTA_VERSION_STRING "0.1.0"
 #endif
@@ -161,6 +163,7 @@ void prepare_sandbox(lua_State* L, const LogSink* log) {
     open_library(L, LUA_TABLIBNAME, luaopen_table);
     open_library(L, LUA_MATHLIBNAME, luaopen_math);
     open_library(L, LUA_UTF8LIBNAME, luaopen_utf8);
+    bound_library_calls(L);
 
     // Every string shares this table as its __index, so dump must go from
     // the table itself, and the metatable must not be reachable.
