@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace rota {
 
@@ -16,6 +17,13 @@ std::string number_text(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.14g", v);
     return buf;
+}
+
+// A 0-based index as the policy wrote it. A script's smallest integer
+// stays itself when made 0-based (lua/decode.cpp): it is shown as given.
+std::string one_based(std::int64_t i) {
+    return i == std::numeric_limits<std::int64_t>::min() ? std::to_string(i)
+                                                         : std::to_string(i + 1);
 }
 
 }  // namespace
@@ -46,7 +54,7 @@ std::string check_picks(const std::vector<std::int64_t>& picks, std::size_t cand
     for (; k < picks.size(); ++k) {
         const std::int64_t p = picks[k];
         if (p < 0 || static_cast<std::uint64_t>(p) >= candidates) {
-            why = "index " + std::to_string(p + 1) + " is outside the candidates 1.." +
+            why = "index " + one_based(p) + " is outside the candidates 1.." +
                   std::to_string(candidates);
             break;
         }
@@ -82,11 +90,11 @@ std::string check_placement(const std::vector<std::int64_t>& a, const JobBatch& 
         for (std::size_t i = 0; i < k; ++i) {
             const std::int64_t c = a[at + i];
             if (c < 0 || c >= clusters)
-                return "job " + std::to_string(j + 1) + ": cluster " + std::to_string(c + 1) +
+                return "job " + std::to_string(j + 1) + ": cluster " + one_based(c) +
                        " is outside 1.." + std::to_string(clusters);
             for (std::size_t o = 0; o < i; ++o)
                 if (a[at + o] == c)
-                    return "job " + std::to_string(j + 1) + ": cluster " + std::to_string(c + 1) +
+                    return "job " + std::to_string(j + 1) + ": cluster " + one_based(c) +
                            " holds two of its components";
         }
         at += k;
@@ -103,7 +111,7 @@ std::string check_preempt(const std::vector<std::int64_t>& pick, std::size_t set
     if (pick.size() > 1)
         return std::to_string(pick.size()) + " sets chosen; a job gets one set, or none (nil)";
     if (!pick.empty() && (pick[0] < 0 || pick[0] >= static_cast<std::int64_t>(sets)))
-        return "set " + std::to_string(pick[0] + 1) + " out of range 1.." + std::to_string(sets);
+        return "set " + one_based(pick[0]) + " out of range 1.." + std::to_string(sets);
     return {};
 }
 

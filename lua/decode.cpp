@@ -40,6 +40,13 @@ bool integer_at(lua_State* L, int idx, int type, lua_Integer& out, std::string& 
     return false;
 }
 
+// A script's 1-based index as the engine's 0-based one. The smallest
+// integer has no predecessor: it stays as it is, out of every range, so
+// the engine's check refuses it like any other bad index.
+std::int64_t zero_based(lua_Integer k) {
+    return k == LUA_MININTEGER ? static_cast<std::int64_t>(k) : static_cast<std::int64_t>(k) - 1;
+}
+
 // Calls f(stack index, type, i) for t[1..len], fetching the elements a
 // chunk at a time: one pop per chunk instead of one per element (a third
 // of the cost of reading a long answer). Stops when f returns false.
@@ -81,7 +88,7 @@ bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::
         case LUA_TNUMBER:
             if (!integer_at(L, idx, LUA_TNUMBER, k, why, "index", "a candidate index"))
                 return false;
-            picks.push_back(static_cast<std::int64_t>(k) - 1);
+            picks.push_back(zero_based(k));
             return true;
         case LUA_TTABLE:
             break;
@@ -95,7 +102,7 @@ bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::
             why += " (at position " + std::to_string(i) + ")";
             return false;
         }
-        picks.push_back(static_cast<std::int64_t>(k) - 1);
+        picks.push_back(zero_based(k));
         return true;
     });
 }
@@ -251,7 +258,7 @@ bool decode_placement(lua_State* L, int idx, const JobBatch& jobs, std::vector<s
                 lua_pop(L, 1);
                 return false;
             }
-            out.push_back(static_cast<std::int64_t>(v) - 1);
+            out.push_back(zero_based(v));
         }
         lua_pop(L, 1);
     }

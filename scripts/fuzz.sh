@@ -26,9 +26,9 @@ cmake -S . -B "$build" -DROTA_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Rel
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link $san" -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link $san" \
   -DCMAKE_EXE_LINKER_FLAGS="$san" -DCMAKE_SHARED_LINKER_FLAGS="$san" >/dev/null
-cmake --build "$build" -j2 --target fuzz_swf fuzz_config fuzz_abi
+cmake --build "$build" -j2 --target fuzz_swf fuzz_config fuzz_abi fuzz_answers
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-for t in swf config abi; do
+for t in swf config abi answers; do
   corpus=fuzz/corpus/$t
   mkdir -p "$corpus"
   log=$build/fuzz_$t.log

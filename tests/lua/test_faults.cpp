@@ -85,6 +85,9 @@ TEST_CASE("invalid backfill_select answers fail the call", "[lua][faults]") {
           prefix + "index 0 is outside the candidates 1..3 (at position 1)");
     CHECK(backfill_fault(p, 15) ==
           prefix + "a string where a candidate index was expected (at position 2)");
+    CHECK(backfill_fault(p, 20) == prefix +
+                                       "index -9223372036854775808 is outside the "
+                                       "candidates 1..3 (at position 2)");
 }
 
 TEST_CASE("runaway recursion fails the call", "[lua][faults]") {

@@ -38,6 +38,8 @@ local backfill_faults = {
   [16] = function(c, ctx) ctx.free_procs = 1000 end,
   [17] = function() local function f(x) return f(x + 1) + 1 end return f(1) end,
   [19] = function(c) c.user = { 1, 2, 3 } end,
+  -- The smallest integer has no 0-based index (found by fuzz_answers).
+  [20] = function() return { 1, math.mininteger } end,
   [18] = function() local t = setmetatable({}, { __index = function(t, k) return t[k] end }); return t.x end,
 }
 
