@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "action.h"
+#include "class_queue.h"
 #include "config.h"
 #include "counters.h"
 #include "job.h"
@@ -402,16 +403,46 @@ class Scheduler {
     std::vector<std::int64_t> class_loaded_;
     std::vector<std::int32_t> period_bounds_;  // seconds of the week where a period starts or ends
     Time classes_wakeup_ = kForever;
-    std::vector<Slot> class_order_, requeued_;
-    std::vector<std::pair<std::int32_t, std::vector<Slot>>> class_levels_;  // by priority, desc
+    std::vector<Slot> requeued_;
+    // The waiting jobs by class (class_queue.h), kept as the queue changes;
+    // rebuilt from the queue when keys change (a re-key) or a waiting job
+    // changes class.
+    std::vector<ClassQueue> class_queues_;
+    bool class_index_stale_ = true;
+    bool class_pos_stale_ = true;  // class_pos_ after an insertion moved queue entries
+    // The classes grouped by priority, highest first, for the parameter set
+    // class_levels_for_.
+    struct ClassLevel {
+        std::int32_t priority;
+        std::vector<std::int32_t> classes;
+    };
+    std::vector<ClassLevel> class_levels_;
+    const ClassParams* class_levels_for_ = nullptr;
+    // A walk of the waiting jobs in the passes' order (class priority, then
+    // queue order), one level at a time: cursor[k] is the next position in
+    // the queue of the level's k-th class.
+    struct ClassWalk {
+        std::size_t level = 0;
+        std::vector<std::size_t> cursor;
+        bool fresh = true;  // the level's cursors are not set yet
+        double key = 0;     // the job returned last
+        std::uint64_t seq = 0;
+        std::int64_t set_idle = 0;  // pass 2: idle processors of the reserved set
+    };
+    ClassWalk walk_;  // the passes' walk, kept for its cursors' storage
     bool victims_dirty_ = true;
     bool classes_dirty_ = true;                    // an event since the last pass: run both passes
     mutable const ClassParams* params_ = nullptr;  // class_params() at params_at_
     mutable Time params_at_ = kNoTime;
-    mutable std::vector<std::int32_t> idle_scratch_;
-    std::vector<std::pair<std::int32_t, std::int32_t>> pre1_, pre2_;  // (priority, procs)
+    mutable std::vector<NodeRun> idle_scratch_;
+    // By level of class_levels_: the processors of the loaded jobs of that
+    // level's priority or lower that pass 1 (pre1_) and pass 2 (pre2_: also
+    // past their do-not-disturb time, outside the reserved set) may preempt.
+    std::vector<std::int64_t> pre1_, pre2_;
+    std::vector<std::size_t> class_level_of_;  // by class: its level in class_levels_
     std::int64_t preemptable_procs(std::int32_t priority, bool pass1);
-    std::vector<std::size_t> class_pos_;  // their queue positions, by slot
+    bool outside_set(const Job& v) const;
+    std::vector<std::size_t> class_pos_;  // the waiting jobs' queue positions, by slot
     struct Victims {
         std::vector<Slot> jobs;
         std::int64_t procs = 0;
@@ -443,6 +474,12 @@ class Scheduler {
     void swap_out(Slot s, bool by_user);
     void unload(Slot s);
     void find_classes_wakeup();
+    void class_index_insert(Slot s, bool appended);
+    void class_index_erase(Slot s);
+    void rebuild_class_index();
+    void refresh_class_pos();
+    const std::vector<ClassLevel>& class_levels();
+    Slot walk_next(ClassWalk& w, bool pass1);
 
     // Migration (migration.cpp).
     std::int64_t migration_budget();
