@@ -20,7 +20,6 @@
 // it waits again, to be loaded anywhere. Moving a job's state out and
 // back in costs classes.swap_time per processor, half each way.
 #include <algorithm>
-#include <functional>
 #include <limits>
 
 #include "error.h"
@@ -62,14 +61,13 @@ std::int32_t Scheduler::period_at(Time t) const {
     return -1;
 }
 
-// Asked for every job a pass looks at: the period is found once per time.
-const ClassParams& Scheduler::class_params() const {
-    if (params_at_ != now_ || !params_) {
-        const std::int32_t p = period_at(now_);
-        params_ =
-            p < 0 ? &cfg_.classes.base : &cfg_.classes.periods[static_cast<std::size_t>(p)].params;
-        params_at_ = now_;
-    }
+// Asked for every job a pass looks at: the period is found once per time
+// (class_params() is the cached answer).
+const ClassParams& Scheduler::find_class_params() const {
+    const std::int32_t p = period_at(now_);
+    params_ =
+        p < 0 ? &cfg_.classes.base : &cfg_.classes.periods[static_cast<std::size_t>(p)].params;
+    params_at_ = now_;
     return *params_;
 }
 
@@ -311,37 +309,40 @@ void Scheduler::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& o
 void Scheduler::candidate_sets(Slot s) {
     sets_.clear();
     const Job& j = job(s);
-    std::vector<Slot> eligible;
-    for (Slot v : running_)
-        if (may_preempt(job(v), j, true)) eligible.push_back(v);
-    const std::int64_t idle = machine_.matrix().free(0);
-    auto dnd_left = [&](Slot v) { return std::max<Time>(0, job(v).dnd_end - now_); };
-    using Less = std::function<bool(Slot, Slot)>;
-    const Less orders[4] = {
-        [&](Slot a, Slot b) {
-            return victim_cost(job(a), j) / job(a).alloc.procs <
-                   victim_cost(job(b), j) / job(b).alloc.procs;
-        },
-        [&](Slot a, Slot b) { return dnd_left(a) < dnd_left(b); },
-        [&](Slot a, Slot b) { return job(a).alloc.procs > job(b).alloc.procs; },
-        [&](Slot a, Slot b) { return job_class(job(a)).priority < job_class(job(b)).priority; },
+    // The eligible victims with what the four orders compare, in the
+    // running jobs' order (the sorts are stable).
+    struct Victim {
+        Slot v;
+        double per_node;  // victim_cost per node
+        Time dnd_left;
+        std::int32_t procs, priority;
     };
-    for (const Less& less : orders) {
-        std::vector<Slot> order = eligible;
+    std::vector<Victim> eligible;
+    for (Slot v : running_) {
+        const Job& x = job(v);
+        if (may_preempt(x, j, true))
+            eligible.push_back({v, victim_cost(x, j) / x.alloc.procs,
+                                std::max<Time>(0, x.dnd_end - now_), x.alloc.procs,
+                                job_class(x).priority});
+    }
+    const std::int64_t idle = machine_.matrix().free(0);
+    std::vector<Victim> order;
+    auto take = [&](auto less) {
+        order = eligible;
         std::stable_sort(order.begin(), order.end(), less);
         Victims set;
         set.procs = idle;
         Time ready = 0;
-        for (Slot v : order) {
+        for (const Victim& v : order) {
             if (set.procs >= j.spec.procs) break;
-            set.jobs.push_back(v);
-            set.procs += job(v).alloc.procs;
+            set.jobs.push_back(v.v);
+            set.procs += v.procs;
         }
-        if (set.procs < j.spec.procs) continue;
+        if (set.procs < j.spec.procs) return;
         drop_needless(set.jobs, set.procs, j.spec.procs);
         for (Slot v : set.jobs) {
             set.cost += victim_cost(job(v), j);
-            ready = std::max(ready, dnd_left(v));
+            ready = std::max(ready, std::max<Time>(0, job(v).dnd_end - now_));
         }
         set.ready = now_ + ready;
         set.cost += static_cast<double>(ready) / static_cast<double>(kSecond);
@@ -349,7 +350,11 @@ void Scheduler::candidate_sets(Slot s) {
         bool seen = false;
         for (const Victims& o : sets_) seen = seen || o.jobs == set.jobs;
         if (!seen) sets_.push_back(std::move(set));
-    }
+    };
+    take([](const Victim& a, const Victim& b) { return a.per_node < b.per_node; });
+    take([](const Victim& a, const Victim& b) { return a.dnd_left < b.dnd_left; });
+    take([](const Victim& a, const Victim& b) { return a.procs > b.procs; });
+    take([](const Victim& a, const Victim& b) { return a.priority < b.priority; });
 }
 
 // Greedy choices can overshoot: a victim taken early may be needless once
@@ -429,12 +434,11 @@ void Scheduler::drop_class_reservation() {
 // priority: each class keeps its waiting jobs in queue order
 // (class_queue.h), so that a pass reaches the next job it could load, or
 // the next one past its maximum wait, without walking the others.
-void Scheduler::class_index_insert(Slot s, bool appended) {
+// `pos`: where the queue took it; the entries after it moved up by one.
+void Scheduler::class_index_insert(Slot s, std::size_t pos) {
     if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
-    if (appended)
-        class_pos_[s] = queue_.span() - 1;
-    else
-        class_pos_stale_ = true;  // the insertion moved the entries after it
+    for (std::size_t i = pos; i < queue_.span(); ++i)
+        if (queue_[i].live()) class_pos_[queue_[i].slot] = i;
     if (class_index_stale_) return;
     const Job& j = job(s);
     class_queues_[static_cast<std::size_t>(j.cls)].insert(

@@ -76,7 +76,9 @@ class Scheduler {
     void resume(JobId id);
     void set_class(JobId id, std::int32_t cls);
     // The class parameters in force now (the period's, or the base set).
-    const ClassParams& class_params() const;
+    const ClassParams& class_params() const {
+        return params_at_ == now_ && params_ ? *params_ : find_class_params();
+    }
     // The job pass 1 holds processors for, and their count (-1, 0: none).
     JobId class_reserved_job() const {
         return class_reserved_ == kNoSlot ? -1 : jobs_[class_reserved_].spec.id;
@@ -434,6 +436,7 @@ class Scheduler {
     bool classes_dirty_ = true;                    // an event since the last pass: run both passes
     mutable const ClassParams* params_ = nullptr;  // class_params() at params_at_
     mutable Time params_at_ = kNoTime;
+    const ClassParams& find_class_params() const;
     mutable std::vector<NodeRun> idle_scratch_;
     // By level of class_levels_: the processors of the loaded jobs of that
     // level's priority or lower that pass 1 (pre1_) and pass 2 (pre2_: also
@@ -474,7 +477,7 @@ class Scheduler {
     void swap_out(Slot s, bool by_user);
     void unload(Slot s);
     void find_classes_wakeup();
-    void class_index_insert(Slot s, bool appended);
+    void class_index_insert(Slot s, std::size_t pos);
     void class_index_erase(Slot s);
     void rebuild_class_index();
     void refresh_class_pos();
