@@ -197,7 +197,8 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     class_index_erase(s);
     if (class_pos_stale_) refresh_class_pos();
     queue_.kill(class_pos_[s]);
-    victims_dirty_ = true;
+    // What preemption could free is as it was (preemptable_procs): a job
+    // loaded now is no victim before the next pass, which counts again.
     expiries_.push({j.estimated_end(), j.seq, s});
     Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now_};
     a.delay = delay;
@@ -524,17 +525,24 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
             : kAny;
     for (; w.level < levels.size(); ++w.level, w.fresh = true) {
         const ClassLevel& level = levels[w.level];
+        const std::int64_t cap = pass1
+                                     ? free + preemptable_procs(level.priority, true)
+                                     : free - w.set_idle + preemptable_procs(level.priority, false);
+        // What preemption could add only shrinks down the levels: no job
+        // here or below could be loaded.
+        if (cap < 1) {
+            w.level = levels.size();
+            break;
+        }
         if (w.fresh) {
             w.cursor.assign(level.classes.size(), 0);
             w.fresh = false;
         } else {
-            for (std::size_t k = 0; k < level.classes.size(); ++k)
-                w.cursor[k] = class_queues_[static_cast<std::size_t>(level.classes[k])].upper_bound(
-                    w.key, w.seq);
+            for (std::size_t k = 0; k < level.classes.size(); ++k) {
+                const ClassQueue& q = class_queues_[static_cast<std::size_t>(level.classes[k])];
+                if (q.size() > 0) w.cursor[k] = q.upper_bound(w.key, w.seq);
+            }
         }
-        const std::int64_t cap = pass1
-                                     ? free + preemptable_procs(level.priority, true)
-                                     : free - w.set_idle + preemptable_procs(level.priority, false);
         const ClassQueue::Entry* best = nullptr;
         for (std::size_t k = 0; k < level.classes.size(); ++k) {
             const auto c = static_cast<std::size_t>(level.classes[k]);
