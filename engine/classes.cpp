@@ -40,6 +40,22 @@ Time sat_mul(Time per, std::int64_t n) {
     return per * n;
 }
 
+// std::stable_sort's order (a stable sort's result is unique), by
+// insertion for the few running jobs a pass usually sees: no buffer.
+template <class It, class Less>
+void stable_sort_few(It first, It last, Less less) {
+    if (last - first > 32) {
+        std::stable_sort(first, last, less);
+        return;
+    }
+    for (It i = first; i != last; ++i) {
+        auto x = std::move(*i);
+        It k = i;
+        for (; k != first && less(x, *(k - 1)); --k) *k = std::move(*(k - 1));
+        *k = std::move(x);
+    }
+}
+
 }  // namespace
 
 // --- The parameter set in force ---------------------------------------------
@@ -160,12 +176,15 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     Job& j = job(s);
     const std::int32_t n = j.spec.procs;
     Time wait_nodes = 0;  // former jobs still writing their state out
-    for (const NodeRun& r : runs)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k) {
-            wait_nodes = std::max(wait_nodes, node_free_at_[static_cast<std::size_t>(k)] - now_);
-            owner_[static_cast<std::size_t>(k)] = s;
-            in_set_[static_cast<std::size_t>(k)] = 0;
-        }
+    for (const NodeRun& r : runs) {
+        if (r.count <= 0) continue;
+        const auto at = static_cast<std::ptrdiff_t>(r.first);
+        const Time last =
+            *std::max_element(node_free_at_.begin() + at, node_free_at_.begin() + at + r.count);
+        wait_nodes = std::max(wait_nodes, last - now_);
+        std::fill_n(owner_.begin() + at, r.count, s);
+        std::fill_n(in_set_.begin() + at, r.count, std::uint8_t{0});
+    }
     const bool swap_in = j.swapped;
     const Time in = swap_in ? sat_mul(cfg_.classes.swap_time, n) / 2 : 0;
     const Time delay = wait_nodes + in;
@@ -209,9 +228,7 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
 void Scheduler::unload(Slot s) {
     Job& j = job(s);
     const std::int32_t n = j.alloc.procs;
-    for (const NodeRun& r : j.alloc.runs)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
-            owner_[static_cast<std::size_t>(k)] = kNoSlot;
+    for (const NodeRun& r : j.alloc.runs) std::fill_n(owner_.begin() + r.first, r.count, kNoSlot);
     loaded_procs_ -= n;
     class_loaded_[static_cast<std::size_t>(j.cls)] -= n;
     // Counted as it was at load: a period may have changed what is large.
@@ -225,8 +242,7 @@ void Scheduler::swap_out(Slot s, bool by_user) {
     if (now_ > j.exec_from) j.used = std::min(j.spec.estimate, j.used + (now_ - j.exec_from));
     const Time out = sat_mul(cfg_.classes.swap_time, n) / 2;
     for (const NodeRun& r : j.alloc.runs)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
-            node_free_at_[static_cast<std::size_t>(k)] = now_ + out;
+        std::fill_n(node_free_at_.begin() + r.first, r.count, now_ + out);
     Action a{ActionType::swap_out, j.spec.id, now_};
     a.delay = out;
     emit_with_runs(a, j.alloc.runs, n);
@@ -312,13 +328,9 @@ void Scheduler::candidate_sets(Slot s) {
     const Job& j = job(s);
     // The eligible victims with what the four orders compare, in the
     // running jobs' order (the sorts are stable).
-    struct Victim {
-        Slot v;
-        double per_node;  // victim_cost per node
-        Time dnd_left;
-        std::int32_t procs, priority;
-    };
-    std::vector<Victim> eligible;
+    using Victim = CandidateVictim;
+    std::vector<Victim>& eligible = eligible_;
+    eligible.clear();
     for (Slot v : running_) {
         const Job& x = job(v);
         if (may_preempt(x, j, true))
@@ -327,10 +339,10 @@ void Scheduler::candidate_sets(Slot s) {
                                 job_class(x).priority});
     }
     const std::int64_t idle = machine_.matrix().free(0);
-    std::vector<Victim> order;
+    std::vector<Victim>& order = order_scratch_;
     auto take = [&](auto less) {
         order = eligible;
-        std::stable_sort(order.begin(), order.end(), less);
+        stable_sort_few(order.begin(), order.end(), less);
         Victims set;
         set.procs = idle;
         Time ready = 0;

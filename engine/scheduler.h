@@ -453,6 +453,13 @@ class Scheduler {
         Time ready = 0;  // when the last one's do-not-disturb time is over
     };
     std::vector<Victims> sets_;
+    struct CandidateVictim {  // candidate_sets: a victim and what its orders compare
+        Slot v;
+        double per_node;  // victim_cost per node
+        Time dnd_left;
+        std::int32_t procs, priority;
+    };
+    std::vector<CandidateVictim> eligible_, order_scratch_;
     std::int32_t period_at(Time t) const;
     Time next_period_change() const;
     const JobClassConfig& job_class(const Job& j) const {
