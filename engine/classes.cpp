@@ -416,24 +416,36 @@ std::int64_t Scheduler::preemptable_procs(std::int32_t p, bool pass1) {
     return (pass1 ? pre1_ : pre2_)[static_cast<std::size_t>(at - levels.begin())];
 }
 
+// The loaded jobs on the reserved set's processors, in the order of their
+// first processor there; a job's run at a time, past idle processors.
+void Scheduler::set_owners(std::vector<Slot>& out) const {
+    out.clear();
+    for (const NodeRun& r : class_set_)
+        for (std::int32_t k = r.first; k < r.first + r.count;) {
+            k = machine_.matrix().next_used(0, k, r.first + r.count);  // past idle ones
+            if (k == r.first + r.count) break;
+            const Slot v = owner_[static_cast<std::size_t>(k)];
+            if (v == kNoSlot) {
+                ++k;
+                continue;
+            }
+            if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+            std::int32_t next = k + 1;  // past the rest of v's run that holds k
+            for (const NodeRun& q : job(v).alloc.runs)
+                if (k >= q.first && k < q.first + q.count) next = q.first + q.count;
+            k = next;
+        }
+}
+
 // Whether none of a loaded job's processors is in the reserved set.
 bool Scheduler::outside_set(const Job& v) const {
-    if (class_set_.empty()) return true;
-    if (class_set_.size() * v.alloc.runs.size() < static_cast<std::size_t>(v.alloc.procs)) {
-        for (const NodeRun& r : v.alloc.runs)
-            for (const NodeRun& q : class_set_)
-                if (r.first < q.first + q.count && q.first < r.first + r.count) return false;
-        return true;
-    }
-    for (const NodeRun& r : v.alloc.runs)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
-            if (in_set_[static_cast<std::size_t>(k)]) return false;
-    return true;
+    return class_set_.empty() || set_nodes_.all_idle(v.alloc.runs);
 }
 
 void Scheduler::drop_class_reservation() {
     for (const NodeRun& r : class_set_)
         std::fill_n(in_set_.begin() + r.first, r.count, std::uint8_t{0});
+    set_nodes_.release(class_set_);
     class_set_.clear();
     class_reserved_ = kNoSlot;
     victims_dirty_ = true;
@@ -580,7 +592,8 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
                            (!pass1 || b.min_wait <= waited);
                 },
                 [&](const ClassQueue::Entry& e) {
-                    return e.procs <= most[e.swapped ? 1 : 0] && (!pass1 || e.wait_from <= waited);
+                    return e.procs <= most[e.swapped ? 1 : 0] &&
+                           (!pass1 || e.wait_from <= waited) && e.slot != w.skip;
                 });
             w.cursor[k] = i;
             if (i < q.span() && (!best || q[i].before(best->key, best->seq))) best = &q[i];
@@ -641,6 +654,7 @@ void Scheduler::pass1() {
         ClassWalk& walk = walk_;
         walk.level = 0;
         walk.fresh = true;
+        walk.skip = kNoSlot;
         for (Slot s; (s = walk_next(walk, true)) != kNoSlot;) {
             const Job& j = job(s);
             if (!urgent(j)) continue;
@@ -683,6 +697,8 @@ void Scheduler::pass1() {
             }
             for (const NodeRun& r : class_set_)
                 std::fill_n(in_set_.begin() + r.first, r.count, std::uint8_t{1});
+            if (set_nodes_.size() != cfg_.procs) set_nodes_ = NodePool(cfg_.procs);
+            set_nodes_.take(class_set_);
             victims_dirty_ = true;
             break;
         }
@@ -717,21 +733,7 @@ void Scheduler::pass1() {
     }
     // Lazily: the set's jobs whose do-not-disturb time is over leave now.
     std::vector<Slot> on_set;
-    for (const NodeRun& r : class_set_)
-        for (std::int32_t k = r.first; k < r.first + r.count;) {
-            k = machine_.matrix().next_used(0, k, r.first + r.count);  // past idle ones
-            if (k == r.first + r.count) break;
-            const Slot v = owner_[static_cast<std::size_t>(k)];
-            if (v == kNoSlot) {
-                ++k;
-                continue;
-            }
-            if (std::find(on_set.begin(), on_set.end(), v) == on_set.end()) on_set.push_back(v);
-            std::int32_t next = k + 1;  // past the rest of v's run that holds k
-            for (const NodeRun& q : job(v).alloc.runs)
-                if (k >= q.first && k < q.first + q.count) next = q.first + q.count;
-            k = next;
-        }
+    set_owners(on_set);
     for (Slot v : on_set)
         if (!may_preempt(job(v), j, true)) {  // its class changed: choose again next pass
             drop_class_reservation();
@@ -756,6 +758,7 @@ void Scheduler::pass2() {
     walk.level = 0;
     walk.fresh = true;
     walk.set_idle = set_idle;
+    walk.skip = class_reserved_;  // passed over below
     for (Slot s; (s = walk_next(walk, false)) != kNoSlot;) {
         if (s == class_reserved_) continue;
         Job& j = job(s);

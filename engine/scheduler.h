@@ -401,6 +401,7 @@ class Scheduler {
     Slot class_reserved_ = kNoSlot;     // pass 1's one reservation
     std::vector<NodeRun> class_set_;    // its processors
     std::vector<std::uint8_t> in_set_;  // per node
+    NodePool set_nodes_;                // the same as a bitset: a node of the set is busy
     std::int64_t loaded_procs_ = 0, swapped_procs_ = 0, large_loaded_ = 0;
     std::vector<std::int64_t> class_loaded_;
     std::vector<std::int32_t> period_bounds_;  // seconds of the week where a period starts or ends
@@ -430,6 +431,7 @@ class Scheduler {
         double key = 0;     // the job returned last
         std::uint64_t seq = 0;
         std::int64_t set_idle = 0;  // pass 2: idle processors of the reserved set
+        Slot skip = kNoSlot;        // pass 2: the reserved job
     };
     ClassWalk walk_;  // the passes' walk, kept for its cursors' storage
     bool victims_dirty_ = true;
@@ -445,6 +447,7 @@ class Scheduler {
     std::vector<std::size_t> class_level_of_;  // by class: its level in class_levels_
     std::int64_t preemptable_procs(std::int32_t priority, bool pass1);
     bool outside_set(const Job& v) const;
+    void set_owners(std::vector<Slot>& out) const;
     std::vector<std::size_t> class_pos_;  // the waiting jobs' queue positions, by slot
     struct Victims {
         std::vector<Slot> jobs;
