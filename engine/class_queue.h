@@ -58,17 +58,25 @@ class ClassQueue {
         dead_ = 0;
     }
 
+
+    // `where`, given to insert, erase and maybe_compact: by slot, where its
+    // entry is (shared by the queues of every class, sized by the caller);
+    // a hint that erase checks, kept as entries move.
+    using Where = std::vector<std::uint32_t>;
+
     // In (key, seq) order: appended when it sorts last (the common case),
     // else inserted, and the summaries from its block on recomputed.
-    void insert(const Entry& e) {
+    void insert(const Entry& e, Where& where) {
         if (entries_.empty() || !e.before(entries_.back().key, entries_.back().seq)) {
             entries_.push_back(e);
             note(entries_.size() - 1);
+            locate(entries_.size() - 1, where);
             return;
         }
         const std::size_t at = upper_bound(e.key, e.seq);
         entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(at), e);
         rebuild(at / kBlock);
+        locate(at, where);
     }
 
     // The first position whose entry sorts after (key, seq).
@@ -80,23 +88,28 @@ class ClassQueue {
     }
 
     // Removes the live entry (key, seq) of `slot`; false if there is none.
-    bool erase(double key, std::uint64_t seq, Slot slot) {
-        const std::size_t i = upper_bound(key, seq);
-        if (i == 0 || entries_[i - 1].slot != slot) return false;
-        entries_[i - 1].slot = kDead;
+    bool erase(double key, std::uint64_t seq, Slot slot, const Where& where) {
+        std::size_t i = slot < where.size() ? where[slot] : entries_.size();
+        if (i >= entries_.size() || entries_[i].slot != slot) {
+            i = upper_bound(key, seq);
+            if (i == 0 || entries_[i - 1].slot != slot) return false;
+            --i;
+        }
+        entries_[i].slot = kDead;
         ++dead_;
-        summarize((i - 1) / kBlock);
+        summarize(i / kBlock);
         return true;
     }
 
     // Drops the tombstones once they are a fifth of the entries.
-    bool maybe_compact() {
+    bool maybe_compact(Where& where) {
         if (dead_ < 32 || dead_ * 4 < size()) return false;
         entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
                                       [](const Entry& e) { return !e.live(); }),
                        entries_.end());
         dead_ = 0;
         rebuild(0);
+        locate(0, where);
         return true;
     }
 
@@ -149,6 +162,13 @@ class ClassQueue {
     std::vector<Entry> entries_;
     std::vector<Block> blocks_;
     std::size_t dead_ = 0;
+
+    // Records the positions of the live entries from `from` on.
+    void locate(std::size_t from, Where& where) {
+        for (std::size_t i = from; i < entries_.size(); ++i)
+            if (entries_[i].live() && entries_[i].slot < where.size())
+                where[entries_[i].slot] = static_cast<std::uint32_t>(i);
+    }
 
     static Block empty_block() { return {{kNone, kNone}, kForever, kNoTime, 0}; }
 

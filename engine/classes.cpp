@@ -462,31 +462,34 @@ void Scheduler::drop_class_reservation() {
 // `pos`: where the queue took it; the entries after it moved up by one.
 void Scheduler::class_index_insert(Slot s, std::size_t pos) {
     if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
+    if (class_queue_pos_.size() < jobs_.size()) class_queue_pos_.resize(jobs_.size());
     for (std::size_t i = pos; i < queue_.span(); ++i)
         if (queue_[i].live()) class_pos_[queue_[i].slot] = i;
     if (class_index_stale_) return;
     const Job& j = job(s);
     class_queues_[static_cast<std::size_t>(j.cls)].insert(
-        {j.order_key, j.seq, s, j.spec.procs, j.wait_from, j.swapped});
+        {j.order_key, j.seq, s, j.spec.procs, j.wait_from, j.swapped}, class_queue_pos_);
 }
 
 void Scheduler::class_index_erase(Slot s) {
     if (class_index_stale_) return;
     const Job& j = job(s);
-    if (!class_queues_[static_cast<std::size_t>(j.cls)].erase(j.order_key, j.seq, s))
+    if (!class_queues_[static_cast<std::size_t>(j.cls)].erase(j.order_key, j.seq, s,
+                                                                class_queue_pos_))
         class_index_stale_ = true;  // not where its key says: rebuilt at the next pass
 }
 
 void Scheduler::rebuild_class_index() {
     class_queues_.assign(cfg_.classes.base.classes.size(), ClassQueue{});
     if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
+    if (class_queue_pos_.size() < jobs_.size()) class_queue_pos_.resize(jobs_.size());
     for (std::size_t i = 0; i < queue_.span(); ++i) {
         if (!queue_[i].live()) continue;
         const Slot s = queue_[i].slot;
         const Job& j = job(s);
         class_pos_[s] = i;
         class_queues_[static_cast<std::size_t>(j.cls)].insert(
-            {j.order_key, j.seq, s, j.spec.procs, j.wait_from, j.swapped});
+            {j.order_key, j.seq, s, j.spec.procs, j.wait_from, j.swapped}, class_queue_pos_);
     }
     class_index_stale_ = false;
     class_pos_stale_ = false;
@@ -620,7 +623,7 @@ void Scheduler::classes_phase() {
     // order: the class queues, in the queue's own order.
     if (queue_.maybe_compact()) class_pos_stale_ = true;
     if (class_index_stale_) rebuild_class_index();
-    for (ClassQueue& q : class_queues_) q.maybe_compact();
+    for (ClassQueue& q : class_queues_) q.maybe_compact(class_queue_pos_);
     victims_dirty_ = true;
     requeued_.clear();
     pass1();

@@ -411,6 +411,7 @@ class Scheduler {
     // rebuilt from the queue when keys change (a re-key) or a waiting job
     // changes class.
     std::vector<ClassQueue> class_queues_;
+    std::vector<std::uint32_t> class_queue_pos_;  // by slot: its entry in its class's queue
     bool class_index_stale_ = true;
     bool class_pos_stale_ = true;  // class_pos_ after an insertion moved queue entries
     // The classes grouped by priority, highest first, for the parameter set
