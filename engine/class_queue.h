@@ -58,7 +58,6 @@ class ClassQueue {
         dead_ = 0;
     }
 
-
     // `where`, given to insert, erase and maybe_compact: by slot, where its
     // entry is (shared by the queues of every class, sized by the caller);
     // a hint that erase checks, kept as entries move.

@@ -417,9 +417,16 @@ std::int64_t Scheduler::preemptable_procs(std::int32_t p, bool pass1) {
 }
 
 // The loaded jobs on the reserved set's processors, in the order of their
-// first processor there; a job's run at a time, past idle processors.
-void Scheduler::set_owners(std::vector<Slot>& out) const {
+// first processor there. Listed once per set (a job's run at a time, past
+// idle processors); then those still on their first processor there.
+void Scheduler::set_owners(std::vector<Slot>& out) {
     out.clear();
+    if (set_owners_known_) {
+        for (const auto& [v, k] : set_owner_nodes_)
+            if (owner_[static_cast<std::size_t>(k)] == v) out.push_back(v);
+        return;
+    }
+    set_owner_nodes_.clear();
     for (const NodeRun& r : class_set_)
         for (std::int32_t k = r.first; k < r.first + r.count;) {
             k = machine_.matrix().next_used(0, k, r.first + r.count);  // past idle ones
@@ -429,12 +436,16 @@ void Scheduler::set_owners(std::vector<Slot>& out) const {
                 ++k;
                 continue;
             }
-            if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+            if (std::find(out.begin(), out.end(), v) == out.end()) {
+                out.push_back(v);
+                set_owner_nodes_.push_back({v, k});
+            }
             std::int32_t next = k + 1;  // past the rest of v's run that holds k
             for (const NodeRun& q : job(v).alloc.runs)
                 if (k >= q.first && k < q.first + q.count) next = q.first + q.count;
             k = next;
         }
+    set_owners_known_ = true;
 }
 
 // Whether none of a loaded job's processors is in the reserved set.
@@ -446,6 +457,7 @@ void Scheduler::drop_class_reservation() {
     for (const NodeRun& r : class_set_)
         std::fill_n(in_set_.begin() + r.first, r.count, std::uint8_t{0});
     set_nodes_.release(class_set_);
+    set_owners_known_ = false;
     class_set_.clear();
     class_reserved_ = kNoSlot;
     victims_dirty_ = true;
@@ -475,7 +487,7 @@ void Scheduler::class_index_erase(Slot s) {
     if (class_index_stale_) return;
     const Job& j = job(s);
     if (!class_queues_[static_cast<std::size_t>(j.cls)].erase(j.order_key, j.seq, s,
-                                                                class_queue_pos_))
+                                                              class_queue_pos_))
         class_index_stale_ = true;  // not where its key says: rebuilt at the next pass
 }
 
@@ -596,7 +608,8 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
                 },
                 [&](const ClassQueue::Entry& e) {
                     return e.procs <= most[e.swapped ? 1 : 0] &&
-                           (!pass1 || e.wait_from <= waited) && e.slot != w.skip;
+                           (!pass1 || e.wait_from <= waited) && e.slot != w.skip &&
+                           job(e.slot).state == JobState::queued;  // (always: a safeguard)
                 });
             w.cursor[k] = i;
             if (i < q.span() && (!best || q[i].before(best->key, best->seq))) best = &q[i];
@@ -702,6 +715,7 @@ void Scheduler::pass1() {
                 std::fill_n(in_set_.begin() + r.first, r.count, std::uint8_t{1});
             if (set_nodes_.size() != cfg_.procs) set_nodes_ = NodePool(cfg_.procs);
             set_nodes_.take(class_set_);
+            set_owners_known_ = false;
             victims_dirty_ = true;
             break;
         }

@@ -448,7 +448,12 @@ class Scheduler {
     std::vector<std::size_t> class_level_of_;  // by class: its level in class_levels_
     std::int64_t preemptable_procs(std::int32_t priority, bool pass1);
     bool outside_set(const Job& v) const;
-    void set_owners(std::vector<Slot>& out) const;
+    void set_owners(std::vector<Slot>& out);
+    // The jobs on the reserved set when it was listed, each with its first
+    // processor there: no job can be loaded on the set while it is
+    // reserved (only adopted), so those still on it are the set's jobs.
+    std::vector<std::pair<Slot, std::int32_t>> set_owner_nodes_;
+    bool set_owners_known_ = false;
     std::vector<std::size_t> class_pos_;  // the waiting jobs' queue positions, by slot
     struct Victims {
         std::vector<Slot> jobs;
