@@ -20,7 +20,6 @@
 // it waits again, to be loaded anywhere. Moving a job's state out and
 // back in costs classes.swap_time per processor, half each way.
 #include <algorithm>
-#include <functional>
 #include <limits>
 
 #include "error.h"
@@ -39,6 +38,22 @@ Time sat_add(Time a, Time b) {
 Time sat_mul(Time per, std::int64_t n) {
     if (n != 0 && per > kForever / n) return kForever;
     return per * n;
+}
+
+// std::stable_sort's order (a stable sort's result is unique), by
+// insertion for the few running jobs a pass usually sees: no buffer.
+template <class It, class Less>
+void stable_sort_few(It first, It last, Less less) {
+    if (last - first > 32) {
+        std::stable_sort(first, last, less);
+        return;
+    }
+    for (It i = first; i != last; ++i) {
+        auto x = std::move(*i);
+        It k = i;
+        for (; k != first && less(x, *(k - 1)); --k) *k = std::move(*(k - 1));
+        *k = std::move(x);
+    }
 }
 
 }  // namespace
@@ -62,14 +77,13 @@ std::int32_t Scheduler::period_at(Time t) const {
     return -1;
 }
 
-// Asked for every job a pass looks at: the period is found once per time.
-const ClassParams& Scheduler::class_params() const {
-    if (params_at_ != now_ || !params_) {
-        const std::int32_t p = period_at(now_);
-        params_ =
-            p < 0 ? &cfg_.classes.base : &cfg_.classes.periods[static_cast<std::size_t>(p)].params;
-        params_at_ = now_;
-    }
+// Asked for every job a pass looks at: the period is found once per time
+// (class_params() is the cached answer).
+const ClassParams& Scheduler::find_class_params() const {
+    const std::int32_t p = period_at(now_);
+    params_ =
+        p < 0 ? &cfg_.classes.base : &cfg_.classes.periods[static_cast<std::size_t>(p)].params;
+    params_at_ = now_;
     return *params_;
 }
 
@@ -162,12 +176,15 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     Job& j = job(s);
     const std::int32_t n = j.spec.procs;
     Time wait_nodes = 0;  // former jobs still writing their state out
-    for (const NodeRun& r : runs)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k) {
-            wait_nodes = std::max(wait_nodes, node_free_at_[static_cast<std::size_t>(k)] - now_);
-            owner_[static_cast<std::size_t>(k)] = s;
-            in_set_[static_cast<std::size_t>(k)] = 0;
-        }
+    for (const NodeRun& r : runs) {
+        if (r.count <= 0) continue;
+        const auto at = static_cast<std::ptrdiff_t>(r.first);
+        const Time last =
+            *std::max_element(node_free_at_.begin() + at, node_free_at_.begin() + at + r.count);
+        wait_nodes = std::max(wait_nodes, last - now_);
+        std::fill_n(owner_.begin() + at, r.count, s);
+        std::fill_n(in_set_.begin() + at, r.count, std::uint8_t{0});
+    }
     const bool swap_in = j.swapped;
     const Time in = swap_in ? sat_mul(cfg_.classes.swap_time, n) / 2 : 0;
     const Time delay = wait_nodes + in;
@@ -196,8 +213,11 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     } else {
         ++counters_.started;
     }
+    class_index_erase(s);
+    if (class_pos_stale_) refresh_class_pos();
     queue_.kill(class_pos_[s]);
-    victims_dirty_ = true;
+    // What preemption could free is as it was (preemptable_procs): a job
+    // loaded now is no victim before the next pass, which counts again.
     expiries_.push({j.estimated_end(), j.seq, s});
     Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now_};
     a.delay = delay;
@@ -208,9 +228,7 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
 void Scheduler::unload(Slot s) {
     Job& j = job(s);
     const std::int32_t n = j.alloc.procs;
-    for (const NodeRun& r : j.alloc.runs)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
-            owner_[static_cast<std::size_t>(k)] = kNoSlot;
+    for (const NodeRun& r : j.alloc.runs) std::fill_n(owner_.begin() + r.first, r.count, kNoSlot);
     loaded_procs_ -= n;
     class_loaded_[static_cast<std::size_t>(j.cls)] -= n;
     // Counted as it was at load: a period may have changed what is large.
@@ -224,8 +242,7 @@ void Scheduler::swap_out(Slot s, bool by_user) {
     if (now_ > j.exec_from) j.used = std::min(j.spec.estimate, j.used + (now_ - j.exec_from));
     const Time out = sat_mul(cfg_.classes.swap_time, n) / 2;
     for (const NodeRun& r : j.alloc.runs)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
-            node_free_at_[static_cast<std::size_t>(k)] = now_ + out;
+        std::fill_n(node_free_at_.begin() + r.first, r.count, now_ + out);
     Action a{ActionType::swap_out, j.spec.id, now_};
     a.delay = out;
     emit_with_runs(a, j.alloc.runs, n);
@@ -255,15 +272,20 @@ void Scheduler::swap_out(Slot s, bool by_user) {
 // node out of service is not idle).
 void Scheduler::free_runs(bool outside_set, std::vector<NodeRun>& out) const {
     out.clear();
-    idle_scratch_.clear();
-    machine_.matrix().free_columns(0, idle_scratch_);
-    for (std::int32_t k : idle_scratch_) {
-        if (outside_set && in_set_[static_cast<std::size_t>(k)]) continue;
-        if (!out.empty() && out.back().first + out.back().count == k)
-            ++out.back().count;
-        else
-            out.push_back({k, 1});
+    if (!outside_set || class_set_.empty()) {
+        machine_.matrix().free_runs(0, out);
+        return;
     }
+    idle_scratch_.clear();
+    machine_.matrix().free_runs(0, idle_scratch_);
+    for (const NodeRun& r : idle_scratch_)
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k) {
+            if (in_set_[static_cast<std::size_t>(k)]) continue;
+            if (!out.empty() && out.back().first + out.back().count == k)
+                ++out.back().count;
+            else
+                out.push_back({k, 1});
+        }
 }
 
 // §4.3's best fit among the idle processors: the smallest run that holds
@@ -304,37 +326,36 @@ void Scheduler::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& o
 void Scheduler::candidate_sets(Slot s) {
     sets_.clear();
     const Job& j = job(s);
-    std::vector<Slot> eligible;
-    for (Slot v : running_)
-        if (may_preempt(job(v), j, true)) eligible.push_back(v);
+    // The eligible victims with what the four orders compare, in the
+    // running jobs' order (the sorts are stable).
+    using Victim = CandidateVictim;
+    std::vector<Victim>& eligible = eligible_;
+    eligible.clear();
+    for (Slot v : running_) {
+        const Job& x = job(v);
+        if (may_preempt(x, j, true))
+            eligible.push_back({v, victim_cost(x, j) / x.alloc.procs,
+                                std::max<Time>(0, x.dnd_end - now_), x.alloc.procs,
+                                job_class(x).priority});
+    }
     const std::int64_t idle = machine_.matrix().free(0);
-    auto dnd_left = [&](Slot v) { return std::max<Time>(0, job(v).dnd_end - now_); };
-    using Less = std::function<bool(Slot, Slot)>;
-    const Less orders[4] = {
-        [&](Slot a, Slot b) {
-            return victim_cost(job(a), j) / job(a).alloc.procs <
-                   victim_cost(job(b), j) / job(b).alloc.procs;
-        },
-        [&](Slot a, Slot b) { return dnd_left(a) < dnd_left(b); },
-        [&](Slot a, Slot b) { return job(a).alloc.procs > job(b).alloc.procs; },
-        [&](Slot a, Slot b) { return job_class(job(a)).priority < job_class(job(b)).priority; },
-    };
-    for (const Less& less : orders) {
-        std::vector<Slot> order = eligible;
-        std::stable_sort(order.begin(), order.end(), less);
+    std::vector<Victim>& order = order_scratch_;
+    auto take = [&](auto less) {
+        order = eligible;
+        stable_sort_few(order.begin(), order.end(), less);
         Victims set;
         set.procs = idle;
         Time ready = 0;
-        for (Slot v : order) {
+        for (const Victim& v : order) {
             if (set.procs >= j.spec.procs) break;
-            set.jobs.push_back(v);
-            set.procs += job(v).alloc.procs;
+            set.jobs.push_back(v.v);
+            set.procs += v.procs;
         }
-        if (set.procs < j.spec.procs) continue;
+        if (set.procs < j.spec.procs) return;
         drop_needless(set.jobs, set.procs, j.spec.procs);
         for (Slot v : set.jobs) {
             set.cost += victim_cost(job(v), j);
-            ready = std::max(ready, dnd_left(v));
+            ready = std::max(ready, std::max<Time>(0, job(v).dnd_end - now_));
         }
         set.ready = now_ + ready;
         set.cost += static_cast<double>(ready) / static_cast<double>(kSecond);
@@ -342,7 +363,11 @@ void Scheduler::candidate_sets(Slot s) {
         bool seen = false;
         for (const Victims& o : sets_) seen = seen || o.jobs == set.jobs;
         if (!seen) sets_.push_back(std::move(set));
-    }
+    };
+    take([](const Victim& a, const Victim& b) { return a.per_node < b.per_node; });
+    take([](const Victim& a, const Victim& b) { return a.dnd_left < b.dnd_left; });
+    take([](const Victim& a, const Victim& b) { return a.procs > b.procs; });
+    take([](const Victim& a, const Victim& b) { return a.priority < b.priority; });
 }
 
 // Greedy choices can overshoot: a victim taken early may be needless once
@@ -366,35 +391,236 @@ void Scheduler::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
 // outside the reserved set. Most waiting jobs are ruled out by these sums
 // alone, without listing victims.
 std::int64_t Scheduler::preemptable_procs(std::int32_t p, bool pass1) {
+    const std::vector<ClassLevel>& levels = class_levels();
     if (victims_dirty_) {
         victims_dirty_ = false;
-        pre1_.clear();
-        pre2_.clear();
+        pre1_.assign(levels.size() + 1, 0);
+        pre2_.assign(levels.size() + 1, 0);
         for (Slot v : running_) {
             const Job& j = job(v);
             const JobClassConfig& c = job_class(j);
             if (!c.preemptable || j.start == now_) continue;
-            pre1_.push_back({c.priority, j.alloc.procs});
-            bool outside = true;
-            for (const NodeRun& r : j.alloc.runs)
-                for (std::int32_t k = r.first; k < r.first + r.count && outside; ++k)
-                    outside = !in_set_[static_cast<std::size_t>(k)];
-            if (j.dnd_end <= now_ && outside) pre2_.push_back({c.priority, j.alloc.procs});
+            const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
+            pre1_[at] += j.alloc.procs;
+            if (j.dnd_end <= now_ && outside_set(j)) pre2_[at] += j.alloc.procs;
+        }
+        for (std::size_t i = levels.size(); i-- > 0;) {  // and every lower level's
+            pre1_[i] += pre1_[i + 1];
+            pre2_[i] += pre2_[i + 1];
         }
     }
-    std::int64_t sum = 0;
-    for (const auto& [q, n] : pass1 ? pre1_ : pre2_)
-        if (pass1 ? q <= p : q < p) sum += n;
-    return sum;
+    // The first level of priority <= p (pass 1) or < p (pass 2).
+    const auto at = std::partition_point(levels.begin(), levels.end(), [&](const ClassLevel& l) {
+        return pass1 ? l.priority > p : l.priority >= p;
+    });
+    return (pass1 ? pre1_ : pre2_)[static_cast<std::size_t>(at - levels.begin())];
+}
+
+// The loaded jobs on the reserved set's processors, in the order of their
+// first processor there. Listed once per set (a job's run at a time, past
+// idle processors); then those still on their first processor there.
+void Scheduler::set_owners(std::vector<Slot>& out) {
+    out.clear();
+    if (set_owners_known_) {
+        for (const auto& [v, k] : set_owner_nodes_)
+            if (owner_[static_cast<std::size_t>(k)] == v) out.push_back(v);
+        return;
+    }
+    set_owner_nodes_.clear();
+    for (const NodeRun& r : class_set_)
+        for (std::int32_t k = r.first; k < r.first + r.count;) {
+            k = machine_.matrix().next_used(0, k, r.first + r.count);  // past idle ones
+            if (k == r.first + r.count) break;
+            const Slot v = owner_[static_cast<std::size_t>(k)];
+            if (v == kNoSlot) {
+                ++k;
+                continue;
+            }
+            if (std::find(out.begin(), out.end(), v) == out.end()) {
+                out.push_back(v);
+                set_owner_nodes_.push_back({v, k});
+            }
+            std::int32_t next = k + 1;  // past the rest of v's run that holds k
+            for (const NodeRun& q : job(v).alloc.runs)
+                if (k >= q.first && k < q.first + q.count) next = q.first + q.count;
+            k = next;
+        }
+    set_owners_known_ = true;
+}
+
+// Whether none of a loaded job's processors is in the reserved set.
+bool Scheduler::outside_set(const Job& v) const {
+    return class_set_.empty() || set_nodes_.all_idle(v.alloc.runs);
 }
 
 void Scheduler::drop_class_reservation() {
     for (const NodeRun& r : class_set_)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
-            in_set_[static_cast<std::size_t>(k)] = 0;
+        std::fill_n(in_set_.begin() + r.first, r.count, std::uint8_t{0});
+    set_nodes_.release(class_set_);
+    set_owners_known_ = false;
     class_set_.clear();
     class_reserved_ = kNoSlot;
     victims_dirty_ = true;
+}
+
+// --- The two passes ---------------------------------------------------------
+
+// --- The waiting jobs by class ----------------------------------------------
+
+// The passes' order is the queue's, (key, arrival), bucketed by class
+// priority: each class keeps its waiting jobs in queue order
+// (class_queue.h), so that a pass reaches the next job it could load, or
+// the next one past its maximum wait, without walking the others.
+// `pos`: where the queue took it; the entries after it moved up by one.
+void Scheduler::class_index_insert(Slot s, std::size_t pos) {
+    if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
+    if (class_queue_pos_.size() < jobs_.size()) class_queue_pos_.resize(jobs_.size());
+    for (std::size_t i = pos; i < queue_.span(); ++i)
+        if (queue_[i].live()) class_pos_[queue_[i].slot] = i;
+    if (class_index_stale_) return;
+    const Job& j = job(s);
+    class_queues_[static_cast<std::size_t>(j.cls)].insert(
+        {j.order_key, j.seq, s, j.spec.procs, j.wait_from, j.swapped}, class_queue_pos_);
+}
+
+void Scheduler::class_index_erase(Slot s) {
+    if (class_index_stale_) return;
+    const Job& j = job(s);
+    if (!class_queues_[static_cast<std::size_t>(j.cls)].erase(j.order_key, j.seq, s,
+                                                              class_queue_pos_))
+        class_index_stale_ = true;  // not where its key says: rebuilt at the next pass
+}
+
+void Scheduler::rebuild_class_index() {
+    class_queues_.assign(cfg_.classes.base.classes.size(), ClassQueue{});
+    if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
+    if (class_queue_pos_.size() < jobs_.size()) class_queue_pos_.resize(jobs_.size());
+    for (std::size_t i = 0; i < queue_.span(); ++i) {
+        if (!queue_[i].live()) continue;
+        const Slot s = queue_[i].slot;
+        const Job& j = job(s);
+        class_pos_[s] = i;
+        class_queues_[static_cast<std::size_t>(j.cls)].insert(
+            {j.order_key, j.seq, s, j.spec.procs, j.wait_from, j.swapped}, class_queue_pos_);
+    }
+    class_index_stale_ = false;
+    class_pos_stale_ = false;
+}
+
+void Scheduler::refresh_class_pos() {
+    if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
+    for (std::size_t i = 0; i < queue_.span(); ++i)
+        if (queue_[i].live()) class_pos_[queue_[i].slot] = i;
+    class_pos_stale_ = false;
+}
+
+const std::vector<Scheduler::ClassLevel>& Scheduler::class_levels() {
+    const ClassParams& p = class_params();
+    if (class_levels_for_ == &p) return class_levels_;
+    class_levels_.clear();
+    for (std::size_t c = 0; c < p.classes.size(); ++c) {
+        const std::int32_t pr = p.classes[c].priority;
+        auto it = std::find_if(class_levels_.begin(), class_levels_.end(),
+                               [&](const ClassLevel& l) { return l.priority == pr; });
+        if (it == class_levels_.end())
+            class_levels_.push_back({pr, {static_cast<std::int32_t>(c)}});
+        else
+            it->classes.push_back(static_cast<std::int32_t>(c));
+    }
+    std::sort(class_levels_.begin(), class_levels_.end(),
+              [](const ClassLevel& a, const ClassLevel& b) { return a.priority > b.priority; });
+    class_level_of_.assign(p.classes.size(), 0);
+    for (std::size_t i = 0; i < class_levels_.size(); ++i)
+        for (std::int32_t c : class_levels_[i].classes)
+            class_level_of_[static_cast<std::size_t>(c)] = i;
+    class_levels_for_ = &p;
+    victims_dirty_ = true;  // preemptable_procs sums by level
+    return class_levels_;
+}
+
+// The next waiting job in the passes' order after the one returned last
+// that passes what the pass tests first, with the limits and the loaded
+// jobs as they are now: pass 1, waited past its class's maximum wait,
+// within the job processor and system limits and what idle processors and
+// preemptable jobs of no higher class could give; pass 2, within
+// limits_allow and what idle processors and the jobs pass 2 may preempt
+// could give. The jobs passed over would be passed over by these tests in
+// the pass itself, which makes them again on the job returned (kNoSlot at
+// the end). Each call starts after the job returned last, so a job loaded
+// or passed over is not seen again and the others are tested under the
+// limits as the pass left them.
+Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
+    const ClassParams& p = class_params();
+    const ClassLimits& l = p.limits;
+    const std::vector<ClassLevel>& levels = class_levels();
+    constexpr std::int64_t kAny = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t free = machine_.matrix().free(0);
+    const std::int64_t job_cap = l.job_procs > 0 ? l.job_procs : kAny;
+    const std::int64_t sys_cap =
+        l.system_procs > 0 ? l.system_procs - loaded_procs_ - swapped_procs_ : kAny;
+    const std::int64_t large_cap =
+        l.large_job > 0 && l.large_procs > 0
+            ? std::max<std::int64_t>(l.large_procs - large_loaded_, l.large_job - 1)
+            : kAny;
+    for (; w.level < levels.size(); ++w.level, w.fresh = true) {
+        const ClassLevel& level = levels[w.level];
+        const std::int64_t cap = pass1
+                                     ? free + preemptable_procs(level.priority, true)
+                                     : free - w.set_idle + preemptable_procs(level.priority, false);
+        // What preemption could add only shrinks down the levels: no job
+        // here or below could be loaded.
+        if (cap < 1) {
+            w.level = levels.size();
+            break;
+        }
+        if (w.fresh) {
+            w.cursor.assign(level.classes.size(), 0);
+            w.fresh = false;
+        } else {
+            for (std::size_t k = 0; k < level.classes.size(); ++k) {
+                const ClassQueue& q = class_queues_[static_cast<std::size_t>(level.classes[k])];
+                if (q.size() > 0) w.cursor[k] = q.upper_bound(w.key, w.seq);
+            }
+        }
+        const ClassQueue::Entry* best = nullptr;
+        for (std::size_t k = 0; k < level.classes.size(); ++k) {
+            const auto c = static_cast<std::size_t>(level.classes[k]);
+            const ClassQueue& q = class_queues_[c];
+            if (q.size() == 0) continue;
+            std::int64_t most[2];   // the most processors a job may ask: [swapped]
+            Time waited = kNoTime;  // pass 1: the wait start a job must be at or before
+            if (pass1) {
+                const Time mw = p.classes[c].max_wait;
+                if (mw == kForever) continue;
+                waited = now_ - mw;
+                most[1] = std::min(job_cap, cap);
+            } else {
+                const JobClassConfig& jc = p.classes[c];
+                const std::int64_t class_cap = jc.procs > 0 ? jc.procs - class_loaded_[c] : kAny;
+                most[1] = std::min({job_cap, cap, class_cap, large_cap});
+            }
+            most[0] = std::min(most[1], sys_cap);
+            const std::size_t i = q.find(
+                w.cursor[k],
+                [&](const ClassQueue::Block& b) {
+                    return (b.min_procs[0] <= most[0] || b.min_procs[1] <= most[1]) &&
+                           (!pass1 || b.min_wait <= waited);
+                },
+                [&](const ClassQueue::Entry& e) {
+                    return e.procs <= most[e.swapped ? 1 : 0] &&
+                           (!pass1 || e.wait_from <= waited) && e.slot != w.skip &&
+                           job(e.slot).state == JobState::queued;  // (always: a safeguard)
+                });
+            w.cursor[k] = i;
+            if (i < q.span() && (!best || q[i].before(best->key, best->seq))) best = &q[i];
+        }
+        if (best) {
+            w.key = best->key;
+            w.seq = best->seq;
+            return best->slot;
+        }
+    }
+    return kNoSlot;
 }
 
 // --- The two passes ---------------------------------------------------------
@@ -407,31 +633,10 @@ void Scheduler::classes_phase() {
     classes_dirty_ = false;
     // The waiting jobs by class priority, then by the order policy's key or
     // (without one) the time they have waited to be loaded; ties in arrival
-    // order.
-    // The queue is in (key, arrival) order already: without an order policy
-    // the key of a job is the time it began to wait to be loaded (swap_out,
-    // resume). Only the classes' priorities remain, a stable bucketing.
-    if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
-    for (auto& level : class_levels_) level.second.clear();
-    for (std::size_t i = 0; i < queue_.span(); ++i) {
-        if (!queue_[i].live()) continue;
-        const Slot s = queue_[i].slot;
-        class_pos_[s] = i;
-        const std::int32_t p = job_class(job(s)).priority;
-        auto it = std::find_if(class_levels_.begin(), class_levels_.end(),
-                               [&](const auto& l) { return l.first == p; });
-        if (it == class_levels_.end()) {
-            class_levels_.push_back({p, {}});
-            std::sort(class_levels_.begin(), class_levels_.end(),
-                      [](const auto& a, const auto& b) { return a.first > b.first; });
-            it = std::find_if(class_levels_.begin(), class_levels_.end(),
-                              [&](const auto& l) { return l.first == p; });
-        }
-        it->second.push_back(s);
-    }
-    class_order_.clear();
-    for (const auto& level : class_levels_)
-        class_order_.insert(class_order_.end(), level.second.begin(), level.second.end());
+    // order: the class queues, in the queue's own order.
+    if (queue_.maybe_compact()) class_pos_stale_ = true;
+    if (class_index_stale_) rebuild_class_index();
+    for (ClassQueue& q : class_queues_) q.maybe_compact(class_queue_pos_);
     victims_dirty_ = true;
     requeued_.clear();
     pass1();
@@ -450,17 +655,23 @@ void Scheduler::pass1() {
     // A higher class past its wait takes the reservation over.
     if (class_reserved_ != kNoSlot) {
         const std::int32_t held = job_class(job(class_reserved_)).priority;
-        for (Slot s : class_order_) {
-            const Job& j = job(s);
-            if (job_class(j).priority <= held) break;  // sorted: none higher follows
-            if (urgent(j) && s != class_reserved_) {
-                drop_class_reservation();
-                break;
+        bool higher = false;
+        for (const ClassLevel& level : class_levels()) {
+            if (level.priority <= held) break;  // sorted: none higher follows
+            for (std::int32_t c : level.classes) {
+                const ClassQueue& q = class_queues_[static_cast<std::size_t>(c)];
+                const Time w = p.classes[static_cast<std::size_t>(c)].max_wait;
+                higher = higher || (w != kForever && q.size() > 0 && now_ - q.min_wait() >= w);
             }
         }
+        if (higher) drop_class_reservation();
     }
     if (class_reserved_ == kNoSlot) {
-        for (Slot s : class_order_) {
+        ClassWalk& walk = walk_;
+        walk.level = 0;
+        walk.fresh = true;
+        walk.skip = kNoSlot;
+        for (Slot s; (s = walk_next(walk, true)) != kNoSlot;) {
             const Job& j = job(s);
             if (!urgent(j)) continue;
             if (p.limits.job_procs > 0 && j.spec.procs > p.limits.job_procs) continue;
@@ -501,8 +712,10 @@ void Scheduler::pass1() {
                 }
             }
             for (const NodeRun& r : class_set_)
-                for (std::int32_t k = r.first; k < r.first + r.count; ++k)
-                    in_set_[static_cast<std::size_t>(k)] = 1;
+                std::fill_n(in_set_.begin() + r.first, r.count, std::uint8_t{1});
+            if (set_nodes_.size() != cfg_.procs) set_nodes_ = NodePool(cfg_.procs);
+            set_nodes_.take(class_set_);
+            set_owners_known_ = false;
             victims_dirty_ = true;
             break;
         }
@@ -537,12 +750,7 @@ void Scheduler::pass1() {
     }
     // Lazily: the set's jobs whose do-not-disturb time is over leave now.
     std::vector<Slot> on_set;
-    for (const NodeRun& r : class_set_)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k) {
-            const Slot v = owner_[static_cast<std::size_t>(k)];
-            if (v != kNoSlot && std::find(on_set.begin(), on_set.end(), v) == on_set.end())
-                on_set.push_back(v);
-        }
+    set_owners(on_set);
     for (Slot v : on_set)
         if (!may_preempt(job(v), j, true)) {  // its class changed: choose again next pass
             drop_class_reservation();
@@ -561,18 +769,14 @@ void Scheduler::pass1() {
 void Scheduler::pass2() {
     // Victims for pass 2, by class: processors of preemptable jobs past
     // their do-not-disturb time, outside the reserved set.
-    auto outside = [&](const Job& v) {
-        for (const NodeRun& r : v.alloc.runs)
-            for (std::int32_t k = r.first; k < r.first + r.count; ++k)
-                if (in_set_[static_cast<std::size_t>(k)]) return false;
-        return true;
-    };
-    std::int64_t set_idle = 0;
-    for (const NodeRun& r : class_set_)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
-            set_idle += machine_.matrix().column_free(0, k);
+    const std::int64_t set_idle = machine_.matrix().free_among(0, class_set_);
     std::vector<NodeRun> runs;
-    for (Slot s : class_order_) {
+    ClassWalk& walk = walk_;
+    walk.level = 0;
+    walk.fresh = true;
+    walk.set_idle = set_idle;
+    walk.skip = class_reserved_;  // passed over below
+    for (Slot s; (s = walk_next(walk, false)) != kNoSlot;) {
         if (s == class_reserved_) continue;
         Job& j = job(s);
         if (j.state != JobState::queued || !limits_allow(j)) continue;
@@ -588,7 +792,7 @@ void Scheduler::pass2() {
         std::vector<Slot> victims;
         std::int64_t can = idle;
         for (Slot v : running_)
-            if (may_preempt(job(v), j, false) && outside(job(v))) victims.push_back(v);
+            if (may_preempt(job(v), j, false) && outside_set(job(v))) victims.push_back(v);
         for (Slot v : victims) can += job(v).alloc.procs;
         if (can < j.spec.procs) continue;
         std::stable_sort(victims.begin(), victims.end(), [&](Slot a, Slot b) {
@@ -616,13 +820,18 @@ void Scheduler::find_classes_wakeup() {
     classes_wakeup_ = kForever;
     if (queue_.empty()) return;
     classes_wakeup_ = next_period_change();
-    queue_.for_each_live([&](const JobQueue::Entry& e) {
-        const Job& j = job(e.slot);
-        const Time w = job_class(j).max_wait;
-        if (w == kForever) return;
-        const Time at = sat_add(j.wait_from, w);
+    if (class_index_stale_) rebuild_class_index();
+    // Per class, the earliest wait start whose maximum wait is still to
+    // run out.
+    const ClassParams& p = class_params();
+    for (std::size_t c = 0; c < class_queues_.size(); ++c) {
+        const Time w = p.classes[c].max_wait;
+        if (w == kForever) continue;
+        const Time from = class_queues_[c].min_wait_after(now_ - w);
+        if (from == kForever) continue;
+        const Time at = sat_add(from, w);
         if (at > now_) classes_wakeup_ = std::min(classes_wakeup_, at);
-    });
+    }
     for (Slot v : running_) {
         const Job& j = job(v);
         if (!job_class(j).preemptable) continue;
@@ -690,6 +899,7 @@ void Scheduler::set_class(JobId id, std::int32_t cls) {
         j.dnd_end = dnd_end_from(j, j.start);
     } else {
         j.cls = static_cast<std::int16_t>(cls);
+        class_index_stale_ = true;  // a waiting job: it moves to the other class's queue
     }
     rescan_ = true;
     classes_dirty_ = true;

@@ -71,6 +71,18 @@ class JobQueue {
         return at;
     }
 
+    // The same order, found from the back over the live entries, without
+    // compacting: positions after the one returned move up by one. Cheap
+    // when `e` sorts near the end (a job that waits again from now).
+    template <class Before>
+    std::size_t insert_from_back(const Entry& e, Before before) {
+        std::size_t at = entries_.size();
+        while (at > 0 && (!entries_[at - 1].live() || before(e, entries_[at - 1]))) --at;
+        entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(at), e);
+        rebuild(at / kBlock);
+        return at;
+    }
+
     void kill(std::size_t pos) {
         entries_[pos].slot = kDead;
         entries_[pos].procs = std::numeric_limits<std::int32_t>::max();

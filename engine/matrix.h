@@ -42,6 +42,16 @@ class Matrix {
     bool columns_free(std::int32_t row, const std::vector<NodeRun>& runs) const {
         return free_[idx(row)].all_idle(runs);
     }
+    // The first column of [from, end) that is not free, or end.
+    std::int32_t next_used(std::int32_t row, std::int32_t from, std::int32_t end) const {
+        return free_[idx(row)].next_busy(from, end);
+    }
+    std::int32_t free_among(std::int32_t row, const std::vector<NodeRun>& runs) const {
+        return free_[idx(row)].idle_count(runs);
+    }
+    void free_runs(std::int32_t row, std::vector<NodeRun>& out) const {
+        free_[idx(row)].idle_runs(out);
+    }
     void place(std::int32_t row, const std::vector<NodeRun>& runs, Slot s) {
         free_[idx(row)].take(runs);
         set(row, runs, s);

@@ -214,6 +214,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
         if (j.counted_large) large_loaded_ += spec.procs;
         j.exec_from = start;
         j.dnd_end = dnd_end_from(j, start);
+        set_owners_known_ = false;  // it may be on the reserved set's processors
     }
     ++running_count_;
     ++counters_.adopted;

@@ -1,5 +1,6 @@
 #include "nodes.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "error.h"
@@ -135,6 +136,36 @@ bool NodePool::all_idle(const std::vector<NodeRun>& runs) const {
 
 bool NodePool::is_idle(std::int32_t node) const {
     return (bits_[static_cast<std::size_t>(node) / 64] >> (node % 64)) & 1u;
+}
+
+std::int32_t NodePool::idle_count(const std::vector<NodeRun>& runs) const {
+    std::int32_t n = 0;
+    for_each_word(runs, [&](std::size_t w, std::uint64_t m) { n += std::popcount(bits_[w] & m); });
+    return n;
+}
+
+std::int32_t NodePool::next_busy(std::int32_t from, std::int32_t end) const {
+    while (from < end) {
+        const std::size_t w = static_cast<std::size_t>(from) / 64;
+        const int b = from % 64;
+        const std::uint64_t busy = ~bits_[w] >> b;
+        if (busy != 0) return std::min(end, from + std::countr_zero(busy));
+        from += 64 - b;
+    }
+    return end;
+}
+
+void NodePool::idle_runs(std::vector<NodeRun>& out) const {
+    for (std::size_t w = first_word_; w < bits_.size(); ++w) {
+        std::uint64_t word = bits_[w];
+        while (word != 0) {
+            const int b = std::countr_zero(word);
+            const std::uint64_t rest = word >> b;
+            const int len = rest == ~std::uint64_t{0} >> b ? 64 - b : std::countr_one(rest);
+            push_run(out, static_cast<std::int32_t>(w * 64 + static_cast<std::size_t>(b)), len);
+            word &= ~ones(b, len);
+        }
+    }
 }
 
 void NodePool::idle_nodes(std::vector<std::int32_t>& out) const {

@@ -35,7 +35,10 @@ class NodePool {
     void release(const std::vector<NodeRun>& runs);
     bool all_idle(const std::vector<NodeRun>& runs) const;
     bool is_idle(std::int32_t node) const;
+    std::int32_t idle_count(const std::vector<NodeRun>& runs) const;    // idle nodes among runs
+    std::int32_t next_busy(std::int32_t from, std::int32_t end) const;  // in [from, end), or end
     void idle_nodes(std::vector<std::int32_t>& out) const;
+    void idle_runs(std::vector<NodeRun>& out) const;  // appends the idle nodes as runs
 
     static void expand(const std::vector<NodeRun>& runs, std::vector<std::int32_t>& out);
     static std::int32_t count(const std::vector<NodeRun>& runs);

@@ -348,6 +348,7 @@ void Scheduler::rekey_queue() {
     batch_.clear();
     if (!ok) return;
     ++counters_.rekeys;
+    class_index_stale_ = true;  // the keys the class queues are sorted by changed
     bool sorted = true;
     for (std::size_t i = 0; i < keyed_.size(); ++i) {
         keyed_[i].key = keys_[i];

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "action.h"
+#include "class_queue.h"
 #include "config.h"
 #include "counters.h"
 #include "job.h"
@@ -76,7 +77,9 @@ class Scheduler {
     void resume(JobId id);
     void set_class(JobId id, std::int32_t cls);
     // The class parameters in force now (the period's, or the base set).
-    const ClassParams& class_params() const;
+    const ClassParams& class_params() const {
+        return params_at_ == now_ && params_ ? *params_ : find_class_params();
+    }
     // The job pass 1 holds processors for, and their count (-1, 0: none).
     JobId class_reserved_job() const {
         return class_reserved_ == kNoSlot ? -1 : jobs_[class_reserved_].spec.id;
@@ -407,20 +410,60 @@ class Scheduler {
     Slot class_reserved_ = kNoSlot;     // pass 1's one reservation
     std::vector<NodeRun> class_set_;    // its processors
     std::vector<std::uint8_t> in_set_;  // per node
+    NodePool set_nodes_;                // the same as a bitset: a node of the set is busy
     std::int64_t loaded_procs_ = 0, swapped_procs_ = 0, large_loaded_ = 0;
     std::vector<std::int64_t> class_loaded_;
     std::vector<std::int32_t> period_bounds_;  // seconds of the week where a period starts or ends
     Time classes_wakeup_ = kForever;
-    std::vector<Slot> class_order_, requeued_;
-    std::vector<std::pair<std::int32_t, std::vector<Slot>>> class_levels_;  // by priority, desc
+    std::vector<Slot> requeued_;
+    // The waiting jobs by class (class_queue.h), kept as the queue changes;
+    // rebuilt from the queue when keys change (a re-key) or a waiting job
+    // changes class.
+    std::vector<ClassQueue> class_queues_;
+    std::vector<std::uint32_t> class_queue_pos_;  // by slot: its entry in its class's queue
+    bool class_index_stale_ = true;
+    bool class_pos_stale_ = true;  // class_pos_ after an insertion moved queue entries
+    // The classes grouped by priority, highest first, for the parameter set
+    // class_levels_for_.
+    struct ClassLevel {
+        std::int32_t priority;
+        std::vector<std::int32_t> classes;
+    };
+    std::vector<ClassLevel> class_levels_;
+    const ClassParams* class_levels_for_ = nullptr;
+    // A walk of the waiting jobs in the passes' order (class priority, then
+    // queue order), one level at a time: cursor[k] is the next position in
+    // the queue of the level's k-th class.
+    struct ClassWalk {
+        std::size_t level = 0;
+        std::vector<std::size_t> cursor;
+        bool fresh = true;  // the level's cursors are not set yet
+        double key = 0;     // the job returned last
+        std::uint64_t seq = 0;
+        std::int64_t set_idle = 0;  // pass 2: idle processors of the reserved set
+        Slot skip = kNoSlot;        // pass 2: the reserved job
+    };
+    ClassWalk walk_;  // the passes' walk, kept for its cursors' storage
     bool victims_dirty_ = true;
     bool classes_dirty_ = true;                    // an event since the last pass: run both passes
     mutable const ClassParams* params_ = nullptr;  // class_params() at params_at_
     mutable Time params_at_ = kNoTime;
-    mutable std::vector<std::int32_t> idle_scratch_;
-    std::vector<std::pair<std::int32_t, std::int32_t>> pre1_, pre2_;  // (priority, procs)
+    const ClassParams& find_class_params() const;
+    mutable std::vector<NodeRun> idle_scratch_;
+    // By level of class_levels_: the processors of the loaded jobs of that
+    // level's priority or lower that pass 1 (pre1_) and pass 2 (pre2_: also
+    // past their do-not-disturb time, outside the reserved set) may preempt.
+    std::vector<std::int64_t> pre1_, pre2_;
+    std::vector<std::size_t> class_level_of_;  // by class: its level in class_levels_
     std::int64_t preemptable_procs(std::int32_t priority, bool pass1);
-    std::vector<std::size_t> class_pos_;  // their queue positions, by slot
+    bool outside_set(const Job& v) const;
+    void set_owners(std::vector<Slot>& out);
+    // The jobs on the reserved set when it was listed, each with its first
+    // processor there: no job can be loaded on the set while it is
+    // reserved (only adopted), so those still on it are the set's jobs.
+    std::vector<std::pair<Slot, std::int32_t>> set_owner_nodes_;
+    bool set_owners_known_ = false;
+    std::vector<std::size_t> class_pos_;  // the waiting jobs' queue positions, by slot
     struct Victims {
         std::vector<Slot> jobs;
         std::int64_t procs = 0;
@@ -428,6 +471,13 @@ class Scheduler {
         Time ready = 0;  // when the last one's do-not-disturb time is over
     };
     std::vector<Victims> sets_;
+    struct CandidateVictim {  // candidate_sets: a victim and what its orders compare
+        Slot v;
+        double per_node;  // victim_cost per node
+        Time dnd_left;
+        std::int32_t procs, priority;
+    };
+    std::vector<CandidateVictim> eligible_, order_scratch_;
     std::int32_t period_at(Time t) const;
     Time next_period_change() const;
     const JobClassConfig& job_class(const Job& j) const {
@@ -457,6 +507,12 @@ class Scheduler {
     void swap_out(Slot s, bool by_user);
     void unload(Slot s);
     void find_classes_wakeup();
+    void class_index_insert(Slot s, std::size_t pos);
+    void class_index_erase(Slot s);
+    void rebuild_class_index();
+    void refresh_class_pos();
+    const std::vector<ClassLevel>& class_levels();
+    Slot walk_next(ClassWalk& w, bool pass1);
 
     // Migration (migration.cpp).
     std::int64_t migration_budget();

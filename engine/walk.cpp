@@ -56,13 +56,18 @@ void Scheduler::queue_insert(Slot s) {
     const JobQueue::Entry* last = queue_.last_live();
     if (!last || !before(e, *last)) {
         queue_.push_back(e);  // the common case under FCFS
+        if (cfg_.classes.enabled) class_index_insert(s, queue_.span() - 1);
         return;
     }
-    queue_.insert_sorted(e, before);
+    if (cfg_.classes.enabled)  // without compacting: class_pos_ follows the entries that moved
+        class_index_insert(s, queue_.insert_from_back(e, before));
+    else
+        queue_.insert_sorted(e, before);
     rescan_ = true;  // positions changed, and it lands before walked jobs
 }
 
 void Scheduler::queue_erase(Slot s) {
+    if (cfg_.classes.enabled) class_index_erase(s);
     queue_.kill_slot(s);
     rescan_ = true;
     classes_dirty_ = true;
