@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Checks a Slurm run against rota-slurm's decisions.
+
+    check_schedule.py JOBS JOURNAL JOBCOMP [ROTA PRESET]
+
+JOBS: "id nodes seconds limit" per submitted job. JOURNAL: rota-slurm's
+--journal (SUBMIT, START, END lines, engine time in microseconds).
+JOBCOMP: Slurm's jobcomp/filetxt records (start, end and nodes at
+one-second resolution).
+
+Checks that every job ran to completion, exactly once, on exactly the
+nodes rota chose; that no node ran two jobs at once; that Slurm started
+each job within a few seconds of rota's decision; and that Slurm's start
+order is rota's (up to Slurm's one-second resolution and the moment a
+node takes to finish its previous job).
+
+With ROTA (the `rota` tool) and PRESET, it also replays the journal with
+`rota simulate`: the jobs arriving when the daemon first saw them and
+running as long as the daemon saw them run, in milliseconds (so that the
+replay keeps the order of events), must get the same start times and the
+same nodes as in the cluster.
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from datetime import datetime
+
+# Seconds. Release -> RUNNING takes about one second on an idle machine;
+# the margins leave room for a loaded one.
+LAG = 5
+ORDER_SLACK = 2
+
+
+def expand(hostlist):
+    """'n[1-3,5],n7' -> {'n1', 'n2', 'n3', 'n5', 'n7'}"""
+    out = set()
+    for prefix, ranges, single in re.findall(r"([A-Za-z_-]+)\[([^\]]*)\]|([^,\[\]]+)", hostlist):
+        if single:
+            out.add(single)
+            continue
+        for part in ranges.split(","):
+            lo, _, hi = part.partition("-")
+            for i in range(int(lo), int(hi or lo) + 1):
+                out.add(f"{prefix}{i:0{len(lo)}d}")
+    return out
+
+
+def stamp(s):
+    return datetime.strptime(s, "%Y-%m-%dT%H:%M:%S").timestamp()
+
+
+def node_number(name):
+    """The test's nodes are n1..n8: rota numbers them 0..7."""
+    return int(name[1:]) - 1
+
+
+def replay(rota, preset, journal, errors):
+    """Simulates the journal's jobs and compares with what the daemon did."""
+    submit, start, end = {}, {}, {}
+    for kind, t, job, *rest in journal:
+        t = int(t)
+        if kind == "SUBMIT":
+            submit[job] = (t, int(rest[0]), int(rest[1]))
+        elif kind == "START":
+            start[job] = (t, sorted(node_number(n) for n in rest[0].split(",")))
+        elif kind == "END":
+            end[job] = t
+    t0 = min(t for t, _, _ in submit.values())
+    ms = lambda t: round((t - t0) / 1000)
+    with tempfile.TemporaryDirectory() as tmp:
+        swf = os.path.join(tmp, "run.swf")
+        with open(swf, "w") as f:
+            f.write("; MaxProcs: 8\n")
+            for job in sorted(submit, key=lambda j: (submit[j][0], int(j))):
+                t, procs, estimate = submit[job]
+                run = ms(end[job]) - ms(start[job][0])
+                f.write(f"{job} {ms(t)} -1 {run} {procs} -1 -1 {procs} {round(estimate / 1000)} "
+                        "-1 1 -1 -1 -1 -1 -1 -1 -1\n")
+        out = os.path.join(tmp, "jobs.csv")
+        sim = subprocess.run([rota, "simulate", "--trace", swf, "--procs", "8", "--policy", preset,
+                              "--jobs-csv", out, "--no-progress"], capture_output=True, text=True)
+        if sim.returncode != 0:
+            errors.append(f"replay: rota simulate failed: {sim.stderr.strip()}")
+            return
+        same = 0
+        for row in csv.DictReader(open(out)):
+            job = row["job_id"]
+            nodes = []
+            for part in row["allocated_resources"].split():
+                lo, _, hi = part.partition("-")
+                nodes += range(int(lo), int(hi or lo) + 1)
+            want_t, want_nodes = ms(start[job][0]), start[job][1]
+            if abs(float(row["start_time"]) - want_t) > 1 or sorted(nodes) != want_nodes:
+                errors.append(f"replay: job {job} simulated at {row['start_time']} ms on {nodes}, "
+                              f"ran at {want_t} ms on {want_nodes}")
+            else:
+                same += 1
+        print(f"check_schedule: rota simulate on the journal: {same} of {len(submit)} jobs "
+              "at the same time on the same nodes")
+
+
+def main(jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
+    errors = []
+    jobs = {int(l.split()[0]): l.split()[1:] for l in open(jobs_path) if l.strip()}
+    journal = [l.split() for l in open(journal_path) if l.strip()]
+    decided = {}  # job -> (time in s, nodes)
+    order = []
+    for kind, t, job, *rest in journal:
+        if kind != "START":
+            continue
+        job = int(job)
+        if job in decided:
+            errors.append(f"job {job}: started twice by rota")
+        decided[job] = (int(t) / 1e6, set(rest[0].split(",")))
+        order.append(job)
+    ran = {}
+    for line in open(jobcomp_path):
+        f = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
+        job = int(f["JobId"])
+        if job in ran:
+            errors.append(f"job {job}: two completion records")
+        ran[job] = (f["JobState"], stamp(f["StartTime"]), stamp(f["EndTime"]),
+                    expand(f["NodeList"]))
+
+    for job, (nodes, secs, limit) in sorted(jobs.items()):
+        if job not in decided:
+            errors.append(f"job {job}: never started by rota")
+            continue
+        if job not in ran:
+            errors.append(f"job {job}: no completion record in Slurm")
+            continue
+        state, start, end, where = ran[job]
+        t, chosen = decided[job]
+        if state != "COMPLETED":
+            errors.append(f"job {job}: {state} in Slurm")
+        if where != chosen:
+            errors.append(f"job {job}: ran on {sorted(where)}, rota chose {sorted(chosen)}")
+        if len(where) != int(nodes):
+            errors.append(f"job {job}: ran on {len(where)} nodes, asked for {nodes}")
+        if not (int(t) <= start <= t + LAG):
+            errors.append(f"job {job}: started at {start:.0f}, rota decided at {t:.3f}")
+
+    # No node runs two jobs at once: on each node, every job starts no
+    # earlier than the one before it ended (both truncated to the second).
+    per_node = {}
+    for job, (_, start, end, where) in ran.items():
+        for n in where:
+            per_node.setdefault(n, []).append((start, end, job))
+    for n, spans in sorted(per_node.items()):
+        spans.sort()
+        for (s1, e1, j1), (s2, e2, j2) in zip(spans, spans[1:]):
+            if s2 < e1:
+                errors.append(f"node {n}: job {j2} started at {s2:.0f} before job {j1} ended at {e1:.0f}")
+
+    # Slurm's start order is rota's: a job rota started later never ran
+    # before one it started earlier, but for Slurm's one-second resolution
+    # and the moment a node takes to finish its previous job.
+    starts = [ran[j][1] for j in order if j in ran]
+    for i, (a, sa) in enumerate(zip(order, starts)):
+        for b, sb in zip(order[i + 1:], starts[i + 1:]):
+            if sb < sa - ORDER_SLACK:
+                errors.append(f"order: rota started {a} before {b}, Slurm at {sa:.0f} and {sb:.0f}")
+
+    first = min(ran[j][1] for j in ran) if ran else 0
+    last = max(ran[j][2] for j in ran) if ran else 0
+    backfilled = sum(1 for i, j in enumerate(order) if any(k < j for k in order[i + 1:]))
+    print(f"check_schedule: {len(jobs)} jobs, {len(decided)} rota decisions, {len(ran)} Slurm "
+          f"records, makespan {last - first:.0f} s, {backfilled} started ahead of an older job")
+    lags = [ran[j][1] - decided[j][0] for j in decided if j in ran]
+    if lags:
+        print(f"check_schedule: Slurm's start (to the second) minus rota's decision: "
+              f"{min(lags):.1f} .. {max(lags):.1f} s")
+    if rota:
+        replay(rota, preset, journal, errors)
+    for e in errors:
+        print("check_schedule: FAIL:", e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
