@@ -1,10 +1,10 @@
 // actions.cpp: the engine's actions applied through libslurm (actions.h).
 #include "actions.h"
 
-#include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
-
 #include <cstdio>
+#include <vector>
+
+#include "slurm_ops.h"
 
 namespace rota_slurm {
 
@@ -15,42 +15,62 @@ static std::vector<int32_t> nodes_of(const rota_action& a) {
     return nodes;
 }
 
-// Slurm's hold is priority 0, and a held job's priority cannot be set to
-// a value: the only change accepted is INFINITE, which releases the hold
-// (the priority plugin then computes one). Pinning and release go in one
-// update so that Slurm's own scheduler never sees the job free to start
-// elsewhere.
-static bool release(uint32_t id, const std::string& hosts) {
-    job_desc_msg_t d;
-    slurm_init_job_desc_msg(&d);
-    d.job_id = id;
-    d.req_nodes = const_cast<char*>(hosts.c_str());
-    d.priority = INFINITE;
-    if (slurm_update_job(&d) == SLURM_SUCCESS) return true;
-    std::fprintf(stderr, "rota-slurm: releasing job %u on %s: %s\n", id, hosts.c_str(),
-                 slurm_strerror(slurm_get_errno()));
-    return false;
+static void suspend_job(uint32_t id, Mirror::Placement& p, Applied& a) {
+    if (!p.released) return;  // never ran: nothing to stop
+    Suspend s = suspend(id);
+    if (s == Suspend::pending) {
+        if (hold(id)) {
+            p.released = false;  // its next RESUME releases it again
+            ++a.suspended;
+            return;
+        }
+        s = suspend(id);  // it started between the two calls
+    }
+    if (s == Suspend::done) ++a.suspended;
 }
 
-void apply_actions(rota_engine* e, const View& v, Mirror& m, Journal& journal, Applied& a) {
+static void resume_job(uint32_t id, Mirror::Placement& p, Applied& a) {
+    if (!p.released) {
+        if (release(id, p.hosts)) {
+            p.released = true;
+            ++a.resumed;
+        }
+    } else if (resume(id)) {
+        ++a.resumed;
+    }
+}
+
+void apply_actions(rota_engine* e, const View& v, Mirror& m, Journal& journal, bool gang,
+                   Applied& a) {
     std::vector<uint32_t> failed;
     rota_action act = {};
     act.size = sizeof act;
     while (rota_next_action(e, &act) == ROTA_OK) {
         uint32_t id = (uint32_t)act.job;
+        Mirror::Placement* p = m.placement(id);
         switch (act.type) {
             case ROTA_ACTION_START: {
                 std::string hosts = node_list(v, nodes_of(act));
-                if (!release(id, hosts)) {
+                if (!gang && !release(id, hosts)) {
                     failed.push_back(id);
                     ++a.failed;
                     break;
                 }
-                m.started(id);
+                m.started(id, hosts, !gang);
                 ++a.started;
                 journal.line("START %lld %u %s", (long long)act.time, id, hosts.c_str());
                 break;
             }
+            case ROTA_ACTION_SUSPEND:
+                if (!p) break;
+                suspend_job(id, *p, a);
+                journal.line("SUSPEND %lld %u", (long long)act.time, id);
+                break;
+            case ROTA_ACTION_RESUME:
+                if (!p) break;
+                resume_job(id, *p, a);
+                journal.line("RESUME %lld %u", (long long)act.time, id);
+                break;
             case ROTA_ACTION_KILL:
                 // Slurm enforces the same time limit itself and reports the
                 // end; the engine has freed the nodes already.
@@ -62,7 +82,8 @@ void apply_actions(rota_engine* e, const View& v, Mirror& m, Journal& journal, A
                 m.rejected(id);
                 break;
             default:
-                // Only one row is supported (main.cpp): no other action comes.
+                // SWITCH and the matrix's bookkeeping (REPLICATE, MOVE, ...)
+                // need nothing from Slurm: a job keeps its nodes in every row.
                 break;
         }
     }

@@ -128,10 +128,11 @@ void status_line(rota_engine* e, const View& v, uint64_t pass, const Mirror& m, 
     std::strftime(when, sizeof when, "%H:%M:%S", std::localtime(&t));
     std::fprintf(stderr,
                  "rota-slurm: %s pass %llu: nodes %zu idle %zu out %zu | queued %zu running %zu | "
-                 "started %llu ended %llu failed %llu\n",
+                 "started %llu ended %llu failed %llu suspended %llu resumed %llu\n",
                  when, (unsigned long long)pass, v.node_names.size(), idle, out,
                  count(rota_queue, e), count(rota_running, e), (unsigned long long)a.started,
-                 (unsigned long long)m.ended(), (unsigned long long)a.failed);
+                 (unsigned long long)m.ended(), (unsigned long long)a.failed,
+                 (unsigned long long)a.suspended, (unsigned long long)a.resumed);
 }
 
 int run(const Options& o) {
@@ -151,11 +152,13 @@ int run(const Options& o) {
     rota_machine_info mi = {};
     mi.size = sizeof mi;
     rota_machine(e, &mi);
-    if (mi.procs != (int32_t)v.node_names.size() || mi.rows != 1) {
+    // Migration would move a running job to other nodes, which Slurm
+    // cannot do; every other gang action maps onto suspend and resume.
+    if (mi.procs != (int32_t)v.node_names.size() || mi.migration) {
         std::fprintf(stderr,
                      "rota-slurm: %s: machine.procs must be the controller's %zu nodes (it is %d), "
-                     "with one row (it has %d)\n",
-                     o.config, v.node_names.size(), mi.procs, mi.rows);
+                     "without migration\n",
+                     o.config, v.node_names.size(), mi.procs);
         rota_engine_free(e);
         return 2;
     }
@@ -169,11 +172,11 @@ int run(const Options& o) {
                  rota_version(), v.node_names.size(), v.node_names.front().c_str(),
                  v.node_names.back().c_str(), o.config);
 
+    bool gang = mi.rows > 1;
     Journal journal(journal_file);
     Mirror m(e, (rota_time)(o.default_walltime * 1e6), journal);
     Applied a;
     uint64_t pass = 0;
-    bool have_view = true;  // the first snapshot is the one read above
     while (!g_stop) {
         if (g_reload) {
             g_reload = 0;
@@ -181,21 +184,23 @@ int run(const Options& o) {
             std::fprintf(stderr, "rota-slurm: reload: %s%s%s\n", rota_status_name(rc),
                          rc ? ": " : "", rc ? rota_errmsg(e) : "");
         }
-        if (!have_view && !load_view(v, numbers, err)) {
-            std::fprintf(stderr, "rota-slurm: cannot read the controller: %s\n", err.c_str());
-            sleep_for(o.interval);
-            continue;
-        }
-        have_view = false;
         // The clock never goes backwards for the engine, even if the
         // system's does.
         rota_time now = wall_now();
         if (now < rota_now(e)) now = rota_now(e);
         report(e, rota_advance(e, now), "rota_advance", -1);
-        apply_actions(e, v, m, journal, a);  // walltime KILLs
+        // What time alone brings (walltime KILLs, slice boundaries) first,
+        // then Slurm is read: the snapshot then shows every release, hold
+        // and suspension this daemon has made.
+        apply_actions(e, v, m, journal, gang, a);
+        if (!load_view(v, numbers, err)) {
+            std::fprintf(stderr, "rota-slurm: cannot read the controller: %s\n", err.c_str());
+            sleep_for(o.interval);
+            continue;
+        }
         m.sync(v);
         report(e, rota_schedule(e), "rota_schedule", -1);
-        apply_actions(e, v, m, journal, a);
+        apply_actions(e, v, m, journal, gang, a);
         status_line(e, v, ++pass, m, a);
         // Sooner if the engine needs a pass before the next poll (a
         // reservation's start, a walltime).

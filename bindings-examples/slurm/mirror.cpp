@@ -65,7 +65,7 @@ void Mirror::adopt(const Job& j) {
     r.procs = (int32_t)j.nodes.size();
     int rc = rota_adopt(e_, &r, start, runs.data(), (int32_t)runs.size());
     if (report(e_, rc, "rota_adopt", j.id) == ROTA_OK) {
-        jobs_[j.id] = Is::started;
+        started(j.id, node_list(*view_, j.nodes), true);
         journal_.line("ADOPT %lld %u %s", (long long)now, j.id, node_list(*view_, j.nodes).c_str());
         std::fprintf(stderr, "rota-slurm: adopted job %u, running since %lld on %zu nodes\n", j.id,
                      (long long)j.start, j.nodes.size());
@@ -88,6 +88,7 @@ void Mirror::forget(uint32_t id, Is was, bool done) {
     }
     if (done && was == Is::started) ++ended_;
     jobs_.erase(id);
+    placed_.erase(id);
 }
 
 void Mirror::sync(const View& v) {
@@ -113,9 +114,10 @@ void Mirror::sync(const View& v) {
             if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED) adopt(j);
         } else if ((is == Is::started || is == Is::foreign) && finished(j.state)) {
             forget(j.id, is, true);
-        } else if (is == Is::started && j.held) {
-            // Held again (by an operator, or requeued held after a failed
-            // launch): back to the queue, keeping its submit time.
+        } else if (is == Is::started && j.held && placed_[j.id].released) {
+            // Held again, not by this daemon (an operator, or requeued held
+            // after a failed launch): back to the queue, keeping its submit
+            // time.
             forget(j.id, is, false);
             submit(j);
         } else if (is == Is::rejected && !j.held) {
@@ -153,8 +155,14 @@ void Mirror::sync_nodes(const View& v) {
     }
 }
 
-void Mirror::started(uint32_t id) {
+void Mirror::started(uint32_t id, const std::string& hosts, bool released) {
     jobs_[id] = Is::started;
+    placed_[id] = Placement{hosts, released};
+}
+
+Mirror::Placement* Mirror::placement(uint32_t id) {
+    auto it = placed_.find(id);
+    return it == placed_.end() ? nullptr : &it->second;
 }
 
 void Mirror::start_failed(uint32_t id) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 
 #include "journal.h"
 #include "rota.h"
@@ -24,8 +25,18 @@ class Mirror {
     // engine's clock must already be at the snapshot's time.
     void sync(const View& v);
 
-    // The engine started a job: it is now the engine's until Slurm ends it.
-    void started(uint32_t id);
+    // The engine started a job on `hosts`: it is now the engine's until
+    // Slurm ends it. `released`: Slurm was told to run it (always with one
+    // row; under gang scheduling only at its first RESUME).
+    void started(uint32_t id, const std::string& hosts, bool released);
+
+    // Where a started job runs and whether Slurm holds it at the moment
+    // (NULL for any other job). Gang scheduling releases and holds it.
+    struct Placement {
+        std::string hosts;
+        bool released = false;
+    };
+    Placement* placement(uint32_t id);
     // Slurm refused a START: the engine forgets the job, and the next pass
     // submits it again (it is still held), with its original submit time.
     void start_failed(uint32_t id);
@@ -46,8 +57,9 @@ class Mirror {
     rota_engine* e_;
     rota_time default_walltime_;
     Journal& journal_;
-    std::map<uint32_t, Is> jobs_;         // every job the engine was told about
-    std::map<int32_t, Service> service_;  // nodes the engine was told are out of service
+    std::map<uint32_t, Is> jobs_;           // every job the engine was told about
+    std::map<uint32_t, Placement> placed_;  // the started ones
+    std::map<int32_t, Service> service_;    // nodes the engine was told are out of service
     uint64_t ended_ = 0;
 };
 
