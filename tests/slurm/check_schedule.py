@@ -2,6 +2,7 @@
 """Checks a Slurm run against rota-slurm's decisions.
 
     check_schedule.py JOBS JOURNAL JOBCOMP [ROTA PRESET]
+    check_schedule.py --gang MPL JOBS JOURNAL JOBCOMP
 
 JOBS: "id nodes seconds limit" per submitted job. JOURNAL: rota-slurm's
 --journal (SUBMIT, START, END lines, engine time in microseconds).
@@ -13,6 +14,12 @@ nodes rota chose; that no node ran two jobs at once; that Slurm started
 each job within a few seconds of rota's decision; and that Slurm's start
 order is rota's (up to Slurm's one-second resolution and the moment a
 node takes to finish its previous job).
+
+With --gang: each job ran on its nodes and started in Slurm at its first
+RESUME; no node executed two jobs at once (the journal's RESUME..SUSPEND
+stretches); Slurm never held more than MPL jobs on a node; and a job
+suspended for S seconds stayed in Slurm about its work plus S (so Slurm
+really stopped it).
 
 With ROTA (the `rota` tool) and PRESET, it also replays the journal with
 `rota simulate`: the jobs arriving when the daemon first saw them and
@@ -102,7 +109,86 @@ def replay(rota, preset, journal, errors):
               "at the same time on the same nodes")
 
 
-def main(jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
+def check_gang(mpl, jobs, journal, ran, errors):
+    """Gang scheduling: what the daemon did and what Slurm recorded."""
+    # From the journal: the stretches each job executed (RESUME to SUSPEND
+    # or END), and how long it stood suspended after it had run.
+    nodes, running, executed, suspended = {}, {}, {}, {}
+    stopped_at = {}
+    for kind, t, job, *rest in journal:
+        t, job = int(t) / 1e6, int(job)
+        if kind == "START":
+            nodes[job] = rest[0].split(",")
+        elif kind == "RESUME":
+            if job in stopped_at:
+                suspended.setdefault(job, []).append((stopped_at.pop(job), t))
+            running[job] = t
+        elif kind in ("SUSPEND", "END") and job in running:
+            executed.setdefault(job, []).append((running.pop(job), t))
+            if kind == "SUSPEND":
+                stopped_at[job] = t
+    # Slurm started each job at one of its RESUMEs (the first, unless it
+    # was held again before it started).
+    resumes = {}
+    for kind, t, job, *rest in journal:
+        if kind == "RESUME":
+            resumes.setdefault(int(job), []).append(int(t) / 1e6)
+    for job, (_, start, _, _) in sorted(ran.items()):
+        if not any(int(r) <= start <= r + LAG for r in resumes.get(job, [])):
+            errors.append(f"job {job}: started at {start:.0f}, resumed at {resumes.get(job)}")
+    # No node executes two jobs at once.
+    per_node = {}
+    for job, spans in executed.items():
+        for n in nodes[job]:
+            per_node.setdefault(n, []).extend((a, b, job) for a, b in spans)
+    for n, spans in sorted(per_node.items()):
+        spans.sort()
+        for (s1, e1, j1), (s2, e2, j2) in zip(spans, spans[1:]):
+            if s2 < e1 - 1e-6:
+                errors.append(f"node {n}: job {j2} resumed at {s2:.3f} while job {j1} ran "
+                              f"until {e1:.3f}")
+    # Slurm holds at most MPL jobs on a node at any moment.
+    events = {}
+    for job, (_, start, end, where) in ran.items():
+        for n in where:
+            events.setdefault(n, []).extend([(start, 1), (end, -1)])
+    for n, ev in sorted(events.items()):
+        held = 0
+        for t, d in sorted(ev, key=lambda e: (e[0], e[1])):
+            held += d
+            if held > mpl:
+                errors.append(f"node {n}: {held} jobs at {t:.0f} with MPL {mpl}")
+    # Slurm really stopped the suspended jobs: each one's time in Slurm
+    # is its work (steps of 0.1 s) plus the time it stood suspended. Only
+    # suspensions after Slurm started it count: a job suspended before it
+    # started was held instead, and Slurm starts it at a later RESUME.
+    stopped = 0
+    for job, gaps in sorted(suspended.items()):
+        if job not in ran:
+            continue
+        _, start, end, _ = ran[job]
+        s = sum(b - a for a, b in gaps if a >= start + 1)
+        stopped += s > 0
+        if s >= 3:
+            work = int(jobs[job][1])
+            if end - start < 0.8 * work + s - 2:
+                errors.append(f"job {job}: {end - start:.0f} s in Slurm, though suspended for "
+                              f"{s:.1f} s and working {work} s")
+    nsusp = sum(1 for kind, *_ in journal if kind == "SUSPEND")
+    print(f"check_schedule: gang: {nsusp} suspends, {stopped} jobs suspended while running in "
+          f"Slurm, up to {max([len(v) for v in executed.values()] or [0])} slices per job")
+    if not stopped:
+        errors.append("no job was suspended and resumed: nothing was time-sliced")
+
+
+def main(*args):
+    mpl = 0
+    if args and args[0] == "--gang":
+        mpl, args = int(args[1]), args[2:]
+    return check(mpl, *args)
+
+
+def check(mpl, jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
     errors = []
     jobs = {int(l.split()[0]): l.split()[1:] for l in open(jobs_path) if l.strip()}
     journal = [l.split() for l in open(journal_path) if l.strip()]
@@ -140,8 +226,14 @@ def main(jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
             errors.append(f"job {job}: ran on {sorted(where)}, rota chose {sorted(chosen)}")
         if len(where) != int(nodes):
             errors.append(f"job {job}: ran on {len(where)} nodes, asked for {nodes}")
-        if not (int(t) <= start <= t + LAG):
+        if not mpl and not (int(t) <= start <= t + LAG):
             errors.append(f"job {job}: started at {start:.0f}, rota decided at {t:.3f}")
+
+    if mpl:
+        check_gang(mpl, jobs, journal, ran, errors)
+        for e in errors:
+            print("check_schedule: FAIL:", e)
+        return 1 if errors else 0
 
     # No node runs two jobs at once: on each node, every job starts no
     # earlier than the one before it ended (both truncated to the second).

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # An 8-node Slurm cluster on this machine, scheduled by rota-slurm.
-#   run_cluster.sh ROTA_SLURM_BINARY PRESET [ROTA_BINARY]
+#   run_cluster.sh ROTA_SLURM_BINARY MODE [ROTA_BINARY]
 # Starts munged and Slurm (cluster.sh), submits held jobs of 1-8 nodes
 # with short sleeps (some while the daemon runs), lets rota-slurm schedule
-# them under scheduler.preset = PRESET, and checks Slurm's own records
-# against the decisions rota-slurm logged (check_schedule.py). Every
+# them, and checks Slurm's own records against the decisions rota-slurm
+# logged (check_schedule.py). MODE: `easy` (40 jobs, EASY backfilling;
+# with ROTA_BINARY the run is also replayed with `rota simulate`) or
+# `gang` (16 jobs of 2-8 nodes time-sliced at MPL 2 by BGS in 6 s
+# slices; each job sleeps in 0.1 s steps, so that a suspended job makes
+# no progress). Every
 # process it starts is stopped by PID on exit; the work directory is kept
-# on failure.
+# on failure (always with ROTA_SLURM_KEEP=1).
 # Exits 77 (skipped) when Slurm, munge or rota-slurm is missing or it is
 # not root, unless CI=true: there it fails.
 set -euo pipefail
 daemon=$1
-preset=${2:-easy}
-rota=${3:-}  # given: the run is replayed with `rota simulate` too
+mode=${2:-easy}
+rota=${3:-}  # given: an EASY run is replayed with `rota simulate` too
 here=$(cd "$(dirname "$0")" && pwd)
 
 skip() {
@@ -37,7 +41,7 @@ daemon_pid=""
 finish() {
   [ -n "$daemon_pid" ] && kill -TERM "$daemon_pid" 2>/dev/null || true
   cluster_stop
-  if [ $ok = 1 ]; then rm -rf "$work"; else echo "run_cluster.sh: work directory kept: $work"; fi
+  if [ $ok = 1 ] && [ -z "${ROTA_SLURM_KEEP:-}" ]; then rm -rf "$work"; else echo "run_cluster.sh: work directory kept: $work"; fi
 }
 trap finish EXIT
 
@@ -46,13 +50,30 @@ elapsed() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }
 cluster_start "$work" 8
 echo "run_cluster.sh: cluster up in $(elapsed) s ($work)"
 
-cat >"$work/rota.toml" <<CONF
+if [ "$mode" = gang ]; then
+  cat >"$work/rota.toml" <<CONF
 [machine]
 procs = 8
 
 [scheduler]
-preset = "$preset"
+preset = "bgs"
+
+[gang]
+mpl = 2
+slice = 6
 CONF
+  first=12 later=4 min_nodes=2
+else
+  cat >"$work/rota.toml" <<CONF
+[machine]
+procs = 8
+
+[scheduler]
+preset = "easy"
+CONF
+  first=30 later=10 min_nodes=1
+  rota_args=(${rota:+"$rota" easy})
+fi
 
 # The workload: a fixed pseudo-random sequence, so that every run offers
 # the same jobs. Sizes 1-8 nodes, sleeps 1-4 s, limits 1-6 minutes (Slurm
@@ -63,16 +84,22 @@ submit() {  # submit N: N jobs from the sequence
   for k in $(seq "$1"); do
     seq_i=$((seq_i + 1))
     rnd=$(((seq_i * 7919 + 104729) % 9973))
-    nodes=$((rnd % 8 + 1))
+    nodes=$((rnd % (9 - min_nodes) + min_nodes))
     secs=$((rnd / 8 % 4 + 1))
     limit=$((rnd / 32 % 6 + 1))
+    if [ "$mode" = gang ]; then
+      secs=$((secs + 2))
+      cmd="for i in \$(seq $((secs * 10))); do sleep 0.1; done"
+    else
+      cmd="sleep $secs"
+    fi
     id=$(sbatch --parsable --hold -N "$nodes" -t "$limit" -o /dev/null -D "$work" \
-      -J "r$seq_i" --wrap "sleep $secs")
+      -J "r$seq_i" --wrap "$cmd")
     echo "$id $nodes $secs $limit" >>"$work/jobs.txt"
   done
 }
 seq_i=0
-submit 30
+submit $first
 
 "$daemon" --config "$work/rota.toml" --interval 0.5 --journal "$work/journal.txt" \
   2>"$work/rota-slurm.log" &
@@ -80,15 +107,18 @@ daemon_pid=$!
 cluster_track "$daemon_pid"
 
 sleep 5
-submit 10
+submit $later
 # A reload in the middle of the run (the same scripts: the schedule stays).
 kill -HUP "$daemon_pid"
 njobs=$(wc -l <"$work/jobs.txt")
 
-# Done when Slurm lists no job and the completion log has them all.
+# Done when Slurm lists no job, its completion log has them all and
+# rota-slurm has seen every end (its journal's END lines).
+count() { grep -c "$1" "$2" 2>/dev/null || true; }
 deadline=$(($(date +%s) + 200))
 while :; do
-  if [ -z "$(squeue -h -o %i)" ] && [ "$(wc -l <"$work/jobcomp.txt" 2>/dev/null || echo 0)" -ge "$njobs" ]; then
+  if [ -z "$(squeue -h -o %i)" ] && [ "$(count . "$work/jobcomp.txt")" -ge "$njobs" ] &&
+    [ "$(count ^END "$work/journal.txt")" -ge "$njobs" ]; then
     break
   fi
   if ! kill -0 "$daemon_pid" 2>/dev/null; then
@@ -106,6 +136,10 @@ daemon_pid=""
 tail -2 "$work/rota-slurm.log"
 grep -q "reload: ROTA_OK" "$work/rota-slurm.log" || { echo "run_cluster.sh: no reload after SIGHUP"; exit 1; }
 echo "run_cluster.sh: $njobs jobs done in $(elapsed) s"
-python3 "$here/check_schedule.py" "$work/jobs.txt" "$work/journal.txt" "$work/jobcomp.txt" \
-  ${rota:+"$rota" "$preset"}
+if [ "$mode" = gang ]; then
+  python3 "$here/check_schedule.py" --gang 2 "$work/jobs.txt" "$work/journal.txt" "$work/jobcomp.txt"
+else
+  python3 "$here/check_schedule.py" "$work/jobs.txt" "$work/journal.txt" "$work/jobcomp.txt" \
+    "${rota_args[@]}"
+fi
 ok=1
