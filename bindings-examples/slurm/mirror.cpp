@@ -22,6 +22,12 @@ static bool finished(uint32_t state) {
     return state != JOB_PENDING && state != JOB_RUNNING && state != JOB_SUSPENDED;
 }
 
+// Released and pinned to its nodes, not started yet: a previous daemon's
+// START that Slurm has still to carry out. It holds those nodes from now.
+static bool pinned(const Job& j) {
+    return j.state == JOB_PENDING && !j.held && !j.nodes.empty() && j.nodes.size() == j.num_nodes;
+}
+
 static rota_job job_of(const Job& j, rota_time now, rota_time default_walltime) {
     rota_job r = {};
     r.size = sizeof r;
@@ -44,14 +50,14 @@ void Mirror::submit(const Job& j) {
                   (long long)r.estimate);
 }
 
-// A job already running when the engine first sees it: its nodes are busy
-// until it ends. Under gang scheduling the engine cannot take it over; it
-// is then only watched, and the nodes it holds are the operator's problem.
+// A job already running (or released and pinned) when the engine first
+// sees it: its nodes are busy until it ends. Under gang scheduling the engine cannot take it over;
+// it is then only watched, and the nodes it holds are the operator's problem.
 void Mirror::adopt(const Job& j) {
     rota_time now = rota_now(e_);
     rota_job r = job_of(j, now, default_walltime_);
     r.submitted = 0;
-    rota_time start = (rota_time)j.start * kSec;
+    rota_time start = pinned(j) ? now : (rota_time)j.start * kSec;
     if (start > now) start = now;
     // A walltime already over would be refused; the job is ending anyway.
     if (start + r.estimate <= now) r.estimate = now - start + kSec;
@@ -101,7 +107,7 @@ void Mirror::sync(const View& v) {
         if (it == jobs_.end()) {
             if (j.held)
                 submit(j);
-            else if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED)
+            else if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || pinned(j))
                 adopt(j);
             // Other pending jobs were released by someone else: Slurm's own
             // scheduler starts them, and they are adopted once running.
@@ -111,7 +117,7 @@ void Mirror::sync(const View& v) {
         if (is == Is::queued && !j.held) {
             // Released, cancelled or started behind the engine's back.
             forget(j.id, is, false);
-            if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED) adopt(j);
+            if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || pinned(j)) adopt(j);
         } else if ((is == Is::started || is == Is::foreign) && finished(j.state)) {
             forget(j.id, is, true);
         } else if (is == Is::started && j.held && placed_[j.id].released) {

@@ -109,10 +109,11 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
             (s.time_limit == INFINITE || s.time_limit == NO_VAL) ? -1 : (int64_t)s.time_limit * 60;
         j.submit = s.submit_time;
         j.start = s.start_time;
-        if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED) {
-            if (!expand(s.nodes, numbers, j.nodes)) {
-                err = "job " + std::to_string(j.id) + " runs on unknown nodes " +
-                      (s.nodes ? s.nodes : "");
+        const char* where = j.state == JOB_PENDING ? s.req_nodes : s.nodes;
+        if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || j.state == JOB_PENDING) {
+            if (!expand(where, numbers, j.nodes)) {
+                err =
+                    "job " + std::to_string(j.id) + " names unknown nodes " + (where ? where : "");
                 slurm_free_job_info_msg(jobs);
                 return false;
             }

@@ -24,7 +24,8 @@ struct Job {
     int64_t limit_s = -1;        // time limit in seconds, -1 if none
     std::time_t submit = 0;      // submit time, seconds since the epoch
     std::time_t start = 0;       // RUNNING, SUSPENDED: start time
-    std::vector<int32_t> nodes;  // RUNNING, SUSPENDED: rota node numbers
+    std::vector<int32_t> nodes;  // RUNNING, SUSPENDED: rota node numbers; PENDING: the
+                                 // nodes it is pinned to (req_nodes), if any
 };
 
 struct View {
