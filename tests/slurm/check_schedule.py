@@ -3,6 +3,7 @@
 
     check_schedule.py JOBS JOURNAL JOBCOMP [ROTA PRESET]
     check_schedule.py --gang MPL JOBS JOURNAL JOBCOMP
+    check_schedule.py --restart JOBS JOURNAL JOBCOMP
 
 JOBS: "id nodes seconds limit" per submitted job. JOURNAL: rota-slurm's
 --journal (SUBMIT, START, END lines, engine time in microseconds).
@@ -20,6 +21,10 @@ RESUME; no node executed two jobs at once (the journal's RESUME..SUSPEND
 stretches); Slurm never held more than MPL jobs on a node; and a job
 suspended for S seconds stayed in Slurm about its work plus S (so Slurm
 really stopped it).
+
+With --restart (the daemon was stopped and started again mid-run): the
+second daemon adopted running jobs on the nodes the first one chose, and
+no job was lost or started twice.
 
 With ROTA (the `rota` tool) and PRESET, it also replays the journal with
 `rota simulate`: the jobs arriving when the daemon first saw them and
@@ -182,13 +187,15 @@ def check_gang(mpl, jobs, journal, ran, errors):
 
 
 def main(*args):
-    mpl = 0
+    mpl, restart = 0, False
     if args and args[0] == "--gang":
         mpl, args = int(args[1]), args[2:]
-    return check(mpl, *args)
+    if args and args[0] == "--restart":
+        restart, args = True, args[1:]
+    return check(mpl, restart, *args)
 
 
-def check(mpl, jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
+def check(mpl, restart, jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
     errors = []
     jobs = {int(l.split()[0]): l.split()[1:] for l in open(jobs_path) if l.strip()}
     journal = [l.split() for l in open(journal_path) if l.strip()]
@@ -228,6 +235,19 @@ def check(mpl, jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
             errors.append(f"job {job}: ran on {len(where)} nodes, asked for {nodes}")
         if not mpl and not (int(t) <= start <= t + LAG):
             errors.append(f"job {job}: started at {start:.0f}, rota decided at {t:.3f}")
+
+    # A restarted daemon adopts what the one before it started: the same
+    # jobs on the same nodes.
+    adopted = {int(job): set(rest[0].split(",")) for kind, t, job, *rest in journal
+               if kind == "ADOPT"}
+    for job, where in sorted(adopted.items()):
+        if job not in decided or decided[job][1] != where:
+            errors.append(f"job {job}: adopted on {sorted(where)}, started on "
+                          f"{sorted(decided[job][1]) if job in decided else 'none'}")
+    if restart:
+        print(f"check_schedule: restart: {len(adopted)} jobs adopted by the second daemon")
+        if not adopted:
+            errors.append("restart: the second daemon adopted no job")
 
     if mpl:
         check_gang(mpl, jobs, journal, ran, errors)

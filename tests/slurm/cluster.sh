@@ -102,10 +102,28 @@ cluster_start() {
   return 1
 }
 
-# Stops every recorded PID: TERM, then KILL after 5 s.
+# The slurmstepd of each job that is still running on this cluster: slurmd
+# starts them detached, so they are recognised by this cluster's
+# SLURM_CONF in their environment.
+cluster_stepds() {
+  local d
+  for d in /proc/[0-9]*; do
+    [ "$(cat "$d/comm" 2>/dev/null)" = slurmstepd ] || continue
+    tr '\0' '\n' <"$d/environ" 2>/dev/null | grep -qx "SLURM_CONF=$CLUSTER_DIR/slurm.conf" &&
+      echo "${d#/proc/}"
+  done
+}
+
+# Cancels the jobs still in Slurm and waits for them to go, then stops
+# every recorded PID (TERM, then KILL after 5 s), then any slurmstepd of
+# this cluster left over and the job processes under it.
 cluster_stop() {
   [ -n "${CLUSTER_DIR:-}" ] && [ -f "$CLUSTER_DIR/pids" ] || return 0
   local pids p i alive
+  if [ -n "$(squeue -h -o %i 2>/dev/null)" ]; then
+    scancel --full $(squeue -h -o %i) 2>/dev/null || true
+    for i in $(seq 50); do [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break; sleep 0.2; done
+  fi
   pids=$(cat "$CLUSTER_DIR/pids")
   for p in $pids; do kill -TERM "$p" 2>/dev/null || true; done
   for i in $(seq 50); do
@@ -117,4 +135,16 @@ cluster_stop() {
   for p in $alive; do kill -KILL "$p" 2>/dev/null || true; done
   for p in $pids; do wait "$p" 2>/dev/null || true; done
   : >"$CLUSTER_DIR/pids"
+  local c g
+  for p in $(cluster_stepds); do
+    cluster_log "stopping job step $p left running"
+    # Its job's processes (maybe stopped by a suspension) form a process
+    # group under it: KILL reaches stopped processes too.
+    for c in $(pgrep -P "$p"); do
+      g=$(ps -o pgid= -p "$c" | tr -d ' ')
+      [ -n "$g" ] && [ "$g" != "$(ps -o pgid= -p $$ | tr -d ' ')" ] && kill -KILL -- "-$g" 2>/dev/null
+      kill -KILL "$c" 2>/dev/null || true
+    done
+    kill -KILL "$p" 2>/dev/null || true
+  done
 }

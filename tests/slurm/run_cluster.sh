@@ -6,10 +6,12 @@
 # them, and checks Slurm's own records against the decisions rota-slurm
 # logged (check_schedule.py). MODE: `easy` (40 jobs, EASY backfilling;
 # with ROTA_BINARY the run is also replayed with `rota simulate`) or
-# `gang` (16 jobs of 2-8 nodes time-sliced at MPL 2 by BGS in 6 s
+# `gang` (12 jobs of 2-8 nodes time-sliced at MPL 2 by BGS in 6 s
 # slices; each job sleeps in 0.1 s steps, so that a suspended job makes
-# no progress). Every
-# process it starts is stopped by PID on exit; the work directory is kept
+# no progress) or `restart` (the first 20 of the EASY jobs, the daemon
+# stopped and started again midway: it adopts the running jobs). Every
+# process it starts is stopped by PID on exit (with any job step left
+# over: cluster.sh); the work directory is kept
 # on failure (always with ROTA_SLURM_KEEP=1).
 # Exits 77 (skipped) when Slurm, munge or rota-slurm is missing or it is
 # not root, unless CI=true: there it fails.
@@ -44,6 +46,7 @@ finish() {
   if [ $ok = 1 ] && [ -z "${ROTA_SLURM_KEEP:-}" ]; then rm -rf "$work"; else echo "run_cluster.sh: work directory kept: $work"; fi
 }
 trap finish EXIT
+trap 'exit 1' INT TERM HUP  # so that finish runs on these too
 
 t0=$(date +%s.%N)
 elapsed() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -62,7 +65,7 @@ preset = "bgs"
 mpl = 2
 slice = 6
 CONF
-  first=12 later=4 min_nodes=2
+  first=9 later=3 min_nodes=2
 else
   cat >"$work/rota.toml" <<CONF
 [machine]
@@ -72,7 +75,8 @@ procs = 8
 preset = "easy"
 CONF
   first=30 later=10 min_nodes=1
-  rota_args=(${rota:+"$rota" easy})
+  if [ "$mode" = restart ]; then first=15 later=5; fi
+  check_args=(${rota:+"$rota" easy})
 fi
 
 # The workload: a fixed pseudo-random sequence, so that every run offers
@@ -101,15 +105,25 @@ submit() {  # submit N: N jobs from the sequence
 seq_i=0
 submit $first
 
-"$daemon" --config "$work/rota.toml" --interval 0.5 --journal "$work/journal.txt" \
-  2>"$work/rota-slurm.log" &
-daemon_pid=$!
-cluster_track "$daemon_pid"
+start_daemon() {
+  "$daemon" --config "$work/rota.toml" --interval 0.5 --journal "$work/journal.txt" \
+    2>>"$work/rota-slurm.log" &
+  daemon_pid=$!
+  cluster_track "$daemon_pid"
+}
+start_daemon
 
 sleep 5
 submit $later
 # A reload in the middle of the run (the same scripts: the schedule stays).
 kill -HUP "$daemon_pid"
+if [ "$mode" = restart ]; then
+  sleep 5
+  kill -TERM "$daemon_pid"
+  wait "$daemon_pid" || { echo "run_cluster.sh: rota-slurm did not exit cleanly"; exit 1; }
+  echo "run_cluster.sh: rota-slurm stopped at $(elapsed) s with $(squeue -h -t running | wc -l) jobs running; started again"
+  start_daemon
+fi
 njobs=$(wc -l <"$work/jobs.txt")
 
 # Done when Slurm lists no job, its completion log has them all and
@@ -117,9 +131,11 @@ njobs=$(wc -l <"$work/jobs.txt")
 count() { grep -c "$1" "$2" 2>/dev/null || true; }
 deadline=$(($(date +%s) + 200))
 while :; do
-  if [ -z "$(squeue -h -o %i)" ] && [ "$(count . "$work/jobcomp.txt")" -ge "$njobs" ] &&
-    [ "$(count ^END "$work/journal.txt")" -ge "$njobs" ]; then
-    break
+  # (A job that ended while no daemon ran has no END: the restart is
+  # given a few passes instead.)
+  if [ -z "$(squeue -h -o %i)" ] && [ "$(count . "$work/jobcomp.txt")" -ge "$njobs" ]; then
+    [ "$mode" = restart ] && { sleep 2; break; }
+    [ "$(count ^END "$work/journal.txt")" -ge "$njobs" ] && break
   fi
   if ! kill -0 "$daemon_pid" 2>/dev/null; then
     echo "run_cluster.sh: rota-slurm exited early:"; tail -20 "$work/rota-slurm.log"; exit 1
@@ -139,7 +155,11 @@ echo "run_cluster.sh: $njobs jobs done in $(elapsed) s"
 if [ "$mode" = gang ]; then
   python3 "$here/check_schedule.py" --gang 2 "$work/jobs.txt" "$work/journal.txt" "$work/jobcomp.txt"
 else
-  python3 "$here/check_schedule.py" "$work/jobs.txt" "$work/journal.txt" "$work/jobcomp.txt" \
-    "${rota_args[@]}"
+  files=("$work/jobs.txt" "$work/journal.txt" "$work/jobcomp.txt")
+  if [ "$mode" = restart ]; then
+    python3 "$here/check_schedule.py" --restart "${files[@]}"
+  else
+    python3 "$here/check_schedule.py" "${files[@]}" "${check_args[@]}"
+  fi
 fi
 ok=1
