@@ -51,8 +51,9 @@ void Mirror::submit(const Job& j) {
 }
 
 // A job already running (or released and pinned) when the engine first
-// sees it: its nodes are busy until it ends. Under gang scheduling the engine cannot take it over;
-// it is then only watched, and the nodes it holds are the operator's problem.
+// sees it: its nodes are busy until it ends. Under gang scheduling the
+// engine cannot take it over; it is then only watched, and the nodes it
+// holds are the operator's problem.
 void Mirror::adopt(const Job& j) {
     rota_time now = rota_now(e_);
     rota_job r = job_of(j, now, default_walltime_);
