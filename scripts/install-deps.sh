@@ -2,7 +2,11 @@
 # Installs the Debian 12 packages rota builds with, if any is missing.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config liblua5.4-dev libtomlplusplus-dev catch2 zlib1g-dev
-      libcli11-dev nlohmann-json3-dev libfmt-dev python3 tmux)
+      libcli11-dev nlohmann-json3-dev libfmt-dev python3 tmux
+      slurmctld slurmd slurm-client munge libslurm-dev)
+# Services those packages may start; the Slurm test runs its own daemons, so
+# any the install starts is stopped again (bindings-examples/slurm).
+services=(munge slurmd slurmctld)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -11,6 +15,23 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}"
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  systemd=0
+  [ -d /run/systemd/system ] && systemd=1
+  was_active=()
+  if [ $systemd = 1 ]; then
+    for s in "${services[@]}"; do
+      systemctl is-active --quiet "$s" 2>/dev/null && was_active+=("$s")
+    done
+  fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+  if [ $systemd = 1 ]; then
+    for s in "${services[@]}"; do
+      [[ " ${was_active[*]} " == *" $s "* ]] && continue
+      if systemctl is-active --quiet "$s" 2>/dev/null; then
+        echo "stopping $s, started by its package"
+        $sudo systemctl stop "$s"
+      fi
+    done
+  fi
 fi

@@ -1,0 +1,93 @@
+// actions.cpp: the engine's actions applied through libslurm (actions.h).
+#include "actions.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "slurm_ops.h"
+
+namespace rota_slurm {
+
+static std::vector<int32_t> nodes_of(const rota_action& a) {
+    std::vector<int32_t> nodes;
+    for (int32_t r = 0; r < a.nruns; ++r)
+        for (int32_t k = 0; k < a.runs[r].count; ++k) nodes.push_back(a.runs[r].first + k);
+    return nodes;
+}
+
+static void suspend_job(uint32_t id, Mirror::Placement& p, Applied& a) {
+    if (!p.released) return;  // never ran: nothing to stop
+    Suspend s = suspend(id);
+    if (s == Suspend::pending) {
+        if (hold(id)) {
+            p.released = false;  // its next RESUME releases it again
+            ++a.suspended;
+            return;
+        }
+        s = suspend(id);  // it started between the two calls
+    }
+    if (s == Suspend::done) ++a.suspended;
+}
+
+static void resume_job(uint32_t id, Mirror::Placement& p, Applied& a) {
+    if (!p.released) {
+        if (release(id, p.hosts)) {
+            p.released = true;
+            ++a.resumed;
+        }
+    } else if (resume(id)) {
+        ++a.resumed;
+    }
+}
+
+void apply_actions(rota_engine* e, const View& v, Mirror& m, Journal& journal, bool gang,
+                   Applied& a) {
+    std::vector<uint32_t> failed;
+    rota_action act = {};
+    act.size = sizeof act;
+    while (rota_next_action(e, &act) == ROTA_OK) {
+        uint32_t id = (uint32_t)act.job;
+        Mirror::Placement* p = m.placement(id);
+        switch (act.type) {
+            case ROTA_ACTION_START: {
+                std::string hosts = node_list(v, nodes_of(act));
+                if (!gang && !release(id, hosts)) {
+                    failed.push_back(id);
+                    ++a.failed;
+                    break;
+                }
+                m.started(id, hosts, !gang);
+                ++a.started;
+                journal.line("START %lld %u %s", (long long)act.time, id, hosts.c_str());
+                break;
+            }
+            case ROTA_ACTION_SUSPEND:
+                if (!p) break;
+                suspend_job(id, *p, a);
+                journal.line("SUSPEND %lld %u", (long long)act.time, id);
+                break;
+            case ROTA_ACTION_RESUME:
+                if (!p) break;
+                resume_job(id, *p, a);
+                journal.line("RESUME %lld %u", (long long)act.time, id);
+                break;
+            case ROTA_ACTION_KILL:
+                // Slurm enforces the same time limit itself and reports the
+                // end; the engine has freed the nodes already.
+                std::fprintf(stderr, "rota-slurm: job %u reached its walltime\n", id);
+                break;
+            case ROTA_ACTION_REJECT:
+                std::fprintf(stderr, "rota-slurm: job %u rejected, left held: %s\n", id,
+                             act.reason ? act.reason : "");
+                m.rejected(id);
+                break;
+            default:
+                // SWITCH and the matrix's bookkeeping (REPLICATE, MOVE, ...)
+                // need nothing from Slurm: a job keeps its nodes in every row.
+                break;
+        }
+    }
+    for (uint32_t id : failed) m.start_failed(id);
+}
+
+}  // namespace rota_slurm

@@ -1,0 +1,239 @@
+// rota-slurm: rota as the external scheduler of a Slurm controller.
+//
+// Jobs are submitted held (sbatch --hold); Slurm's own scheduler then never
+// starts them. Every pass this daemon reads the controller's nodes and
+// jobs, reports what changed to a rota engine (mirror.h), runs one
+// scheduling pass, and releases each job the engine starts, pinned to the
+// engine's nodes (actions.h). It uses only rota.h and libslurm's public
+// slurm/slurm.h. See README.md beside this file and docs/c-api.md,
+// "Embedding in a batch system".
+//
+//   rota-slurm --config easy.toml [--interval 1] [--journal FILE]
+//              [--default-walltime SECONDS]
+//
+// --journal appends what the engine was told and decided to FILE (journal.h).
+//
+// SIGHUP reloads the policy scripts (rota_reload_policies); SIGTERM and
+// SIGINT end the daemon after the current pass. Held jobs stay held and
+// released ones keep running: a restarted daemon submits the first again
+// and adopts the second.
+#include <getopt.h>
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+
+#include "actions.h"
+#include "mirror.h"
+#include "rota.h"
+#include "slurm_view.h"
+
+using namespace rota_slurm;
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0, g_reload = 0;
+
+void on_signal(int sig) {
+    if (sig == SIGHUP)
+        g_reload = 1;
+    else
+        g_stop = 1;
+}
+
+// Without SA_RESTART, so that a signal cuts the sleep between passes short.
+void install_handlers() {
+    struct sigaction sa = {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGHUP, SIGTERM, SIGINT}) sigaction(sig, &sa, nullptr);
+}
+
+// Engine time is wall-clock time in microseconds since the epoch, the clock
+// Slurm's submit and start times use.
+rota_time wall_now() {
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (rota_time)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void sleep_for(double seconds) {
+    timespec ts;
+    ts.tv_sec = (time_t)seconds;
+    ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+    nanosleep(&ts, nullptr);  // EINTR on a signal: the loop looks at the flags
+}
+
+struct Options {
+    const char* config = nullptr;
+    const char* journal = nullptr;
+    double interval = 1.0;
+    double default_walltime = 3600;
+};
+
+void usage() {
+    std::fprintf(stderr,
+                 "usage: rota-slurm --config FILE.toml [--interval SECONDS] [--journal FILE]\n"
+                 "                  [--default-walltime SECONDS]\n");
+}
+
+bool parse(int argc, char** argv, Options& o) {
+    static const option longopts[] = {{"config", required_argument, nullptr, 'c'},
+                                      {"interval", required_argument, nullptr, 'i'},
+                                      {"journal", required_argument, nullptr, 'j'},
+                                      {"default-walltime", required_argument, nullptr, 'w'},
+                                      {"help", no_argument, nullptr, 'h'},
+                                      {nullptr, 0, nullptr, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "c:i:j:w:h", longopts, nullptr)) != -1) {
+        switch (c) {
+            case 'c':
+                o.config = optarg;
+                break;
+            case 'i':
+                o.interval = std::atof(optarg);
+                break;
+            case 'j':
+                o.journal = optarg;
+                break;
+            case 'w':
+                o.default_walltime = std::atof(optarg);
+                break;
+            default:
+                return false;
+        }
+    }
+    return o.config && o.interval > 0 && o.default_walltime > 0 && optind == argc;
+}
+
+size_t count(int (*list)(rota_engine*, int64_t*, size_t, size_t*), rota_engine* e) {
+    size_t n = 0;
+    list(e, nullptr, 0, &n);
+    return n;
+}
+
+void status_line(rota_engine* e, const View& v, uint64_t pass, const Mirror& m, const Applied& a) {
+    size_t idle = 0;
+    rota_free_nodes(e, nullptr, 0, &idle);
+    size_t out = 0;
+    for (Service s : v.service) out += s != Service::up;
+    time_t t = (time_t)(rota_now(e) / 1000000);
+    char when[32];
+    std::strftime(when, sizeof when, "%H:%M:%S", std::localtime(&t));
+    std::fprintf(stderr,
+                 "rota-slurm: %s pass %llu: nodes %zu idle %zu out %zu | queued %zu running %zu | "
+                 "started %llu ended %llu failed %llu suspended %llu resumed %llu\n",
+                 when, (unsigned long long)pass, v.node_names.size(), idle, out,
+                 count(rota_queue, e), count(rota_running, e), (unsigned long long)a.started,
+                 (unsigned long long)m.ended(), (unsigned long long)a.failed,
+                 (unsigned long long)a.suspended, (unsigned long long)a.resumed);
+}
+
+int run(const Options& o) {
+    View v;
+    std::map<std::string, int32_t> numbers;
+    std::string err;
+    if (!load_view(v, numbers, err)) {
+        std::fprintf(stderr, "rota-slurm: cannot read the controller: %s\n", err.c_str());
+        return 1;
+    }
+    rota_engine* e = nullptr;
+    if (rota_engine_new_file(o.config, &e) != ROTA_OK) {
+        std::fprintf(stderr, "rota-slurm: %s\n", rota_errmsg(e));
+        rota_engine_free(e);
+        return 2;
+    }
+    rota_machine_info mi = {};
+    mi.size = sizeof mi;
+    rota_machine(e, &mi);
+    // Migration would move a running job to other nodes, which Slurm
+    // cannot do; every other gang action maps onto suspend and resume.
+    if (mi.procs != (int32_t)v.node_names.size() || mi.migration) {
+        std::fprintf(stderr,
+                     "rota-slurm: %s: machine.procs must be the controller's %zu nodes (it is %d), "
+                     "without migration\n",
+                     o.config, v.node_names.size(), mi.procs);
+        rota_engine_free(e);
+        return 2;
+    }
+    std::FILE* journal_file = nullptr;
+    if (o.journal && !(journal_file = std::fopen(o.journal, "a"))) {
+        std::perror(o.journal);
+        rota_engine_free(e);
+        return 2;
+    }
+    std::fprintf(stderr, "rota-slurm: rota %s scheduling %zu nodes (%s .. %s) from %s\n",
+                 rota_version(), v.node_names.size(), v.node_names.front().c_str(),
+                 v.node_names.back().c_str(), o.config);
+
+    bool gang = mi.rows > 1;
+    Journal journal(journal_file);
+    Mirror m(e, (rota_time)(o.default_walltime * 1e6), journal);
+    Applied a;
+    uint64_t pass = 0;
+    while (!g_stop) {
+        if (g_reload) {
+            g_reload = 0;
+            int rc = rota_reload_policies(e);
+            std::fprintf(stderr, "rota-slurm: reload: %s%s%s\n", rota_status_name(rc),
+                         rc ? ": " : "", rc ? rota_errmsg(e) : "");
+        }
+        // The clock never goes backwards for the engine, even if the
+        // system's does.
+        rota_time now = wall_now();
+        if (now < rota_now(e)) now = rota_now(e);
+        report(e, rota_advance(e, now), "rota_advance", -1);
+        // What time alone brings (walltime KILLs, slice boundaries) first,
+        // then Slurm is read: the snapshot then shows every release, hold
+        // and suspension this daemon has made.
+        apply_actions(e, v, m, journal, gang, a);
+        if (!load_view(v, numbers, err)) {
+            std::fprintf(stderr, "rota-slurm: cannot read the controller: %s\n", err.c_str());
+            sleep_for(o.interval);
+            continue;
+        }
+        m.sync(v);
+        report(e, rota_schedule(e), "rota_schedule", -1);
+        apply_actions(e, v, m, journal, gang, a);
+        status_line(e, v, ++pass, m, a);
+        // Sooner if the engine needs a pass before the next poll (a
+        // reservation's start, a walltime).
+        rota_time wake = INT64_MAX;
+        rota_next_wakeup(e, &wake);
+        double wait = o.interval;
+        if (wake != INT64_MAX)
+            wait = std::min(wait, std::max(0.01, (double)(wake - wall_now()) / 1e6));
+        if (!g_stop) sleep_for(wait);
+    }
+    std::fprintf(stderr, "rota-slurm: stopping after %llu passes; held jobs stay held\n",
+                 (unsigned long long)pass);
+    if (journal_file) std::fclose(journal_file);
+    rota_engine_free(e);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    if (!parse(argc, argv, o)) {
+        usage();
+        return 2;
+    }
+    if (rota_abi_version() != ROTA_ABI_VERSION) {
+        std::fprintf(stderr, "rota-slurm: built for rota ABI %d, the library has %d\n",
+                     ROTA_ABI_VERSION, rota_abi_version());
+        return 2;
+    }
+    install_handlers();
+    slurm_init(nullptr);  // reads slurm.conf (SLURM_CONF): before any other libslurm call
+    int rc = run(o);
+    slurm_fini();
+    return rc;
+}

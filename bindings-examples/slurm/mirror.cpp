@@ -1,0 +1,184 @@
+// mirror.cpp: Slurm's state reported to the engine (mirror.h).
+#include "mirror.h"
+
+#include <slurm/slurm.h>
+
+#include <cstdio>
+#include <set>
+#include <vector>
+
+namespace rota_slurm {
+
+constexpr rota_time kSec = 1000000;
+
+int report(rota_engine* e, int rc, const char* what, int64_t id) {
+    if (rc != ROTA_OK)
+        std::fprintf(stderr, "rota-slurm: %s(%lld): %s: %s\n", what, (long long)id,
+                     rota_status_name(rc), rota_errmsg(e));
+    return rc;
+}
+
+static bool finished(uint32_t state) {
+    return state != JOB_PENDING && state != JOB_RUNNING && state != JOB_SUSPENDED;
+}
+
+// Released and pinned to its nodes, not started yet: a previous daemon's
+// START that Slurm has still to carry out. It holds those nodes from now.
+static bool pinned(const Job& j) {
+    return j.state == JOB_PENDING && !j.held && !j.nodes.empty() && j.nodes.size() == j.num_nodes;
+}
+
+static rota_job job_of(const Job& j, rota_time now, rota_time default_walltime) {
+    rota_job r = {};
+    r.size = sizeof r;
+    r.id = j.id;
+    r.procs = (int32_t)j.num_nodes;
+    r.estimate = j.limit_s > 0 ? j.limit_s * kSec : default_walltime;
+    r.user = -1;
+    // A job that waited in Slurm before the engine saw it keeps its wait
+    // and its place in FCFS order; 0 would mean "now".
+    rota_time submitted = (rota_time)j.submit * kSec;
+    r.submitted = submitted > 0 && submitted < now ? submitted : 0;
+    return r;
+}
+
+void Mirror::submit(const Job& j) {
+    rota_job r = job_of(j, rota_now(e_), default_walltime_);
+    if (report(e_, rota_submit(e_, &r), "rota_submit", j.id) != ROTA_OK) return;
+    jobs_[j.id] = Is::queued;
+    journal_.line("SUBMIT %lld %u %d %lld", (long long)rota_now(e_), j.id, (int)r.procs,
+                  (long long)r.estimate);
+}
+
+// A job already running (or released and pinned) when the engine first
+// sees it: its nodes are busy until it ends. Under gang scheduling the
+// engine cannot take it over; it is then only watched, and the nodes it
+// holds are the operator's problem.
+void Mirror::adopt(const Job& j) {
+    rota_time now = rota_now(e_);
+    rota_job r = job_of(j, now, default_walltime_);
+    r.submitted = 0;
+    rota_time start = pinned(j) ? now : (rota_time)j.start * kSec;
+    if (start > now) start = now;
+    // A walltime already over would be refused; the job is ending anyway.
+    if (start + r.estimate <= now) r.estimate = now - start + kSec;
+    std::vector<rota_node_run> runs;
+    for (int32_t n : j.nodes) {
+        if (!runs.empty() && runs.back().first + runs.back().count == n)
+            ++runs.back().count;
+        else
+            runs.push_back({n, 1});
+    }
+    r.procs = (int32_t)j.nodes.size();
+    int rc = rota_adopt(e_, &r, start, runs.data(), (int32_t)runs.size());
+    if (report(e_, rc, "rota_adopt", j.id) == ROTA_OK) {
+        started(j.id, node_list(*view_, j.nodes), true);
+        journal_.line("ADOPT %lld %u %s", (long long)now, j.id, node_list(*view_, j.nodes).c_str());
+        std::fprintf(stderr, "rota-slurm: adopted job %u, running since %lld on %zu nodes\n", j.id,
+                     (long long)j.start, j.nodes.size());
+    } else {
+        jobs_[j.id] = Is::foreign;
+    }
+}
+
+void Mirror::forget(uint32_t id, Is was, bool done) {
+    if (was == Is::queued) report(e_, rota_cancel(e_, id), "rota_cancel", id);
+    if (was == Is::started) {
+        // A job the engine killed at its walltime is gone from the engine
+        // already; Slurm reports its end later.
+        rota_job_info info = {};
+        info.size = sizeof info;
+        if (rota_job_info_get(e_, id, &info) == ROTA_OK && info.state == ROTA_JOB_RUNNING) {
+            report(e_, done ? rota_job_end(e_, id) : rota_cancel(e_, id), "rota_job_end", id);
+            journal_.line("END %lld %u", (long long)rota_now(e_), id);
+        }
+    }
+    if (done && was == Is::started) ++ended_;
+    jobs_.erase(id);
+    placed_.erase(id);
+}
+
+void Mirror::sync(const View& v) {
+    view_ = &v;
+    sync_nodes(v);
+    std::set<uint32_t> seen;
+    for (const Job& j : v.jobs) {
+        seen.insert(j.id);
+        auto it = jobs_.find(j.id);
+        if (it == jobs_.end()) {
+            if (j.held)
+                submit(j);
+            else if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || pinned(j))
+                adopt(j);
+            // Other pending jobs were released by someone else: Slurm's own
+            // scheduler starts them, and they are adopted once running.
+            continue;
+        }
+        Is is = it->second;
+        if (is == Is::queued && !j.held) {
+            // Released, cancelled or started behind the engine's back.
+            forget(j.id, is, false);
+            if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || pinned(j)) adopt(j);
+        } else if ((is == Is::started || is == Is::foreign) && finished(j.state)) {
+            forget(j.id, is, true);
+        } else if (is == Is::started && j.held && placed_[j.id].released) {
+            // Held again, not by this daemon (an operator, or requeued held
+            // after a failed launch): back to the queue, keeping its submit
+            // time.
+            forget(j.id, is, false);
+            submit(j);
+        } else if (is == Is::rejected && !j.held) {
+            jobs_.erase(j.id);
+        }
+    }
+    // Jobs Slurm no longer lists (purged after MinJobAge) are over too.
+    std::vector<std::pair<uint32_t, Is>> gone;
+    for (auto& [id, is] : jobs_)
+        if (!seen.count(id)) gone.emplace_back(id, is);
+    for (auto& [id, is] : gone) forget(id, is, true);
+}
+
+void Mirror::sync_nodes(const View& v) {
+    for (int32_t n = 0; n < (int32_t)v.service.size(); ++n) {
+        Service want = v.service[n];
+        auto it = service_.find(n);
+        Service have = it == service_.end() ? Service::up : it->second;
+        if (want == have) continue;
+        // Slurm decides what becomes of a job on a node that goes down (it
+        // kills or requeues it); the engine only frees its nodes.
+        if (have != Service::up) report(e_, rota_node_up(e_, n), "rota_node_up", n);
+        int rc = ROTA_OK;
+        if (want == Service::down) rc = rota_node_down(e_, n, ROTA_NODE_KILL);
+        if (want == Service::drain) rc = rota_node_drain(e_, n);
+        report(e_, rc, want == Service::down ? "rota_node_down" : "rota_node_drain", n);
+        std::fprintf(stderr, "rota-slurm: node %s is %s\n", v.node_names[n].c_str(),
+                     want == Service::up     ? "up"
+                     : want == Service::down ? "down"
+                                             : "draining");
+        if (want == Service::up)
+            service_.erase(n);
+        else
+            service_[n] = want;
+    }
+}
+
+void Mirror::started(uint32_t id, const std::string& hosts, bool released) {
+    jobs_[id] = Is::started;
+    placed_[id] = Placement{hosts, released};
+}
+
+Mirror::Placement* Mirror::placement(uint32_t id) {
+    auto it = placed_.find(id);
+    return it == placed_.end() ? nullptr : &it->second;
+}
+
+void Mirror::start_failed(uint32_t id) {
+    report(e_, rota_cancel(e_, id), "rota_cancel", id);
+    jobs_.erase(id);
+}
+
+void Mirror::rejected(uint32_t id) {
+    jobs_[id] = Is::rejected;
+}
+
+}  // namespace rota_slurm

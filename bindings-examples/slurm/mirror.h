@@ -1,0 +1,69 @@
+// mirror.h: keeps a rota engine in step with Slurm. Each pass it compares a
+// fresh snapshot of the controller (slurm_view.h) with what it told the
+// engine so far and reports the difference through rota.h: new held jobs
+// are submitted, jobs running without the engine (there at start-up, or
+// started by someone else) are adopted, finished jobs are ended, withdrawn
+// ones cancelled, and nodes leave and rejoin service.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "journal.h"
+#include "rota.h"
+#include "slurm_view.h"
+
+namespace rota_slurm {
+
+class Mirror {
+  public:
+    Mirror(rota_engine* e, rota_time default_walltime, Journal& journal)
+        : e_(e), default_walltime_(default_walltime), journal_(journal) {}
+
+    // Reports to the engine what changed in Slurm since the last call. The
+    // engine's clock must already be at the snapshot's time.
+    void sync(const View& v);
+
+    // The engine started a job on `hosts`: it is now the engine's until
+    // Slurm ends it. `released`: Slurm was told to run it (always with one
+    // row; under gang scheduling only at its first RESUME).
+    void started(uint32_t id, const std::string& hosts, bool released);
+
+    // Where a started job runs and whether Slurm holds it at the moment
+    // (NULL for any other job). Gang scheduling releases and holds it.
+    struct Placement {
+        std::string hosts;
+        bool released = false;
+    };
+    Placement* placement(uint32_t id);
+    // Slurm refused a START: the engine forgets the job, and the next pass
+    // submits it again (it is still held), with its original submit time.
+    void start_failed(uint32_t id);
+    // The engine rejected a job: it stays held in Slurm and is not offered again.
+    void rejected(uint32_t id);
+
+    // Jobs the engine started that have ended, for the status line.
+    uint64_t ended() const { return ended_; }
+
+  private:
+    enum class Is { queued, started, rejected, foreign };
+    void submit(const Job& j);
+    void adopt(const Job& j);
+    void forget(uint32_t id, Is was, bool finished);
+    void sync_nodes(const View& v);
+    const View* view_ = nullptr;  // the snapshot being synced, for node names
+
+    rota_engine* e_;
+    rota_time default_walltime_;
+    Journal& journal_;
+    std::map<uint32_t, Is> jobs_;           // every job the engine was told about
+    std::map<uint32_t, Placement> placed_;  // the started ones
+    std::map<int32_t, Service> service_;    // nodes the engine was told are out of service
+    uint64_t ended_ = 0;
+};
+
+// Logs a failed rota call with the engine's message; returns rc.
+int report(rota_engine* e, int rc, const char* what, int64_t id);
+
+}  // namespace rota_slurm

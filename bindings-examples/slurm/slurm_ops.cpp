@@ -1,0 +1,52 @@
+// slurm_ops.cpp: job controls through libslurm (slurm_ops.h).
+#include "slurm_ops.h"
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include <cstdio>
+
+namespace rota_slurm {
+
+static bool failed(const char* what, uint32_t id) {
+    std::fprintf(stderr, "rota-slurm: %s job %u: %s\n", what, id,
+                 slurm_strerror(slurm_get_errno()));
+    return false;
+}
+
+// Slurm's hold is priority 0, and a held job's priority cannot be set to
+// a value: the only change accepted is INFINITE, which releases the hold
+// (the priority plugin then computes one). Pinning and release go in one
+// update so that Slurm's own scheduler never sees the job free to start
+// elsewhere.
+bool release(uint32_t id, const std::string& hosts) {
+    job_desc_msg_t d;
+    slurm_init_job_desc_msg(&d);
+    d.job_id = id;
+    d.req_nodes = const_cast<char*>(hosts.c_str());
+    d.priority = INFINITE;
+    return slurm_update_job(&d) == SLURM_SUCCESS || failed("releasing", id);
+}
+
+bool hold(uint32_t id) {
+    job_desc_msg_t d;
+    slurm_init_job_desc_msg(&d);
+    d.job_id = id;
+    d.priority = 0;
+    return slurm_update_job(&d) == SLURM_SUCCESS || failed("holding", id);
+}
+
+Suspend suspend(uint32_t id) {
+    if (slurm_suspend(id) == SLURM_SUCCESS) return Suspend::done;
+    // Release -> RUNNING takes about a second: a job released at the end
+    // of a slice may still be pending when the slice ends.
+    if (slurm_get_errno() == ESLURM_JOB_PENDING) return Suspend::pending;
+    failed("suspending", id);
+    return Suspend::failed;
+}
+
+bool resume(uint32_t id) {
+    return slurm_resume(id) == SLURM_SUCCESS || failed("resuming", id);
+}
+
+}  // namespace rota_slurm

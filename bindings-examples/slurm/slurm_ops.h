@@ -1,0 +1,22 @@
+// slurm_ops.h: the job controls the daemon uses, each one libslurm call
+// whose failure is logged with Slurm's message.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace rota_slurm {
+
+// Pins a held job to `hosts` ("n1,n2") and releases it, in one update.
+bool release(uint32_t id, const std::string& hosts);
+// Holds a released job that has not started yet (priority 0).
+bool hold(uint32_t id);
+
+enum class Suspend { done, pending, failed };
+// Stops a running job's processes (slurm_suspend). `pending`: the job was
+// released but Slurm has not started it yet.
+Suspend suspend(uint32_t id);
+// Continues a suspended job (slurm_resume).
+bool resume(uint32_t id);
+
+}  // namespace rota_slurm

@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""Checks a Slurm run against rota-slurm's decisions.
+
+    check_schedule.py JOBS JOURNAL JOBCOMP [ROTA PRESET]
+    check_schedule.py --gang MPL JOBS JOURNAL JOBCOMP
+    check_schedule.py --restart JOBS JOURNAL JOBCOMP
+
+JOBS: "id nodes seconds limit" per submitted job. JOURNAL: rota-slurm's
+--journal (SUBMIT, START, END lines, engine time in microseconds).
+JOBCOMP: Slurm's jobcomp/filetxt records (start, end and nodes at
+one-second resolution).
+
+Checks that every job ran to completion, exactly once, on exactly the
+nodes rota chose; that no node ran two jobs at once; that Slurm started
+each job within a few seconds of rota's decision; and that Slurm's start
+order is rota's (up to Slurm's one-second resolution and the moment a
+node takes to finish its previous job).
+
+With --gang: each job ran on its nodes and started in Slurm at its first
+RESUME; no node executed two jobs at once (the journal's RESUME..SUSPEND
+stretches); Slurm never held more than MPL jobs on a node; and a job
+suspended for S seconds stayed in Slurm about its work plus S (so Slurm
+really stopped it).
+
+With --restart (the daemon was stopped and started again mid-run): the
+second daemon adopted running jobs on the nodes the first one chose, and
+no job was lost or started twice.
+
+With ROTA (the `rota` tool) and PRESET, it also replays the journal with
+`rota simulate`: the jobs arriving when the daemon first saw them and
+running as long as the daemon saw them run, in milliseconds (so that the
+replay keeps the order of events), must get the same start times and the
+same nodes as in the cluster.
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from datetime import datetime
+
+# Seconds. Release -> RUNNING takes about one second on an idle machine;
+# the margins leave room for a loaded one.
+LAG = 5
+ORDER_SLACK = 2
+
+
+def expand(hostlist):
+    """'n[1-3,5],n7' -> {'n1', 'n2', 'n3', 'n5', 'n7'}"""
+    out = set()
+    for prefix, ranges, single in re.findall(r"([A-Za-z_-]+)\[([^\]]*)\]|([^,\[\]]+)", hostlist):
+        if single:
+            out.add(single)
+            continue
+        for part in ranges.split(","):
+            lo, _, hi = part.partition("-")
+            for i in range(int(lo), int(hi or lo) + 1):
+                out.add(f"{prefix}{i:0{len(lo)}d}")
+    return out
+
+
+def stamp(s):
+    return datetime.strptime(s, "%Y-%m-%dT%H:%M:%S").timestamp()
+
+
+def node_number(name):
+    """The test's nodes are n1..n8: rota numbers them 0..7."""
+    return int(name[1:]) - 1
+
+
+def replay(rota, preset, journal, errors):
+    """Simulates the journal's jobs and compares with what the daemon did."""
+    submit, start, end = {}, {}, {}
+    for kind, t, job, *rest in journal:
+        t = int(t)
+        if kind == "SUBMIT":
+            submit[job] = (t, int(rest[0]), int(rest[1]))
+        elif kind == "START":
+            start[job] = (t, sorted(node_number(n) for n in rest[0].split(",")))
+        elif kind == "END":
+            end[job] = t
+    t0 = min(t for t, _, _ in submit.values())
+    ms = lambda t: round((t - t0) / 1000)
+    with tempfile.TemporaryDirectory() as tmp:
+        swf = os.path.join(tmp, "run.swf")
+        with open(swf, "w") as f:
+            f.write("; MaxProcs: 8\n")
+            for job in sorted(submit, key=lambda j: (submit[j][0], int(j))):
+                t, procs, estimate = submit[job]
+                run = ms(end[job]) - ms(start[job][0])
+                f.write(f"{job} {ms(t)} -1 {run} {procs} -1 -1 {procs} {round(estimate / 1000)} "
+                        "-1 1 -1 -1 -1 -1 -1 -1 -1\n")
+        out = os.path.join(tmp, "jobs.csv")
+        sim = subprocess.run([rota, "simulate", "--trace", swf, "--procs", "8", "--policy", preset,
+                              "--jobs-csv", out, "--no-progress"], capture_output=True, text=True)
+        if sim.returncode != 0:
+            errors.append(f"replay: rota simulate failed: {sim.stderr.strip()}")
+            return
+        same = 0
+        for row in csv.DictReader(open(out)):
+            job = row["job_id"]
+            nodes = []
+            for part in row["allocated_resources"].split():
+                lo, _, hi = part.partition("-")
+                nodes += range(int(lo), int(hi or lo) + 1)
+            want_t, want_nodes = ms(start[job][0]), start[job][1]
+            if abs(float(row["start_time"]) - want_t) > 1 or sorted(nodes) != want_nodes:
+                errors.append(f"replay: job {job} simulated at {row['start_time']} ms on {nodes}, "
+                              f"ran at {want_t} ms on {want_nodes}")
+            else:
+                same += 1
+        print(f"check_schedule: rota simulate on the journal: {same} of {len(submit)} jobs "
+              "at the same time on the same nodes")
+
+
+def check_gang(mpl, jobs, journal, ran, errors):
+    """Gang scheduling: what the daemon did and what Slurm recorded."""
+    # From the journal: the stretches each job executed (RESUME to SUSPEND
+    # or END), and how long it stood suspended after it had run.
+    nodes, running, executed, suspended = {}, {}, {}, {}
+    stopped_at = {}
+    for kind, t, job, *rest in journal:
+        t, job = int(t) / 1e6, int(job)
+        if kind == "START":
+            nodes[job] = rest[0].split(",")
+        elif kind == "RESUME":
+            if job in stopped_at:
+                suspended.setdefault(job, []).append((stopped_at.pop(job), t))
+            running[job] = t
+        elif kind in ("SUSPEND", "END") and job in running:
+            executed.setdefault(job, []).append((running.pop(job), t))
+            if kind == "SUSPEND":
+                stopped_at[job] = t
+    # Slurm started each job at one of its RESUMEs (the first, unless it
+    # was held again before it started).
+    resumes = {}
+    for kind, t, job, *rest in journal:
+        if kind == "RESUME":
+            resumes.setdefault(int(job), []).append(int(t) / 1e6)
+    for job, (_, start, _, _) in sorted(ran.items()):
+        if not any(int(r) <= start <= r + LAG for r in resumes.get(job, [])):
+            errors.append(f"job {job}: started at {start:.0f}, resumed at {resumes.get(job)}")
+    # No node executes two jobs at once.
+    per_node = {}
+    for job, spans in executed.items():
+        for n in nodes[job]:
+            per_node.setdefault(n, []).extend((a, b, job) for a, b in spans)
+    for n, spans in sorted(per_node.items()):
+        spans.sort()
+        for (s1, e1, j1), (s2, e2, j2) in zip(spans, spans[1:]):
+            if s2 < e1 - 1e-6:
+                errors.append(f"node {n}: job {j2} resumed at {s2:.3f} while job {j1} ran "
+                              f"until {e1:.3f}")
+    # Slurm holds at most MPL jobs on a node at any moment.
+    events = {}
+    for job, (_, start, end, where) in ran.items():
+        for n in where:
+            events.setdefault(n, []).extend([(start, 1), (end, -1)])
+    for n, ev in sorted(events.items()):
+        held = 0
+        for t, d in sorted(ev, key=lambda e: (e[0], e[1])):
+            held += d
+            if held > mpl:
+                errors.append(f"node {n}: {held} jobs at {t:.0f} with MPL {mpl}")
+    # Slurm really stopped the suspended jobs: each one's time in Slurm
+    # is its work (steps of 0.1 s) plus the time it stood suspended. Only
+    # suspensions after Slurm started it count: a job suspended before it
+    # started was held instead, and Slurm starts it at a later RESUME.
+    stopped = 0
+    for job, gaps in sorted(suspended.items()):
+        if job not in ran:
+            continue
+        _, start, end, _ = ran[job]
+        s = sum(b - a for a, b in gaps if a >= start + 1)
+        stopped += s > 0
+        if s >= 3:
+            work = int(jobs[job][1])
+            if end - start < 0.8 * work + s - 2:
+                errors.append(f"job {job}: {end - start:.0f} s in Slurm, though suspended for "
+                              f"{s:.1f} s and working {work} s")
+    nsusp = sum(1 for kind, *_ in journal if kind == "SUSPEND")
+    print(f"check_schedule: gang: {nsusp} suspends, {stopped} jobs suspended while running in "
+          f"Slurm, up to {max([len(v) for v in executed.values()] or [0])} slices per job")
+    if not stopped:
+        errors.append("no job was suspended and resumed: nothing was time-sliced")
+
+
+def main(*args):
+    mpl, restart = 0, False
+    if args and args[0] == "--gang":
+        mpl, args = int(args[1]), args[2:]
+    if args and args[0] == "--restart":
+        restart, args = True, args[1:]
+    return check(mpl, restart, *args)
+
+
+def check(mpl, restart, jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
+    errors = []
+    jobs = {int(l.split()[0]): l.split()[1:] for l in open(jobs_path) if l.strip()}
+    journal = [l.split() for l in open(journal_path) if l.strip()]
+    decided = {}  # job -> (time in s, nodes)
+    order = []
+    for kind, t, job, *rest in journal:
+        if kind != "START":
+            continue
+        job = int(job)
+        if job in decided:
+            errors.append(f"job {job}: started twice by rota")
+        decided[job] = (int(t) / 1e6, set(rest[0].split(",")))
+        order.append(job)
+    ran = {}
+    for line in open(jobcomp_path):
+        f = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
+        job = int(f["JobId"])
+        if job in ran:
+            errors.append(f"job {job}: two completion records")
+        ran[job] = (f["JobState"], stamp(f["StartTime"]), stamp(f["EndTime"]),
+                    expand(f["NodeList"]))
+
+    for job, (nodes, secs, limit) in sorted(jobs.items()):
+        if job not in decided:
+            errors.append(f"job {job}: never started by rota")
+            continue
+        if job not in ran:
+            errors.append(f"job {job}: no completion record in Slurm")
+            continue
+        state, start, end, where = ran[job]
+        t, chosen = decided[job]
+        if state != "COMPLETED":
+            errors.append(f"job {job}: {state} in Slurm")
+        if where != chosen:
+            errors.append(f"job {job}: ran on {sorted(where)}, rota chose {sorted(chosen)}")
+        if len(where) != int(nodes):
+            errors.append(f"job {job}: ran on {len(where)} nodes, asked for {nodes}")
+        if not mpl and not (int(t) <= start <= t + LAG):
+            errors.append(f"job {job}: started at {start:.0f}, rota decided at {t:.3f}")
+
+    # A restarted daemon adopts what the one before it started: the same
+    # jobs on the same nodes.
+    adopted = {int(job): set(rest[0].split(",")) for kind, t, job, *rest in journal
+               if kind == "ADOPT"}
+    for job, where in sorted(adopted.items()):
+        if job not in decided or decided[job][1] != where:
+            errors.append(f"job {job}: adopted on {sorted(where)}, started on "
+                          f"{sorted(decided[job][1]) if job in decided else 'none'}")
+    if restart:
+        print(f"check_schedule: restart: {len(adopted)} jobs adopted by the second daemon")
+        if not adopted:
+            errors.append("restart: the second daemon adopted no job")
+
+    if mpl:
+        check_gang(mpl, jobs, journal, ran, errors)
+        for e in errors:
+            print("check_schedule: FAIL:", e)
+        return 1 if errors else 0
+
+    # No node runs two jobs at once: on each node, every job starts no
+    # earlier than the one before it ended (both truncated to the second).
+    per_node = {}
+    for job, (_, start, end, where) in ran.items():
+        for n in where:
+            per_node.setdefault(n, []).append((start, end, job))
+    for n, spans in sorted(per_node.items()):
+        spans.sort()
+        for (s1, e1, j1), (s2, e2, j2) in zip(spans, spans[1:]):
+            if s2 < e1:
+                errors.append(f"node {n}: job {j2} started at {s2:.0f} before job {j1} ended at {e1:.0f}")
+
+    # Slurm's start order is rota's: a job rota started later never ran
+    # before one it started earlier, but for Slurm's one-second resolution
+    # and the moment a node takes to finish its previous job.
+    starts = [ran[j][1] for j in order if j in ran]
+    for i, (a, sa) in enumerate(zip(order, starts)):
+        for b, sb in zip(order[i + 1:], starts[i + 1:]):
+            if sb < sa - ORDER_SLACK:
+                errors.append(f"order: rota started {a} before {b}, Slurm at {sa:.0f} and {sb:.0f}")
+
+    first = min(ran[j][1] for j in ran) if ran else 0
+    last = max(ran[j][2] for j in ran) if ran else 0
+    backfilled = sum(1 for i, j in enumerate(order) if any(k < j for k in order[i + 1:]))
+    print(f"check_schedule: {len(jobs)} jobs, {len(decided)} rota decisions, {len(ran)} Slurm "
+          f"records, makespan {last - first:.0f} s, {backfilled} started ahead of an older job")
+    lags = [ran[j][1] - decided[j][0] for j in decided if j in ran]
+    if lags:
+        print(f"check_schedule: Slurm's start (to the second) minus rota's decision: "
+              f"{min(lags):.1f} .. {max(lags):.1f} s")
+    if rota:
+        replay(rota, preset, journal, errors)
+    for e in errors:
+        print("check_schedule: FAIL:", e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))

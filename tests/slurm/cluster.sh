@@ -1,0 +1,150 @@
+# cluster.sh: a private Slurm cluster on localhost, for the tests to source.
+#
+# cluster_start DIR NODES writes a slurm.conf under DIR and starts munged
+# (its own key and socket), slurmctld and NODES slurmd daemons, all in the
+# foreground of background subshells so that each PID is known; every PID
+# goes to DIR/pids and cluster_stop kills exactly those. Nothing touches
+# the system's munge or Slurm (/etc/munge, /etc/slurm, /run/munge): the
+# clients find this cluster through SLURM_CONF, which cluster_start exports.
+#
+# Ports: ROTA_SLURM_PORT (default 16990) for slurmctld, the next NODES for
+# the slurmd daemons, away from Slurm's defaults (6817, 6818).
+
+cluster_log() { echo "cluster: $*" >&2; }
+
+# Records a PID so that cluster_stop stops it.
+cluster_track() { echo "$1" >>"$CLUSTER_DIR/pids"; }
+
+cluster_write_conf() {
+  local dir=$1 nodes=$2 port=$3 extra=${4:-}
+  cat >"$dir/slurm.conf" <<CONF
+ClusterName=rotatest
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$port
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$dir/munge/munge.socket
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool/%n
+SlurmctldPidFile=$dir/run/slurmctld.pid
+SlurmdPidFile=$dir/run/slurmd-%n.pid
+SlurmctldLogFile=$dir/log/slurmctld.log
+SlurmdLogFile=$dir/log/slurmd-%n.log
+SlurmctldDebug=info
+SlurmdDebug=info
+SelectType=select/linear
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/filetxt
+JobCompLoc=$dir/jobcomp.txt
+SchedulerType=sched/builtin
+SchedulerParameters=batch_sched_delay=0
+PriorityType=priority/multifactor
+PriorityWeightAge=0
+PriorityWeightFairshare=0
+PriorityWeightJobSize=0
+PriorityWeightPartition=0
+PriorityWeightQOS=0
+ReturnToService=2
+MpiDefault=none
+SwitchType=switch/none
+KillWait=2
+MinJobAge=600
+InactiveLimit=0
+Waittime=0
+NodeName=n[1-$nodes] NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((port + 1))-$((port + nodes)) CPUs=1 State=UNKNOWN
+PartitionName=batch Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP
+$extra
+CONF
+}
+
+# cluster_start DIR NODES [EXTRA_CONF_LINES]
+cluster_start() {
+  CLUSTER_DIR=$1
+  CLUSTER_NODES=$2
+  local port=${ROTA_SLURM_PORT:-16990} i
+  mkdir -p "$CLUSTER_DIR"/{munge,state,spool,run,log}
+  : >"$CLUSTER_DIR/pids"
+  # munged refuses a socket directory others can write to, and clients
+  # need to reach the socket through it: 755.
+  chmod 755 "$CLUSTER_DIR" "$CLUSTER_DIR/munge"
+  chmod 700 "$CLUSTER_DIR/state"
+  mungekey -c -k "$CLUSTER_DIR/munge/munge.key" || return 1
+  munged -F --key-file="$CLUSTER_DIR/munge/munge.key" \
+    --socket="$CLUSTER_DIR/munge/munge.socket" --pid-file="$CLUSTER_DIR/run/munged.pid" \
+    --log-file="$CLUSTER_DIR/log/munged.log" --seed-file="$CLUSTER_DIR/munge/seed" \
+    >>"$CLUSTER_DIR/log/munged.out" 2>&1 &
+  cluster_track $!
+  for i in $(seq 50); do [ -S "$CLUSTER_DIR/munge/munge.socket" ] && break; sleep 0.1; done
+  [ -S "$CLUSTER_DIR/munge/munge.socket" ] || { cluster_log "munged did not start"; return 1; }
+
+  cluster_write_conf "$CLUSTER_DIR" "$CLUSTER_NODES" "$port" "${3:-}"
+  export SLURM_CONF=$CLUSTER_DIR/slurm.conf
+  slurmctld -D -i >>"$CLUSTER_DIR/log/slurmctld.out" 2>&1 &
+  cluster_track $!
+  for i in $(seq 1 "$CLUSTER_NODES"); do
+    slurmd -D -N "n$i" >>"$CLUSTER_DIR/log/slurmd-n$i.out" 2>&1 &
+    cluster_track $!
+  done
+  # Ready when every node is idle.
+  for i in $(seq 150); do
+    if [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | wc -l)" = "$CLUSTER_NODES" ]; then
+      return 0
+    fi
+    sleep 0.2
+  done
+  cluster_log "nodes not idle after 30 s:"
+  sinfo -N >&2 || true
+  return 1
+}
+
+# The slurmstepd of each job that is still running on this cluster: slurmd
+# starts them detached, so they are recognised by this cluster's
+# SLURM_CONF in their environment.
+cluster_stepds() {
+  local d
+  for d in /proc/[0-9]*; do
+    [ "$(cat "$d/comm" 2>/dev/null)" = slurmstepd ] || continue
+    tr '\0' '\n' <"$d/environ" 2>/dev/null | grep -qx "SLURM_CONF=$CLUSTER_DIR/slurm.conf" &&
+      echo "${d#/proc/}"
+  done
+}
+
+# Cancels the jobs still in Slurm and waits for them to go, then stops
+# every recorded PID (TERM, then KILL after 5 s), then any slurmstepd of
+# this cluster left over and the job processes under it.
+cluster_stop() {
+  [ -n "${CLUSTER_DIR:-}" ] && [ -f "$CLUSTER_DIR/pids" ] || return 0
+  local pids p i alive
+  if [ -n "$(squeue -h -o %i 2>/dev/null)" ]; then
+    scancel --full $(squeue -h -o %i) 2>/dev/null || true
+    for i in $(seq 50); do [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break; sleep 0.2; done
+  fi
+  pids=$(cat "$CLUSTER_DIR/pids")
+  for p in $pids; do kill -TERM "$p" 2>/dev/null || true; done
+  for i in $(seq 50); do
+    alive=""
+    for p in $pids; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+    [ -z "$alive" ] && break
+    sleep 0.1
+  done
+  for p in $alive; do kill -KILL "$p" 2>/dev/null || true; done
+  for p in $pids; do wait "$p" 2>/dev/null || true; done
+  : >"$CLUSTER_DIR/pids"
+  local c g
+  for p in $(cluster_stepds); do
+    cluster_log "stopping job step $p left running"
+    # Its job's processes (maybe stopped by a suspension) form a process
+    # group under it: KILL reaches stopped processes too.
+    for c in $(pgrep -P "$p"); do
+      g=$(ps -o pgid= -p "$c" | tr -d ' ')
+      [ -n "$g" ] && [ "$g" != "$(ps -o pgid= -p $$ | tr -d ' ')" ] && kill -KILL -- "-$g" 2>/dev/null
+      kill -KILL "$c" 2>/dev/null || true
+    done
+    kill -KILL "$p" 2>/dev/null || true
+  done
+}
