@@ -292,10 +292,14 @@ TEST_CASE("sweep --slurm: the job-array script parses and its tasks run every ru
 }
 
 TEST_CASE("sweep --slurm: the array runs under a real Slurm controller", "[sweep][slurm]") {
-    if (!on_path("slurmctld") || !on_path("sbatch")) {
+    // A controller to submit to is started by tests/slurm/run_sweep.sh,
+    // which runs this test case against its own cluster; run on its own,
+    // it says where it runs.
+    if (std::getenv("ROTA_SLURM_CLUSTER") == nullptr || !on_path("sbatch")) {
         WARN(
-            "slurmctld/sbatch not on PATH: the job array is not submitted (its content and "
-            "its tasks are tested above)");
+            "no Slurm cluster of the tests' own: the job array is submitted by the test "
+            "'slurm: rota sweep --slurm runs its array under a real Slurm controller' "
+            "(tests/slurm/run_sweep.sh); its content and its tasks are tested above");
         return;
     }
     const fs::path d = temp_dir("slurmctld");
