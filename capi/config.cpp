@@ -83,7 +83,7 @@ ParamValue param_of(const toml::node& n, const std::string& key) {
 }
 
 void parse_policy(const toml::table& t, EngineConfig& c) {
-    std::set<std::string> keys{"search_path", "quarantine_after", "quarantine_time"};
+    std::set<std::string> keys{"search_path", "quarantine_after", "quarantine_time", "pass_budget"};
     for (int h = 0; h < kHookCount; ++h) keys.insert(hook_name(static_cast<Hook>(h)));
     only_keys(t, "policy", keys);
     const std::int64_t after = get_int(t, "quarantine_after", "policy.", 50);
@@ -97,6 +97,11 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
             "key 'policy.quarantine_time' must be 0 (until a reload) or a number of seconds "
             "up to 1e9");
     c.scheduler.quarantine_time = static_cast<Time>(cool * static_cast<double>(kSecond));
+    const std::int64_t pass = get_int(t, "pass_budget", "policy.", c.scheduler.pass_budget);
+    if (pass < 0)
+        fail("key 'policy.pass_budget' must be 0 (no limit) or a number of instructions, got " +
+             std::to_string(pass));
+    c.scheduler.pass_budget = pass;
     if (const toml::node* sp = t.get("search_path")) {
         if (!sp->is_array()) fail("key 'policy.search_path' must be an array of strings");
         for (const auto& e : *sp->as_array()) {

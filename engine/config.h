@@ -137,6 +137,10 @@ struct SchedulerConfig {
     // time (0: until the policies are reloaded or replaced).
     std::int32_t quarantine_after = 50;
     Time quarantine_time = 600 * kSecond;
+    // The work every hook call of one pass (or re-key) may add up to,
+    // Lua VM instructions (0: no limit); past it the pass's remaining calls
+    // use their fallbacks.
+    std::int64_t pass_budget = 100'000'000;
 
     // Order keys that age (docs/design.md, "Order keys that change"): when
     // the order policy says its keys age, the whole queue is re-keyed and

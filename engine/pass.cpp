@@ -22,6 +22,7 @@ namespace rota {
 
 void Scheduler::schedule() {
     begin_event();
+    pass_work_ = 0;
     ++counters_.passes;
     machine_.advance(now_);
     admit();
@@ -51,6 +52,7 @@ void Scheduler::schedule() {
 
 bool Scheduler::call_ok(Hook h, const HookOutcome& o, std::uint64_t ns) {
     const auto i = static_cast<std::size_t>(h);
+    if (policy_[i]) pass_work_ += policy_[i]->last_work();
     HookStats& st = counters_.hooks[i];
     ++st.calls;
     st.nanoseconds += ns;
@@ -97,18 +99,32 @@ bool Scheduler::call_ok(Hook h, const HookOutcome& o, std::uint64_t ns) {
     return false;
 }
 
+// Whether hook h is not to be called now: quarantined, or the pass's
+// budget is spent. Either way its fallback applies and the skip is counted.
 bool Scheduler::quarantined(Hook h) {
     const auto i = static_cast<std::size_t>(h);
-    if (quarantine_end_[i] == kNoTime) return false;
-    if (now_ >= quarantine_end_[i]) {  // the cool-down is over: one more try
+    if (quarantine_end_[i] != kNoTime) {
+        if (now_ < quarantine_end_[i]) {
+            ++counters_.hooks[i].skipped;
+            return true;
+        }
+        // The cool-down is over: one more try.
         quarantine_end_[i] = kNoTime;
         failing_[i] = cfg_.quarantine_after - 1;  // a failure quarantines it again
         counters_.hooks[i].quarantined = false;
         if (log_) log_(std::string("policy hook ") + hook_name(h) + " is called again");
-        return false;
     }
-    ++counters_.hooks[i].skipped;
-    return true;
+    if (cfg_.pass_budget > 0 && pass_work_ >= cfg_.pass_budget) {
+        ++counters_.hooks[i].skipped;
+        if (!pass_budget_logged_ && log_) {
+            log_("policy: the pass budget of " + std::to_string(cfg_.pass_budget) +
+                 " instructions is spent; hooks use their fallbacks until the next pass "
+                 "(logged once; counted as skipped calls)");
+            pass_budget_logged_ = true;
+        }
+        return true;
+    }
+    return false;
 }
 
 void Scheduler::end_quarantines() {
@@ -315,6 +331,7 @@ bool Scheduler::aging() const {
 
 void Scheduler::rekey() {
     begin_event();
+    pass_work_ = 0;
     rekey_queue();
 }
 

@@ -53,6 +53,10 @@ class Policy {
     virtual bool ages(Hook) const { return false; }
     // Where the hook's decisions come from, for messages (a script's path).
     virtual std::string source(Hook) const { return "the policy"; }
+    // The work of the last call, counted against the pass budget
+    // (policy.pass_budget): VM instructions for a Lua script, 0 for a
+    // policy that does not count.
+    virtual std::int64_t last_work() const { return 0; }
 
     // One decision per job of `jobs` (new arrivals and held jobs).
     virtual HookOutcome admission(const JobBatch& jobs, const CommonContext& ctx,

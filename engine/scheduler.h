@@ -340,6 +340,8 @@ class Scheduler {
     BackfillContext backfill_context(Slot head) const;
     MigrationContext migration_context();
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
+    std::int64_t pass_work_ = 0;  // hook work this pass (policy.pass_budget)
+    bool pass_budget_logged_ = false;
     // The wall time of a hook call begun at t0, for its statistics.
     static std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point t0) {
         return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -61,6 +61,7 @@ void InstructionBudget::install(lua_State* L) {
 
 void InstructionBudget::arm(lua_State* L) {
     steps_left = limit / kStep + (limit % kStep != 0 ? 1 : 0);
+    armed_steps = steps_left;
     tripped = false;
     // Also restarts the step counter, so each call gets its whole budget.
     lua_sethook(L, count_hook, LUA_MASKCOUNT, kStep);

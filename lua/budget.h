@@ -30,6 +30,7 @@ struct InstructionBudget {
 
     std::int64_t limit = 0;  // instructions per call
     std::int64_t steps_left = 0;
+    std::int64_t armed_steps = 0;  // steps_left when the call began
     bool tripped = false;
     char where[96] = {};  // "file:line" where the budget ran out
 
@@ -38,6 +39,12 @@ struct InstructionBudget {
     // Called before every script call: a fresh budget, and the normal
     // step if the last call tripped it.
     void arm(lua_State* L);
+    // Instructions the call since arm() ran, to the step (deterministic:
+    // the same script on the same batch counts the same).
+    std::int64_t used() const {
+        const std::int64_t steps = tripped ? armed_steps : armed_steps - steps_left;
+        return steps * kStep;
+    }
 };
 
 }  // namespace rota::lua

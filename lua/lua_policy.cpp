@@ -45,6 +45,13 @@ HookOutcome guarded(Hook h, F&& f) {
 
 }  // namespace
 
+template <class F>
+HookOutcome LuaPolicy::run(Hook h, F&& f) {
+    HookOutcome o = guarded(h, std::forward<F>(f));
+    last_work_ = vm(h) ? vm(h)->instructions_used() : 0;
+    return o;
+}
+
 LuaPolicy::LuaPolicy(LuaConfig cfg) : cfg_(std::move(cfg)) {
     check(cfg_);
     if (!cfg_.log) cfg_.log = log_to_stderr;
@@ -104,7 +111,7 @@ HookOutcome not_configured(Hook h) {
 HookOutcome LuaPolicy::admission(const JobBatch& jobs, const CommonContext& ctx,
                                  std::vector<Admission>& out) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::admission, [&] {
+    return run(Hook::admission, [&] {
         return vm(Hook::admission) ? vm(Hook::admission)->admission(jobs, ctx, out)
                                    : not_configured(Hook::admission);
     });
@@ -113,7 +120,7 @@ HookOutcome LuaPolicy::admission(const JobBatch& jobs, const CommonContext& ctx,
 HookOutcome LuaPolicy::order(const JobBatch& jobs, const CommonContext& ctx,
                              std::vector<double>& keys) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::order, [&] {
+    return run(Hook::order, [&] {
         return vm(Hook::order) ? vm(Hook::order)->order(jobs, ctx, keys)
                                : not_configured(Hook::order);
     });
@@ -122,7 +129,7 @@ HookOutcome LuaPolicy::order(const JobBatch& jobs, const CommonContext& ctx,
 HookOutcome LuaPolicy::backfill_select(const JobBatch& cands, const BackfillContext& ctx,
                                        std::vector<std::int64_t>& picks) {
     last_ctx_ = ctx;
-    return guarded(Hook::backfill_select, [&] {
+    return run(Hook::backfill_select, [&] {
         return vm(Hook::backfill_select)
                    ? vm(Hook::backfill_select)->backfill_select(cands, ctx, picks)
                    : not_configured(Hook::backfill_select);
@@ -132,7 +139,7 @@ HookOutcome LuaPolicy::backfill_select(const JobBatch& cands, const BackfillCont
 HookOutcome LuaPolicy::migration_option(const MigrationBatch& m, const MigrationContext& ctx,
                                         std::vector<std::int64_t>& out) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::migration_option, [&] {
+    return run(Hook::migration_option, [&] {
         return vm(Hook::migration_option)
                    ? vm(Hook::migration_option)->migration_option(m, ctx, out)
                    : not_configured(Hook::migration_option);
@@ -142,7 +149,7 @@ HookOutcome LuaPolicy::migration_option(const MigrationBatch& m, const Migration
 HookOutcome LuaPolicy::placement(const JobBatch& jobs, const PlacementContext& ctx,
                                  std::vector<std::int64_t>& clusters) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::placement, [&] {
+    return run(Hook::placement, [&] {
         return vm(Hook::placement) ? vm(Hook::placement)->placement(jobs, ctx, clusters)
                                    : not_configured(Hook::placement);
     });
@@ -151,7 +158,7 @@ HookOutcome LuaPolicy::placement(const JobBatch& jobs, const PlacementContext& c
 HookOutcome LuaPolicy::harvest(const MalleableBatch& victims, const MalleableContext& ctx,
                                std::vector<std::int64_t>& take) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::harvest, [&] {
+    return run(Hook::harvest, [&] {
         return vm(Hook::harvest) ? vm(Hook::harvest)->harvest(victims, ctx, take)
                                  : not_configured(Hook::harvest);
     });
@@ -160,7 +167,7 @@ HookOutcome LuaPolicy::harvest(const MalleableBatch& victims, const MalleableCon
 HookOutcome LuaPolicy::distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
                                     std::vector<std::int64_t>& give) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::distribution, [&] {
+    return run(Hook::distribution, [&] {
         return vm(Hook::distribution) ? vm(Hook::distribution)->distribution(jobs, ctx, give)
                                       : not_configured(Hook::distribution);
     });
@@ -169,7 +176,7 @@ HookOutcome LuaPolicy::distribution(const MalleableBatch& jobs, const MalleableC
 HookOutcome LuaPolicy::preempt(const PreemptBatch& sets, const PreemptContext& ctx,
                                std::vector<std::int64_t>& pick) {
     static_cast<CommonContext&>(last_ctx_) = ctx;
-    return guarded(Hook::preempt, [&] {
+    return run(Hook::preempt, [&] {
         return vm(Hook::preempt) ? vm(Hook::preempt)->preempt(sets, ctx, pick)
                                  : not_configured(Hook::preempt);
     });

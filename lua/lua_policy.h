@@ -53,6 +53,7 @@ class LuaPolicy : public Policy {
     bool streams(Hook h) const override;
     bool ages(Hook h) const override;
     std::string source(Hook h) const override { return resolved_path(h); }
+    std::int64_t last_work() const override { return last_work_; }
     // Never throw: a broken script gives HookOutcome::failure("<hook>: ...").
     HookOutcome admission(const JobBatch& jobs, const CommonContext& ctx,
                           std::vector<Admission>& out) override;
@@ -87,8 +88,12 @@ class LuaPolicy : public Policy {
     using Vms = std::array<std::unique_ptr<lua::Vm>, kHookCount>;
     Vms load_all() const;
     lua::Vm* vm(Hook h) const { return vms_[static_cast<std::size_t>(h)].get(); }
+    // Calls f() guarded against exceptions and records the call's work.
+    template <class F>
+    HookOutcome run(Hook h, F&& f);
 
     LuaConfig cfg_;
+    std::int64_t last_work_ = 0;
     BackfillContext last_ctx_;
     Vms vms_;
 };

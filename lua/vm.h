@@ -32,6 +32,8 @@ class Vm {
     bool streams(Hook h) const { return streams_[index(h)]; }
     bool ages(Hook h) const { return ages_[index(h)]; }
     const std::string& path(Hook h) const { return path_[index(h)]; }
+    // VM instructions the last hook call ran (lua/budget.h).
+    std::int64_t instructions_used() const { return budget_.used(); }
 
     // Calls every configured hook on an empty batch; throws
     // rota::Error(Errc::script) with the first failure.

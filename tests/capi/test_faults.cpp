@@ -628,3 +628,53 @@ TEST_CASE("faults: a callback calling back into its engine gets ROTA_ESTATE") {
     CHECK(rota_job_info_get(e.get(), 3, &info) == ROTA_OK);
     CHECK(info.state == ROTA_JOB_RUNNING);
 }
+
+TEST_CASE("faults: hooks that spend a pass's budget leave the rest of the pass to the fallbacks") {
+    // Admission and order each burn about 100,000 loop iterations (several
+    // hundred thousand VM instructions) a call. With a pass budget of
+    // 200,000 instructions, admission spends it and the pass's order call
+    // is skipped: FCFS keys. The next pass has a whole budget again.
+    const std::string dir = std::string(ROTA_TEST_DATA) + "/lua";
+    const std::string scripts =
+        "[policy.admission]\nscript = \"burn.lua\"\nloops = 100000\n"
+        "[policy.order]\nscript = \"burn.lua\"\nloops = 100000\n";
+    auto e = rota::test::engine_from(
+        "[machine]\nprocs = 8\n[policy]\npass_budget = 200000\n" + scripts, dir.c_str());
+    std::vector<std::string> lines;
+    rota_set_log(
+        e.get(),
+        [](void* ud, const char* l) { static_cast<std::vector<std::string>*>(ud)->push_back(l); },
+        &lines);
+    rota_job j{};
+    j.size = sizeof(j);
+    j.procs = 1;
+    j.estimate = 100 * 1'000'000LL;
+    for (std::int64_t id = 1; id <= 2; ++id) {
+        j.id = id;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+        REQUIRE(rota_advance(e.get(), id * 1'000'000LL) == ROTA_OK);
+        REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+        const auto adm = rota::test::hook_stats(e.get(), ROTA_HOOK_ADMISSION);
+        const auto ord = rota::test::hook_stats(e.get(), ROTA_HOOK_ORDER);
+        CHECK(adm.calls == static_cast<std::uint64_t>(id));  // each pass starts afresh
+        CHECK(adm.failures == 0);
+        CHECK(ord.calls == 0);
+        CHECK(ord.skipped == static_cast<std::uint64_t>(id));
+        CHECK(rota::test::info(e.get(), id).state == ROTA_JOB_RUNNING);  // nothing lost
+    }
+    REQUIRE(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+                return l.find("pass budget of 200000 instructions is spent") != std::string::npos;
+            }) == 1);  // logged once
+    // Without a limit (0) both hooks are called.
+    auto free = rota::test::engine_from(
+        "[machine]\nprocs = 8\n[policy]\npass_budget = 0\n" + scripts, dir.c_str());
+    j.id = 9;
+    REQUIRE(rota_submit(free.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(free.get()) == ROTA_OK);
+    CHECK(rota::test::hook_stats(free.get(), ROTA_HOOK_ORDER).calls == 1);
+    rota_engine* bad = nullptr;
+    CHECK(rota_engine_new("[machine]\nprocs = 8\n[policy]\npass_budget = -1\n", nullptr, &bad) ==
+          ROTA_ECONFIG);
+    CHECK(std::string(rota_errmsg(bad)).find("policy.pass_budget") != std::string::npos);
+    rota_engine_free(bad);
+}
