@@ -205,8 +205,6 @@ MigrationContext Scheduler::migration_context() {
     return c;
 }
 
-// Admission and order for the jobs that arrived since the last pass and for
-// held ones: one hook call each, with the whole batch.
 // Seed 003: the class columns of the batches admit() and rekey_queue()
 // build read each class's priority in the parameter set in force.
 void Scheduler::class_columns() {
@@ -216,6 +214,8 @@ void Scheduler::class_columns() {
     for (const JobClassConfig& c : class_params().classes) p.push_back(c.priority);
 }
 
+// Admission and order for the jobs that arrived since the last pass and for
+// held ones: one hook call each, with the whole batch.
 void Scheduler::admit() {
     if (pending_.empty() && held_.empty()) return;
     class_columns();
