@@ -12,6 +12,18 @@
 
 cluster_log() { echo "cluster: $*" >&2; }
 
+# Skips the test (exit 77) with a reason, or fails it under CI=true, where
+# the cluster must run (scripts/install-deps.sh installs Slurm and munge).
+cluster_skip() {
+  local who=$(basename "$0")
+  if [ "${CI:-}" = true ]; then
+    echo "$who: $1, and CI=true: this test must run (scripts/install-deps.sh)"
+    exit 1
+  fi
+  echo "$who: SKIPPED: $1 (scripts/install-deps.sh installs Slurm and munge)"
+  exit 77
+}
+
 # Records a PID so that cluster_stop stops it.
 cluster_track() { echo "$1" >>"$CLUSTER_DIR/pids"; }
 

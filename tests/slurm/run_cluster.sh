@@ -21,22 +21,14 @@ mode=${2:-easy}
 rota=${3:-}  # given: an EASY run is replayed with `rota simulate` too
 here=$(cd "$(dirname "$0")" && pwd)
 
-skip() {
-  if [ "${CI:-}" = true ]; then
-    echo "run_cluster.sh: $1, and CI=true: this test must run (scripts/install-deps.sh)"
-    exit 1
-  fi
-  echo "run_cluster.sh: SKIPPED: $1 (scripts/install-deps.sh installs Slurm and munge)"
-  exit 77
-}
-for b in slurmctld slurmd munged mungekey sbatch squeue sinfo python3; do
-  command -v "$b" >/dev/null 2>&1 || skip "$b is not installed"
-done
-[ -n "$daemon" ] && [ -x "$daemon" ] || skip "rota-slurm is not built (libslurm-dev is missing)"
-# slurmd starts jobs as their owner, and munged's private key is root's.
-[ "$(id -u)" = 0 ] || skip "the cluster needs root"
-
 source "$here/cluster.sh"
+for b in slurmctld slurmd munged mungekey sbatch squeue sinfo python3; do
+  command -v "$b" >/dev/null 2>&1 || cluster_skip "$b is not installed"
+done
+[ -n "$daemon" ] && [ -x "$daemon" ] || cluster_skip "rota-slurm is not built (libslurm-dev is missing)"
+# slurmd starts jobs as their owner, and munged's private key is root's.
+[ "$(id -u)" = 0 ] || cluster_skip "the cluster needs root"
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/rota-slurm-test.XXXXXX")
 ok=0
 daemon_pid=""

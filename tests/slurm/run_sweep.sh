@@ -8,20 +8,12 @@
 set -euo pipefail
 test_sim=$1
 here=$(cd "$(dirname "$0")" && pwd)
-skip() {
-  if [ "${CI:-}" = true ]; then
-    echo "run_sweep.sh: $1, and CI=true: this test must run (scripts/install-deps.sh)"
-    exit 1
-  fi
-  echo "run_sweep.sh: SKIPPED: $1 (scripts/install-deps.sh installs Slurm and munge)"
-  exit 77
-}
-for b in slurmctld slurmd munged mungekey sbatch sinfo; do
-  command -v "$b" >/dev/null 2>&1 || skip "$b is not installed"
-done
-[ "$(id -u)" = 0 ] || skip "the cluster needs root"
-
 source "$here/cluster.sh"
+for b in slurmctld slurmd munged mungekey sbatch sinfo; do
+  command -v "$b" >/dev/null 2>&1 || cluster_skip "$b is not installed"
+done
+[ "$(id -u)" = 0 ] || cluster_skip "the cluster needs root"
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/rota-sweep-test.XXXXXX")
 finish() {
   cluster_stop
