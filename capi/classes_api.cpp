@@ -10,11 +10,11 @@ using namespace rota;
 
 namespace {
 
-const ClassesConfig& classes_of(rota_engine* e) {
+const ClassesConfig& classes_of(const rota_engine* e) {
     return e->sched->config().classes;
 }
 
-void check_class(rota_engine* e, int32_t c) {
+void check_class(const rota_engine* e, int32_t c) {
     const ClassesConfig& cc = classes_of(e);
     const auto n = static_cast<int32_t>(cc.base.classes.size());
     if (!cc.enabled)
@@ -51,10 +51,10 @@ int rota_job_set_class(rota_engine* e, int64_t id, int32_t job_class) {
     });
 }
 
-int rota_class_get(rota_engine* e, int32_t job_class, rota_class_info* out) {
+int rota_class_info_get(const rota_engine* e, int32_t job_class, rota_class_info* out) {
     return capi::guard(e, [&] {
         if (!out || out->size < sizeof(size_t))
-            throw Error(Errc::invalid, "rota_class_get: out is NULL or its size is not set");
+            throw Error(Errc::invalid, "rota_class_info_get: out is NULL or its size is not set");
         check_class(e, job_class);
         const auto i = static_cast<std::size_t>(job_class - 1);
         const JobClassConfig& now = e->sched->class_params().classes[i];
@@ -72,7 +72,7 @@ int rota_class_get(rota_engine* e, int32_t job_class, rota_class_info* out) {
     });
 }
 
-int rota_class_find(rota_engine* e, const char* name, int32_t* out) {
+int rota_class_find(const rota_engine* e, const char* name, int32_t* out) {
     return capi::guard(e, [&] {
         if (!name || !out) throw Error(Errc::invalid, "rota_class_find: name or out is NULL");
         const auto& cs = classes_of(e).base.classes;
@@ -85,7 +85,7 @@ int rota_class_find(rota_engine* e, const char* name, int32_t* out) {
     });
 }
 
-const char* rota_class_period(rota_engine* e) {
+const char* rota_class_period(const rota_engine* e) {
     if (!e || !e->sched) return "";
     return e->sched->period_name();
 }

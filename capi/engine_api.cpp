@@ -34,8 +34,8 @@ int status_of(Errc c) {
 
 }  // namespace rota::capi
 
-void rota_engine::log(const std::string& line) {
-    if (log_fn) log_fn(log_ud, line.c_str());
+void rota_engine::log(int level, const std::string& line) {
+    if (log_fn && level <= log_level) log_fn(log_ud, level, line.c_str());
 }
 
 void rota_engine::install_policies() {
@@ -50,8 +50,13 @@ void rota_engine::install_policies() {
 
 namespace {
 
-LuaConfig lua_config(const EngineConfig& c, const std::string& base_dir) {
+// The Lua side of configuration `c` for engine `e`: scripts, limits, where
+// to look, where print() and memory go.
+LuaConfig lua_config(rota_engine* e, const EngineConfig& c, const std::string& base_dir) {
     LuaConfig lc;
+    lc.log = [e](std::string_view l) { e->log(ROTA_LOG_INFO, "policy: " + std::string(l)); };
+    lc.alloc = e->alloc;
+    lc.alloc_ud = e->alloc_ud;
     for (const auto& s : c.scripts) lc.hooks.push_back({s.hook, LuaHookConfig{s.script, s.params}});
     lc.instruction_budget = c.instruction_budget;
     lc.memory_limit = static_cast<std::size_t>(c.memory_limit_mb) << 20;
@@ -62,29 +67,55 @@ LuaConfig lua_config(const EngineConfig& c, const std::string& base_dir) {
     return lc;
 }
 
-int create(const std::string& text, const std::string& source, const std::string& base_dir,
-           rota_engine** out) {
+// The policies configuration `c` asks for, loaded and dry-run; null if it
+// names no script.
+std::shared_ptr<LuaPolicy> load_policies(rota_engine* e, const EngineConfig& c) {
+    std::shared_ptr<LuaPolicy> lua;
+    if (!c.scripts.empty()) lua = std::make_shared<LuaPolicy>(lua_config(e, c, e->base_dir));
+    // An interval for keys that do not age would be read by nothing.
+    if (c.rekey_interval_given && !(lua && lua->ages(Hook::order)))
+        throw Error(Errc::config,
+                    "key 'scheduler.rekey_interval' has no effect: the order policy " +
+                        (lua ? lua->resolved_path(Hook::order) : std::string()) +
+                        " does not declare that its keys age (ages = true; "
+                        "docs/lua-api.md, \"order\")");
+    return lua;
+}
+
+}  // namespace
+
+int capi::create(const std::string& text, const std::string& source, const std::string& base_dir,
+                 const rota_engine_options* opt, rota_engine** out) {
     if (!out) return ROTA_EINVAL;
     rota_engine* e = new (std::nothrow) rota_engine;
     *out = e;
     if (!e) return ROTA_ENOMEM;
     e->base_dir = base_dir;
+    if (opt) {
+        if (opt->size < sizeof(size_t)) {
+            e->err = "rota_engine_options: size is not set (o.size = sizeof o)";
+            return ROTA_EINVAL;
+        }
+        rota_engine_options o{};
+        std::memcpy(&o, opt, std::min(opt->size, sizeof o));
+        if (o.log_level < 0 || o.log_level > ROTA_LOG_DEBUG) {
+            e->err = "rota_engine_options: log_level " + std::to_string(o.log_level) +
+                     " is outside 0..4";
+            return ROTA_EINVAL;
+        }
+        if (o.log) {
+            e->log_fn = o.log;
+            e->log_ud = o.log_ud;
+        }
+        if (o.log_level > 0) e->log_level = o.log_level;
+        e->alloc = o.alloc;
+        e->alloc_ud = o.alloc_ud;
+    }
     try {
         e->config = parse_config(text, source);
-        if (!e->config.scripts.empty()) {
-            LuaConfig lc = lua_config(e->config, base_dir);
-            lc.log = [e](std::string_view l) { e->log("policy: " + std::string(l)); };
-            e->lua = std::make_shared<LuaPolicy>(std::move(lc));
-        }
-        // An interval for keys that do not age would be read by nothing.
-        if (e->config.rekey_interval_given && !(e->lua && e->lua->ages(Hook::order)))
-            throw Error(Errc::config,
-                        "key 'scheduler.rekey_interval' has no effect: the order policy " +
-                            (e->lua ? e->lua->resolved_path(Hook::order) : std::string()) +
-                            " does not declare that its keys age (ages = true; "
-                            "docs/lua-api.md, \"order\")");
+        e->lua = load_policies(e, e->config);
         e->sched = std::make_unique<Scheduler>(e->config.scheduler);
-        e->sched->set_log([e](const std::string& l) { e->log(l); });
+        e->sched->set_log([e](int level, const std::string& l) { e->log(level, l); });
         e->install_policies();
         return ROTA_OK;
     } catch (const Error& x) {
@@ -97,8 +128,6 @@ int create(const std::string& text, const std::string& source, const std::string
         return ROTA_EINTERNAL;
     }
 }
-
-}  // namespace
 
 namespace {
 
@@ -124,6 +153,10 @@ class NativeBackfill : public Policy {
 #define ROTA_X(name, type, value, doc) rb.name = c.name.data();
         ROTA_JOB_COLUMNS_CLASSES(ROTA_X)
 #undef ROTA_X
+        std::size_t spelled = 0;
+#define ROTA_X(name, type, value, doc) rb.name = spell(c.name, c.names, spelled++);
+        ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
         rota_backfill_context rc{};
         rc.size = sizeof(rc);
 #define ROTA_X(name, type, doc) rc.name = c_value(ctx.name);
@@ -141,6 +174,16 @@ class NativeBackfill : public Policy {
     }
 
   private:
+    // A name column as the strings C reads: the interned names' own
+    // characters, so a pointer per job and no copy of a string.
+    const char* const* spell(const std::vector<Name>& ids, const NameTable* names, std::size_t k) {
+        if (spelled_.size() <= k) spelled_.resize(k + 1);
+        std::vector<const char*>& out = spelled_[k];
+        out.clear();
+        for (const Name n : ids) out.push_back(names ? names->c_str(n) : "");
+        return out.data();
+    }
+
     template <class T>
     static T c_value(T v) {
         return v;
@@ -191,6 +234,7 @@ class NativeBackfill : public Policy {
     Time now_ = kNoTime;
     std::vector<std::int32_t> ids_, procs_, running_;
     std::vector<double> usage_;
+    std::vector<std::vector<const char*>> spelled_;  // per name column, reused call after call
 };
 
 }  // namespace
@@ -201,8 +245,15 @@ const char* rota_version(void) {
     return ROTA_VERSION;
 }
 
-void rota_log_stderr(void*, const char* line) {
-    std::fprintf(stderr, "rota: %s\n", line);
+int rota_version_number(void) {
+    return ROTA_VERSION_NUMBER;
+}
+
+void rota_log_stderr(void*, int level, const char* line) {
+    const char* tag = level == ROTA_LOG_ERROR     ? "error: "
+                      : level == ROTA_LOG_WARNING ? "warning: "
+                                                  : "";
+    std::fprintf(stderr, "rota: %s%s\n", tag, line);
 }
 int rota_abi_version(void) {
     return ROTA_ABI_VERSION;
@@ -211,8 +262,9 @@ int rota_abi_version(void) {
 const char* rota_status_name(int s) {
     static const char* names[] = {"ROTA_OK",        "ROTA_DONE",      "ROTA_EINVAL", "ROTA_ECONFIG",
                                   "ROTA_ENOTFOUND", "ROTA_EEXIST",    "ROTA_ETIME",  "ROTA_ESCRIPT",
-                                  "ROTA_ESTATE",    "ROTA_EINTERNAL", "ROTA_ENOMEM", "ROTA_ERANGE"};
-    return s >= 0 && s <= ROTA_ERANGE ? names[s] : "ROTA_UNKNOWN";
+                                  "ROTA_ESTATE",    "ROTA_EINTERNAL", "ROTA_ENOMEM", "ROTA_ERANGE",
+                                  "ROTA_EABORT"};
+    return s >= 0 && s <= ROTA_EABORT ? names[s] : "ROTA_UNKNOWN";
 }
 
 const char* rota_strerror(int s) {
@@ -227,8 +279,9 @@ const char* rota_strerror(int s) {
                                  "not valid in the current state",
                                  "internal error (a bug in rota)",
                                  "out of memory",
-                                 "output buffer too small"};
-    return s >= 0 && s <= ROTA_ERANGE ? text[s] : "unknown status code";
+                                 "output buffer too small",
+                                 "stopped by the caller's callback"};
+    return s >= 0 && s <= ROTA_EABORT ? text[s] : "unknown status code";
 }
 
 const char* rota_errmsg(const rota_engine* e) {
@@ -240,7 +293,16 @@ int rota_engine_new(const char* config_toml, const char* base_dir, rota_engine**
         if (out) *out = nullptr;
         return ROTA_EINVAL;
     }
-    return create(config_toml, "<config>", base_dir ? base_dir : ".", out);
+    return capi::create(config_toml, "<config>", base_dir ? base_dir : ".", nullptr, out);
+}
+
+int rota_engine_new_v2(const char* config_toml, const char* base_dir,
+                       const rota_engine_options* options, rota_engine** out) {
+    if (!config_toml) {
+        if (out) *out = nullptr;
+        return ROTA_EINVAL;
+    }
+    return capi::create(config_toml, "<config>", base_dir ? base_dir : ".", options, out);
 }
 
 int rota_engine_new_file(const char* path, rota_engine** out) {
@@ -251,7 +313,7 @@ int rota_engine_new_file(const char* path, rota_engine** out) {
     }
     std::ifstream in(path);
     if (!in) {
-        int rc = create("", path, ".", out);  // a handle that carries the error
+        int rc = capi::create("", path, ".", nullptr, out);  // a handle that carries the error
         if (*out) (*out)->err = std::string("cannot open config file '") + path + "'";
         return rc == ROTA_ENOMEM ? rc : ROTA_ECONFIG;
     }
@@ -259,7 +321,8 @@ int rota_engine_new_file(const char* path, rota_engine** out) {
     ss << in.rdbuf();
     std::string p(path);
     auto slash = p.find_last_of('/');
-    return create(ss.str(), p, slash == std::string::npos ? "." : p.substr(0, slash), out);
+    return capi::create(ss.str(), p, slash == std::string::npos ? "." : p.substr(0, slash), nullptr,
+                        out);
 }
 
 void rota_engine_free(rota_engine* e) {
@@ -273,14 +336,45 @@ int rota_reload_policies(rota_engine* e) {
             e->lua->reload();
         } catch (const Error& x) {
             ++e->reload_failures;
-            e->log(std::string("policy reload failed, keeping the running policies: ") + x.what());
+            e->log(ROTA_LOG_ERROR,
+                   std::string("policy reload failed, keeping the running policies: ") + x.what());
             throw;
         }
         ++e->reloads;
+        e->log(ROTA_LOG_INFO, "policies reloaded");
         e->install_policies();
         e->sched->end_quarantines();
         // The new order script's keys, for the whole queue, at once.
         e->sched->rekey();
+        return ROTA_OK;
+    });
+}
+
+int rota_reconfigure(rota_engine* e, const char* config_toml) {
+    return capi::guard(e, [&] {
+        if (!config_toml) throw Error(Errc::invalid, "rota_reconfigure: config_toml is NULL");
+        EngineConfig next;
+        std::shared_ptr<LuaPolicy> lua;
+        try {
+            // Everything that can fail happens aside; the engine is touched
+            // only once all of it succeeded.
+            next = parse_config(config_toml, "<reconfigure>");
+            e->sched->check_retune(next.scheduler);
+            lua = load_policies(e, next);
+        } catch (const Error& x) {
+            ++e->reload_failures;
+            e->log(ROTA_LOG_ERROR,
+                   std::string("reconfiguration failed, keeping the running one: ") + x.what());
+            throw;
+        }
+        e->sched->retune(next.scheduler);
+        e->config = std::move(next);
+        e->lua = std::move(lua);
+        ++e->reloads;
+        e->install_policies();
+        e->sched->end_quarantines();
+        e->sched->rekey();
+        e->log(ROTA_LOG_INFO, "configuration replaced");
         return ROTA_OK;
     });
 }
@@ -320,6 +414,16 @@ int rota_set_log(rota_engine* e, rota_log_fn fn, void* ud) {
     return capi::guard(e, [&] {
         e->log_fn = fn;
         e->log_ud = ud;
+        return ROTA_OK;
+    });
+}
+
+int rota_set_log_level(rota_engine* e, int level) {
+    return capi::guard(e, [&] {
+        if (level < 0 || level > ROTA_LOG_DEBUG)
+            throw Error(Errc::invalid,
+                        "rota_set_log_level: level " + std::to_string(level) + " is outside 0..4");
+        e->log_level = level;
         return ROTA_OK;
     });
 }

@@ -1,4 +1,7 @@
 // Events and actions of the C ABI.
+#include <cstdio>
+#include <cstring>
+
 #include "handle.h"
 
 using namespace rota;
@@ -56,6 +59,15 @@ JobSpec spec_of(const rota_job* job, const std::string& fn) {
                             std::to_string(job->job_class));
         s.job_class = job->job_class - 1;
     }
+    // Read no further than one byte past the longest name allowed, so that
+    // a string without its NUL is refused by the engine, not overrun.
+    auto name = [](const char* p) {
+        return p ? std::string(p, strnlen(p, kMaxNameBytes + 1)) : std::string();
+    };
+    if (has(offsetof(rota_job, account) + sizeof(job->account))) s.account = name(job->account);
+    if (has(offsetof(rota_job, partition) + sizeof(job->partition)))
+        s.partition = name(job->partition);
+    if (has(offsetof(rota_job, qos) + sizeof(job->qos))) s.qos = name(job->qos);
     return s;
 }
 
@@ -109,6 +121,15 @@ int rota_node_down(rota_engine* e, int32_t node, int fate) {
     });
 }
 
+int rota_job_requeue(rota_engine* e, int64_t id, const char* reason) {
+    return capi::guard(e, [&] {
+        std::string why = reason ? reason : "";
+        if (why.size() > 1000) why.resize(1000);  // a reason, not a payload
+        e->sched->job_requeue(id, why);
+        return ROTA_OK;
+    });
+}
+
 int rota_node_drain(rota_engine* e, int32_t node) {
     return capi::guard(e, [&] {
         e->sched->node_drain(node);
@@ -132,12 +153,29 @@ int rota_job_progress(rota_engine* e, int64_t id, double done) {
 
 int rota_schedule(rota_engine* e) {
     return capi::guard(e, [&] {
+        if (e->log_level < ROTA_LOG_DEBUG || !e->log_fn) {
+            e->sched->schedule();
+            return ROTA_OK;
+        }
+        const Counters before = e->sched->counters();
         e->sched->schedule();
+        const Counters& c = e->sched->counters();
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "pass %llu at %.6f s: %llu started (%llu backfilled), %llu rejected; "
+                      "%zu waiting, %zu running",
+                      static_cast<unsigned long long>(c.passes),
+                      static_cast<double>(e->sched->now()) / 1e6,
+                      static_cast<unsigned long long>(c.started - before.started),
+                      static_cast<unsigned long long>(c.backfilled - before.backfilled),
+                      static_cast<unsigned long long>(c.rejected - before.rejected),
+                      e->sched->queue_length(), e->sched->running_count());
+        e->log(ROTA_LOG_DEBUG, line);
         return ROTA_OK;
     });
 }
 
-int rota_next_wakeup(rota_engine* e, rota_time* t) {
+int rota_next_wakeup(const rota_engine* e, rota_time* t) {
     return capi::guard(e, [&] {
         if (!t) throw Error(Errc::invalid, "rota_next_wakeup: t is NULL");
         auto w = e->sched->next_wakeup();

@@ -18,29 +18,39 @@ struct rota_engine {
     std::shared_ptr<rota::LuaPolicy> lua;    // null if no script is configured
     rota::EngineConfig config;
     std::string base_dir;
-    std::string err;
+    // Diagnostics and scratch, written by read-only (const) queries too.
+    mutable std::string err;
     rota_log_fn log_fn = rota_log_stderr;
     void* log_ud = nullptr;
+    int log_level = ROTA_LOG_INFO;
+    rota_alloc_fn alloc = nullptr;  // every Lua state's memory, if set
+    void* alloc_ud = nullptr;
     std::uint64_t reloads = 0;
     std::uint64_t reload_failures = 0;
     // A C backfill_select installed with rota_set_backfill_select: it wins
     // over the configuration's, reloads included.
     std::shared_ptr<rota::Policy> native_backfill;
-    std::vector<rota::JobId> ids;  // scratch for list queries
+    mutable std::vector<rota::JobId> ids;  // scratch for list queries
     // Jobs rota_job_suspend()ed, which no engine list holds, for
     // rota_top(); ids no longer suspended are dropped on the way.
-    std::vector<rota::JobId> suspended;
+    mutable std::vector<rota::JobId> suspended;
     // Inside a call: a callback (log, native policy) calling back into the
     // same engine would change or read it mid-pass; it gets ROTA_ESTATE.
-    bool busy = false;
+    mutable bool busy = false;
 
-    void log(const std::string& line);
+    void log(int level, const std::string& line);
     void install_policies();  // configured Lua hooks into the scheduler
 };
 
 namespace rota::capi {
 
 int status_of(Errc c);
+
+// An engine from the configuration `text` (its name `source` for messages)
+// as rota_engine_new makes it (engine_api.cpp); *out is set even on
+// failure, carrying the error.
+int create(const std::string& text, const std::string& source, const std::string& base_dir,
+           const rota_engine_options* opt, rota_engine** out);
 
 // Records a job rota_job_suspend() suspended, for rota_top() (top.cpp).
 void note_suspended(rota_engine* e, JobId id);
@@ -58,7 +68,7 @@ void copy_sized(const T& full, T* out) {
 
 // Runs `f` and maps what it throws to a status code and e->err.
 template <class F>
-int guard(rota_engine* e, F&& f) {
+int guard(const rota_engine* e, F&& f) {
     if (!e) return ROTA_EINVAL;
     if (!e->sched) {
         // Keep the creation error readable: say it once, whatever the call.

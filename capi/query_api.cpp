@@ -45,7 +45,7 @@ void check_row(const SchedulerConfig& c, int32_t row) {
 
 extern "C" {
 
-int rota_job_info_get(rota_engine* e, int64_t id, rota_job_info* out) {
+int rota_job_info_get(const rota_engine* e, int64_t id, rota_job_info* out) {
     return capi::guard(e, [&] {
         if (!out || out->size < sizeof(size_t))
             throw Error(Errc::invalid, "rota_job_info_get: out is NULL or its size is not set");
@@ -77,12 +77,15 @@ int rota_job_info_get(rota_engine* e, int64_t id, rota_job_info* out) {
         full.wait_since = classes && waiting ? j->wait_from : -1;
         full.swapping_until =
             j->swapped && j->swapping_until > e->sched->now() ? j->swapping_until : -1;
+        full.account = e->sched->names().c_str(j->account);
+        full.partition = e->sched->names().c_str(j->partition);
+        full.qos = e->sched->names().c_str(j->qos);
         capi::copy_sized(full, out);
         return ROTA_OK;
     });
 }
 
-int rota_queue(rota_engine* e, int64_t* out, size_t cap, size_t* n) {
+int rota_queue(const rota_engine* e, int64_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         e->ids.clear();
         e->sched->queue_ids(e->ids);
@@ -90,7 +93,7 @@ int rota_queue(rota_engine* e, int64_t* out, size_t cap, size_t* n) {
     });
 }
 
-int rota_held(rota_engine* e, int64_t* out, size_t cap, size_t* n) {
+int rota_held(const rota_engine* e, int64_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         e->ids.clear();
         e->sched->held_ids(e->ids);
@@ -98,7 +101,7 @@ int rota_held(rota_engine* e, int64_t* out, size_t cap, size_t* n) {
     });
 }
 
-int rota_running(rota_engine* e, int64_t* out, size_t cap, size_t* n) {
+int rota_running(const rota_engine* e, int64_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         e->ids.clear();
         e->sched->running_ids(e->ids);
@@ -106,7 +109,7 @@ int rota_running(rota_engine* e, int64_t* out, size_t cap, size_t* n) {
     });
 }
 
-int rota_job_nodes(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n) {
+int rota_job_nodes(const rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         const Job* j = e->sched->find(id);
         if (!j) throw Error(Errc::not_found, "no job " + std::to_string(id));
@@ -118,7 +121,7 @@ int rota_job_nodes(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t*
     });
 }
 
-int rota_free_nodes(rota_engine* e, int32_t* out, size_t cap, size_t* n) {
+int rota_free_nodes(const rota_engine* e, int32_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         std::vector<int32_t> idle;
         e->sched->idle_nodes(idle);
@@ -126,7 +129,7 @@ int rota_free_nodes(rota_engine* e, int32_t* out, size_t cap, size_t* n) {
     });
 }
 
-int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t* n) {
+int rota_reservations(const rota_engine* e, rota_reservation* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         std::vector<ReservationInfo> rs;
         e->sched->reservations(rs);
@@ -154,7 +157,7 @@ int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t*
     });
 }
 
-int rota_job_pools(rota_engine* e, int64_t id, int64_t* out, size_t cap, size_t* n) {
+int rota_job_pools(const rota_engine* e, int64_t id, int64_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         const Job* j = e->sched->find(id);
         if (!j) throw Error(Errc::not_found, "no job " + std::to_string(id));
@@ -162,8 +165,8 @@ int rota_job_pools(rota_engine* e, int64_t id, int64_t* out, size_t cap, size_t*
     });
 }
 
-int rota_pool_profile(rota_engine* e, int32_t pool, rota_time* times, int64_t* free, size_t cap,
-                      size_t* n) {
+int rota_pool_profile(const rota_engine* e, int32_t pool, rota_time* times, int64_t* free,
+                      size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         const auto& c = e->sched->config();
         if (pool < 0 || static_cast<std::size_t>(pool) >= c.pools.size())
@@ -184,10 +187,10 @@ int rota_pool_profile(rota_engine* e, int32_t pool, rota_time* times, int64_t* f
     });
 }
 
-int rota_machine(rota_engine* e, rota_machine_info* out) {
+int rota_machine_info_get(const rota_engine* e, rota_machine_info* out) {
     return capi::guard(e, [&] {
         if (!out || out->size < sizeof(size_t))
-            throw Error(Errc::invalid, "rota_machine: out is NULL or its size is not set");
+            throw Error(Errc::invalid, "rota_machine_info_get: out is NULL or its size is not set");
         const auto& c = e->sched->config();
         rota_machine_info full{};
         full.size = sizeof(full);
@@ -205,10 +208,10 @@ int rota_machine(rota_engine* e, rota_machine_info* out) {
     });
 }
 
-int rota_cluster_get(rota_engine* e, int32_t c, rota_cluster_info* out) {
+int rota_cluster_info_get(const rota_engine* e, int32_t c, rota_cluster_info* out) {
     return capi::guard(e, [&] {
         if (!out || out->size < sizeof(size_t))
-            throw Error(Errc::invalid, "rota_cluster_get: out is NULL or its size is not set");
+            throw Error(Errc::invalid, "rota_cluster_info_get: out is NULL or its size is not set");
         const Machine& m = e->sched->machine();
         if (c < 0 || c >= m.clusters())
             throw Error(
@@ -227,7 +230,7 @@ int rota_cluster_get(rota_engine* e, int32_t c, rota_cluster_info* out) {
     });
 }
 
-int rota_job_clusters(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n) {
+int rota_job_clusters(const rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         const Job* j = e->sched->find(id);
         if (!j) throw Error(Errc::not_found, "no job " + std::to_string(id));
@@ -241,7 +244,7 @@ int rota_job_clusters(rota_engine* e, int64_t id, int32_t* out, size_t cap, size
     });
 }
 
-int rota_active_row(rota_engine* e, int32_t* row) {
+int rota_active_row(const rota_engine* e, int32_t* row) {
     return capi::guard(e, [&] {
         if (!row) throw Error(Errc::invalid, "rota_active_row: row is NULL");
         *row = e->sched->active_row();
@@ -249,7 +252,7 @@ int rota_active_row(rota_engine* e, int32_t* row) {
     });
 }
 
-int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_t* n) {
+int rota_matrix_row(const rota_engine* e, int32_t row, int64_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         const auto& c = e->sched->config();
         check_row(c, row);
@@ -272,7 +275,7 @@ int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_
     });
 }
 
-int rota_row_free(rota_engine* e, int32_t row, int32_t* out, size_t cap, size_t* n) {
+int rota_row_free_nodes(const rota_engine* e, int32_t row, int32_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         check_row(e->sched->config(), row);
         std::vector<int32_t> cols;
@@ -281,7 +284,7 @@ int rota_row_free(rota_engine* e, int32_t row, int32_t* out, size_t cap, size_t*
     });
 }
 
-int rota_job_rows(rota_engine* e, int64_t id, int32_t* home, uint32_t* mask) {
+int rota_job_rows(const rota_engine* e, int64_t id, int32_t* home, uint32_t* mask) {
     return capi::guard(e, [&] {
         if (!home || !mask) throw Error(Errc::invalid, "rota_job_rows: home or mask is NULL");
         const Job* j = e->sched->find(id);
@@ -294,7 +297,7 @@ int rota_job_rows(rota_engine* e, int64_t id, int32_t* home, uint32_t* mask) {
     });
 }
 
-int rota_counters_get(rota_engine* e, rota_counters* out) {
+int rota_counters_get(const rota_engine* e, rota_counters* out) {
     return capi::guard(e, [&] {
         if (!out || out->size < sizeof(size_t))
             throw Error(Errc::invalid, "rota_counters_get: out is NULL or its size is not set");
@@ -330,10 +333,10 @@ int rota_counters_get(rota_engine* e, rota_counters* out) {
     });
 }
 
-int rota_user_get(rota_engine* e, int32_t user, rota_user_info* out) {
+int rota_user_info_get(const rota_engine* e, int32_t user, rota_user_info* out) {
     return capi::guard(e, [&] {
         if (!out || out->size < sizeof(size_t))
-            throw Error(Errc::invalid, "rota_user_get: out is NULL or its size is not set");
+            throw Error(Errc::invalid, "rota_user_info_get: out is NULL or its size is not set");
         const UsageBook& u = e->sched->usage();
         rota_user_info full{};
         full.size = sizeof(full);
@@ -345,7 +348,7 @@ int rota_user_get(rota_engine* e, int32_t user, rota_user_info* out) {
     });
 }
 
-int rota_users(rota_engine* e, int32_t* out, size_t cap, size_t* n) {
+int rota_users(const rota_engine* e, int32_t* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         std::vector<int32_t> ids = e->sched->usage().ids();
         std::sort(ids.begin(), ids.end());
@@ -353,7 +356,7 @@ int rota_users(rota_engine* e, int32_t* out, size_t cap, size_t* n) {
     });
 }
 
-int rota_hook_stats_get(rota_engine* e, int hook, rota_hook_stats* out) {
+int rota_hook_stats_get(const rota_engine* e, int hook, rota_hook_stats* out) {
     return capi::guard(e, [&] {
         if (!out || out->size < sizeof(size_t))
             throw Error(Errc::invalid, "rota_hook_stats_get: out is NULL or its size is not set");

@@ -134,7 +134,7 @@ void add_line(std::string& out, std::string line, std::int32_t width) {
     out += '\n';
 }
 
-std::string render(rota_engine* e, std::int32_t width) {
+std::string render(const rota_engine* e, std::int32_t width) {
     const Scheduler& s = *e->sched;
     const SchedulerConfig& cfg = s.config();
     const bool classes = cfg.classes.enabled;
@@ -314,7 +314,7 @@ void note_suspended(rota_engine* e, JobId id) {
 
 extern "C" {
 
-int rota_top(rota_engine* e, int32_t width, char* out, size_t cap, size_t* n) {
+int rota_top(const rota_engine* e, int32_t width, char* out, size_t cap, size_t* n) {
     return capi::guard(e, [&] {
         if (!n) throw Error(Errc::invalid, "rota_top: the count pointer n is NULL");
         if (cap > 0 && !out) throw Error(Errc::invalid, "rota_top: out is NULL but cap > 0");

@@ -23,6 +23,10 @@ template <>
 struct c_type<MaybeTime> {
     using type = rota_time;
 };
+template <>
+struct c_type<Name> {
+    using type = const char*;
+};
 template <class T>
 struct c_type<std::vector<T>> {
     using type = const T*;
@@ -90,9 +94,24 @@ constexpr std::size_t kClassOffsets[] = {
 #undef ROTA_X
 };
 static_assert(kClassOffsets[0] == offsetof(rota_batch, R) + sizeof(void*) &&
-                  in_order(kClassOffsets, kClassOffsets[0], sizeof(rota_batch)) &&
-                  sizeof(rota_batch) == kClassOffsets[std::size(kClassOffsets) - 1] + sizeof(void*),
-              "rota_batch ends with R, then the class columns in declaration order");
+                  in_order(kClassOffsets, kClassOffsets[0], sizeof(rota_batch)),
+              "rota_batch has R, then the class columns in declaration order");
+// Then the name columns (ABI 7), to the end.
+#define ROTA_X(name, ty, value, doc)                                               \
+    static_assert(std::is_same_v<decltype(rota_batch::name), const c_type_t<ty>*>, \
+                  "rota_batch." #name " has the wrong type");
+ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
+constexpr std::size_t kNameOffsets[] = {
+#define ROTA_X(name, type, value, doc) offsetof(rota_batch, name),
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
+};
+static_assert(kNameOffsets[0] == kClassOffsets[std::size(kClassOffsets) - 1] + sizeof(void*) &&
+                  in_order(kNameOffsets, kNameOffsets[0], sizeof(rota_batch)) &&
+                  sizeof(rota_batch) == kNameOffsets[std::size(kNameOffsets) - 1] + sizeof(void*),
+              "rota_batch ends with the class columns, then the name columns in declaration "
+              "order");
 static_assert(in_order(kContextOffsets, offsetof(rota_backfill_context, now),
                        sizeof(rota_backfill_context)),
               "rota_backfill_context's fields are not the declared ones in order");

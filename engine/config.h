@@ -14,6 +14,8 @@ namespace rota {
 struct PoolConfig {
     std::string name;
     std::int64_t capacity = 0;
+
+    bool operator==(const PoolConfig&) const = default;
 };
 
 // One cluster of a multi-cluster machine (seed 001 §2.1): a range of
@@ -21,6 +23,8 @@ struct PoolConfig {
 struct ClusterConfig {
     std::string name;
     std::int32_t nodes = 0;
+
+    bool operator==(const ClusterConfig&) const = default;
 };
 
 // Seed 004 §3's execution models: the run time on P processors of a job
@@ -46,6 +50,8 @@ struct MalleableConfig {
     // the processors it held (§4.1: 1 s + 0.00009 s per byte shipped).
     Time adapt_latency = 0;
     double adapt_per_byte = 0.0;  // microseconds per byte
+
+    bool operator==(const MalleableConfig&) const = default;
 };
 
 // Seed 003 §4.2's job classes (Table 1): each has a priority, a maximum
@@ -60,6 +66,8 @@ struct JobClassConfig {
     Time dnd = 0;               // do-not-disturb time per processor
     std::int32_t procs = 0;     // most processors the class's loaded jobs hold; 0: none
     bool preemptable = true;
+
+    bool operator==(const JobClassConfig&) const = default;
 };
 
 // §4.2's global limits; 0 means no limit.
@@ -71,11 +79,15 @@ struct ClassLimits {
     // 256, 2.25, in the paper). A job not yet started waits if it would
     // pass it; preemption leaves it unchanged.
     std::int32_t system_procs = 0;
+
+    bool operator==(const ClassLimits&) const = default;
 };
 
 struct ClassParams {
     std::vector<JobClassConfig> classes;
     ClassLimits limits;
+
+    bool operator==(const ClassParams&) const = default;
 };
 
 // A parameter set for part of the week (§4.2: "daytime on week-days";
@@ -86,6 +98,8 @@ struct ClassPeriod {
     std::uint8_t days = 0x7f;  // bit d: Monday = 0 .. Sunday = 6
     std::int32_t from = 0, to = 86400;
     ClassParams params;  // complete: the base set with the period's changes
+
+    bool operator==(const ClassPeriod&) const = default;
 };
 
 // Seed 003 §4.3's two-pass algorithm with lazy preemption replaces the
@@ -100,6 +114,8 @@ struct ClassesConfig {
     Time swap_time = 0;
     // Seconds into the week (Monday 00:00 = 0) at engine time 0.
     std::int64_t week_origin = 0;
+
+    bool operator==(const ClassesConfig&) const = default;
 };
 
 struct SchedulerConfig {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "names.h"
 #include "nodes.h"
 #include "types.h"
 
@@ -49,6 +50,10 @@ struct JobSpec {
     std::int64_t adapt_bytes = 0;
     // Seed 003: its job class ([classes] order); -1: the default class.
     std::int32_t job_class = -1;
+    // What production tells a scheduler besides the user ("" for none):
+    // the account charged, the partition asked for, the quality of
+    // service. Kept as given; the engine interns them into Job's names.
+    std::string account, partition, qos;
 };
 
 // Where a running job is on the machine (docs/design.md, "The machine
@@ -109,6 +114,8 @@ struct Job {
     std::int32_t preemptions = 0;
     bool swapped = false;
     bool counted_large = false;  // loaded as a large job (§4.2's large limit)
+    // spec.account, .partition and .qos interned (Scheduler::names()).
+    Name account, partition, qos;
 
     bool reserved() const { return reserved_start != kNoTime; }
     std::int32_t min_procs() const { return spec.min_procs > 0 ? spec.min_procs : spec.procs; }

@@ -206,6 +206,9 @@ void Scheduler::push_malleable(Slot s) {
     b.cost.push_back(queued ? 0.0 : static_cast<double>(adapt_cost(j)) / 1e6);
     b.progress.push_back(progress(j));
     b.user.push_back(j.spec.user);
+    b.account.push_back(j.account);
+    b.partition.push_back(j.partition);
+    b.qos.push_back(j.qos);
     mall_slots_.push_back(s);
 }
 

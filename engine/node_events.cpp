@@ -101,6 +101,21 @@ void Scheduler::node_down(std::int32_t node, bool requeue_job) {
     }
 }
 
+void Scheduler::job_requeue(JobId id, const std::string& why) {
+    begin_event();
+    if (time_sharing())
+        throw Error(Errc::state,
+                    "rota_job_requeue needs one row: under gang scheduling a job's "
+                    "cells are the matrix's");
+    const Slot s = slot_of(id);
+    if (job(s).state != JobState::running)
+        throw Error(Errc::state, "job " + std::to_string(id) + " is not running");
+    requeue(s, why.empty() ? std::string("requeued by the embedder") : why);
+    // A job ahead of the reserved ones is back: their reservations are
+    // placed anew behind it, as after a node event.
+    replace_reservations();
+}
+
 void Scheduler::node_drain(std::int32_t node) {
     begin_event();
     check_node_event(node);

@@ -79,22 +79,24 @@ bool Scheduler::call_ok(Hook h, const HookOutcome& o, std::uint64_t ns) {
         quarantine_end_[i] = cfg_.quarantine_time > 0 ? now_ + length : kForever;
         st.quarantined = true;
         if (log_)
-            log_(std::string("policy hook ") + hook_name(h) + " quarantined after " +
-                 std::to_string(failing_[i]) + " consecutive failures (last: " + o.error + "); " +
-                 (quarantine_end_[i] == kForever
-                      ? std::string("until the policies are reloaded")
-                      : "for " + std::to_string((quarantine_end_[i] - now_) / kSecond) +
-                            " s of engine time or until the policies are reloaded") +
-                 "; meanwhile: " + hook_fallback(h));
+            log_(log_warning,
+                 std::string("policy hook ") + hook_name(h) + " quarantined after " +
+                     std::to_string(failing_[i]) + " consecutive failures (last: " + o.error +
+                     "); " +
+                     (quarantine_end_[i] == kForever
+                          ? std::string("until the policies are reloaded")
+                          : "for " + std::to_string((quarantine_end_[i] - now_) / kSecond) +
+                                " s of engine time or until the policies are reloaded") +
+                     "; meanwhile: " + hook_fallback(h));
     }
     // Log the first failures of each hook; later ones are only counted, so
     // a broken script cannot flood the embedder's log.
     auto& n = logged_failures_[static_cast<int>(h)];
     if (log_ && n < 10) {
         ++n;
-        log_(std::string("policy hook ") + hook_name(h) + " failed: " + o.error +
-             (n == 10 ? " (further failures of this hook are only counted)" : "") +
-             "; using its fallback: " + hook_fallback(h));
+        log_(log_warning, std::string("policy hook ") + hook_name(h) + " failed: " + o.error +
+                              (n == 10 ? " (further failures of this hook are only counted)" : "") +
+                              "; using its fallback: " + hook_fallback(h));
     }
     return false;
 }
@@ -112,14 +114,15 @@ bool Scheduler::quarantined(Hook h) {
         quarantine_end_[i] = kNoTime;
         failing_[i] = cfg_.quarantine_after - 1;  // a failure quarantines it again
         counters_.hooks[i].quarantined = false;
-        if (log_) log_(std::string("policy hook ") + hook_name(h) + " is called again");
+        if (log_) log_(log_info, std::string("policy hook ") + hook_name(h) + " is called again");
     }
     if (cfg_.pass_budget > 0 && pass_work_ >= cfg_.pass_budget) {
         ++counters_.hooks[i].skipped;
         if (!pass_budget_logged_ && log_) {
-            log_("policy: the pass budget of " + std::to_string(cfg_.pass_budget) +
-                 " instructions is spent; hooks use their fallbacks until the next pass "
-                 "(logged once; counted as skipped calls)");
+            log_(log_warning,
+                 "policy: the pass budget of " + std::to_string(cfg_.pass_budget) +
+                     " instructions is spent; hooks use their fallbacks until the next pass "
+                     "(logged once; counted as skipped calls)");
             pass_budget_logged_ = true;
         }
         return true;

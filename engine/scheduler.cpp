@@ -3,12 +3,11 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "error.h"
 
 namespace rota {
-
-namespace {
 
 SchedulerConfig checked(SchedulerConfig cfg) {
     auto fail = [](const std::string& m) { throw Error(Errc::config, m); };
@@ -79,8 +78,6 @@ SchedulerConfig checked(SchedulerConfig cfg) {
     return cfg;
 }
 
-}  // namespace
-
 Scheduler::Scheduler(SchedulerConfig cfg)
     : cfg_(checked(std::move(cfg))),
       machine_(cfg_),
@@ -115,6 +112,9 @@ Scheduler::Scheduler(SchedulerConfig cfg)
     batch_.with_components = clustered();
     place_batch_.with_components = clustered();
     place_batch_.inv_capacity = batch_.inv_capacity;
+    batch_.names = &names_;
+    place_batch_.names = &names_;
+    mall_.names = &names_;
 }
 
 void Scheduler::idle_nodes(std::vector<std::int32_t>& out) const {
@@ -198,6 +198,10 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
         throw Error(Errc::invalid, who + ": submitted at " + std::to_string(spec.submitted) +
                                        " us, after now (" + std::to_string(now_) +
                                        " us) or negative");
+    for (auto [what, name] : {std::pair{"account", &spec.account},
+                              std::pair{"partition", &spec.partition}, std::pair{"qos", &spec.qos}})
+        if (std::string why = bad_name(what, *name); !why.empty())
+            throw Error(Errc::invalid, who + ": its " + why);
     if (index_.find(spec.id) != JobIndex::kNone)
         throw Error(Errc::exists, who + " was already submitted");
 
@@ -224,6 +228,9 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     j.cls = static_cast<std::int16_t>(spec.job_class >= 0 ? spec.job_class
                                                           : cfg_.classes.default_class);
     j.wait_from = j.submit;
+    j.account = names_.intern(spec.account);
+    j.partition = names_.intern(spec.partition);
+    j.qos = names_.intern(spec.qos);
     j.state = JobState::pending;
     index_.insert(spec.id, s);
     return s;

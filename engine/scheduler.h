@@ -47,6 +47,10 @@ struct ReservationInfo {
 // ideal, under execution model m.
 double exec_factor(ExecModel m, std::int32_t p, std::int32_t ideal);
 
+// Throws rota::Error(Errc::config, ...) for a configuration the engine
+// cannot run; returns it unchanged otherwise.
+SchedulerConfig checked(SchedulerConfig cfg);
+
 class Scheduler {
   public:
     explicit Scheduler(SchedulerConfig cfg);
@@ -67,6 +71,9 @@ class Scheduler {
     void node_down(std::int32_t node, bool requeue);
     void node_drain(std::int32_t node);
     void node_up(std::int32_t node);
+    // A running job the embedder stopped and wants run again (a start that
+    // failed, a job its batch system requeued): back in its queue place.
+    void job_requeue(JobId id, const std::string& why);
     // Seed 004 §3's sensing: the share of its work a running job has done.
     // Under the iScheduler it sets the job's expected end (its walltime).
     void report_progress(JobId id, double done);
@@ -120,6 +127,8 @@ class Scheduler {
     Time now() const { return now_; }
     const SchedulerConfig& config() const { return cfg_; }
     const Job* find(JobId id) const;
+    // The names of jobs' accounts, partitions and QOS (Job::account, ...).
+    const NameTable& names() const { return names_; }
     void queue_ids(std::vector<JobId>& out) const;    // in policy order
     void running_ids(std::vector<JobId>& out) const;  // by start
     void held_ids(std::vector<JobId>& out) const;
@@ -144,8 +153,26 @@ class Scheduler {
     // After the policies were reloaded: every hook gets its next call.
     void end_quarantines();
     std::shared_ptr<Policy> policy(Hook h) const { return policy_[static_cast<int>(h)]; }
-    using LogSink = std::function<void(const std::string&)>;
+    // Levels as rota.h's ROTA_LOG_*: 1 error, 2 warning, 3 info, 4 debug.
+    enum LogLevel : int { log_error = 1, log_warning = 2, log_info = 3, log_debug = 4 };
+    using LogSink = std::function<void(int level, const std::string&)>;
     void set_log(LogSink sink) { log_ = std::move(sink); }
+
+    // A new configuration while running (rota_reconfigure, engine/retune.cpp):
+    // check_retune throws Errc::config naming the first key that may not
+    // change (the machine, the rows, the shape of the pass); retune then
+    // takes the tunables, and cannot fail.
+    void check_retune(const SchedulerConfig& next) const;
+    void retune(const SchedulerConfig& next);
+
+    // Snapshots (engine/snapshot.cpp, docs/snapshot.md): the state that
+    // decides future actions, as text. snapshot throws Errc::state for a
+    // mode it does not cover or with actions not yet taken; restore, on a
+    // Scheduler that has seen no event, throws Errc::invalid for a
+    // malformed snapshot and Errc::config for one of another machine, and
+    // leaves the Scheduler unusable then (the caller discards it).
+    std::string snapshot() const;
+    void restore(const std::string& text);
 
   private:
     using Slot = std::uint32_t;
@@ -245,6 +272,7 @@ class Scheduler {
     std::vector<Admission> admissions_;
     std::vector<double> keys_;
     UsageBook usage_;
+    NameTable names_;  // append-only: its strings live as long as the engine
 
     // Order keys that age (pass.cpp): the next multiple of the interval at
     // which a pass re-keys the queue, and the queue as it is re-sorted.

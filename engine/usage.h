@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -41,6 +42,11 @@ class UsageBook {
     std::uint64_t version() const { return version_; }
     // The users with an account (usage or running jobs), in the order seen.
     const std::vector<std::int32_t>& ids() const { return ids_; }
+
+    // Snapshots (engine/snapshot.cpp): the accounts as text lines, and
+    // back, exactly (floating point in hexadecimal).
+    void save(std::string& out) const;
+    void load_line(const std::string& line);
 
   private:
     struct Account {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "names.h"
 #include "types.h"
 
 namespace rota {
@@ -53,10 +54,20 @@ namespace rota {
       class_priorities.empty() ? 0 : class_priorities[static_cast<std::size_t>(j.cls)], \
       "its class's priority in the parameter set in force; 0 without [classes]")
 
+// More columns of every batch of jobs, the names production gives a job
+// (engine/names.h): after the class columns in the C ABI's rota_batch
+// (ABI 7), strings in both C and Lua, "" for none. The batch holds their
+// numbers; `names` (the JobBatch's own, the engine's table) spells them.
+#define ROTA_JOB_COLUMNS_NAMES(X)                                              \
+    X(account, Name, j.account, "account the job is charged to; \"\" if none") \
+    X(partition, Name, j.partition, "partition it asked for; \"\" if none")    \
+    X(qos, Name, j.qos, "its quality of service (QOS); \"\" if none")
+
 // Every column of a batch of jobs, in the order Lua and the names list them.
 #define ROTA_JOB_COLUMNS_ALL(X) \
     ROTA_JOB_COLUMNS(X)         \
-    ROTA_JOB_COLUMNS_CLASSES(X)
+    ROTA_JOB_COLUMNS_CLASSES(X) \
+    ROTA_JOB_COLUMNS_NAMES(X)
 
 // X(column, type, meaning): the candidate moves of a CollapseMatrix-2
 // phase (seed 000 §5.4), for migration_option.
@@ -84,7 +95,10 @@ namespace rota {
     X(harvests, std::int32_t, "harvest events it has suffered")                      \
     X(cost, double, "seconds one adaptation (grow or shrink) would suspend it now")  \
     X(progress, double, "fraction of its work done, [0, 1] (reported or estimated)") \
-    X(user, std::int32_t, "user id, -1 if none")
+    X(user, std::int32_t, "user id, -1 if none")                                     \
+    X(account, Name, "account it is charged to; \"\" if none")                       \
+    X(partition, Name, "partition it asked for; \"\" if none")                       \
+    X(qos, Name, "its quality of service (QOS); \"\" if none")
 
 // X(column, type, meaning): the candidate processor sets of a job past its
 // class's maximum wait (seed 003 §4.3), for preempt: one row per set. A
@@ -316,6 +330,7 @@ struct JobBatch {
     std::vector<double> R;
     std::vector<double> inv_capacity;
     std::vector<std::int32_t> class_priorities;
+    const NameTable* names = nullptr;  // spells the name columns; set once by the engine
     bool with_components = false;
     std::vector<std::int32_t> first{0}, width;
     std::size_t size() const {
@@ -352,6 +367,7 @@ struct MalleableBatch {
 #define ROTA_X(name, type, doc) std::vector<type> name;
     ROTA_MALLEABLE_COLUMNS(ROTA_X)
 #undef ROTA_X
+    const NameTable* names = nullptr;  // spells the name columns; set once by the engine
     std::size_t size() const {
         return id.size();
     }

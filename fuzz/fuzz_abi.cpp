@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rota_set_log(e, nullptr, nullptr);
     rota_machine_info mi{};
     mi.size = sizeof mi;
-    rota_machine(e, &mi);
+    rota_machine_info_get(e, &mi);
     std::vector<std::int64_t> known;
     std::int64_t next_id = 0;
     rota_time now = 0;
@@ -60,6 +60,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     j.ncomponents = 2;
                     j.components = comps;
                 }
+                // A partition of a byte or two, some of them control
+                // characters the engine must refuse, unchanged.
+                char partition[3] = {static_cast<char>(in.next()), static_cast<char>(in.next()), 0};
+                if (in.next() % 2) j.partition = partition;
                 check(rota_submit(e, &j));
                 known.push_back(j.id);
                 break;

@@ -23,11 +23,65 @@ void store_vec(lua_State* L, int table, const std::vector<T>& v) {
     }
 }
 
+// The strings of one engine's names, by number, kept in the registry so
+// that a name column stores a string it already holds: no string made, no
+// hashing, per job. A state serves one engine; the cache is replaced when
+// another table's names come (a new serial).
+constexpr const char* kNameCache = "rota.names";
+
+// A name column as strings, "" for none (so the array stays dense: `#`
+// and ipairs agree with n).
+void store_vec(lua_State* L, int table, const std::vector<Name>& v, const NameTable* names) {
+    table = lua_absindex(L, table);
+    const auto serial = static_cast<lua_Integer>(names ? names->serial() : 0);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, kNameCache) == LUA_TTABLE) {
+        const bool ours =
+            lua_getfield(L, -1, "of") == LUA_TNUMBER && lua_tointeger(L, -1) == serial;
+        lua_pop(L, ours ? 1 : 2);
+        if (!ours) lua_pushnil(L);
+    }
+    if (lua_type(L, -1) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 16, 1);
+        lua_pushinteger(L, serial);
+        lua_setfield(L, -2, "of");
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, kNameCache);
+    }
+    const int cache = lua_gettop(L);
+    const std::size_t n = v.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int32_t id = v[i].id;
+        if (id == 0 || names == nullptr) {
+            lua_pushliteral(L, "");
+        } else if (lua_rawgeti(L, cache, id) != LUA_TSTRING) {
+            lua_pop(L, 1);
+            const std::string& s = (*names)[v[i]];
+            lua_pushlstring(L, s.data(), s.size());
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, cache, id);
+        }
+        lua_rawseti(L, table, static_cast<lua_Integer>(i + 1));
+    }
+    lua_pop(L, 1);
+}
+
+// A column of a batch that has names (`names`): numbers as they are,
+// name columns spelled.
+template <class B, class T>
+void store_job_vec(lua_State* L, int table, const B&, const std::vector<T>& v) {
+    store_vec(L, table, v);
+}
+template <class B>
+void store_job_vec(lua_State* L, int table, const B& b, const std::vector<Name>& v) {
+    store_vec(L, table, v, b.names);
+}
+
 void store_job_column(lua_State* L, int table, const void* batch, int column) {
     const auto& b = *static_cast<const JobBatch*>(batch);
     int k = 0;
 #define ROTA_X(name, type, value, doc) \
-    if (column == k++) return store_vec(L, table, b.name);
+    if (column == k++) return store_job_vec(L, table, b, b.name);
     ROTA_JOB_COLUMNS_ALL(ROTA_X)
 #undef ROTA_X
 }
@@ -45,7 +99,7 @@ void store_malleable_column(lua_State* L, int table, const void* batch, int colu
     const auto& b = *static_cast<const MalleableBatch*>(batch);
     int k = 0;
 #define ROTA_X(name, type, doc) \
-    if (column == k++) return store_vec(L, table, b.name);
+    if (column == k++) return store_job_vec(L, table, b, b.name);
     ROTA_MALLEABLE_COLUMNS(ROTA_X)
 #undef ROTA_X
 }

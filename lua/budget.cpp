@@ -9,10 +9,14 @@ namespace rota::lua {
 
 void* MemoryBudget::alloc(void* ud, void* ptr, std::size_t osize, std::size_t nsize) noexcept {
     auto* m = static_cast<MemoryBudget*>(ud);
+    const std::size_t lua_osize = osize;  // the backing allocator gets Lua's own
     // For a new block Lua passes the object's type in osize, not a size.
     if (ptr == nullptr) osize = 0;
     if (nsize == 0) {
-        std::free(ptr);
+        if (m->backing)
+            m->backing(m->backing_ud, ptr, lua_osize, 0);
+        else
+            std::free(ptr);
         m->used -= osize;
         return nullptr;
     }
@@ -20,7 +24,8 @@ void* MemoryBudget::alloc(void* ud, void* ptr, std::size_t osize, std::size_t ns
     if (m->enforce && nsize > osize && (m->used > m->limit || nsize - osize > m->limit - m->used)) {
         return nullptr;  // Lua collects garbage, retries, then raises LUA_ERRMEM
     }
-    void* p = std::realloc(ptr, nsize);
+    void* p =
+        m->backing ? m->backing(m->backing_ud, ptr, lua_osize, nsize) : std::realloc(ptr, nsize);
     if (p != nullptr) m->used = m->used - osize + nsize;
     return p;
 }

@@ -16,9 +16,15 @@ namespace rota::lua {
 // outside protected mode, where a refused allocation would abort the
 // process, so those are always granted.
 struct MemoryBudget {
+    // The embedder's allocator (rota_engine_options.alloc, lua_Alloc's
+    // contract), or null for realloc/free.
+    using Backing = void* (*)(void* ud, void* ptr, std::size_t osize, std::size_t nsize);
+
     std::size_t limit = 0;
     std::size_t used = 0;
     bool enforce = false;
+    Backing backing = nullptr;
+    void* backing_ud = nullptr;
 
     static void* alloc(void* ud, void* ptr, std::size_t osize, std::size_t nsize) noexcept;
 };

@@ -35,6 +35,10 @@ struct LuaConfig {
     std::vector<std::string> search_path;
     // Where a script's print() goes; empty means stderr.
     std::function<void(std::string_view)> log;
+    // Where every lua_State's memory comes from (rota_engine_options.alloc);
+    // null: realloc and free.
+    void* (*alloc)(void* ud, void* ptr, std::size_t osize, std::size_t nsize) = nullptr;
+    void* alloc_ud = nullptr;
 };
 
 // Not thread-safe: one engine, one thread (ARCHITECTURE §6).

@@ -158,6 +158,8 @@ std::string chunk_id(lua_State* L, const std::string& chunkname) {
 Vm::Vm(const LuaConfig& cfg)
     : sink_(cfg.log), log_([this](std::string_view line) { print_line(line); }) {
     memory_.limit = cfg.memory_limit;
+    memory_.backing = cfg.alloc;
+    memory_.backing_ud = cfg.alloc_ud;
     budget_.limit = cfg.instruction_budget;
     state_.reset(lua_newstate(&MemoryBudget::alloc, &memory_));
     if (!state_) throw Error(Errc::script, "cannot create a Lua state");

@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config liblua5.4-dev libtomlplusplus-dev catch2 zlib1g-dev
       libcli11-dev nlohmann-json3-dev libfmt-dev python3 tmux
-      slurmctld slurmd slurm-client munge libslurm-dev)
+      slurmctld slurmd slurm-client munge libslurm-dev abigail-tools)
 # Services those packages may start; the Slurm test runs its own daemons, so
 # any the install starts is stopped again (bindings-examples/slurm).
 services=(munge slurmd slurmctld)

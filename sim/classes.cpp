@@ -10,7 +10,7 @@ std::vector<std::int32_t> job_classes(rota_engine* e, const std::vector<TraceJob
                                       std::int64_t procs, std::int64_t seconds) {
     rota_machine_info mi{};
     mi.size = sizeof(mi);
-    if (rota_machine(e, &mi) != ROTA_OK || mi.nclasses == 0) return {};
+    if (rota_machine_info_get(e, &mi) != ROTA_OK || mi.nclasses == 0) return {};
     std::int32_t interactive = 0;
     if (rota_class_find(e, "interactive", &interactive) != ROTA_OK) interactive = 0;
     std::vector<std::int32_t> out(jobs.size(), 0);

@@ -51,6 +51,7 @@ struct Workload {
     std::vector<std::string> notes;     // printed after the workload's name
     nlohmann::json info = nlohmann::json::object();  // memory, arrivals: for the summary JSON
     Dependencies deps;                               // SWF fields 17 and 18, or empty
+    std::vector<std::int32_t> partitions;            // SWF field 16 per job, or empty
 };
 
 std::string thousands(std::int64_t v) {
@@ -142,6 +143,7 @@ Workload load_workload(const RunConfig& rc) {
     w.clusters = t.header.clusters;
     w.time_unit = t.header.time_unit;
     w.deps = std::move(t.deps);
+    w.partitions = std::move(t.partitions);
     note_dependencies(w, t.deps_followed ? "follow" : "ignore", w.stats.dependencies_dropped);
     if (!t.deps_followed && lo.dependencies == DependencyMode::automatic && t.machines)
         w.notes.push_back(
@@ -559,6 +561,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             opt.pools = &w.pools;
             opt.components = components;
             opt.deps = &w.deps;
+            opt.partition = &w.partitions;  // SWF field 16
             opt.cycle = rc.cycle;
             const std::vector<std::int32_t> classes =
                 job_classes(e, w.jobs, rc.interactive_procs, rc.interactive_time);

@@ -12,7 +12,7 @@ void print_matrix(std::ostream& os, rota_engine* e, const std::string& label, st
                   const std::function<std::int64_t(std::int64_t)>& name_of) {
     rota_machine_info mi{};
     mi.size = sizeof(mi);
-    rota_machine(e, &mi);
+    rota_machine_info_get(e, &mi);
     int32_t active = 0;
     rota_active_row(e, &active);
     std::vector<std::vector<int64_t>> rows(static_cast<std::size_t>(mi.rows));

@@ -73,7 +73,7 @@ class Machine {
         : e_(e), in_(jobs), opt_(opt), slot_(jobs.size(), kNoRun) {
         rota_machine_info mi{};
         mi.size = sizeof(mi);
-        check(e_, rota_machine(e_, &mi), "rota_machine");
+        check(e_, rota_machine_info_get(e_, &mi), "rota_machine_info_get");
         procs_ = mi.procs;
         rows_ = mi.rows;
         const PoolDemands* pd = opt.pools && !opt.pools->empty() ? opt.pools : nullptr;
@@ -431,6 +431,11 @@ class Machine {
         rj.user = j.user;
         if (opt_.min_procs) rj.min_procs = (*opt_.min_procs)[i];
         if (opt_.job_class) rj.job_class = (*opt_.job_class)[i];
+        std::string partition;  // copied by rota_submit
+        if (opt_.partition && !opt_.partition->empty() && (*opt_.partition)[i] >= 0) {
+            partition = std::to_string((*opt_.partition)[i]);
+            rj.partition = partition.c_str();
+        }
         if (pools_) {
             rj.npools = static_cast<std::int32_t>(pools_->count());
             rj.pools = pools_->of(i);

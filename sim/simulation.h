@@ -62,6 +62,10 @@ struct SimOptions {
     // Seed 003: each job's class (rota_job.job_class; 0 the default), one
     // per job of the workload. nullptr: every job in the default class.
     const std::vector<std::int32_t>* job_class = nullptr;
+    // SWF field 16: each job's partition number (one per job of the
+    // workload, -1 for none), submitted as its partition in decimal
+    // ("3"). nullptr or empty: no job has a partition.
+    const std::vector<std::int32_t>* partition = nullptr;
     // SWF fields 17 and 18 (swf.h, Dependencies): a job with a preceding
     // job is submitted when that job ends (finishes, is killed or
     // rejected), plus its think time; its own submit time is not used.

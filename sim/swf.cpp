@@ -654,6 +654,7 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
             index_of_id.emplace(rec.id, static_cast<std::int32_t>(t.jobs.size()));
         }
         t.jobs.push_back(*j);
+        t.partitions.push_back(rec.partition < 0 ? -1 : rec.partition);
         if (t.header.components) {
             if (rec.components.empty()) {
                 t.components.push(&j->procs, 1);
@@ -678,6 +679,9 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
         }
     }
     t.jobs.shrink_to_fit();
+    if (std::all_of(t.partitions.begin(), t.partitions.end(), [](auto p) { return p < 0; }))
+        t.partitions = {};
+    t.partitions.shrink_to_fit();
     t.pools.demand.shrink_to_fit();
     if (!t.deps.empty()) {
         t.deps.after.resize(t.jobs.size(), -1);

@@ -257,6 +257,10 @@ struct Trace {
     // `jobs`; empty when no job depends on another.
     Dependencies deps;
     bool deps_followed = false;  // the mode resolved to follow
+    // Field 16 (partition number), one entry per job of `jobs`, -1 where
+    // missing; empty when every job's is missing. The simulator submits it
+    // as the job's partition, in decimal (docs/workloads.md).
+    std::vector<std::int32_t> partitions;
 };
 
 // Reads a whole trace. machine_procs is used by the pyss mapping only; if it is

@@ -173,7 +173,7 @@ static int play(machine* m, after_pass_fn after_pass) {
     int steps;
     memset(&mi, 0, sizeof mi);
     mi.size = sizeof mi;
-    TRY(m->e, rota_machine(m->e, &mi));
+    TRY(m->e, rota_machine_info_get(m->e, &mi));
     m->procs = mi.procs;
     if (m->procs > 64 || m->njobs > MAX_JOBS) {
         fprintf(stderr, "error: the example machine is too small\n");
@@ -252,11 +252,11 @@ static int check_starts(const machine* m) {
 /* ------------------------------------------------------------------------ */
 /* Queries                                                                   */
 
-typedef int (*id_list_fn)(rota_engine*, int64_t*, size_t, size_t*);
+typedef int (*id_list_fn)(const rota_engine*, int64_t*, size_t, size_t*);
 
 /* A list query: ask with a small buffer; on ROTA_ERANGE, *n is the count
 ** needed, so allocate that and ask again. */
-static int print_ids(rota_engine* e, id_list_fn fn, const char* label) {
+static int print_ids(const rota_engine* e, id_list_fn fn, const char* label) {
     int64_t small[2];
     int64_t* buf = small;
     size_t n = 0, i;
@@ -396,9 +396,9 @@ static int shortest_first(void* ud, const rota_batch* c, const rota_backfill_con
 }
 
 /* Log lines (hook failures, reloads) go to stdout here; rota's default is stderr. */
-static void log_line(void* ud, const char* line) {
+static void log_line(void* ud, int level, const char* line) {
     (void)ud;
-    printf("  rota log: %s\n", line);
+    printf("  rota log (%s): %s\n", level <= ROTA_LOG_WARNING ? "warning" : "info", line);
 }
 
 /* ------------------------------------------------------------------------ */

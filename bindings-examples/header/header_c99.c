@@ -32,6 +32,9 @@ static void layout(void) {
     FIELD(rota_job, min_procs);
     FIELD(rota_job, adapt_bytes);
     FIELD(rota_job, job_class);
+    FIELD(rota_job, account);
+    FIELD(rota_job, partition);
+    FIELD(rota_job, qos);
     STRUCT(rota_node_run);
     FIELD(rota_node_run, first);
     FIELD(rota_node_run, count);
@@ -71,6 +74,9 @@ static void layout(void) {
     FIELD(rota_job_info, dnd_end);
     FIELD(rota_job_info, wait_since);
     FIELD(rota_job_info, swapping_until);
+    FIELD(rota_job_info, account);
+    FIELD(rota_job_info, partition);
+    FIELD(rota_job_info, qos);
     STRUCT(rota_reservation);
     FIELD(rota_reservation, size);
     FIELD(rota_reservation, job);
@@ -140,6 +146,9 @@ static void layout(void) {
     FIELD(rota_batch, R);
     FIELD(rota_batch, job_class);
     FIELD(rota_batch, class_priority);
+    FIELD(rota_batch, account);
+    FIELD(rota_batch, partition);
+    FIELD(rota_batch, qos);
     STRUCT(rota_backfill_context);
     FIELD(rota_backfill_context, size);
     FIELD(rota_backfill_context, now);

@@ -56,7 +56,7 @@ SEC = 1_000_000  # rota_time counts microseconds
 # rota.h, transcribed. Field order and types must match the header exactly;
 # --check-layout verifies them against the C compiler.
 
-ROTA_ABI_VERSION = 6
+ROTA_ABI_VERSION = 7
 
 ROTA_OK, ROTA_DONE, ROTA_EINVAL, ROTA_ECONFIG, ROTA_ENOTFOUND, ROTA_EEXIST = range(6)
 ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE = range(6, 12)
@@ -90,6 +90,9 @@ class RotaJob(Structure):
         ("min_procs", c_int32),
         ("adapt_bytes", c_int64),
         ("job_class", c_int32),
+        ("account", c_char_p),  # ABI 7: NULL or b"" for none, copied by the engine
+        ("partition", c_char_p),
+        ("qos", c_char_p),
     ]
 
 
@@ -138,6 +141,9 @@ class RotaJobInfo(Structure):
         ("dnd_end", rota_time),
         ("wait_since", rota_time),
         ("swapping_until", rota_time),
+        ("account", c_char_p),  # ABI 7: b"" for none
+        ("partition", c_char_p),
+        ("qos", c_char_p),
     ]
 
 
@@ -231,6 +237,9 @@ class RotaBatch(Structure):  # filled in by the library, size included
         ("R", POINTER(c_double)),
         ("job_class", POINTER(c_int32)),
         ("class_priority", POINTER(c_int32)),
+        ("account", POINTER(c_char_p)),  # ABI 7: interned strings, b"" for none
+        ("partition", POINTER(c_char_p)),
+        ("qos", POINTER(c_char_p)),
     ]
 
 
@@ -280,7 +289,7 @@ STRUCTS = {
 BACKFILL_SELECT_FN = CFUNCTYPE(c_int, c_void_p, POINTER(RotaBatch), POINTER(RotaBackfillContext),
                                POINTER(c_uint32))
 ROTA_STREAM = 1
-LOG_FN = CFUNCTYPE(None, c_void_p, c_char_p)
+LOG_FN = CFUNCTYPE(None, c_void_p, c_int, c_char_p)  # ud, level (ROTA_LOG_*), line
 ID_LIST = (rota_engine_p, POINTER(c_int64), c_size_t, POINTER(c_size_t))
 
 # name: (restype, argtypes), for every function of rota.h.
@@ -323,7 +332,7 @@ FUNCTIONS = {
         (rota_engine_p, c_int32, POINTER(rota_time), POINTER(c_int64), c_size_t,
          POINTER(c_size_t)),
     ),
-    "rota_machine": (c_int, (rota_engine_p, POINTER(RotaMachineInfo))),
+    "rota_machine_info_get": (c_int, (rota_engine_p, POINTER(RotaMachineInfo))),
     "rota_counters_get": (c_int, (rota_engine_p, POINTER(RotaCounters))),
     "rota_hook_name": (c_char_p, (c_int,)),
     "rota_hook_stats_get": (c_int, (rota_engine_p, c_int, POINTER(RotaHookStats))),
@@ -333,7 +342,7 @@ FUNCTIONS = {
     "rota_set_log": (c_int, (rota_engine_p, LOG_FN, c_void_p)),
     "rota_active_row": (c_int, (rota_engine_p, POINTER(c_int32))),
     "rota_matrix_row": (c_int, (rota_engine_p, c_int32, POINTER(c_int64), c_size_t, POINTER(c_size_t))),
-    "rota_row_free": (c_int, (rota_engine_p, c_int32, POINTER(c_int32), c_size_t, POINTER(c_size_t))),
+    "rota_row_free_nodes": (c_int, (rota_engine_p, c_int32, POINTER(c_int32), c_size_t, POINTER(c_size_t))),
     "rota_job_rows": (c_int, (rota_engine_p, c_int64, POINTER(c_int32), POINTER(c_uint32))),
     "rota_log_stderr": (None, (c_void_p, c_char_p)),
 }
@@ -493,7 +502,7 @@ class Engine:
 
     def machine(self):
         m = new_struct(RotaMachineInfo)
-        self.check(self.lib.rota_machine(self.e, byref(m)))
+        self.check(self.lib.rota_machine_info_get(self.e, byref(m)))
         return m
 
     def counters(self):
@@ -552,7 +561,7 @@ class Engine:
         self.check(self.lib.rota_set_backfill_select(self.e, cb, None, flags))
 
     def set_log(self, fn):
-        cb = LOG_FN(lambda _ud, line: fn(line.decode(errors="replace")))
+        cb = LOG_FN(lambda _ud, _level, line: fn(line.decode(errors="replace")))
         self._callbacks.append(cb)
         self.check(self.lib.rota_set_log(self.e, cb, None))
 

@@ -2,6 +2,7 @@
 #include "actions.h"
 
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 #include "slurm_ops.h"
@@ -31,7 +32,7 @@ static void suspend_job(uint32_t id, Mirror::Placement& p, Applied& a) {
 
 static void resume_job(uint32_t id, Mirror::Placement& p, Applied& a) {
     if (!p.released) {
-        if (release(id, p.hosts)) {
+        if (release(id, p.hosts, std::time(nullptr))) {
             p.released = true;
             ++a.resumed;
         }
@@ -51,7 +52,7 @@ void apply_actions(rota_engine* e, const View& v, Mirror& m, Journal& journal, b
         switch (act.type) {
             case ROTA_ACTION_START: {
                 std::string hosts = node_list(v, nodes_of(act));
-                if (!gang && !release(id, hosts)) {
+                if (!gang && !release(id, hosts, m.startable(id))) {
                     failed.push_back(id);
                     ++a.failed;
                     break;
@@ -75,6 +76,15 @@ void apply_actions(rota_engine* e, const View& v, Mirror& m, Journal& journal, b
                 // Slurm enforces the same time limit itself and reports the
                 // end; the engine has freed the nodes already.
                 std::fprintf(stderr, "rota-slurm: job %u reached its walltime\n", id);
+                break;
+            case ROTA_ACTION_REQUEUE:
+                // Slurm requeued it as pending and eligible: held at once,
+                // or Slurm's own scheduler would start it.
+                std::fprintf(stderr, "rota-slurm: job %u requeued: %s\n", id,
+                             act.reason ? act.reason : "");
+                hold(id);
+                m.requeued(id);
+                journal.line("REQUEUE %lld %u", (long long)act.time, id);
                 break;
             case ROTA_ACTION_REJECT:
                 std::fprintf(stderr, "rota-slurm: job %u rejected, left held: %s\n", id,

@@ -5,6 +5,9 @@
 //   SUBMIT <t> <job> <nodes> <walltime us>   a held job handed to the engine
 //   ADOPT  <t> <job> <node,node,...>         a running job taken over
 //   START  <t> <job> <node,node,...>         the engine's decision, applied
+//   SUSPEND, RESUME <t> <job>                gang scheduling's context switches
+//   REQUEUE <t> <job>                        back to the queue: a node of it went down
+//   DOWN, DRAIN, UP <t> <node>               a node left or rejoined service
 //   END    <t> <job>                         Slurm reported the job over
 //
 // It is enough to replay the run offline: the test feeds it to

@@ -13,7 +13,8 @@
 //
 // --journal appends what the engine was told and decided to FILE (journal.h).
 //
-// SIGHUP reloads the policy scripts (rota_reload_policies); SIGTERM and
+// SIGHUP re-reads the configuration file and hands it to rota_reconfigure:
+// scripts and their parameters change together, or not at all; SIGTERM and
 // SIGINT end the daemon after the current pass. Held jobs stay held and
 // released ones keep running: a restarted daemon submits the first again
 // and adopts the second.
@@ -112,7 +113,7 @@ bool parse(int argc, char** argv, Options& o) {
     return o.config && o.interval > 0 && o.default_walltime > 0 && optind == argc;
 }
 
-size_t count(int (*list)(rota_engine*, int64_t*, size_t, size_t*), rota_engine* e) {
+size_t count(int (*list)(const rota_engine*, int64_t*, size_t, size_t*), const rota_engine* e) {
     size_t n = 0;
     list(e, nullptr, 0, &n);
     return n;
@@ -135,6 +136,17 @@ void status_line(rota_engine* e, const View& v, uint64_t pass, const Mirror& m, 
                  (unsigned long long)a.suspended, (unsigned long long)a.resumed);
 }
 
+bool read_file(const char* path, std::string& out) {
+    std::FILE* f = std::fopen(path, "rb");
+    if (!f) return false;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    const bool ok = !std::ferror(f);
+    std::fclose(f);
+    return ok;
+}
+
 int run(const Options& o) {
     View v;
     std::map<std::string, int32_t> numbers;
@@ -151,7 +163,7 @@ int run(const Options& o) {
     }
     rota_machine_info mi = {};
     mi.size = sizeof mi;
-    rota_machine(e, &mi);
+    rota_machine_info_get(e, &mi);
     // Migration would move a running job to other nodes, which Slurm
     // cannot do; every other gang action maps onto suspend and resume.
     if (mi.procs != (int32_t)v.node_names.size() || mi.migration) {
@@ -180,9 +192,11 @@ int run(const Options& o) {
     while (!g_stop) {
         if (g_reload) {
             g_reload = 0;
-            int rc = rota_reload_policies(e);
-            std::fprintf(stderr, "rota-slurm: reload: %s%s%s\n", rota_status_name(rc),
-                         rc ? ": " : "", rc ? rota_errmsg(e) : "");
+            std::string text;
+            int rc = read_file(o.config, text) ? rota_reconfigure(e, text.c_str()) : ROTA_ECONFIG;
+            std::fprintf(
+                stderr, "rota-slurm: reload: %s%s%s\n", rota_status_name(rc), rc ? ": " : "",
+                rc ? (text.empty() ? "cannot read the configuration file" : rota_errmsg(e)) : "");
         }
         // The clock never goes backwards for the engine, even if the
         // system's does.

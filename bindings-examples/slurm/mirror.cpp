@@ -3,9 +3,13 @@
 
 #include <slurm/slurm.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <set>
 #include <vector>
+
+#include "slurm_ops.h"
 
 namespace rota_slurm {
 
@@ -34,7 +38,12 @@ static rota_job job_of(const Job& j, rota_time now, rota_time default_walltime) 
     r.id = j.id;
     r.procs = (int32_t)j.num_nodes;
     r.estimate = j.limit_s > 0 ? j.limit_s * kSec : default_walltime;
-    r.user = -1;
+    r.user = j.user;  // policies' per-user usage and fair share
+    // Pointers into `j`, which outlives the rota_submit or rota_adopt
+    // that copies them.
+    r.account = j.account.c_str();
+    r.partition = j.partition.c_str();
+    r.qos = j.qos.c_str();
     // A job that waited in Slurm before the engine saw it keeps its wait
     // and its place in FCFS order; 0 would mean "now".
     rota_time submitted = (rota_time)j.submit * kSec;
@@ -116,9 +125,35 @@ void Mirror::sync(const View& v) {
         }
         Is is = it->second;
         if (is == Is::queued && !j.held) {
-            // Released, cancelled or started behind the engine's back.
+            // Released, cancelled or started behind the engine's back. Or
+            // it ended in Slurm just before the engine requeued it (its node
+            // went down a moment after): it ran to completion.
+            const bool ran_out = finished(j.state) && requeued_at_.count(j.id);
             forget(j.id, is, false);
+            if (ran_out) {
+                journal_.line("END %lld %u", (long long)rota_now(e_), j.id);
+                ++ended_;
+            }
             if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || pinned(j)) adopt(j);
+        } else if (is == Is::started && j.restarts > placed_[j.id].restarts) {
+            // Slurm requeued it (a node failed under it, or an operator's
+            // `scontrol requeue`): pending again, and not held. The engine
+            // sends it back to its queue; the REQUEUE action holds it in
+            // Slurm. A node event of this pass may have done so already.
+            placed_[j.id].restarts = j.restarts;
+            rota_job_info info = {};
+            info.size = sizeof info;
+            if (rota_job_info_get(e_, j.id, &info) == ROTA_OK && info.state == ROTA_JOB_RUNNING) {
+                char why[64];
+                std::snprintf(why, sizeof why, "Slurm requeued it (restart %u)", j.restarts);
+                report(e_, rota_job_requeue(e_, j.id, why), "rota_job_requeue", j.id);
+            }
+        } else if (is == Is::started && j.state == JOB_PENDING && !j.held &&
+                   placed_[j.id].released && j.begin > startable(j.id) + 1) {
+            // Released, but Slurm put a begin time ahead (a requeue it was
+            // still finishing when the engine started the job again): the
+            // engine's START says now.
+            start_at(j.id, startable(j.id));
         } else if ((is == Is::started || is == Is::foreign) && finished(j.state)) {
             forget(j.id, is, true);
         } else if (is == Is::started && j.held && placed_[j.id].released) {
@@ -144,17 +179,25 @@ void Mirror::sync_nodes(const View& v) {
         auto it = service_.find(n);
         Service have = it == service_.end() ? Service::up : it->second;
         if (want == have) continue;
-        // Slurm decides what becomes of a job on a node that goes down (it
-        // kills or requeues it); the engine only frees its nodes.
+        // The job on a node that goes down goes back to the engine's queue
+        // (a REQUEUE action), where it keeps its place. Slurm requeues it
+        // too (JobRequeue, the default for batch jobs), and the daemon holds
+        // it there until the engine starts it again; a job Slurm ended
+        // instead (requeue disabled) is cancelled at the next sync.
         if (have != Service::up) report(e_, rota_node_up(e_, n), "rota_node_up", n);
         int rc = ROTA_OK;
-        if (want == Service::down) rc = rota_node_down(e_, n, ROTA_NODE_KILL);
+        if (want == Service::down) rc = rota_node_down(e_, n, ROTA_NODE_REQUEUE);
         if (want == Service::drain) rc = rota_node_drain(e_, n);
         report(e_, rc, want == Service::down ? "rota_node_down" : "rota_node_drain", n);
         std::fprintf(stderr, "rota-slurm: node %s is %s\n", v.node_names[n].c_str(),
                      want == Service::up     ? "up"
                      : want == Service::down ? "down"
                                              : "draining");
+        journal_.line("%s %lld %s",
+                      want == Service::up     ? "UP"
+                      : want == Service::down ? "DOWN"
+                                              : "DRAIN",
+                      (long long)rota_now(e_), v.node_names[n].c_str());
         if (want == Service::up)
             service_.erase(n);
         else
@@ -164,7 +207,11 @@ void Mirror::sync_nodes(const View& v) {
 
 void Mirror::started(uint32_t id, const std::string& hosts, bool released) {
     jobs_[id] = Is::started;
-    placed_[id] = Placement{hosts, released};
+    uint32_t restarts = 0;
+    if (view_)
+        for (const Job& j : view_->jobs)
+            if (j.id == id) restarts = j.restarts;
+    placed_[id] = Placement{hosts, released, restarts};
 }
 
 Mirror::Placement* Mirror::placement(uint32_t id) {
@@ -179,6 +226,18 @@ void Mirror::start_failed(uint32_t id) {
 
 void Mirror::rejected(uint32_t id) {
     jobs_[id] = Is::rejected;
+}
+
+void Mirror::requeued(uint32_t id) {
+    jobs_[id] = Is::queued;
+    placed_.erase(id);
+    requeued_at_[id] = std::time(nullptr);
+}
+
+std::time_t Mirror::startable(uint32_t id) const {
+    const std::time_t now = std::time(nullptr);
+    auto it = requeued_at_.find(id);
+    return it == requeued_at_.end() ? now : std::max(now, it->second + 2);
 }
 
 }  // namespace rota_slurm

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ctime>
 #include <map>
 #include <string>
 
@@ -35,6 +36,7 @@ class Mirror {
     struct Placement {
         std::string hosts;
         bool released = false;
+        uint32_t restarts = 0;  // Slurm's restart count when it was started
     };
     Placement* placement(uint32_t id);
     // Slurm refused a START: the engine forgets the job, and the next pass
@@ -42,12 +44,21 @@ class Mirror {
     void start_failed(uint32_t id);
     // The engine rejected a job: it stays held in Slurm and is not offered again.
     void rejected(uint32_t id);
+    // The engine sent a started job back to its queue (a node of it went
+    // down): it waits there again, held in Slurm, until a new START.
+    void requeued(uint32_t id);
+    // When Slurm can start job `id`: now, or a moment after its last
+    // requeue. (Slurm refuses a job credential made in the second its last
+    // one was revoked, "Job credential revoked", which is why it delays a
+    // requeued job itself; two seconds are enough.)
+    std::time_t startable(uint32_t id) const;
 
     // Jobs the engine started that have ended, for the status line.
     uint64_t ended() const { return ended_; }
 
   private:
     enum class Is { queued, started, rejected, foreign };
+    std::map<uint32_t, std::time_t> requeued_at_;
     void submit(const Job& j);
     void adopt(const Job& j);
     void forget(uint32_t id, Is was, bool finished);

@@ -5,6 +5,7 @@
 #include <slurm/slurm_errno.h>
 
 #include <cstdio>
+#include <ctime>
 
 namespace rota_slurm {
 
@@ -19,13 +20,24 @@ static bool failed(const char* what, uint32_t id) {
 // (the priority plugin then computes one). Pinning and release go in one
 // update so that Slurm's own scheduler never sees the job free to start
 // elsewhere.
-bool release(uint32_t id, const std::string& hosts) {
+bool release(uint32_t id, const std::string& hosts, std::time_t begin) {
     job_desc_msg_t d;
     slurm_init_job_desc_msg(&d);
     d.job_id = id;
     d.req_nodes = const_cast<char*>(hosts.c_str());
     d.priority = INFINITE;
+    // A requeued job is not eligible until a begin time Slurm set ahead;
+    // the engine decided it starts now (or as soon as Slurm can: begin).
+    d.begin_time = begin;
     return slurm_update_job(&d) == SLURM_SUCCESS || failed("releasing", id);
+}
+
+bool start_at(uint32_t id, std::time_t begin) {
+    job_desc_msg_t d;
+    slurm_init_job_desc_msg(&d);
+    d.job_id = id;
+    d.begin_time = begin;
+    return slurm_update_job(&d) == SLURM_SUCCESS || failed("making eligible", id);
 }
 
 bool hold(uint32_t id) {

@@ -3,12 +3,16 @@
 #pragma once
 
 #include <cstdint>
+#include <ctime>
 #include <string>
 
 namespace rota_slurm {
 
-// Pins a held job to `hosts` ("n1,n2") and releases it, in one update.
-bool release(uint32_t id, const std::string& hosts);
+// Pins a held job to `hosts` ("n1,n2") and releases it, in one update,
+// eligible from `begin` (seconds since the epoch).
+bool release(uint32_t id, const std::string& hosts, std::time_t begin);
+// Makes a released, pending job eligible from `begin`.
+bool start_at(uint32_t id, std::time_t begin);
 // Holds a released job that has not started yet (priority 0).
 bool hold(uint32_t id);
 

@@ -109,6 +109,12 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
             (s.time_limit == INFINITE || s.time_limit == NO_VAL) ? -1 : (int64_t)s.time_limit * 60;
         j.submit = s.submit_time;
         j.start = s.start_time;
+        j.restarts = s.restart_cnt;
+        j.user = s.user_id <= INT32_MAX ? (int32_t)s.user_id : -1;
+        j.begin = s.eligible_time;
+        j.account = s.account ? s.account : "";
+        j.partition = s.partition ? s.partition : "";
+        j.qos = s.qos ? s.qos : "";
         const char* where = j.state == JOB_PENDING ? s.req_nodes : s.nodes;
         if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || j.state == JOB_PENDING) {
             if (!expand(where, numbers, j.nodes)) {

@@ -24,8 +24,14 @@ struct Job {
     int64_t limit_s = -1;        // time limit in seconds, -1 if none
     std::time_t submit = 0;      // submit time, seconds since the epoch
     std::time_t start = 0;       // RUNNING, SUSPENDED: start time
+    uint32_t restarts = 0;       // times Slurm requeued it (node failure, scontrol requeue)
+    std::time_t begin = 0;       // PENDING: not eligible before (Slurm delays a requeued job)
     std::vector<int32_t> nodes;  // RUNNING, SUSPENDED: rota node numbers; PENDING: the
                                  // nodes it is pinned to (req_nodes), if any
+    // What policies read as the job's account, partition and QOS; "" if
+    // Slurm gives none.
+    std::string account, partition, qos;
+    int32_t user = -1;  // Slurm's user id, -1 past INT32_MAX
 };
 
 struct View {

@@ -61,27 +61,48 @@ extern "C" {
 #define ROTA_API
 #endif
 
-/* Compile-time version. Compare with rota_version() at run time. */
-#define ROTA_VERSION "0.1.0"
-#define ROTA_VERSION_NUMBER 1000 /* major*1000000 + minor*1000 + patch */
+/* Compile-time version, written here only: CMake reads these three lines
+** for the project version, the library's file name and rota.pc. Compare
+** with rota_version() and rota_version_number() at run time. */
+#define ROTA_VERSION_MAJOR 0
+#define ROTA_VERSION_MINOR 2
+#define ROTA_VERSION_PATCH 0
+#define ROTA_VERSION_STR_(x) #x
+#define ROTA_VERSION_STR(x) ROTA_VERSION_STR_(x)
+#define ROTA_VERSION                     \
+    ROTA_VERSION_STR(ROTA_VERSION_MAJOR) \
+    "." ROTA_VERSION_STR(ROTA_VERSION_MINOR) "." ROTA_VERSION_STR(ROTA_VERSION_PATCH)
+/* major * 1000000 + minor * 1000 + patch: ordered, for #if and comparisons. */
+#define ROTA_VERSION_NUMBER \
+    (ROTA_VERSION_MAJOR * 1000000 + ROTA_VERSION_MINOR * 1000 + ROTA_VERSION_PATCH)
 /* Bumped whenever a compiled caller could break. 2: per-hook statistics
 ** through rota_hook_stats_get(), the native backfill callback's batch and
 ** context structs, rota_machine_info.migration. 3: seed 002's K resources
 ** in the batch (resources, R) and the backfill context (capacity, usage,
 ** head_demand, extra); rota_job_pools(), rota_pool_profile(). 4: seed
 ** 001's multi-cluster co-allocation: rota_job.components,
-** rota_action.run_cluster, rota_machine_info.nclusters, rota_cluster_get(),
+** rota_action.run_cluster, rota_machine_info.nclusters, rota_cluster_info_get(),
 ** rota_job_clusters(), the placement hook. 5: seed 004's malleable jobs:
 ** rota_job.min_procs and .adapt_bytes, the GROW and SHRINK actions,
 ** rota_job_progress(), rota_job_info's nodes, min_procs, harvests and
 ** progress, the harvest counters, the harvest and distribution hooks. 6:
 ** seed 003's job classes: rota_job.job_class, the SWAP_OUT and SWAP_IN
 ** actions and START's delay, ROTA_JOB_SUSPENDED, rota_job_suspend(),
-** rota_job_resume(), rota_job_set_class(), rota_class_get(),
+** rota_job_resume(), rota_job_set_class(), rota_class_info_get(),
 ** rota_class_find(), rota_class_period(), rota_job_info's class fields,
 ** rota_machine_info.nclasses, the preemption counters, rota_top(), the
-** preempt hook. */
-#define ROTA_ABI_VERSION 6
+** preempt hook. 7: what a production controller needs: the read-only
+** queries take a const engine; rota_machine_info_get,
+** rota_cluster_info_get, rota_class_info_get, rota_user_info_get and
+** rota_row_free_nodes (renamed from rota_machine, rota_cluster_get,
+** rota_class_get, rota_user_get, rota_row_free: one pattern, the struct's
+** name then _get); rota_version_number(); rota_reconfigure(); log levels
+** (rota_set_log_level()); rota_engine_new_v2() and its options (log sink
+** and level from creation on, an allocator for the scripts' memory);
+** rota_job_requeue(); the account, partition and qos of rota_job,
+** rota_job_info and rota_batch; rota_snapshot() and rota_restore(), and
+** ROTA_EABORT. */
+#define ROTA_ABI_VERSION 7
 
 /* Status codes. */
 #define ROTA_OK 0        /* success */
@@ -96,6 +117,7 @@ extern "C" {
 #define ROTA_EINTERNAL 9 /* broken invariant inside rota: a bug, please report */
 #define ROTA_ENOMEM 10   /* out of memory */
 #define ROTA_ERANGE 11   /* output buffer too small; the needed count is returned */
+#define ROTA_EABORT 12   /* a callback of the caller (rota_writer_fn) asked to stop (ABI 7) */
 
 typedef int64_t rota_time; /* microseconds */
 typedef struct rota_engine rota_engine;
@@ -103,8 +125,10 @@ typedef struct rota_engine rota_engine;
 /* ------------------------------------------------------------------------ */
 /* Versions and errors                                                       */
 
-/* The library's version string, e.g. "0.1.0". */
+/* The library's version string, e.g. "0.2.0". */
 ROTA_API const char* rota_version(void);
+/* The library's ROTA_VERSION_NUMBER, e.g. 2000 for 0.2.0. Added in ABI 7. */
+ROTA_API int rota_version_number(void);
 /* The library's ROTA_ABI_VERSION; refuse to run if it differs from yours. */
 ROTA_API int rota_abi_version(void);
 /* A short constant name for a status code ("ROTA_ETIME"). Never NULL. */
@@ -118,6 +142,54 @@ ROTA_API const char* rota_errmsg(const rota_engine* e);
 
 /* ------------------------------------------------------------------------ */
 /* Life cycle                                                                */
+
+/* Log levels (ABI 7), most severe first; a line's level says what it is:
+**   ERROR    a reload or reconfiguration failed (the running policies stay);
+**   WARNING  a hook call failed or was cut short (its fallback decided), a
+**            hook was quarantined, a pass spent its budget;
+**   INFO     a policy's print(), a hook called again after quarantine, a
+**            reload or reconfiguration that succeeded;
+**   DEBUG    one line per scheduling pass (its time, starts, backfills,
+**            queue and running counts). */
+#define ROTA_LOG_ERROR 1
+#define ROTA_LOG_WARNING 2
+#define ROTA_LOG_INFO 3
+#define ROTA_LOG_DEBUG 4
+/* A log sink: one line, without its newline, valid during the call only.
+** (ABI 7 added `level`.) */
+typedef void (*rota_log_fn)(void* ud, int level, const char* line);
+
+/* An allocator with lua_Alloc's contract (Lua 5.4 manual §4.6): free `ptr`
+** when nsize is 0 (returning NULL), else allocate or resize to nsize bytes
+** and return the block, or NULL on failure (the old block stays valid).
+** When ptr is NULL, osize is the kind of object, not a size. ABI 7. */
+typedef void* (*rota_alloc_fn)(void* ud, void* ptr, size_t osize, size_t nsize);
+
+/* Options for rota_engine_new_v2 (ABI 7). Zero-initialise, then set size
+** and what you need:
+**
+**   rota_engine_options o = {0};
+**   o.size = sizeof o;
+**   o.log_level = ROTA_LOG_WARNING;
+*/
+typedef struct rota_engine_options {
+    size_t size;
+    /* Where log lines go from creation on (so that a policy's print()
+    ** during the dry run at load is seen). NULL: rota_log_stderr. */
+    rota_log_fn log;
+    void* log_ud;
+    /* As rota_set_log_level; 0 here means the default, ROTA_LOG_INFO. */
+    int log_level;
+    /* Where the policy scripts' memory comes from: every Lua state of the
+    ** engine, including those a reload or rota_reconfigure() creates, is
+    ** made with lua_newstate(alloc, ...) through it, the per-state cap
+    ** (policy.memory_limit_mb) still applying. NULL: realloc and free. The
+    ** engine's own tables use the C++ heap; their size is bounded by the
+    ** input limits (docs/reliability.md). `alloc_ud` must outlive the
+    ** engine. */
+    rota_alloc_fn alloc;
+    void* alloc_ud;
+} rota_engine_options;
 
 /* Create an engine from a TOML configuration held in a string (see
 ** docs/config.md for every key). `base_dir` is where relative policy script
@@ -133,6 +205,11 @@ ROTA_API int rota_engine_new(const char* config_toml, const char* base_dir, rota
 /* Same, reading the configuration from a file; relative script paths are
 ** looked up first beside that file. */
 ROTA_API int rota_engine_new_file(const char* path, rota_engine** out);
+/* As rota_engine_new, with options (NULL: all defaults). ROTA_EINVAL for
+** options whose size is not set or whose log_level is outside 0..4.
+** Added in ABI 7. */
+ROTA_API int rota_engine_new_v2(const char* config_toml, const char* base_dir,
+                                const rota_engine_options* options, rota_engine** out);
 /* Destroy an engine. Passing NULL is a no-op. */
 ROTA_API void rota_engine_free(rota_engine* e);
 
@@ -183,6 +260,16 @@ typedef struct rota_job {
     ** [[classes.class]] from 1 (rota_class_find() maps a name); 0 means
     ** classes.default. Anything but 0 without [classes] is ROTA_EINVAL. */
     int32_t job_class;
+    /* What production tells a scheduler besides the user: the account the
+    ** job is charged to, the partition it asked for, its quality of
+    ** service. Policies see them (docs/lua-api.md); the engine itself
+    ** ignores them. NULL or "" means none. Each is copied by the call (the
+    ** caller's string need not outlive it), at most 255 bytes, with no
+    ** control character (bytes 0x01-0x1f, 0x7f): ROTA_EINVAL otherwise.
+    ** Added in ABI 7. */
+    const char* account;
+    const char* partition;
+    const char* qos;
 } rota_job;
 
 /* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the
@@ -243,6 +330,15 @@ ROTA_API int rota_cancel(rota_engine* e, int64_t id);
 /* Node `node` is down now. The running job on it, if any, is killed or
 ** requeued as `fate` says; its other nodes are free again. */
 ROTA_API int rota_node_down(rota_engine* e, int32_t node, int fate);
+/* Running job `id` stopped on the embedder's side and is to run again: a
+** start that failed, a job the batch system requeued. Its nodes are free
+** now and it waits again in its place in the queue (its arrival order and
+** order key kept) for a new START; a REQUEUE action with `reason` (NULL:
+** a default; cut at 1000 bytes) follows, as for rota_node_down with
+** ROTA_NODE_REQUEUE, and rota_counters.requeued counts it. ROTA_ENOTFOUND
+** for an unknown id, ROTA_ESTATE if it is not running or under gang
+** scheduling. Added in ABI 7. */
+ROTA_API int rota_job_requeue(rota_engine* e, int64_t id, const char* reason);
 /* Node `node` takes no new job; it leaves service when the job on it
 ** ends (at once if idle). */
 ROTA_API int rota_node_drain(rota_engine* e, int32_t node);
@@ -283,7 +379,7 @@ ROTA_API int rota_schedule(rota_engine* e);
 ** until, {hold = t}: both added in ABI 6), in *t. Returns ROTA_DONE
 ** when there is none, with *t set to INT64_MAX, so that min(*t, next
 ** event) works without a branch. */
-ROTA_API int rota_next_wakeup(rota_engine* e, rota_time* t);
+ROTA_API int rota_next_wakeup(const rota_engine* e, rota_time* t);
 
 /* ------------------------------------------------------------------------ */
 /* Actions                                                                   */
@@ -398,11 +494,16 @@ typedef struct rota_job_info {
     rota_time dnd_end;        /* RUNNING: when its do-not-disturb time ends; else -1 */
     rota_time wait_since;     /* waiting: since when it waits to be loaded; else -1 */
     rota_time swapping_until; /* its state is being written to disk until then; else -1 */
+    /* As submitted (rota_job), "" for none, never NULL; valid while the
+    ** engine lives. Added in ABI 7. */
+    const char* account;
+    const char* partition;
+    const char* qos;
 } rota_job_info;
 
 /* Information on a job the engine still holds (finished, killed, rejected
 ** and cancelled jobs are forgotten: ROTA_ENOTFOUND). */
-ROTA_API int rota_job_info_get(rota_engine* e, int64_t id, rota_job_info* out);
+ROTA_API int rota_job_info_get(const rota_engine* e, int64_t id, rota_job_info* out);
 
 /* The list queries below copy up to `cap` values into `out` and set *n to
 ** the full count. With cap == 0 (and `out` NULL) they only count: ROTA_OK
@@ -410,17 +511,17 @@ ROTA_API int rota_job_info_get(rota_engine* e, int64_t id, rota_job_info* out);
 ** again with a bigger buffer). */
 
 /* Waiting jobs, in the order the queue policy gives. */
-ROTA_API int rota_queue(rota_engine* e, int64_t* out, size_t cap, size_t* n);
+ROTA_API int rota_queue(const rota_engine* e, int64_t* out, size_t cap, size_t* n);
 /* Jobs held by admission. */
-ROTA_API int rota_held(rota_engine* e, int64_t* out, size_t cap, size_t* n);
+ROTA_API int rota_held(const rota_engine* e, int64_t* out, size_t cap, size_t* n);
 /* Running jobs, by start time. */
-ROTA_API int rota_running(rota_engine* e, int64_t* out, size_t cap, size_t* n);
+ROTA_API int rota_running(const rota_engine* e, int64_t* out, size_t cap, size_t* n);
 /* The nodes a running job holds, one number each, in increasing order.
 ** ROTA_ESTATE if it is not running. */
-ROTA_API int rota_job_nodes(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n);
+ROTA_API int rota_job_nodes(const rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n);
 /* Idle nodes, in increasing order (gang scheduling: the free columns of
 ** the active row). */
-ROTA_API int rota_free_nodes(rota_engine* e, int32_t* out, size_t cap, size_t* n);
+ROTA_API int rota_free_nodes(const rota_engine* e, int32_t* out, size_t cap, size_t* n);
 
 typedef struct rota_reservation {
     size_t size;
@@ -435,19 +536,19 @@ typedef struct rota_reservation {
 ** caller sets out[0].size = sizeof(rota_reservation) (0 also means that):
 ** the library uses it as the element stride and fills only the fields that
 ** fit, setting each element's size. */
-ROTA_API int rota_reservations(rota_engine* e, rota_reservation* out, size_t cap, size_t* n);
+ROTA_API int rota_reservations(const rota_engine* e, rota_reservation* out, size_t cap, size_t* n);
 
 /* The demand of a job the engine still holds on each pool, in
 ** [[machine.pools]] order (what rota_submit was given; a running job holds
 ** it, a reservation promises it). *n is the machine's pool count. */
-ROTA_API int rota_job_pools(rota_engine* e, int64_t id, int64_t* out, size_t cap, size_t* n);
+ROTA_API int rota_job_pools(const rota_engine* e, int64_t id, int64_t* out, size_t cap, size_t* n);
 /* Pool `pool` (0-based, [[machine.pools]] order) over time, from now: step i
 ** starts at times[i] (times[0] is the current time) and has free[i] of the
 ** pool neither held by a running job nor promised to a reservation until
 ** step i + 1 starts; the last step lasts forever. Equal neighbours are
 ** merged. ROTA_EINVAL for a pool out of range, ROTA_ERANGE as the lists
 ** above. */
-ROTA_API int rota_pool_profile(rota_engine* e, int32_t pool, rota_time* times, int64_t* free,
+ROTA_API int rota_pool_profile(const rota_engine* e, int32_t pool, rota_time* times, int64_t* free,
                                size_t cap, size_t* n);
 
 typedef struct rota_machine_info {
@@ -464,7 +565,7 @@ typedef struct rota_machine_info {
 } rota_machine_info;
 
 /* The machine and the pass as configured (presets resolved). */
-ROTA_API int rota_machine(rota_engine* e, rota_machine_info* out);
+ROTA_API int rota_machine_info_get(const rota_engine* e, rota_machine_info* out);
 
 /* One cluster of a multi-cluster machine (seed 001 §2.1). Cluster c owns
 ** the consecutive nodes first .. first + nodes - 1, in [[machine.clusters]]
@@ -492,38 +593,41 @@ typedef struct rota_class_info {
 
 /* Class number `job_class` (1 .. nclasses). ROTA_EINVAL if there is no
 ** such class (or no [classes]). */
-ROTA_API int rota_class_get(rota_engine* e, int32_t job_class, rota_class_info* out);
+ROTA_API int rota_class_info_get(const rota_engine* e, int32_t job_class, rota_class_info* out);
 /* The number (from 1) of the class named `name` in *out; ROTA_ENOTFOUND
 ** if none. */
-ROTA_API int rota_class_find(rota_engine* e, const char* name, int32_t* out);
+ROTA_API int rota_class_find(const rota_engine* e, const char* name, int32_t* out);
 /* The name of the [[classes.period]] in force now, "" for the base set
 ** (and without [classes]). Valid while the engine lives. */
-ROTA_API const char* rota_class_period(rota_engine* e);
+ROTA_API const char* rota_class_period(const rota_engine* e);
 
 /* Cluster `c` (0-based). ROTA_EINVAL for a cluster out of range (every
 ** cluster is out of range on a machine without [[machine.clusters]]). */
-ROTA_API int rota_cluster_get(rota_engine* e, int32_t c, rota_cluster_info* out);
+ROTA_API int rota_cluster_info_get(const rota_engine* e, int32_t c, rota_cluster_info* out);
 /* The cluster of each component of a job, in the order it was submitted:
 ** where it runs (RUNNING) or where its reservation holds it (QUEUED with a
 ** reservation), list protocol above. ROTA_ESTATE if it is neither, or the
 ** machine has no clusters. */
-ROTA_API int rota_job_clusters(rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n);
+ROTA_API int rota_job_clusters(const rota_engine* e, int64_t id, int32_t* out, size_t cap,
+                               size_t* n);
 
 /* The Ousterhout matrix. With one row (space sharing) it holds the running
 ** jobs. */
 
 /* The active row: the one executing now. */
-ROTA_API int rota_active_row(rota_engine* e, int32_t* row);
+ROTA_API int rota_active_row(const rota_engine* e, int32_t* row);
 /* The job in each column of `row` (-1 for an empty cell): writes up to cap
 ** ids into out and sets *n to the number of columns. ROTA_EINVAL for a row
 ** out of range. */
-ROTA_API int rota_matrix_row(rota_engine* e, int32_t row, int64_t* out, size_t cap, size_t* n);
+ROTA_API int rota_matrix_row(const rota_engine* e, int32_t row, int64_t* out, size_t cap,
+                             size_t* n);
 /* The free columns of `row`, in increasing order (list protocol above).
 ** ROTA_EINVAL for a row out of range. */
-ROTA_API int rota_row_free(rota_engine* e, int32_t row, int32_t* out, size_t cap, size_t* n);
+ROTA_API int rota_row_free_nodes(const rota_engine* e, int32_t row, int32_t* out, size_t cap,
+                                 size_t* n);
 /* A running job's home row and the rows it holds, as a bit mask (bit r set
 ** for row r). ROTA_ESTATE if it is not running. */
-ROTA_API int rota_job_rows(rota_engine* e, int64_t id, int32_t* home, uint32_t* mask);
+ROTA_API int rota_job_rows(const rota_engine* e, int64_t id, int32_t* home, uint32_t* mask);
 
 typedef struct rota_counters {
     size_t size;
@@ -549,7 +653,7 @@ typedef struct rota_counters {
     /* New counters are appended here; per-hook figures are rota_hook_stats_get(). */
 } rota_counters;
 
-ROTA_API int rota_counters_get(rota_engine* e, rota_counters* out);
+ROTA_API int rota_counters_get(const rota_engine* e, rota_counters* out);
 
 /* What a user's jobs have used (docs/design.md, "Usage"), as every
 ** policy's context sees it. Added in ABI 6. */
@@ -563,10 +667,10 @@ typedef struct rota_user_info {
 
 /* The usage of user `user` (a rota_job.user); zeros for a user that never
 ** ran a job. Added in ABI 6. */
-ROTA_API int rota_user_get(rota_engine* e, int32_t user, rota_user_info* out);
+ROTA_API int rota_user_info_get(const rota_engine* e, int32_t user, rota_user_info* out);
 /* The users that have run a job, in increasing order (list protocol
 ** above). Added in ABI 6. */
-ROTA_API int rota_users(rota_engine* e, int32_t* out, size_t cap, size_t* n);
+ROTA_API int rota_users(const rota_engine* e, int32_t* out, size_t cap, size_t* n);
 
 /* The policy hooks, in the order the engine declares them
 ** (engine/vocabulary.h); new hooks get new numbers, never reused. */
@@ -614,7 +718,7 @@ typedef struct rota_hook_stats {
 /* Statistics of one hook. ROTA_EINVAL for a hook number the library does
 ** not know. A hook without a policy (the built-in default) is never
 ** called: its calls stay 0. */
-ROTA_API int rota_hook_stats_get(rota_engine* e, int hook, rota_hook_stats* out);
+ROTA_API int rota_hook_stats_get(const rota_engine* e, int hook, rota_hook_stats* out);
 
 /* ------------------------------------------------------------------------ */
 /* Policies                                                                  */
@@ -626,6 +730,25 @@ ROTA_API int rota_hook_stats_get(rota_engine* e, int hook, rota_hook_stats* out)
 ** re-sorted at once (added in ABI 6).
 ** Call it between passes (any time the engine is not inside a call). */
 ROTA_API int rota_reload_policies(rota_engine* e);
+
+/* Replace the engine's configuration by `config_toml` while it runs: the
+** policy scripts and their parameters ([policy.*]), the Lua limits, and
+** the scheduler's tunables (scheduler.rekey_interval,
+** policy.quarantine_after, policy.quarantine_time, policy.pass_budget,
+** gang.migration_cost, gang.migration_q). Everything that shapes the
+** machine or the pass must stay as it is: the machine (procs, pools,
+** clusters), the rows and slice, backfill, reservation depth, migration,
+** usage half-life, [malleable] and [classes]; a change there is
+** ROTA_ECONFIG naming the key (restart the engine for it: rota_adopt()).
+** All or nothing, as rota_reload_policies(): the new configuration is
+** parsed, its scripts loaded, compiled and dry-run aside, and only if all
+** of that succeeds is it swapped in, the queue re-keyed and every
+** quarantine lifted; otherwise the engine is unchanged and the status is
+** ROTA_ECONFIG or ROTA_ESCRIPT. Relative script paths are looked up as at
+** creation (the same base_dir). A native backfill_select stays installed.
+** Counted as a reload (rota_counters.reloads, reload_failures). Call it
+** between passes. Added in ABI 7. */
+ROTA_API int rota_reconfigure(rota_engine* e, const char* config_toml);
 
 /* A batch of jobs handed to a native policy: parallel arrays of `n`
 ** entries, the same columns a Lua policy sees (docs/lua-api.md), valid
@@ -650,6 +773,14 @@ typedef struct rota_batch {
     ** [classes]. */
     const int32_t* job_class;      /* class number, from 1 in configuration order */
     const int32_t* class_priority; /* its class's priority in the parameter set in force */
+    /* Each job's account, partition and QOS (rota_job), "" for none, never
+    ** NULL. The engine interns names: within an engine equal names are the
+    ** same pointer, valid while the engine lives, so a policy may compare
+    ** pointers once it has found the one it looks for with strcmp. Added
+    ** in ABI 7. */
+    const char* const* account;
+    const char* const* partition;
+    const char* const* qos;
 } rota_batch;
 
 /* What a backfill_select policy knows of the pass (the fields of the Lua
@@ -676,7 +807,7 @@ typedef struct rota_backfill_context {
     const double* head_demand; /* the head's R_i; NULL if there is no head */
     const double* extra;       /* share free at the shadow time once the head's
                                ** reservation holds its part; NULL if no shadow */
-    /* The engine's usage records (rota_user_get): every user that has run
+    /* The engine's usage records (rota_user_info_get): every user that has run
     ** a job, `users` of them, in increasing user id order, each array
     ** holding `users` values (NULL when there are none). Usage is
     ** processor-seconds of the user's jobs, running ones counted up to
@@ -713,13 +844,58 @@ typedef int (*rota_backfill_select_fn)(void* ud, const rota_batch* c,
 ROTA_API int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud,
                                       int flags);
 
-/* Where the engine's log lines go (hook failures, reloads, a policy's
-** print()). The default is rota_log_stderr, which writes them to stderr
-** prefixed "rota: "; NULL silences them. */
-typedef void (*rota_log_fn)(void* ud, const char* line);
+/* Where the engine's log lines go (rota_log_fn above). NULL silences
+** them. */
 ROTA_API int rota_set_log(rota_engine* e, rota_log_fn fn, void* ud);
-/* The default log sink; `ud` is ignored. */
-ROTA_API void rota_log_stderr(void* ud, const char* line);
+/* Deliver only lines of `level` or more severe (ROTA_LOG_ERROR ..
+** ROTA_LOG_DEBUG); 0 delivers none. ROTA_EINVAL outside 0..4. The
+** default is ROTA_LOG_INFO. Added in ABI 7. */
+ROTA_API int rota_set_log_level(rota_engine* e, int level);
+/* The default log sink: writes "rota: <line>" to stderr, "rota: error: "
+** and "rota: warning: " for those levels; `ud` is ignored. */
+ROTA_API void rota_log_stderr(void* ud, int level, const char* line);
+
+/* ------------------------------------------------------------------------ */
+/* Snapshots                                                                 */
+
+/* A controller that restarts keeps its engine: rota_snapshot writes what
+** decides the engine's future actions (the clock, every job it holds with
+** its place in the queue, reservations exactly where they are, node
+** states, usage, counters, the policies' quarantines), and rota_restore
+** builds an engine that then acts exactly as the first would have. The
+** format is text, versioned and documented in docs/snapshot.md. Lua
+** scripts are loaded again from the configuration: their own globals are
+** not saved. Added in ABI 7. */
+
+/* Receives the snapshot in pieces, in order; `len` > 0. A nonzero return
+** stops rota_snapshot, which then returns ROTA_EABORT. */
+typedef int (*rota_writer_fn)(void* ud, const void* data, size_t len);
+
+/* Write a snapshot of `e` through `w`. The engine is not changed.
+** ROTA_ESTATE when actions are still to be pulled (take them with
+** rota_next_action until ROTA_DONE first: a snapshot never holds an
+** action), and for modes it does not cover: gang scheduling (rows > 1),
+** [classes] and [malleable]; one-row modes (FCFS, EASY, conservative,
+** FPFS, Lua policies), with pools and clusters, are covered. ROTA_EINVAL
+** for a NULL writer; ROTA_EABORT when the writer returned nonzero (what was
+** written by then is not a snapshot). Added in ABI 7. */
+ROTA_API int rota_snapshot(const rota_engine* e, rota_writer_fn w, void* ud);
+
+/* Create an engine from `config_toml` (as rota_engine_new_v2, with its
+** `base_dir` and `options`, NULL for the defaults: a log sink and an
+** allocator are the caller's, not the snapshot's) and the snapshot `data`
+** of `len` bytes. The configuration
+** must describe the same machine and mode as the snapshot's: node count,
+** rows, pools, clusters, backfill and reservation depth; other keys
+** (scripts, their parameters, quarantine, budgets) may differ. *out is set
+** even on failure, to a handle whose rota_errmsg says why (free it with
+** rota_engine_free). ROTA_EINVAL for data that is not a snapshot, of a
+** newer format version, truncated or altered (its checksum), or
+** inconsistent; ROTA_ECONFIG for a configuration error or one that does
+** not match the snapshot's machine or mode. Added in ABI 7. */
+ROTA_API int rota_restore(const char* config_toml, const char* base_dir,
+                          const rota_engine_options* options, const void* data, size_t len,
+                          rota_engine** out);
 
 /* ------------------------------------------------------------------------ */
 /* The live view                                                             */
@@ -765,7 +941,7 @@ ROTA_API void rota_log_stderr(void* ud, const char* line);
 ** count, ROTA_OK. Otherwise up to cap - 1 bytes and a NUL are written,
 ** and ROTA_ERANGE returned if the text did not fit (cap <= *n): call
 ** again with cap = *n + 1. */
-ROTA_API int rota_top(rota_engine* e, int32_t width, char* out, size_t cap, size_t* n);
+ROTA_API int rota_top(const rota_engine* e, int32_t width, char* out, size_t cap, size_t* n);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,12 @@
 TEST_CASE("abi: versions and status names") {
     CHECK(std::string(rota_version()) == ROTA_VERSION);
     CHECK(rota_abi_version() == ROTA_ABI_VERSION);
+    CHECK(rota_version_number() == ROTA_VERSION_NUMBER);
+    // The number and the string come from the same three macros.
+    const std::string v = std::to_string(ROTA_VERSION_NUMBER / 1000000) + "." +
+                          std::to_string(ROTA_VERSION_NUMBER / 1000 % 1000) + "." +
+                          std::to_string(ROTA_VERSION_NUMBER % 1000);
+    CHECK(v == rota_version());
     CHECK(std::string(rota_status_name(ROTA_ETIME)) == "ROTA_ETIME");
     CHECK(std::string(rota_status_name(99)) == "ROTA_UNKNOWN");
     CHECK(std::string(rota_strerror(ROTA_ETIME)) == "time went backwards");
@@ -110,7 +116,7 @@ TEST_CASE("abi: the log sink can be replaced and silenced; a policy's print() go
     auto e = rota::test::engine_from("[machine]\nprocs = 8\n[policy.backfill_select]\nscript = \"" +
                                      script.string() + "\"\n");
     std::vector<std::string> lines;
-    auto sink = [](void* ud, const char* l) {
+    auto sink = [](void* ud, int, const char* l) {
         static_cast<std::vector<std::string>*>(ud)->push_back(l);
     };
     REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);

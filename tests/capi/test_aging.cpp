@@ -270,7 +270,9 @@ TEST_CASE("aging: per-user usage in the context matches a hand computation") {
     std::vector<std::string> lines;
     rota_set_log(
         e.get(),
-        [](void* ud, const char* l) { static_cast<std::vector<std::string>*>(ud)->push_back(l); },
+        [](void* ud, int, const char* l) {
+            static_cast<std::vector<std::string>*>(ud)->push_back(l);
+        },
         &lines);
     struct Seen {
         int calls = 0;
@@ -336,12 +338,12 @@ TEST_CASE("aging: per-user usage in the context matches a hand computation") {
     // And so does the embedder: job 4 (user 5) has just started.
     rota_user_info ui{};
     ui.size = sizeof(ui);
-    REQUIRE(rota_user_get(e.get(), 5, &ui) == ROTA_OK);
+    REQUIRE(rota_user_info_get(e.get(), 5, &ui) == ROTA_OK);
     CHECK(ui.usage == 0);
     CHECK(ui.procs == 1);
     CHECK(ui.running == 1);
     REQUIRE(rota_advance(e.get(), 110 * kS) == ROTA_OK);  // job 4 is killed at its walltime
-    REQUIRE(rota_user_get(e.get(), 5, &ui) == ROTA_OK);
+    REQUIRE(rota_user_info_get(e.get(), 5, &ui) == ROTA_OK);
     CHECK(ui.usage == Approx(decay ? (1.0 - std::pow(2.0, -0.1)) / l : 10.0).epsilon(1e-12));
     CHECK(ui.running == 0);
     std::int32_t ids[4];

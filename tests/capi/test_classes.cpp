@@ -206,7 +206,7 @@ TEST_CASE("seed 003: the global limits and the class processor limit", "[capi][c
         CHECK(a[0].job == 1);
         rota_class_info ci{};
         ci.size = sizeof(ci);
-        REQUIRE(rota_class_get(e.get(), kDebug, &ci) == ROTA_OK);
+        REQUIRE(rota_class_info_get(e.get(), kDebug, &ci) == ROTA_OK);
         CHECK(std::string(ci.name) == "debug");
         CHECK(ci.procs == 2);
         CHECK(ci.loaded == 2);
@@ -283,7 +283,7 @@ TEST_CASE("seed 003: batches carry each job's class and its priority in force", 
         "[[classes.period.class]]\nname = \"interactive\"\npriority = 3\n";
     const std::string dir = std::string(ROTA_TEST_DATA) + "/lua";
     std::vector<std::string> lines;
-    auto sink = [](void* ud, const char* l) {
+    auto sink = [](void* ud, int, const char* l) {
         static_cast<std::vector<std::string>*>(ud)->push_back(l);
     };
     auto has_line = [&](const std::string& want) {
@@ -343,7 +343,7 @@ TEST_CASE("seed 003 §4.5: suspend, resume and change the class of a job", "[cap
     CHECK(info(e.get(), 2).job_class == kBenchmark);
     rota_class_info ci{};
     ci.size = sizeof(ci);
-    REQUIRE(rota_class_get(e.get(), kBenchmark, &ci) == ROTA_OK);
+    REQUIRE(rota_class_info_get(e.get(), kBenchmark, &ci) == ROTA_OK);
     CHECK(ci.loaded == 2);
     CHECK(rota_job_set_class(e.get(), 2, 9) == ROTA_EINVAL);
     CHECK(rota_job_suspend(e.get(), 99) == ROTA_ENOTFOUND);

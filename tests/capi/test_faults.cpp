@@ -130,7 +130,9 @@ TEST_CASE("faults: hook failures are logged with the hook and the script's messa
     std::vector<std::string> lines;
     rota_set_log(
         e.get(),
-        [](void* ud, const char* l) { static_cast<std::vector<std::string>*>(ud)->push_back(l); },
+        [](void* ud, int, const char* l) {
+            static_cast<std::vector<std::string>*>(ud)->push_back(l);
+        },
         &lines);
     sim::simulate(e.get(), workload(), {});
     REQUIRE_FALSE(lines.empty());
@@ -643,7 +645,9 @@ TEST_CASE("faults: hooks that spend a pass's budget leave the rest of the pass t
     std::vector<std::string> lines;
     rota_set_log(
         e.get(),
-        [](void* ud, const char* l) { static_cast<std::vector<std::string>*>(ud)->push_back(l); },
+        [](void* ud, int, const char* l) {
+            static_cast<std::vector<std::string>*>(ud)->push_back(l);
+        },
         &lines);
     rota_job j{};
     j.size = sizeof(j);

@@ -101,9 +101,9 @@ TEST_CASE("gang: Figure 7 machine, clean, compact, schedule and fill by hand") {
     CHECK(d.row(3) == Row{5, 5, 5, 5, 5, 5, 5, 5});
     int32_t free_cols[8];
     size_t n = 99;
-    REQUIRE(rota_row_free(d.e.get(), 1, free_cols, 8, &n) == ROTA_OK);
+    REQUIRE(rota_row_free_nodes(d.e.get(), 1, free_cols, 8, &n) == ROTA_OK);
     CHECK(n == 0);
-    CHECK(rota_row_free(d.e.get(), 4, free_cols, 8, &n) == ROTA_EINVAL);
+    CHECK(rota_row_free_nodes(d.e.get(), 4, free_cols, 8, &n) == ROTA_EINVAL);
 }
 
 // Slices rotate over the rows; a job in two of four rows runs half the time.
@@ -170,7 +170,7 @@ namespace {
 void check_matrix(rota_engine* e, std::int32_t procs) {
     rota_machine_info mi{};
     mi.size = sizeof(mi);
-    REQUIRE(rota_machine(e, &mi) == ROTA_OK);
+    REQUIRE(rota_machine_info_get(e, &mi) == ROTA_OK);
     std::map<int64_t, std::set<int32_t>> cols_in_row[32];
     std::map<int64_t, uint32_t> seen_rows;
     for (int32_t r = 0; r < mi.rows; ++r) {
@@ -611,7 +611,7 @@ TEST_CASE("gang: reservation_depth per row turns BGS into EASY per row") {
         for (const auto& r : reservations_of(d.e.get())) v.emplace_back(r.job, r.row, r.start);
         rota_machine_info mi{};
         mi.size = sizeof(mi);
-        REQUIRE(rota_machine(d.e.get(), &mi) == ROTA_OK);
+        REQUIRE(rota_machine_info_get(d.e.get(), &mi) == ROTA_OK);
         CHECK(mi.rows == 2);
         return v;
     };

@@ -170,7 +170,7 @@ class Run {
         e_ = rota::test::engine_from(config(preset, m));
         rota_machine_info mi{};
         mi.size = sizeof(mi);
-        REQUIRE(rota_machine(e_.get(), &mi) == ROTA_OK);
+        REQUIRE(rota_machine_info_get(e_.get(), &mi) == ROTA_OK);
         REQUIRE(mi.npools == static_cast<int32_t>(m.pools.size()));
         depth_ = mi.reservation_depth;
         backfill_ = mi.backfill != 0;

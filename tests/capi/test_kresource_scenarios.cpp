@@ -34,7 +34,7 @@ Starts run(const std::string& cfg, const std::vector<J>& jobs, F&& at_zero) {
     auto e = rota::test::engine_from(cfg);
     rota_machine_info mi{};
     mi.size = sizeof(mi);
-    REQUIRE(rota_machine(e.get(), &mi) == ROTA_OK);
+    REQUIRE(rota_machine_info_get(e.get(), &mi) == ROTA_OK);
     Starts starts;
     std::multimap<rota_time, int64_t> ends;
     std::map<int64_t, const J*> by_id;

@@ -63,11 +63,11 @@ McRun drive(rota_engine* e, std::vector<McJob> jobs) {
                      [](const McJob& a, const McJob& b) { return a.submit < b.submit; });
     rota_machine_info mi{};
     mi.size = sizeof(mi);
-    REQUIRE(rota_machine(e, &mi) == ROTA_OK);
+    REQUIRE(rota_machine_info_get(e, &mi) == ROTA_OK);
     std::vector<rota_cluster_info> cl(static_cast<std::size_t>(mi.nclusters));
     for (int c = 0; c < mi.nclusters; ++c) {
         cl[static_cast<std::size_t>(c)].size = sizeof(rota_cluster_info);
-        REQUIRE(rota_cluster_get(e, c, &cl[static_cast<std::size_t>(c)]) == ROTA_OK);
+        REQUIRE(rota_cluster_info_get(e, c, &cl[static_cast<std::size_t>(c)]) == ROTA_OK);
     }
     std::map<std::int64_t, const McJob*> by_id;
     for (const auto& j : jobs) by_id[j.id] = &j;
@@ -207,7 +207,7 @@ TEST_CASE("multicluster: the nodes of a START lie in their clusters, lowest firs
     }
     rota_cluster_info ci{};
     ci.size = sizeof(ci);
-    REQUIRE(rota_cluster_get(e.get(), 1, &ci) == ROTA_OK);
+    REQUIRE(rota_cluster_info_get(e.get(), 1, &ci) == ROTA_OK);
     CHECK(ci.first == 20);
     CHECK(ci.nodes == 20);
     CHECK(ci.idle == 17);
@@ -398,7 +398,7 @@ TEST_CASE("multicluster: bad components and configurations are refused, naming w
         CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("the machine has no clusters"));
         rota_cluster_info ci{};
         ci.size = sizeof(ci);
-        CHECK(rota_cluster_get(e.get(), 0, &ci) == ROTA_EINVAL);
+        CHECK(rota_cluster_info_get(e.get(), 0, &ci) == ROTA_EINVAL);
     }
     auto refused = [](const std::string& toml, const std::string& what) {
         rota_engine* e = nullptr;

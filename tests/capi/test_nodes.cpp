@@ -139,6 +139,43 @@ TEST_CASE("nodes: a requeued job waits again in its place and runs anew") {
     CHECK(c.requeued == 1);
 }
 
+TEST_CASE("nodes: a job the embedder requeues waits in its place, its nodes free at once") {
+    Node m("[machine]\nprocs = 8\n[scheduler]\npreset = \"easy\"\n");
+    m.submit(1, 4, 100);
+    m.submit(2, 4, 100);
+    m.pass();
+    m.at(10);
+    m.submit(3, 6, 30);  // waits: only 0 nodes free
+    m.pass();
+    // Job 2's start failed on the batch system's side.
+    REQUIRE(rota_job_requeue(m.e.get(), 2, "prolog failed on n5") == ROTA_OK);
+    auto v = m.drain();
+    REQUIRE(find(v, ROTA_ACTION_REQUEUE, 2));
+    CHECK(find(v, ROTA_ACTION_REQUEUE, 2)->reason == "prolog failed on n5");
+    int64_t q[4];
+    size_t n = 0;
+    REQUIRE(rota_queue(m.e.get(), q, 4, &n) == ROTA_OK);
+    REQUIRE(n == 2);
+    CHECK(q[0] == 2);  // ahead of job 3, as it arrived first
+    CHECK(q[1] == 3);
+    v = m.pass();
+    REQUIRE(find(v, ROTA_ACTION_START, 2));  // the 4 free nodes again
+    CHECK(find(v, ROTA_ACTION_START, 2)->nodes == std::set<int32_t>{4, 5, 6, 7});
+    CHECK_FALSE(find(v, ROTA_ACTION_START, 3));
+    rota_counters c{};
+    c.size = sizeof c;
+    REQUIRE(rota_counters_get(m.e.get(), &c) == ROTA_OK);
+    CHECK(c.requeued == 1);
+
+    // Only a running job, and only one row.
+    CHECK(rota_job_requeue(m.e.get(), 3, nullptr) == ROTA_ESTATE);
+    CHECK(rota_job_requeue(m.e.get(), 99, nullptr) == ROTA_ENOTFOUND);
+    Node gang("[machine]\nprocs = 8\n[scheduler]\npreset = \"gs\"\n");
+    gang.submit(1, 4, 100);
+    gang.pass();
+    CHECK(rota_job_requeue(gang.e.get(), 1, nullptr) == ROTA_ESTATE);
+}
+
 TEST_CASE("nodes: a drained node keeps its job and leaves when the job ends") {
     Node m("[machine]\nprocs = 8\n[scheduler]\npreset = \"fcfs\"\n");
     m.submit(1, 4, 100);

@@ -76,7 +76,7 @@ TEST_CASE("preempt: a policy sees the sets and victims and may take a costlier s
           "[capi][classes][preempt]") {
     EnginePtr e = engine_with(scripted("costliest"));
     std::vector<std::string> lines;
-    auto sink = [](void* ud, const char* l) {
+    auto sink = [](void* ud, int, const char* l) {
         static_cast<std::vector<std::string>*>(ud)->push_back(l);
     };
     REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);

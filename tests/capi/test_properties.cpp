@@ -76,7 +76,7 @@ class Checker {
         ++passes_;
         rota_machine_info mi{};
         mi.size = sizeof(mi);
-        REQUIRE(rota_machine(e, &mi) == ROTA_OK);
+        REQUIRE(rota_machine_info_get(e, &mi) == ROTA_OK);
         const auto cols = static_cast<std::size_t>(procs_);
         // The matrix as the engine shows it, row by row.
         std::vector<std::vector<int64_t>> cell(static_cast<std::size_t>(mi.rows));
@@ -87,7 +87,7 @@ class Checker {
             REQUIRE(rota_matrix_row(e, r, row.data(), cols, &n) == ROTA_OK);
             REQUIRE(n == cols);
             std::size_t nfree = 0;
-            rota_row_free(e, r, nullptr, 0, &nfree);
+            rota_row_free_nodes(e, r, nullptr, 0, &nfree);
             std::size_t used = 0;
             for (int64_t id : row) used += id >= 0;
             REQUIRE(nfree + used == cols);

@@ -48,6 +48,9 @@ inline JobBatch make_batch(const std::vector<JobRow>& rows) {
         b.priority.push_back(r.priority);
         b.job_class.push_back(r.job_class);
         b.class_priority.push_back(r.class_priority);
+        b.account.push_back({});
+        b.partition.push_back({});
+        b.qos.push_back({});
     }
     return b;
 }

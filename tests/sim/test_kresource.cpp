@@ -134,7 +134,7 @@ TEST_CASE("engine_toml writes the pools and the config file's pools are read", "
     auto e = engine_from(engine_toml(rc, "easy", 16));
     rota_machine_info mi{};
     mi.size = sizeof(mi);
-    REQUIRE(rota_machine(e.get(), &mi) == ROTA_OK);
+    REQUIRE(rota_machine_info_get(e.get(), &mi) == ROTA_OK);
     CHECK(mi.npools == 1);
 
     std::ofstream(p) << "[[machine.pools]]\nname = \"gpu\"\ncapacity = 0\n";

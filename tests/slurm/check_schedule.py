@@ -4,6 +4,7 @@
     check_schedule.py JOBS JOURNAL JOBCOMP [ROTA PRESET]
     check_schedule.py --gang MPL JOBS JOURNAL JOBCOMP
     check_schedule.py --restart JOBS JOURNAL JOBCOMP
+    check_schedule.py JOBS JOURNAL JOBCOMP --down NODE [--requeued JOB]
 
 JOBS: "id nodes seconds limit" per submitted job. JOURNAL: rota-slurm's
 --journal (SUBMIT, START, END lines, engine time in microseconds).
@@ -25,6 +26,15 @@ really stopped it).
 With --restart (the daemon was stopped and started again mid-run): the
 second daemon adopted running jobs on the nodes the first one chose, and
 no job was lost or started twice.
+
+With --down (NODE was set DOWN mid-run and later back): the daemon saw it
+go down and come back (the journal's DOWN and UP), some job was requeued
+(REQUEUE), and rota placed no job on NODE in between. With --requeued,
+JOB (requeued by `scontrol requeue`) was sent back to rota's queue too.
+A requeued job's new start is not held to rota's decision time or
+order: Slurm starts it only once the run it cut short is cleaned up
+(seconds, after a node failure), while rota counts its nodes busy. A requeued job is checked on its last START
+and Slurm's last record of it.
 
 With ROTA (the `rota` tool) and PRESET, it also replays the journal with
 `rota simulate`: the jobs arriving when the daemon first saw them and
@@ -187,36 +197,77 @@ def check_gang(mpl, jobs, journal, ran, errors):
 
 
 def main(*args):
-    mpl, restart = 0, False
+    mpl, restart, down = 0, False, None
+    if "--down" in args:
+        i = args.index("--down")
+        down = args[i + 1]
+        args = args[:i] + args[i + 2:]
+    operator = None
+    if "--requeued" in args:
+        i = args.index("--requeued")
+        operator = int(args[i + 1])
+        args = args[:i] + args[i + 2:]
     if args and args[0] == "--gang":
         mpl, args = int(args[1]), args[2:]
     if args and args[0] == "--restart":
         restart, args = True, args[1:]
-    return check(mpl, restart, *args)
+    return check(mpl, restart, down, operator, *args)
 
 
-def check(mpl, restart, jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
+def check(mpl, restart, down, operator, jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
     errors = []
     jobs = {int(l.split()[0]): l.split()[1:] for l in open(jobs_path) if l.strip()}
     journal = [l.split() for l in open(journal_path) if l.strip()]
-    decided = {}  # job -> (time in s, nodes)
-    order = []
+    decided = {}  # job -> (time in s, nodes) of its last START
+    requeued = set()  # jobs sent back to the queue since their last START
+    ever_requeued = set()
+    out_since = {}  # node -> when the daemon saw it leave service
+    went_down = came_up = False
     for kind, t, job, *rest in journal:
-        if kind != "START":
+        if kind in ("DOWN", "DRAIN", "UP"):
+            if kind == "UP":
+                out_since.pop(job, None)
+                came_up = came_up or job == down
+            else:
+                out_since[job] = int(t) / 1e6
+                went_down = went_down or (kind == "DOWN" and job == down)
             continue
         job = int(job)
-        if job in decided:
+        if kind == "REQUEUE":
+            requeued.add(job)
+            ever_requeued.add(job)
+        if kind != "START":
+            continue
+        if job in decided and job not in requeued:
             errors.append(f"job {job}: started twice by rota")
+        requeued.discard(job)
         decided[job] = (int(t) / 1e6, set(rest[0].split(",")))
-        order.append(job)
+        for node in decided[job][1] & set(out_since):
+            errors.append(f"job {job}: placed on {node}, out of service since {out_since[node]:.0f}")
+    order = sorted(decided, key=lambda j: decided[j][0])
     ran = {}
     for line in open(jobcomp_path):
         f = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
         job = int(f["JobId"])
-        if job in ran:
+        if job in ran and job not in ever_requeued:
             errors.append(f"job {job}: two completion records")
-        ran[job] = (f["JobState"], stamp(f["StartTime"]), stamp(f["EndTime"]),
-                    expand(f["NodeList"]))
+        if f["StartTime"] == "Unknown":
+            # Requeued before it ever ran (Slurm still finishing the run a
+            # node failure cut short): a later record is the job's run.
+            if job not in ever_requeued:
+                errors.append(f"job {job}: never started in Slurm ({f['JobState']})")
+            continue
+        record = (f["JobState"], stamp(f["StartTime"]), stamp(f["EndTime"]), expand(f["NodeList"]))
+        if job not in ran or record[2] >= ran[job][2]:
+            ran[job] = record  # a requeued job: its last run
+    if down:
+        print(f"check_schedule: {down} down: jobs requeued {sorted(ever_requeued)}")
+        if not (went_down and came_up):
+            errors.append(f"{down}: the daemon did not see it go down and come back")
+        if not ever_requeued:
+            errors.append(f"{down} went down under a job, but no job was requeued")
+    if operator is not None and operator not in ever_requeued:
+        errors.append(f"job {operator}: requeued in Slurm, but not in rota")
 
     for job, (nodes, secs, limit) in sorted(jobs.items()):
         if job not in decided:
@@ -233,7 +284,7 @@ def check(mpl, restart, jobs_path, journal_path, jobcomp_path, rota=None, preset
             errors.append(f"job {job}: ran on {sorted(where)}, rota chose {sorted(chosen)}")
         if len(where) != int(nodes):
             errors.append(f"job {job}: ran on {len(where)} nodes, asked for {nodes}")
-        if not mpl and not (int(t) <= start <= t + LAG):
+        if not mpl and job not in ever_requeued and not (int(t) <= start <= t + LAG):
             errors.append(f"job {job}: started at {start:.0f}, rota decided at {t:.3f}")
 
     # A restarted daemon adopts what the one before it started: the same
@@ -270,9 +321,10 @@ def check(mpl, restart, jobs_path, journal_path, jobcomp_path, rota=None, preset
     # Slurm's start order is rota's: a job rota started later never ran
     # before one it started earlier, but for Slurm's one-second resolution
     # and the moment a node takes to finish its previous job.
-    starts = [ran[j][1] for j in order if j in ran]
-    for i, (a, sa) in enumerate(zip(order, starts)):
-        for b, sb in zip(order[i + 1:], starts[i + 1:]):
+    timed = [j for j in order if j in ran and j not in ever_requeued]
+    starts = [ran[j][1] for j in timed]
+    for i, (a, sa) in enumerate(zip(timed, starts)):
+        for b, sb in zip(timed[i + 1:], starts[i + 1:]):
             if sb < sa - ORDER_SLACK:
                 errors.append(f"order: rota started {a} before {b}, Slurm at {sa:.0f} and {sb:.0f}")
 

@@ -9,7 +9,16 @@
 # `gang` (12 jobs of 2-8 nodes time-sliced at MPL 2 by BGS in 6 s
 # slices; each job sleeps in 0.1 s steps, so that a suspended job makes
 # no progress) or `restart` (the first 20 of the EASY jobs, the daemon
-# stopped and started again midway: it adopts the running jobs). Every
+# stopped and started again midway: it adopts the running jobs) or
+# `reconfigure` (12 EASY jobs behind an admission gate whose parameter
+# holds them all; the configuration file is edited to open it and the
+# daemon sent SIGHUP: nothing starts before, everything after) or
+# `nodedown` (20 EASY jobs; a busy node crashes mid-run: its slurmd is
+# stopped and the node set DOWN, and 10 s later its slurmd starts again:
+# the job on it is requeued by Slurm and by the engine, held, started
+# again elsewhere, and no job is placed on the node meanwhile; before
+# that an operator requeues a running job with `scontrol requeue`).
+# Every
 # process it starts is stopped by PID on exit (with any job step left
 # over: cluster.sh); the work directory is kept
 # on failure (always with ROTA_SLURM_KEEP=1).
@@ -67,8 +76,22 @@ procs = 8
 preset = "easy"
 CONF
   first=30 later=10 min_nodes=1
-  if [ "$mode" = restart ]; then first=15 later=5; fi
+  if [ "$mode" = restart ] || [ "$mode" = nodedown ]; then first=15 later=5; fi
   check_args=(${rota:+"$rota" easy})
+  if [ "$mode" = reconfigure ]; then
+    first=9 later=3 check_args=()
+    # The gate: its parameter decides; only a reconfiguration changes it.
+    cat >"$work/gate.lua" <<'LUA'
+return {
+  admission = function(jobs, ctx, params)
+    local d = {}
+    for i = 1, jobs.n do d[i] = params.open and "accept" or "hold" end
+    return d
+  end,
+}
+LUA
+    printf '\n[policy.admission]\nscript = "gate.lua"\nopen = false\n' >>"$work/rota.toml"
+  fi
 fi
 
 # The workload: a fixed pseudo-random sequence, so that every run offers
@@ -107,7 +130,54 @@ start_daemon
 
 sleep 5
 submit $later
-# A reload in the middle of the run (the same scripts: the schedule stays).
+if [ "$mode" = reconfigure ]; then
+  sleep 3
+  started=$(grep -c "^START" "$work/journal.txt" || true)
+  [ "$started" = 0 ] || { echo "run_cluster.sh: $started jobs started through a closed gate"; exit 1; }
+  [ -z "$(squeue -h -t running -o %i)" ] || { echo "run_cluster.sh: a job runs through a closed gate"; exit 1; }
+  sed -i 's/^open = false$/open = true/' "$work/rota.toml"
+  echo "run_cluster.sh: $(squeue -h | wc -l) jobs held by the gate at $(elapsed) s; opened, SIGHUP"
+fi
+if [ "$mode" = nodedown ]; then
+  # An operator requeues a running job: Slurm's restart count tells the
+  # daemon, which hands the job back to the engine (rota_job_requeue).
+  requeued=""
+  for i in $(seq 50); do
+    requeued=$(squeue -h -t running -o %i | head -1)
+    [ -n "$requeued" ] && break
+    sleep 0.2
+  done
+  [ -n "$requeued" ] || { echo "run_cluster.sh: no job running to requeue"; exit 1; }
+  scontrol requeue "$requeued"
+  echo "run_cluster.sh: job $requeued requeued by scontrol at $(elapsed) s"
+  sleep 2
+  # The first node of a running job crashes: its slurmd stops, and the
+  # node is set DOWN at once rather than after SlurmdTimeout. (With its
+  # slurmd alive, ReturnToService=2 would take it back within a second.)
+  victim=""
+  for i in $(seq 100); do  # a moment may come with every job waiting
+    victim=$(squeue -h -t running -o "%N" | head -1 | sed -E 's/^([a-z]+)\[?([0-9]+).*/\1\2/')
+    [ -n "$victim" ] && break
+    sleep 0.1
+  done
+  [ -n "$victim" ] || { echo "run_cluster.sh: no job running to take a node from"; exit 1; }
+  kill -TERM "$(cat "$CLUSTER_DIR/run/slurmd-$victim.pid")"
+  sleep 1
+  scontrol update nodename="$victim" state=down reason=rota-test
+  echo "run_cluster.sh: $victim down at $(elapsed) s"
+  sleep 10
+  slurmd -D -N "$victim" >>"$CLUSTER_DIR/log/slurmd-$victim.out" 2>&1 &
+  cluster_track $!
+  for i in $(seq 100); do
+    sinfo -h -N -n "$victim" -o %T | grep -q down || break
+    [ "$i" = 20 ] && scontrol update nodename="$victim" state=resume
+    sleep 0.2
+  done
+  echo "run_cluster.sh: $victim back at $(elapsed) s ($(sinfo -h -N -n "$victim" -o %T))"
+  check_args=(--down "$victim" --requeued "$requeued")
+fi
+# A reload in the middle of the run (easy, gang, restart: the same
+# configuration, so the schedule stays).
 kill -HUP "$daemon_pid"
 if [ "$mode" = restart ]; then
   sleep 5

@@ -1,0 +1,436 @@
+// rota_snapshot and rota_restore: an engine restored from a snapshot acts
+// exactly as the one snapshotted would have, whatever happens next; bad
+// snapshots and mismatched configurations are refused with a reason.
+#include <algorithm>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "sim/generate.h"
+#include "support.h"
+
+using rota::test::EnginePtr;
+
+namespace {
+
+constexpr rota_time kS = 1'000'000;
+
+int append(void* ud, const void* data, size_t len) {
+    static_cast<std::string*>(ud)->append(static_cast<const char*>(data), len);
+    return 0;
+}
+
+std::string snapshot_of(rota_engine* e) {
+    std::string s;
+    INFO(rota_errmsg(e));
+    REQUIRE(rota_snapshot(e, append, &s) == ROTA_OK);
+    return s;
+}
+
+EnginePtr restored(const std::string& cfg, const std::string& snap) {
+    rota_engine* e = nullptr;
+    const int rc = rota_restore(cfg.c_str(), nullptr, nullptr, snap.data(), snap.size(), &e);
+    EnginePtr p(e);
+    INFO(rota_errmsg(e));
+    REQUIRE(rc == ROTA_OK);
+    return p;
+}
+
+// The status and message of a restore that must fail.
+std::pair<int, std::string> refused(const std::string& cfg, const std::string& snap) {
+    rota_engine* e = nullptr;
+    const int rc = rota_restore(cfg.c_str(), nullptr, nullptr, snap.data(), snap.size(), &e);
+    EnginePtr p(e);
+    REQUIRE(e != nullptr);
+    // A handle that failed carries its error and takes no event.
+    std::string msg = rota_errmsg(e);
+    CHECK(rota_advance(e, 10 * kS) == ROTA_ESTATE);
+    return {rc, msg};
+}
+
+rota_job job(int64_t id, int32_t procs, int64_t estimate_s) {
+    rota_job r{};
+    r.size = sizeof r;
+    r.id = id;
+    r.procs = procs;
+    r.estimate = estimate_s * kS;
+    r.user = -1;
+    return r;
+}
+
+std::vector<std::string> drain(rota_engine* e) {
+    std::vector<std::string> out;
+    rota_action a{};
+    a.size = sizeof a;
+    while (rota_next_action(e, &a) == ROTA_OK) {
+        std::ostringstream s;
+        s << a.type << ' ' << a.job << ' ' << a.time;
+        for (int32_t i = 0; i < a.nruns; ++i) s << ' ' << a.runs[i].first << '+' << a.runs[i].count;
+        out.push_back(s.str());
+    }
+    return out;
+}
+
+std::vector<int64_t> queue_of(rota_engine* e) {
+    size_t n = 0;
+    REQUIRE(rota_queue(e, nullptr, 0, &n) == ROTA_OK);
+    std::vector<int64_t> q(n);
+    if (n) REQUIRE(rota_queue(e, q.data(), n, &n) == ROTA_OK);
+    return q;
+}
+
+std::vector<std::pair<int64_t, rota_time>> reservations_of(rota_engine* e) {
+    size_t n = 0;
+    REQUIRE(rota_reservations(e, nullptr, 0, &n) == ROTA_OK);
+    std::vector<rota_reservation> rs(n);
+    for (auto& r : rs) r.size = sizeof r;
+    if (n) REQUIRE(rota_reservations(e, rs.data(), n, &n) == ROTA_OK);
+    std::vector<std::pair<int64_t, rota_time>> out;
+    for (const auto& r : rs) out.emplace_back(r.job, r.start);
+    return out;
+}
+
+// Plays the machine around one engine: arrivals of a workload, ends at
+// start + runtime, now and then a node going down (killing or requeuing
+// its job) or coming back, all drawn from its own generator. A copy of a
+// Driver continues the same run: two engines driven by copies see the
+// same events as long as they give the same actions.
+struct Driver {
+    const std::vector<rota::sim::TraceJob>* jobs = nullptr;
+    std::int32_t procs = 0;
+    std::int32_t npools = 0;
+    std::mt19937_64 rng;
+    std::size_t next = 0;
+    std::map<int64_t, int64_t> ends;     // running job -> when it ends on its own (s)
+    std::map<int64_t, int64_t> runtime;  // of jobs that end before their walltime
+    std::vector<std::int32_t> down;
+    int64_t t = 0;
+    std::vector<std::string> log;
+    std::size_t started = 0;
+
+    // One event time: returns false once nothing more will happen.
+    bool step(rota_engine* e) {
+        INFO("t = " << t << " s: " << rota_errmsg(e));
+        REQUIRE(rota_advance(e, t * kS) == ROTA_OK);
+        for (auto it = ends.begin(); it != ends.end();) {
+            if (it->second == t) {
+                REQUIRE(rota_job_end(e, it->first) == ROTA_OK);
+                it = ends.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        for (; next < jobs->size() && (*jobs)[next].submit == t; ++next) {
+            const auto& j = (*jobs)[next];
+            rota_job r = job(j.id, j.procs, j.estimate);
+            r.user = static_cast<int32_t>(j.id % 5);
+            r.priority = static_cast<int32_t>(j.id % 3);
+            std::vector<int64_t> demand{j.procs % 3};
+            if (npools) {
+                r.npools = 1;
+                r.pools = demand.data();
+            }
+            if (j.runtime < j.estimate) runtime[j.id] = j.runtime;
+            REQUIRE(rota_submit(e, &r) == ROTA_OK);
+        }
+        if (rng() % 6 == 0) {  // a node event
+            if (!down.empty() && rng() % 2 == 0) {
+                const std::size_t k = rng() % down.size();
+                REQUIRE(rota_node_up(e, down[k]) == ROTA_OK);
+                down.erase(down.begin() + static_cast<std::ptrdiff_t>(k));
+            } else if (down.size() < 3) {
+                const auto node = static_cast<std::int32_t>(rng() % static_cast<unsigned>(procs));
+                if (std::find(down.begin(), down.end(), node) == down.end()) {
+                    REQUIRE(rota_node_down(e, node, static_cast<int>(rng() % 2)) == ROTA_OK);
+                    down.push_back(node);
+                }
+            }
+        }
+        REQUIRE(rota_schedule(e) == ROTA_OK);
+        rota_action a{};
+        a.size = sizeof a;
+        while (rota_next_action(e, &a) == ROTA_OK) {
+            std::ostringstream s;
+            s << a.type << ' ' << a.job << ' ' << a.time;
+            for (int32_t i = 0; i < a.nruns; ++i)
+                s << ' ' << a.runs[i].first << '+' << a.runs[i].count;
+            log.push_back(s.str());
+            if (a.type == ROTA_ACTION_START) {
+                ++started;
+                // The others run to their walltime: the engine kills them.
+                const auto it = runtime.find(a.job);
+                if (it != runtime.end())
+                    ends[a.job] = a.time / kS + std::max<int64_t>(it->second, 1);
+            } else if (a.type == ROTA_ACTION_KILL || a.type == ROTA_ACTION_REQUEUE) {
+                ends.erase(a.job);
+            }
+        }
+        int64_t n = INT64_MAX;
+        if (next < jobs->size()) n = (*jobs)[next].submit;
+        for (const auto& [id, end] : ends) n = std::min(n, end);
+        rota_time w = 0;
+        if (rota_next_wakeup(e, &w) == ROTA_OK) n = std::min<int64_t>(n, (w + kS - 1) / kS);
+        if (n == INT64_MAX) {
+            // Jobs may wait for nodes that are down: bring them back.
+            if (down.empty()) return false;
+            for (std::int32_t node : down) REQUIRE(rota_node_up(e, node) == ROTA_OK);
+            down.clear();
+            n = t + 1;
+        }
+        t = std::max(n, t + 1);
+        return true;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("snapshot: queue order, a conservative reservation and a down node survive a restore") {
+    const std::string cfg = "[machine]\nprocs = 8\n[scheduler]\npreset = \"conservative\"\n";
+    auto a = rota::test::engine_from(cfg);
+    REQUIRE(rota_node_down(a.get(), 7, ROTA_NODE_KILL) == ROTA_OK);
+    rota_job named = job(4, 3, 10);
+    named.account = "phys ics";  // a space, which the format must keep
+    named.partition = "debug";
+    for (const rota_job& j : {job(1, 5, 100), job(2, 4, 50), job(3, 2, 30), named})
+        REQUIRE(rota_submit(a.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(a.get()) == ROTA_OK);
+    // 1 runs on 5 of the 7 nodes in service, 3 fills the other two until
+    // 30; 2 and 4 are promised the nodes 1 leaves at 100.
+    const auto started = drain(a.get());
+    REQUIRE(started.size() == 2);
+    REQUIRE(queue_of(a.get()) == std::vector<int64_t>{2, 4});
+    const std::vector<std::pair<int64_t, rota_time>> promised{{2, 100 * kS}, {4, 100 * kS}};
+    REQUIRE(reservations_of(a.get()) == promised);
+
+    const std::string snap = snapshot_of(a.get());
+    CHECK(snap.rfind("rota-snapshot 1\n", 0) == 0);
+    auto b = restored(cfg, snap);
+    CHECK(snapshot_of(b.get()) == snap);  // nothing lost, nothing added
+    CHECK(queue_of(b.get()) == std::vector<int64_t>{2, 4});
+    CHECK(reservations_of(b.get()) == promised);
+    CHECK(rota_now(b.get()) == 0);
+    rota_job_info info{};
+    info.size = sizeof info;
+    REQUIRE(rota_job_info_get(b.get(), 3, &info) == ROTA_OK);
+    CHECK(info.state == ROTA_JOB_RUNNING);
+    REQUIRE(rota_job_info_get(b.get(), 4, &info) == ROTA_OK);
+    CHECK(std::string(info.account) == "phys ics");
+    CHECK(std::string(info.partition) == "debug");
+    CHECK(std::string(info.qos).empty());
+    // Node 7 is still out of service: it cannot go down again.
+    CHECK(rota_node_down(b.get(), 7, ROTA_NODE_KILL) == ROTA_ESTATE);
+    size_t nfree = 0;
+    REQUIRE(rota_row_free_nodes(b.get(), 0, nullptr, 0, &nfree) == ROTA_OK);
+    CHECK(nfree == 0);
+
+    // Creation options go to the restored engine as to rota_engine_new_v2.
+    {
+        rota_engine_options o{};
+        o.size = sizeof o;
+        int level = 0;
+        o.log = [](void* ud, int lvl, const char*) { *static_cast<int*>(ud) = lvl; };
+        o.log_ud = &level;
+        o.log_level = ROTA_LOG_ERROR;
+        rota_engine* c = nullptr;
+        const int rc = rota_restore(cfg.c_str(), nullptr, &o, snap.data(), snap.size(), &c);
+        EnginePtr keep(c);
+        REQUIRE(rc == ROTA_OK);
+        CHECK(queue_of(c) == std::vector<int64_t>{2, 4});
+        o.size = 0;  // a size not set is refused, as by rota_engine_new_v2
+        rota_engine* d = nullptr;
+        CHECK(rota_restore(cfg.c_str(), nullptr, &o, snap.data(), snap.size(), &d) == ROTA_EINVAL);
+        EnginePtr keep_d(d);
+    }
+
+    // Both go on alike: 3 is killed at its walltime (30), 1 ends at 60,
+    // and 2 and 4 take their nodes at once.
+    for (rota_engine* e : {a.get(), b.get()}) {
+        REQUIRE(rota_advance(e, 60 * kS) == ROTA_OK);
+        REQUIRE(rota_job_end(e, 1) == ROTA_OK);
+        REQUIRE(rota_schedule(e) == ROTA_OK);
+    }
+    const auto next = drain(a.get());
+    CHECK(next.size() == 3);
+    CHECK(drain(b.get()) == next);
+}
+
+namespace {
+
+struct Mode {
+    const char* name;
+    const char* preset;
+    const char* extra;
+};
+
+const Mode kModes[] = {
+    {"fcfs", "fcfs", ""},
+    {"easy", "easy", ""},
+    {"conservative", "conservative", ""},
+    {"fpfs(3)", "fpfs", ""},
+    {"easy, Lua sjf order and best-fit backfill", "easy",
+     "[policy.order]\nscript = \"order/sjf.lua\"\n[policy.backfill_select]\nscript = "
+     "\"backfill/best_fit.lua\"\n"},
+    {"conservative, Lua multifactor re-keyed", "conservative",
+     "[scheduler]\nrekey_interval = 60\nusage_half_life = 86400\n[policy.order]\nscript = "
+     "\"order/multifactor.lua\"\nmax_age = 3600\nweight_priority = 100\n"},
+    {"easy, Lua fpfs backfill", "easy",
+     "[policy.backfill_select]\nscript = \"backfill/fpfs.lua\"\n"},
+    {"conservative with a pool", "conservative",
+     "[[machine.pools]]\nname = \"licenses\"\ncapacity = 6\n"},
+    {"easy, prime-time admission holding jobs", "easy",
+     "[policy.admission]\nscript = \"admission/prime_time.lua\"\nthreshold = 1\n"
+     "prime_limit = 600\nsmall_limit = 3600\nmin_free = 32\nshift = 1800\n"},
+    {"easy on two clusters", "easy",
+     "[[machine.clusters]]\nnodes = 16\n[[machine.clusters]]\nnodes = 16\n"},
+    {"conservative on two clusters", "conservative",
+     "[[machine.clusters]]\nnodes = 16\n[[machine.clusters]]\nnodes = 16\n"},
+};
+
+}  // namespace
+
+TEST_CASE("snapshot: at a random point, a restored engine gives the same actions to the end") {
+    for (const Mode& m : kModes) {
+        for (std::uint64_t seed : {1u, 2u, 3u}) {
+            INFO(m.name << ", seed " << seed);
+            rota::sim::GenerateOptions g;
+            g.jobs = 250;
+            g.procs = 32;
+            g.load = 0.95;
+            g.seed = seed;
+            const auto jobs = rota::sim::generate(g);
+            rota::sim::RunConfig rc;
+            rc.max_jumps = 3;
+            if (*m.extra) rc.engine = toml::parse(m.extra);
+            const std::string cfg = rota::sim::engine_toml(rc, m.preset, g.procs);
+            auto a = rota::test::engine_from(cfg);
+            Driver da;
+            da.jobs = &jobs;
+            da.procs = g.procs;
+            da.npools = std::string(m.extra).find("pools") != std::string::npos;
+            da.rng.seed(seed * 7919);
+            std::mt19937_64 pick(seed);
+            const std::size_t cut = 30 + pick() % 300;
+            std::size_t steps = 0;
+            bool more = true;
+            while (more && steps < cut) {
+                more = da.step(a.get());
+                ++steps;
+            }
+            REQUIRE(more);  // the cut falls inside the run
+            const std::string snap = snapshot_of(a.get());
+            auto b = restored(cfg, snap);
+            REQUIRE(snapshot_of(b.get()) == snap);
+            Driver db = da;
+            da.log.clear();
+            db.log.clear();
+            const std::size_t before = da.started;
+            bool ma = true, mb = true;
+            while (ma || mb) {
+                if (ma) ma = da.step(a.get());
+                if (mb) mb = db.step(b.get());
+                // Compared as they go, so that a difference is shown where
+                // it begins.
+                if (da.log != db.log) {
+                    const auto diff =
+                        std::mismatch(da.log.begin(), da.log.end(), db.log.begin(), db.log.end());
+                    FAIL("step at t = " << da.t << ": the original gives '"
+                                        << (diff.first == da.log.end() ? "" : *diff.first)
+                                        << "', the restored one '"
+                                        << (diff.second == db.log.end() ? "" : *diff.second)
+                                        << "'");
+                }
+                REQUIRE(ma == mb);
+            }
+            CHECK(da.started > before);  // the run went on past the snapshot
+            // Every job was submitted and none is left waiting.
+            CHECK(da.next == jobs.size());
+            CHECK(queue_of(a.get()).empty());
+            CHECK(queue_of(b.get()).empty());
+        }
+    }
+}
+
+TEST_CASE("snapshot: refused with actions not yet pulled and in modes it does not cover") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
+    const rota_job j = job(1, 2, 10);
+    REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    std::string s;
+    CHECK(rota_snapshot(e.get(), append, &s) == ROTA_ESTATE);
+    CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("pull the actions first"));
+    CHECK(s.empty());
+    drain(e.get());
+    CHECK(rota_snapshot(e.get(), nullptr, nullptr) == ROTA_EINVAL);
+    // A writer that gives up stops the snapshot with its own status.
+    auto refuse = [](void*, const void*, size_t) { return 1; };
+    CHECK(rota_snapshot(e.get(), refuse, nullptr) == ROTA_EABORT);
+    CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("writer returned nonzero"));
+    CHECK(rota_snapshot(e.get(), append, &s) == ROTA_OK);
+
+    auto gang = rota::test::gang_engine("bgs", 16, 3);
+    CHECK(rota_snapshot(gang.get(), append, &s) == ROTA_ESTATE);
+    CHECK_THAT(rota_errmsg(gang.get()), Catch::Contains("gang scheduling"));
+}
+
+TEST_CASE("snapshot: a newer, truncated, altered or foreign snapshot is refused") {
+    const std::string cfg = "[machine]\nprocs = 8\n[scheduler]\npreset = \"conservative\"\n";
+    auto a = rota::test::engine_from(cfg);
+    for (const rota_job& j : {job(1, 5, 100), job(2, 4, 50), job(3, 2, 30)})
+        REQUIRE(rota_submit(a.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(a.get()) == ROTA_OK);
+    drain(a.get());
+    const std::string snap = snapshot_of(a.get());
+
+    SECTION("a newer format version") {
+        std::string v2 = snap;
+        v2.replace(0, std::string("rota-snapshot 1").size(), "rota-snapshot 2");
+        const auto [rc, msg] = refused(cfg, v2);
+        CHECK(rc == ROTA_EINVAL);
+        CHECK_THAT(msg, Catch::Contains("format version 2") && Catch::Contains("newer"));
+    }
+    SECTION("not a snapshot") {
+        const auto [rc, msg] = refused(cfg, "[machine]\nprocs = 8\n");
+        CHECK(rc == ROTA_EINVAL);
+        CHECK_THAT(msg, Catch::Contains("not a rota snapshot"));
+    }
+    SECTION("truncated") {
+        for (std::size_t keep : {snap.size() / 2, snap.size() - 3, snap.size() - 1}) {
+            const auto [rc, msg] = refused(cfg, snap.substr(0, keep));
+            CHECK(rc == ROTA_EINVAL);
+            CHECK_THAT(msg, Catch::Contains("truncated") || Catch::Contains("checksum"));
+        }
+    }
+    SECTION("altered") {
+        std::string bad = snap;
+        const auto at = bad.find("job ");
+        REQUIRE(at != std::string::npos);
+        bad[at + 4] = bad[at + 4] == '1' ? '2' : '1';
+        const auto [rc, msg] = refused(cfg, bad);
+        CHECK(rc == ROTA_EINVAL);
+        CHECK_THAT(msg, Catch::Contains("checksum mismatch"));
+    }
+    SECTION("another machine or mode") {
+        const std::pair<const char*, const char*> others[] = {
+            {"[machine]\nprocs = 16\n[scheduler]\npreset = \"conservative\"\n", "node count"},
+            {"[machine]\nprocs = 8\n[scheduler]\npreset = \"easy\"\n", "reservation depth"},
+            {"[machine]\nprocs = 8\n[scheduler]\npreset = \"fcfs\"\n", "backfill"},
+            {"[machine]\nprocs = 8\n[[machine.pools]]\nname = \"gpu\"\ncapacity = 4\n"
+             "[scheduler]\npreset = \"conservative\"\n",
+             "pools"},
+            {"[machine]\n[[machine.clusters]]\nnodes = 4\n[[machine.clusters]]\nnodes = 4\n"
+             "[scheduler]\npreset = \"conservative\"\n",
+             "clusters"},
+        };
+        for (const auto& [other, what] : others) {
+            INFO(other);
+            const auto [rc, msg] = refused(other, snap);
+            CHECK(rc == ROTA_ECONFIG);
+            CHECK_THAT(msg, Catch::Contains(what));
+        }
+    }
+    SECTION("a bad configuration") {
+        const auto [rc, msg] = refused("[machine]\nprocs = 8\nfrobnicate = 1\n", snap);
+        CHECK(rc == ROTA_ECONFIG);
+        CHECK_THAT(msg, Catch::Contains("frobnicate"));
+    }
+}
