@@ -196,9 +196,6 @@ void UsageBook::load_line(const std::string& text) {
 }
 
 std::string Scheduler::snapshot() const {
-    if (time_sharing())
-        throw Error(Errc::state, "rota_snapshot does not cover gang scheduling (rows = " +
-                                     std::to_string(cfg_.rows) + "); one row only");
     if (cfg_.classes.enabled)
         throw Error(Errc::state, "rota_snapshot does not cover job classes ([classes])");
     if (cfg_.malleable.enabled)
@@ -241,6 +238,11 @@ std::string Scheduler::snapshot() const {
     num(next_reservation_);
     num(dirty_ ? 1 : 0);
     num(gain_epoch_);
+    o += "\nslices";
+    num(active_row_);
+    num(slice_end_);
+    num(budget_slice_);
+    num(migrated_in_slice_);
     o += "\nrowgain";
     num(row_gain_.size());
     for (auto g : row_gain_) num(g);
@@ -334,6 +336,11 @@ std::string Scheduler::snapshot() const {
                 num(r.first);
                 num(r.count);
             }
+        // Its home row and the rows it holds (seed 000 §4: a job can be
+        // replicated in every row its columns are free).
+        o += " rows";
+        num(runs ? j.alloc.home_row : -1);
+        num(runs ? j.alloc.row_mask : 0);
         o += "\n";
     }
     o += "pending";
@@ -350,6 +357,17 @@ std::string Scheduler::snapshot() const {
         else
             o += " -";
     }
+    // Running jobs in start order, and those executing in the active row:
+    // the order in which the matrix phases visit them.
+    o += "\nrunning";
+    num(running_.size());
+    for (Slot s : running_) num(s);
+    o += "\nexecuting";
+    num(executing_.size());
+    for (Slot s : executing_) num(s);
+    o += "\nunannounced";
+    num(unannounced_.size());
+    for (Slot s : unannounced_) num(s);
     o += "\n";
     char end[64];
     std::snprintf(end, sizeof end, "end %016" PRIx64 "\n", fnv1a(o.data(), o.size()));
@@ -436,10 +454,10 @@ void Scheduler::restore(const std::string& text) {
             mismatch("clusters", clusters.empty() ? "none" : "{" + clusters + " }",
                      conf.empty() ? "none" : "{" + conf + " }");
         r.done();
-        if (time_sharing() || cfg_.classes.enabled || cfg_.malleable.enabled)
+        if (cfg_.classes.enabled || cfg_.malleable.enabled)
             throw Error(Errc::config,
-                        "snapshot: the configuration's mode (gang rows, [classes] or "
-                        "[malleable]) is not one a snapshot covers");
+                        "snapshot: the configuration's mode ([classes] or [malleable]) is not "
+                        "one a snapshot covers");
     }
     {
         Record r = next("clock");
@@ -461,6 +479,16 @@ void Scheduler::restore(const std::string& text) {
         dirty_ = r.i64() != 0;
         gain_epoch_ = r.u64();
         r.done();
+    }
+    {
+        Record r = next("slices");
+        active_row_ = static_cast<std::int32_t>(r.i64());
+        slice_end_ = r.i64();
+        budget_slice_ = r.u64();
+        migrated_in_slice_ = r.i64();
+        r.done();
+        if (active_row_ < 0 || active_row_ >= cfg_.rows)
+            bad("active row " + std::to_string(active_row_) + " is not a row of the matrix");
     }
     {
         Record r = next("rowgain");
@@ -611,11 +639,18 @@ void Scheduler::restore(const std::string& text) {
                 bad("job " + std::to_string(sp.id) + ": a node run is outside the machine");
             held += nr.count;
         }
+        r.expect("rows");
+        const std::int64_t home = r.i64();
+        const std::int64_t mask = r.i64();
         r.done();
         const std::string who = "job " + std::to_string(sp.id);
-        if (sp.procs <= 0 || sp.procs > cfg_.procs || sp.estimate <= 0 ||
-            j.window != sp.estimate * cfg_.rows || sp.pools.size() != cfg_.pools.size() ||
-            j.seq >= next_seq_)
+        // Under gang scheduling a window grows by a cycle each time the job
+        // overruns it (extend_overrun_windows); with one row it is the
+        // estimate.
+        const bool window_ok =
+            time_sharing() ? j.window >= sp.estimate * cfg_.rows : j.window == sp.estimate;
+        if (sp.procs <= 0 || sp.procs > cfg_.procs || sp.estimate <= 0 || !window_ok ||
+            sp.pools.size() != cfg_.pools.size() || j.seq >= next_seq_)
             bad(who + ": its fields do not fit the machine");
         if (index_.find(sp.id) != JobIndex::kNone) bad(who + " is listed twice");
         index_.insert(sp.id, s);
@@ -623,27 +658,40 @@ void Scheduler::restore(const std::string& text) {
             if (held != sp.procs || j.reserved())
                 bad(who + ": running on " + std::to_string(held) + " nodes for " +
                     std::to_string(sp.procs));
-            if (j.start > now_ || j.estimated_end() <= now_)
+            // A gang-scheduled job may have overrun its window since the
+            // last pass; the next pass extends it.
+            if (j.start > now_ || (!time_sharing() && j.estimated_end() <= now_))
                 bad(who + ": its run does not cover the snapshot's clock");
-            if (!m.columns_free(0, j.alloc.runs)) bad(who + ": a node it runs on is taken twice");
-            m.place(0, j.alloc.runs, s);
+            if (home < 0 || home >= cfg_.rows || mask <= 0 ||
+                mask >= (std::int64_t{1} << cfg_.rows) || !(mask & (std::int64_t{1} << home)))
+                bad(who + ": its rows (home " + std::to_string(home) + ", mask " +
+                    std::to_string(mask) + ") are not rows of the matrix");
+            for (std::int32_t row = 0; row < cfg_.rows; ++row) {
+                if (!(mask & (std::int64_t{1} << row))) continue;
+                if (!m.columns_free(row, j.alloc.runs))
+                    bad(who + ": a cell it runs on is taken twice");
+                m.place(row, j.alloc.runs, s);
+            }
             j.alloc.procs = sp.procs;
-            j.alloc.home_row = 0;
-            j.alloc.row_mask = 1;
-            machine_.take(0, now_, j.estimated_end(), demand(j));
-            expiries_.push({j.estimated_end(), j.seq, s});
+            j.alloc.home_row = static_cast<std::int16_t>(home);
+            j.alloc.row_mask = static_cast<std::uint32_t>(mask);
+            // Only the home row's profile holds the window: replicas fill
+            // cells that would otherwise be idle (seed 000 §4.3).
+            if (j.estimated_end() > now_)
+                machine_.take(j.alloc.home_row, now_, j.estimated_end(), demand(j));
+            if (!time_sharing()) expiries_.push({j.estimated_end(), j.seq, s});
             ++running_count_;
-        } else if (held != 0) {
+        } else if (held != 0 || home != -1 || mask != 0) {
             bad(who + ": holds nodes but is " + job_state_name(j.state));
         }
         if (j.reserved()) {
-            if (j.state != JobState::queued || j.reserved_row != 0 ||
+            if (j.state != JobState::queued || j.reserved_row < 0 || j.reserved_row >= cfg_.rows ||
                 j.reserved_start + j.window <= now_)
                 bad(who + ": a reservation it cannot hold");
             // Exactly where it was: compression only ever moves it earlier,
             // and a placement from scratch could differ.
-            machine_.take(0, j.reserved_start, j.reserved_start + j.window, demand(j));
-            count_reservation(0, +1);
+            machine_.take(j.reserved_row, j.reserved_start, j.reserved_start + j.window, demand(j));
+            count_reservation(j.reserved_row, +1);
         }
     }
     for (std::size_t i = 0; i < node_state_.size(); ++i)
@@ -686,6 +734,48 @@ void Scheduler::restore(const std::string& text) {
             queue_.push_back({s, jobs_[s].spec.procs, jobs_[s].window});
         }
         r.done();
+    }
+    {
+        Record r = next("running");
+        running_.resize(r.count(slots));
+        for (Slot& s : running_) {
+            s = slot(r);
+            if (used[s] != 1 || jobs_[s].state != JobState::running)
+                bad("running lists slot " + std::to_string(s) + ", not a running job");
+            used[s] = 4;  // in running_: once only
+        }
+        r.done();
+        // The matrix phases keep every running job in this list; with one
+        // row (and no [classes] or [malleable]) it is not kept.
+        if (!time_sharing() && !running_.empty()) bad("running lists jobs with one row");
+        if (time_sharing() && running_.size() != running_count_)
+            bad("running lists " + std::to_string(running_.size()) + " of " +
+                std::to_string(running_count_) + " running jobs");
+        for (Slot s : running_) used[s] = 1;
+    }
+    {
+        Record r = next("executing");
+        executing_.resize(r.count(slots));
+        for (Slot& s : executing_) {
+            s = slot(r);
+            if (used[s] != 1 || jobs_[s].state != JobState::running)
+                bad("executing lists slot " + std::to_string(s) + ", not a running job");
+            used[s] = 5;
+        }
+        r.done();
+        for (Slot s : executing_) used[s] = 1;
+    }
+    {
+        Record r = next("unannounced");
+        unannounced_.resize(r.count(slots));
+        for (Slot& s : unannounced_) {
+            s = slot(r);
+            if (used[s] != 1 || jobs_[s].state != JobState::running)
+                bad("unannounced lists slot " + std::to_string(s) + ", not a running job");
+            used[s] = 6;
+        }
+        r.done();
+        for (Slot s : unannounced_) used[s] = 1;
     }
     for (Slot s = 0; s < slots; ++s)
         if (used[s] == 1 && jobs_[s].state != JobState::running)

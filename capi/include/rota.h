@@ -306,10 +306,16 @@ typedef struct rota_node_run {
 ** its nodes are busy, its walltime ends at start + estimate (a KILL then),
 ** it ends with rota_job_end. No START is emitted. On a multi-cluster machine
 ** the runs must hold one component per cluster. Every reservation is placed
-** anew at the next pass. ROTA_EINVAL for a start after now, a walltime
-** already over, runs that do not add up to `procs` or leave the machine;
-** ROTA_ESTATE for a node that is busy or out of service, or under gang
-** scheduling; ROTA_EEXIST for a known id. Added in ABI 4. */
+** anew at the next pass. Under gang scheduling the job goes to the active
+** row if its nodes are free there, else to the next row where they are,
+** and holds its place until start + estimate x MPL; whether it executes
+** or is suspended now, the next pass says which it is to be: RESUME in
+** the active row, SUSPEND in any other (adopting the jobs that execute now
+** first puts them together in the active row). ROTA_EINVAL for a start after now, a
+** walltime already over, runs that do not add up to `procs` or leave the
+** machine; ROTA_ESTATE for a node that is busy (in every row) or out of
+** service; ROTA_EEXIST for a known id. Added in ABI 4; gang scheduling
+** since ABI 7. */
 ROTA_API int rota_adopt(rota_engine* e, const rota_job* job, rota_time start,
                         const rota_node_run* runs, int32_t nruns);
 /* A running job ended on its own (finished or failed) at the current time.
