@@ -147,7 +147,8 @@ const char* state_word(JobState s) {
 }
 
 JobState state_of(const std::string& w) {
-    for (JobState s : {JobState::pending, JobState::held, JobState::queued, JobState::running})
+    for (JobState s : {JobState::pending, JobState::held, JobState::queued, JobState::running,
+                       JobState::suspended})
         if (w == job_state_name(s)) return s;
     bad("job state '" + w + "' cannot be in a snapshot");
 }
@@ -196,10 +197,6 @@ void UsageBook::load_line(const std::string& text) {
 }
 
 std::string Scheduler::snapshot() const {
-    if (cfg_.classes.enabled)
-        throw Error(Errc::state, "rota_snapshot does not cover job classes ([classes])");
-    if (cfg_.malleable.enabled)
-        throw Error(Errc::state, "rota_snapshot does not cover the iScheduler ([malleable])");
     if (action_head_ < actions_.size())
         throw Error(Errc::state, std::to_string(actions_.size() - action_head_) +
                                      " action(s) not yet taken: pull the actions first "
@@ -226,6 +223,8 @@ std::string Scheduler::snapshot() const {
         o += " " + escaped(c.name);
         num(c.nodes);
     }
+    num(cfg_.classes.enabled ? cfg_.classes.base.classes.size() : 0);
+    num(cfg_.malleable.enabled ? 1 : 0);
     o += "\nclock";
     num(now_);
     num(next_seq_);
@@ -341,6 +340,21 @@ std::string Scheduler::snapshot() const {
         o += " rows";
         num(runs ? j.alloc.home_row : -1);
         num(runs ? j.alloc.row_mask : 0);
+        // Seed 004 (malleable) and seed 003 (classes) bookkeeping.
+        o += " progress " + hex(j.work_left);
+        num(j.resized);
+        num(j.paused_until);
+        num(j.harvests);
+        num(j.waited ? 1 : 0);
+        num(runs ? j.alloc.procs : 0);
+        o += " class";
+        num(j.used);
+        num(j.exec_from);
+        num(j.dnd_end);
+        num(j.swapping_until);
+        num(j.preemptions);
+        num(j.swapped ? 1 : 0);
+        num(j.counted_large ? 1 : 0);
         o += "\n";
     }
     o += "pending";
@@ -368,6 +382,29 @@ std::string Scheduler::snapshot() const {
     o += "\nunannounced";
     num(unannounced_.size());
     for (Slot s : unannounced_) num(s);
+    // The iScheduler: processors freed since the last pass.
+    o += "\nmalleable";
+    num(freed_);
+    // Classes: pass 1's reservation and its processor set, when the passes
+    // must run again, and the nodes whose last job is still writing its
+    // state out.
+    o += "\nclasses";
+    num(class_reserved_ == kNoSlot ? std::int64_t{-1} : std::int64_t{class_reserved_});
+    num(class_set_.size());
+    for (const NodeRun& r : class_set_) {
+        num(r.first);
+        num(r.count);
+    }
+    num(classes_wakeup_);
+    num(classes_dirty_ ? 1 : 0);
+    std::size_t busy = 0;
+    for (Time t : node_free_at_) busy += t > now_;
+    num(busy);
+    for (std::size_t n = 0; n < node_free_at_.size(); ++n)
+        if (node_free_at_[n] > now_) {
+            num(n);
+            num(node_free_at_[n]);
+        }
     o += "\n";
     char end[64];
     std::snprintf(end, sizeof end, "end %016" PRIx64 "\n", fnv1a(o.data(), o.size()));
@@ -453,11 +490,17 @@ void Scheduler::restore(const std::string& text) {
         if (clusters != conf)
             mismatch("clusters", clusters.empty() ? "none" : "{" + clusters + " }",
                      conf.empty() ? "none" : "{" + conf + " }");
+        const auto classes = r.i64();
+        const auto have =
+            cfg_.classes.enabled ? static_cast<std::int64_t>(cfg_.classes.base.classes.size()) : 0;
+        if (classes != have)
+            mismatch("job classes", classes ? std::to_string(classes) : "none",
+                     have ? std::to_string(have) : "none");
+        const auto malleable = r.i64();
+        if ((malleable != 0) != cfg_.malleable.enabled)
+            mismatch("[malleable]", malleable ? "on" : "off",
+                     cfg_.malleable.enabled ? "on" : "off");
         r.done();
-        if (cfg_.classes.enabled || cfg_.malleable.enabled)
-            throw Error(Errc::config,
-                        "snapshot: the configuration's mode ([classes] or [malleable]) is not "
-                        "one a snapshot covers");
     }
     {
         Record r = next("clock");
@@ -642,20 +685,48 @@ void Scheduler::restore(const std::string& text) {
         r.expect("rows");
         const std::int64_t home = r.i64();
         const std::int64_t mask = r.i64();
+        r.expect("progress");
+        j.work_left = r.f64();
+        j.resized = r.i64();
+        j.paused_until = r.i64();
+        j.harvests = static_cast<std::int32_t>(r.i64());
+        j.waited = r.i64() != 0;
+        const std::int64_t alloc_procs = r.i64();
+        r.expect("class");
+        j.used = r.i64();
+        j.exec_from = r.i64();
+        j.dnd_end = r.i64();
+        j.swapping_until = r.i64();
+        j.preemptions = static_cast<std::int32_t>(r.i64());
+        j.swapped = r.i64() != 0;
+        j.counted_large = r.i64() != 0;
         r.done();
         const std::string who = "job " + std::to_string(sp.id);
         // Under gang scheduling a window grows by a cycle each time the job
-        // overruns it (extend_overrun_windows); with one row it is the
-        // estimate.
-        const bool window_ok =
-            time_sharing() ? j.window >= sp.estimate * cfg_.rows : j.window == sp.estimate;
+        // overruns it (extend_overrun_windows); malleable jobs are retimed as
+        // they are resized, and a job of a class holds its place for the
+        // rest of its work plus its swap-in. Otherwise it is the estimate.
+        const bool window_ok = time_sharing() ? j.window >= sp.estimate * cfg_.rows
+                               : cfg_.malleable.enabled || cfg_.classes.enabled
+                                   ? j.window > 0
+                                   : j.window == sp.estimate;
         if (sp.procs <= 0 || sp.procs > cfg_.procs || sp.estimate <= 0 || !window_ok ||
-            sp.pools.size() != cfg_.pools.size() || j.seq >= next_seq_)
+            sp.pools.size() != cfg_.pools.size() || j.seq >= next_seq_ ||
+            !(j.work_left >= 0.0 && j.work_left <= 1.0) || j.used < 0 || j.used > sp.estimate ||
+            (cfg_.classes.enabled &&
+             (j.cls < 0 || static_cast<std::size_t>(j.cls) >= cfg_.classes.base.classes.size())))
             bad(who + ": its fields do not fit the machine");
+        if (j.state == JobState::suspended && !cfg_.classes.enabled)
+            bad(who + ": suspended without [classes]");
         if (index_.find(sp.id) != JobIndex::kNone) bad(who + " is listed twice");
         index_.insert(sp.id, s);
         if (j.state == JobState::running) {
-            if (held != sp.procs || j.reserved())
+            // A malleable job runs on anything from its min to its ideal.
+            const bool size_ok =
+                cfg_.malleable.enabled
+                    ? held == alloc_procs && held >= j.min_procs() && held <= sp.procs
+                    : held == sp.procs && alloc_procs == held;
+            if (!size_ok || j.reserved())
                 bad(who + ": running on " + std::to_string(held) + " nodes for " +
                     std::to_string(sp.procs));
             // A gang-scheduled job may have overrun its window since the
@@ -672,7 +743,7 @@ void Scheduler::restore(const std::string& text) {
                     bad(who + ": a cell it runs on is taken twice");
                 m.place(row, j.alloc.runs, s);
             }
-            j.alloc.procs = sp.procs;
+            j.alloc.procs = static_cast<std::int32_t>(held);
             j.alloc.home_row = static_cast<std::int16_t>(home);
             j.alloc.row_mask = static_cast<std::uint32_t>(mask);
             // Only the home row's profile holds the window: replicas fill
@@ -681,6 +752,13 @@ void Scheduler::restore(const std::string& text) {
                 machine_.take(j.alloc.home_row, now_, j.estimated_end(), demand(j));
             if (!time_sharing()) expiries_.push({j.estimated_end(), j.seq, s});
             ++running_count_;
+            if (cfg_.classes.enabled) {  // loaded: owner of its nodes
+                for (const NodeRun& nr : j.alloc.runs)
+                    std::fill_n(owner_.begin() + nr.first, nr.count, s);
+                loaded_procs_ += held;
+                class_loaded_[static_cast<std::size_t>(j.cls)] += held;
+                if (j.counted_large) large_loaded_ += held;
+            }
         } else if (held != 0 || home != -1 || mask != 0) {
             bad(who + ": holds nodes but is " + job_state_name(j.state));
         }
@@ -747,8 +825,9 @@ void Scheduler::restore(const std::string& text) {
         r.done();
         // The matrix phases keep every running job in this list; with one
         // row (and no [classes] or [malleable]) it is not kept.
-        if (!time_sharing() && !running_.empty()) bad("running lists jobs with one row");
-        if (time_sharing() && running_.size() != running_count_)
+        const bool kept = time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled;
+        if (!kept && !running_.empty()) bad("running lists jobs in a mode that keeps no list");
+        if (kept && running_.size() != running_count_)
             bad("running lists " + std::to_string(running_.size()) + " of " +
                 std::to_string(running_count_) + " running jobs");
         for (Slot s : running_) used[s] = 1;
@@ -777,8 +856,61 @@ void Scheduler::restore(const std::string& text) {
         r.done();
         for (Slot s : unannounced_) used[s] = 1;
     }
+    {
+        Record r = next("malleable");
+        freed_ = r.i64();
+        r.done();
+    }
+    {
+        Record r = next("classes");
+        const std::int64_t reserved = r.i64();
+        class_set_.resize(r.count(static_cast<std::size_t>(cfg_.procs)));
+        std::int64_t set_procs = 0;
+        for (NodeRun& nr : class_set_) {
+            nr.first = static_cast<std::int32_t>(r.i64());
+            nr.count = static_cast<std::int32_t>(r.i64());
+            if (nr.count <= 0 || nr.first < 0 || nr.first > cfg_.procs - nr.count)
+                bad("the class reservation's set is outside the machine");
+            set_procs += nr.count;
+        }
+        classes_wakeup_ = r.i64();
+        classes_dirty_ = r.i64() != 0;
+        const std::size_t busy = r.count(static_cast<std::size_t>(cfg_.procs));
+        if (busy && !cfg_.classes.enabled) bad("nodes swapping without [classes]");
+        for (std::size_t k = 0; k < busy; ++k) {
+            const std::int64_t n = r.i64();
+            if (n < 0 || n >= cfg_.procs) bad("a swapping node is outside the machine");
+            node_free_at_[static_cast<std::size_t>(n)] = r.i64();
+        }
+        r.done();
+        if (reserved >= 0) {
+            const auto u = static_cast<std::size_t>(reserved);
+            if (!cfg_.classes.enabled || u >= slots || used[u] == 0 ||
+                jobs_[u].state != JobState::queued || set_procs != jobs_[u].spec.procs)
+                bad("the class reservation is not a queued job's, on its processors");
+            class_reserved_ = static_cast<Slot>(u);
+            for (const NodeRun& nr : class_set_)
+                std::fill_n(in_set_.begin() + nr.first, nr.count, std::uint8_t{1});
+            set_nodes_ = NodePool(cfg_.procs);
+            set_nodes_.take(class_set_);
+        } else if (!class_set_.empty()) {
+            bad("a class reservation's set without its job");
+        }
+    }
+    if (cfg_.classes.enabled) {
+        // Derived from the jobs, or rebuilt when the passes next need them.
+        for (Slot s = 0; s < slots; ++s)
+            if (used[s] != 0 && used[s] != 3 && jobs_[s].swapped &&
+                jobs_[s].state != JobState::running)
+                swapped_procs_ += jobs_[s].spec.procs;
+        class_index_stale_ = true;
+        class_pos_stale_ = true;
+        victims_dirty_ = true;
+        set_owners_known_ = false;
+    }
     for (Slot s = 0; s < slots; ++s)
-        if (used[s] == 1 && jobs_[s].state != JobState::running)
+        if (used[s] == 1 && jobs_[s].state != JobState::running &&
+            jobs_[s].state != JobState::suspended)
             bad("job " + std::to_string(jobs_[s].spec.id) + " is " +
                 job_state_name(jobs_[s].state) + " but in no list");
     if (head >= 0 && (static_cast<std::size_t>(head) >= slots || used[head] == 0 ||

@@ -880,9 +880,8 @@ typedef int (*rota_writer_fn)(void* ud, const void* data, size_t len);
 /* Write a snapshot of `e` through `w`. The engine is not changed.
 ** ROTA_ESTATE when actions are still to be pulled (take them with
 ** rota_next_action until ROTA_DONE first: a snapshot never holds an
-** action), and for modes it does not cover: gang scheduling (rows > 1),
-** [classes] and [malleable]; one-row modes (FCFS, EASY, conservative,
-** FPFS, Lua policies), with pools and clusters, are covered. ROTA_EINVAL
+** action). Every mode is covered: space sharing (with pools and
+** clusters), gang scheduling, [classes] and [malleable]. ROTA_EINVAL
 ** for a NULL writer; ROTA_EABORT when the writer returned nonzero (what was
 ** written by then is not a snapshot). Added in ABI 7. */
 ROTA_API int rota_snapshot(const rota_engine* e, rota_writer_fn w, void* ud);
