@@ -45,7 +45,12 @@ void parse_clusters(const toml::node& c, SchedulerConfig& s) {
 }
 
 void parse_machine(const toml::table& m, SchedulerConfig& s) {
-    only_keys(m, "machine", {"procs", "pools", "clusters"});
+    only_keys(m, "machine", {"procs", "pools", "clusters", "node_down"});
+    std::string fate = get_string(m, "node_down", "machine.");
+    if (!m.get("node_down")) fate = "kill";
+    if (fate != "kill" && fate != "requeue")
+        fail("key 'machine.node_down' must be \"kill\" or \"requeue\", got \"" + fate + "\"");
+    s.node_down_requeues = fate == "requeue";
     if (!m.get("procs") && !m.get("clusters"))
         fail("key 'machine.procs' is required (or [[machine.clusters]])");
     if (m.get("procs")) {

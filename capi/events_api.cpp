@@ -111,12 +111,14 @@ int rota_cancel(rota_engine* e, int64_t id) {
 
 int rota_node_down(rota_engine* e, int32_t node, int fate) {
     return capi::guard(e, [&] {
-        if (fate != ROTA_NODE_KILL && fate != ROTA_NODE_REQUEUE)
+        if (fate != ROTA_NODE_KILL && fate != ROTA_NODE_REQUEUE && fate != ROTA_NODE_DEFAULT)
             throw Error(Errc::invalid,
-                        "rota_node_down: fate must be ROTA_NODE_KILL or "
-                        "ROTA_NODE_REQUEUE, not " +
+                        "rota_node_down: fate must be ROTA_NODE_KILL, ROTA_NODE_REQUEUE or "
+                        "ROTA_NODE_DEFAULT, not " +
                             std::to_string(fate));
-        e->sched->node_down(node, fate == ROTA_NODE_REQUEUE);
+        const bool requeue = fate == ROTA_NODE_DEFAULT ? e->sched->config().node_down_requeues
+                                                       : fate == ROTA_NODE_REQUEUE;
+        e->sched->node_down(node, requeue);
         return ROTA_OK;
     });
 }

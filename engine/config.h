@@ -131,6 +131,10 @@ struct SchedulerConfig {
     std::vector<ClusterConfig> clusters;
     std::int32_t rows = 1;
     Time slice = 0;  // time-slice length, > 0 when rows > 1
+    // What happens to the jobs on a node that goes down when the embedder
+    // leaves it to the configuration (ROTA_NODE_DEFAULT): requeued, or
+    // killed (machine.node_down).
+    bool node_down_requeues = false;
 
     // The schedule phase, the same walk in every row. Each row holds up to
     // `reservation_depth` reservations for jobs that cannot start: 1 is

@@ -53,20 +53,26 @@ bool Machine::fits_at(std::int32_t row, const Demand& d, Time start) const {
 
 // "From now on" ends at the horizon, past every reservation, so that the
 // profile keeps a last step that lasts forever.
+// Under gang scheduling the column is out of every row: taken in each row's
+// profile and matrix, with no job in its cells.
 void Machine::node_out(std::int32_t node, Time from) {
     const std::int64_t one = 1;
-    rows_[0].take(from, kHorizon, &one);
+    for (std::int32_t r = 0; r < matrix_.rows(); ++r) {
+        rows_[static_cast<std::size_t>(r)].take(from, kHorizon, &one);
+        matrix_.place(r, {NodeRun{node, 1}}, Matrix::kEmpty);
+    }
     if (!cluster_prof_.empty())
         cluster_prof_[static_cast<std::size_t>(cluster_of(node))].take(from, kHorizon, &one);
-    matrix_.place(0, {NodeRun{node, 1}}, Matrix::kEmpty);
 }
 
 void Machine::node_in(std::int32_t node, Time from) {
     const std::int64_t one = 1;
-    rows_[0].give(from, kHorizon, &one);
+    for (std::int32_t r = 0; r < matrix_.rows(); ++r) {
+        rows_[static_cast<std::size_t>(r)].give(from, kHorizon, &one);
+        matrix_.clear(r, {NodeRun{node, 1}});
+    }
     if (!cluster_prof_.empty())
         cluster_prof_[static_cast<std::size_t>(cluster_of(node))].give(from, kHorizon, &one);
-    matrix_.clear(0, {NodeRun{node, 1}});
 }
 
 bool Machine::worst_fit(const Demand& d, Time t, std::int16_t* out) const {

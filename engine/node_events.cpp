@@ -1,11 +1,12 @@
 // Nodes that go down, are drained and come back: what a production
 // controller tells its scheduler (Slurm's DOWN and DRAIN states). A node
-// out of service is a column taken from now on; a running job on a node
-// that goes down is killed or requeued, as configured by the embedder per
-// event. Taking capacity away can break reservations made on it, so every
-// reservation is given up and the next walk places them anew, in queue
-// order: the one case, with a job outliving its window under gang
-// scheduling, where a reservation may move later.
+// out of service is a column taken from now on, in every row of the
+// matrix; the running jobs on a node that goes down (one per row under
+// gang scheduling) are killed or requeued, as the embedder says per event
+// or the configuration (machine.node_down) by default. Taking capacity away can break reservations
+// made on it, so every reservation is given up and the next walk places them anew, in queue order:
+// the one case, with a job outliving its window under gang scheduling, where a reservation may move
+// later.
 #include <algorithm>
 
 #include "error.h"
@@ -17,22 +18,27 @@ void Scheduler::check_node_event(std::int32_t node) {
     if (node < 0 || node >= cfg_.procs)
         throw Error(Errc::invalid, "node " + std::to_string(node) + " is outside 0.." +
                                        std::to_string(cfg_.procs - 1));
-    if (time_sharing())
-        throw Error(Errc::state,
-                    "node events need one row: under gang scheduling a node holds "
-                    "a job in every row");
     if (node_state_.empty())
         node_state_.assign(static_cast<std::size_t>(cfg_.procs), NodeState::up);
 }
 
-Scheduler::Slot Scheduler::job_on_node(std::int32_t node) const {
+void Scheduler::jobs_on_node(std::int32_t node, std::vector<Slot>& out) const {
+    out.clear();
     for (Slot s = 0; s < jobs_.size(); ++s) {
         const Job& j = jobs_[s];
         if (j.state != JobState::running) continue;
         for (const NodeRun& r : j.alloc.runs)
-            if (node >= r.first && node < r.first + r.count) return s;
+            if (node >= r.first && node < r.first + r.count) {
+                out.push_back(s);
+                break;
+            }
     }
-    return kNoSlot;
+}
+
+bool Scheduler::node_idle(std::int32_t node) const {
+    for (std::int32_t r = 0; r < cfg_.rows; ++r)
+        if (!machine_.matrix().column_free(r, node)) return false;
+    return true;
 }
 
 void Scheduler::replace_reservations() {
@@ -54,7 +60,8 @@ void Scheduler::take_out(std::int32_t node) {
 void Scheduler::retire_drained(const std::vector<NodeRun>& runs) {
     for (const NodeRun& r : runs)
         for (std::int32_t n = r.first; n < r.first + r.count; ++n)
-            if (node_state_[static_cast<std::size_t>(n)] == NodeState::draining) take_out(n);
+            if (node_state_[static_cast<std::size_t>(n)] == NodeState::draining && node_idle(n))
+                take_out(n);
 }
 
 // The job stops and waits again with its arrival order (seq) and order key:
@@ -68,6 +75,8 @@ void Scheduler::requeue(Slot s, const std::string& why) {
     // Under [classes] its state was in memory, not on disk: it starts over.
     j.used = 0;
     j.wait_from = now_;
+    // Under gang scheduling its window may have grown past estimate x MPL.
+    if (time_sharing()) j.window = j.spec.estimate * cfg_.rows;
     ++counters_.requeued;
     Action act{ActionType::requeue, j.spec.id, now_};
     act.reason = static_cast<std::int32_t>(reason_arena_.size());
@@ -82,31 +91,30 @@ void Scheduler::node_down(std::int32_t node, bool requeue_job) {
     auto& st = node_state_[static_cast<std::size_t>(node)];
     if (st == NodeState::out)
         throw Error(Errc::state, "node " + std::to_string(node) + " is already out of service");
-    st = NodeState::draining;  // so that the job's end takes it out
-    const Slot s = job_on_node(node);
-    if (s == kNoSlot) {
+    st = NodeState::draining;  // so that the last job's end takes it out
+    std::vector<Slot> on;
+    jobs_on_node(node, on);
+    if (on.empty()) {
         take_out(node);
         return;
     }
     const std::string why = "node " + std::to_string(node) + " went down";
-    if (requeue_job) {
-        requeue(s, why);
-    } else {
-        Action act{ActionType::kill, job(s).spec.id, now_};
-        act.reason = static_cast<std::int32_t>(reason_arena_.size());
-        reason_arena_.push_back(why);
-        emit(act);
-        ++counters_.killed;
-        stop_running(s, JobState::killed);
+    for (Slot s : on) {
+        if (requeue_job) {
+            requeue(s, why);
+        } else {
+            Action act{ActionType::kill, job(s).spec.id, now_};
+            act.reason = static_cast<std::int32_t>(reason_arena_.size());
+            reason_arena_.push_back(why);
+            emit(act);
+            ++counters_.killed;
+            stop_running(s, JobState::killed);
+        }
     }
 }
 
 void Scheduler::job_requeue(JobId id, const std::string& why) {
     begin_event();
-    if (time_sharing())
-        throw Error(Errc::state,
-                    "rota_job_requeue needs one row: under gang scheduling a job's "
-                    "cells are the matrix's");
     const Slot s = slot_of(id);
     if (job(s).state != JobState::running)
         throw Error(Errc::state, "job " + std::to_string(id) + " is not running");
@@ -124,7 +132,7 @@ void Scheduler::node_drain(std::int32_t node) {
         throw Error(Errc::state, "node " + std::to_string(node) + " is already " +
                                      (st == NodeState::out ? "out of service" : "draining"));
     st = NodeState::draining;
-    if (job_on_node(node) == kNoSlot) take_out(node);
+    if (node_idle(node)) take_out(node);
 }
 
 void Scheduler::node_up(std::int32_t node) {
@@ -135,7 +143,7 @@ void Scheduler::node_up(std::int32_t node) {
         throw Error(Errc::state, "node " + std::to_string(node) + " is already in service");
     if (st == NodeState::out) {
         machine_.node_in(node, now_);
-        gained(0);
+        for (std::int32_t r = 0; r < cfg_.rows; ++r) gained(r);
         dirty_ = true;
         rescan_ = true;
         classes_dirty_ = true;

@@ -37,6 +37,7 @@ void Scheduler::retune(const SchedulerConfig& next) {
     cfg_.quarantine_after = next.quarantine_after;
     cfg_.quarantine_time = next.quarantine_time;
     cfg_.pass_budget = next.pass_budget;
+    cfg_.node_down_requeues = next.node_down_requeues;
     if (next.rekey_interval != cfg_.rekey_interval) {
         cfg_.rekey_interval = next.rekey_interval;
         // The next multiple of the new interval, as if it had always been.

@@ -322,7 +322,10 @@ class Scheduler {
 
     std::vector<NodeState> node_state_;  // empty until a node event
     void check_node_event(std::int32_t node);
-    Slot job_on_node(std::int32_t node) const;
+    void jobs_on_node(std::int32_t node, std::vector<Slot>& out) const;
+    // No cell of the column is taken in any row, by a job or by the node
+    // being out of service.
+    bool node_idle(std::int32_t node) const;
     void take_out(std::int32_t node);
     void replace_reservations();
     void requeue(Slot s, const std::string& why);

@@ -7,7 +7,7 @@
 // reservations where they are, node states, usage accounts, counters and
 // the circuit breaker. The profiles, the job index and the expiry heap are
 // derived and rebuilt. Slots are kept because the matrix records them and
-// the order of a slab scan (job_on_node) follows them.
+// the order of a slab scan (jobs_on_node) follows them.
 #include <cctype>
 #include <cerrno>
 #include <cinttypes>
@@ -774,8 +774,7 @@ void Scheduler::restore(const std::string& text) {
     }
     for (std::size_t i = 0; i < node_state_.size(); ++i)
         if (node_state_[i] == NodeState::out) {
-            const std::vector<NodeRun> one{{static_cast<std::int32_t>(i), 1}};
-            if (!m.columns_free(0, one))
+            if (!node_idle(static_cast<std::int32_t>(i)))
                 bad("node " + std::to_string(i) + " is out but runs a job");
             machine_.node_out(static_cast<std::int32_t>(i), now_);
         }

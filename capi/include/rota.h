@@ -325,16 +325,18 @@ ROTA_API int rota_job_end(rota_engine* e, int64_t id);
 ** are considered stopped (the embedder stops them; no action is emitted).
 ** ROTA_ENOTFOUND for an unknown id. */
 ROTA_API int rota_cancel(rota_engine* e, int64_t id);
-/* Nodes leaving and rejoining service (one row only: ROTA_ESTATE under
-** gang scheduling). A node out of service takes no job; every reservation
-** is then placed anew at the next pass (the one case where a reservation
-** may move later). A job wider than the nodes in service waits for them.
-** ROTA_EINVAL for a node out of range, ROTA_ESTATE for a node already in
-** that state. Added in ABI 4. */
+/* Nodes leaving and rejoining service. A node out of service takes no
+** job, in any row of the matrix; every reservation is then placed anew at
+** the next pass (the one case where a reservation may move later). A job
+** wider than the nodes in service waits for them. ROTA_EINVAL for a node
+** out of range, ROTA_ESTATE for a node already in that state. Added in
+** ABI 4; under gang scheduling since ABI 7. */
 #define ROTA_NODE_KILL 0    /* the job on a node that goes down is killed (KILL) */
 #define ROTA_NODE_REQUEUE 1 /* ... or sent back to the queue (REQUEUE) */
-/* Node `node` is down now. The running job on it, if any, is killed or
-** requeued as `fate` says; its other nodes are free again. */
+#define ROTA_NODE_DEFAULT 2 /* ... as the configuration's machine.node_down says (ABI 7) */
+/* Node `node` is down now. The running jobs on it (under gang scheduling,
+** one per row at most) are killed or requeued as `fate` says; their other
+** nodes are free again. */
 ROTA_API int rota_node_down(rota_engine* e, int32_t node, int fate);
 /* Running job `id` stopped on the embedder's side and is to run again: a
 ** start that failed, a job the batch system requeued. Its nodes are free
@@ -342,11 +344,11 @@ ROTA_API int rota_node_down(rota_engine* e, int32_t node, int fate);
 ** order key kept) for a new START; a REQUEUE action with `reason` (NULL:
 ** a default; cut at 1000 bytes) follows, as for rota_node_down with
 ** ROTA_NODE_REQUEUE, and rota_counters.requeued counts it. ROTA_ENOTFOUND
-** for an unknown id, ROTA_ESTATE if it is not running or under gang
-** scheduling. Added in ABI 7. */
+** for an unknown id, ROTA_ESTATE if it is not running. Added in ABI 7. */
 ROTA_API int rota_job_requeue(rota_engine* e, int64_t id, const char* reason);
 /* Node `node` takes no new job; it leaves service when the job on it
-** ends (at once if idle). */
+** ends (under gang scheduling, the last of the jobs in its cells; at once
+** if idle). */
 ROTA_API int rota_node_drain(rota_engine* e, int32_t node);
 /* Node `node` is back in service (after a down or a drain). */
 ROTA_API int rota_node_up(rota_engine* e, int32_t node);

@@ -1,5 +1,6 @@
 // Nodes going down, drained and back up (rota_node_down, _drain, _up):
 // the running job's fate, where later jobs go, reservations placed anew.
+#include <algorithm>
 #include <set>
 
 #include "support.h"
@@ -167,13 +168,9 @@ TEST_CASE("nodes: a job the embedder requeues waits in its place, its nodes free
     REQUIRE(rota_counters_get(m.e.get(), &c) == ROTA_OK);
     CHECK(c.requeued == 1);
 
-    // Only a running job, and only one row.
+    // Only a running job.
     CHECK(rota_job_requeue(m.e.get(), 3, nullptr) == ROTA_ESTATE);
     CHECK(rota_job_requeue(m.e.get(), 99, nullptr) == ROTA_ENOTFOUND);
-    Node gang("[machine]\nprocs = 8\n[scheduler]\npreset = \"gs\"\n");
-    gang.submit(1, 4, 100);
-    gang.pass();
-    CHECK(rota_job_requeue(gang.e.get(), 1, nullptr) == ROTA_ESTATE);
 }
 
 TEST_CASE("nodes: a drained node keeps its job and leaves when the job ends") {
@@ -216,6 +213,104 @@ TEST_CASE("nodes: bad node events are refused and change nothing") {
     CHECK(rota_node_down(m.e.get(), 0, ROTA_NODE_KILL) == ROTA_ESTATE);
     CHECK_THAT(rota_errmsg(m.e.get()), Catch::Contains("already out of service"));
     CHECK(m.free_nodes().size() == 7);
-    Node g("[machine]\nprocs = 8\n[scheduler]\npreset = \"gs\"\n");
-    CHECK(rota_node_down(g.e.get(), 0, ROTA_NODE_KILL) == ROTA_ESTATE);
+    // machine.node_down is the default fate, and nothing else.
+    rota_engine* bad = nullptr;
+    CHECK(rota_engine_new("[machine]\nprocs = 8\nnode_down = \"drain\"\n", nullptr, &bad) ==
+          ROTA_ECONFIG);
+    CHECK_THAT(rota_errmsg(bad), Catch::Contains("machine.node_down"));
+    rota_engine_free(bad);
+}
+
+TEST_CASE("nodes: the configuration decides the fate of ROTA_NODE_DEFAULT") {
+    for (const char* fate : {"", "node_down = \"kill\"\n", "node_down = \"requeue\"\n"}) {
+        INFO(fate);
+        Node m(std::string("[machine]\nprocs = 8\n") + fate + "[scheduler]\npreset = \"fcfs\"\n");
+        m.submit(1, 4, 100);
+        m.pass();
+        REQUIRE(rota_node_down(m.e.get(), 0, ROTA_NODE_DEFAULT) == ROTA_OK);
+        const auto v = m.drain();
+        REQUIRE(v.size() == 1);
+        const bool requeue = std::string(fate).find("requeue") != std::string::npos;
+        CHECK(v[0].type == (requeue ? ROTA_ACTION_REQUEUE : ROTA_ACTION_KILL));
+        CHECK(v[0].reason == "node 0 went down");
+    }
+}
+
+TEST_CASE("nodes: rota_reconfigure changes the configured fate") {
+    Node m("[machine]\nprocs = 8\n[scheduler]\npreset = \"fcfs\"\n");
+    m.submit(1, 4, 100);
+    m.submit(2, 4, 100);
+    m.pass();
+    REQUIRE(rota_node_down(m.e.get(), 0, ROTA_NODE_DEFAULT) == ROTA_OK);
+    auto v = m.drain();
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].type == ROTA_ACTION_KILL);
+    REQUIRE(rota_reconfigure(m.e.get(),
+                             "[machine]\nprocs = 8\nnode_down = \"requeue\"\n"
+                             "[scheduler]\npreset = \"fcfs\"\n") == ROTA_OK);
+    REQUIRE(rota_node_down(m.e.get(), 4, ROTA_NODE_DEFAULT) == ROTA_OK);
+    v = m.drain();
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].type == ROTA_ACTION_REQUEUE);
+    CHECK(v[0].job == 2);
+}
+
+TEST_CASE("nodes: under gang scheduling a node going down stops its job in every row") {
+    // GS at MPL 2 on 8 nodes: job 1 (6 nodes) starts in row 0 on 0-5, job
+    // 2 (4 nodes) does not fit beside it and starts in row 1 on 0-3. Node 2
+    // holds a cell of each.
+    auto e = rota::test::gang_engine("gs", 8, 2, 10.0);
+    Node m("[machine]\nprocs = 1\n");
+    m.e = std::move(e);
+    m.submit(1, 6, 100);
+    m.submit(2, 4, 100);
+    auto v = m.pass();
+    REQUIRE(find(v, ROTA_ACTION_START, 1));
+    REQUIRE(find(v, ROTA_ACTION_START, 2));
+    CHECK(find(v, ROTA_ACTION_START, 1)->nodes == std::set<int32_t>{0, 1, 2, 3, 4, 5});
+    CHECK(find(v, ROTA_ACTION_START, 2)->nodes == std::set<int32_t>{0, 1, 2, 3});
+    REQUIRE(rota_advance(m.e.get(), 5 * kS) == ROTA_OK);
+    m.drain();
+    REQUIRE(rota_node_down(m.e.get(), 2, ROTA_NODE_REQUEUE) == ROTA_OK);
+    v = m.drain();
+    REQUIRE(v.size() == 2);  // both, in their order of start
+    CHECK(v[0].type == ROTA_ACTION_REQUEUE);
+    CHECK(v[0].job == 1);
+    CHECK(v[1].type == ROTA_ACTION_REQUEUE);
+    CHECK(v[1].job == 2);
+    // Both start again away from node 2, which is out of every row.
+    v = m.pass();
+    REQUIRE(find(v, ROTA_ACTION_START, 1));
+    REQUIRE(find(v, ROTA_ACTION_START, 2));
+    CHECK(find(v, ROTA_ACTION_START, 1)->nodes == std::set<int32_t>{0, 1, 3, 4, 5, 6});
+    CHECK(find(v, ROTA_ACTION_START, 2)->nodes == std::set<int32_t>{0, 1, 3, 4});
+    for (int32_t row = 0; row < 2; ++row) {
+        int64_t cells[8];
+        size_t n = 0;
+        REQUIRE(rota_matrix_row(m.e.get(), row, cells, 8, &n) == ROTA_OK);
+        CHECK(cells[2] == -1);
+        size_t nfree = 0;
+        int32_t free_cols[8];
+        REQUIRE(rota_row_free_nodes(m.e.get(), row, free_cols, 8, &nfree) == ROTA_OK);
+        CHECK(std::find(free_cols, free_cols + nfree, 2) == free_cols + nfree);
+    }
+    // Node 0 drains: it leaves when the last of its two jobs ends.
+    REQUIRE(rota_node_drain(m.e.get(), 0) == ROTA_OK);
+    REQUIRE(rota_advance(m.e.get(), 6 * kS) == ROTA_OK);
+    m.drain();
+    REQUIRE(rota_job_end(m.e.get(), 1) == ROTA_OK);
+    m.submit(3, 1, 100);  // would take node 0 in row 0 if it were in service
+    v = m.pass();
+    REQUIRE(find(v, ROTA_ACTION_START, 3));
+    CHECK(find(v, ROTA_ACTION_START, 3)->nodes.count(0) == 0);
+    REQUIRE(rota_job_end(m.e.get(), 2) == ROTA_OK);
+    CHECK(rota_node_down(m.e.get(), 0, ROTA_NODE_KILL) == ROTA_ESTATE);  // out already
+    CHECK_THAT(rota_errmsg(m.e.get()), Catch::Contains("already out of service"));
+    REQUIRE(rota_node_up(m.e.get(), 0) == ROTA_OK);
+    REQUIRE(rota_node_up(m.e.get(), 2) == ROTA_OK);
+    m.submit(4, 7, 100);  // 7 nodes: only with both back
+    v = m.pass();
+    REQUIRE(find(v, ROTA_ACTION_START, 4));
+    CHECK(find(v, ROTA_ACTION_START, 4)->nodes.count(0) == 1);
+    CHECK(find(v, ROTA_ACTION_START, 4)->nodes.count(2) == 1);
 }

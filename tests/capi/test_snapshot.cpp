@@ -101,8 +101,8 @@ struct Driver {
     const std::vector<rota::sim::TraceJob>* jobs = nullptr;
     std::int32_t procs = 0;
     std::int32_t npools = 0;
-    // Gang scheduling: no node events (one row only), and jobs end after
-    // gang_stretch times their run time, the engine killing none.
+    // Gang scheduling: jobs end after gang_stretch times their run time,
+    // the engine killing none.
     std::int64_t gang_stretch = 0;
     // Malleable jobs (seed 004) run on half their ideal at least; with
     // classes (seed 003) jobs get classes 1-5, and a user now and then
@@ -149,7 +149,7 @@ struct Driver {
                 runtime[j.id] = std::min(j.runtime, j.estimate);
             REQUIRE(rota_submit(e, &r) == ROTA_OK);
         }
-        if (!gang_stretch && rng() % 6 == 0) {  // a node event
+        if (rng() % 6 == 0) {  // a node event
             if (!down.empty() && rng() % 2 == 0) {
                 const std::size_t k = rng() % down.size();
                 REQUIRE(rota_node_up(e, down[k]) == ROTA_OK);
