@@ -153,15 +153,13 @@ namespace rota {
 void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun>& runs) {
     begin_event();
     const std::string who = "job " + std::to_string(spec.id);
-    if (time_sharing())
-        throw Error(Errc::state,
-                    "rota_adopt needs one row: under gang scheduling a job's rows "
-                    "and slices are the engine's to give");
     if (start > now_ || start < 0)
         throw Error(Errc::invalid, who + ": started at " + std::to_string(start) +
                                        " us, after now (" + std::to_string(now_) +
                                        " us) or negative");
-    if (start + spec.estimate <= now_)
+    // Under gang scheduling the job holds its place for estimate x MPL
+    // (seed 000 §5.2), as if the engine had started it.
+    if (start + spec.estimate * cfg_.rows <= now_)
         throw Error(Errc::invalid, who + ": its walltime ended at " +
                                        std::to_string(start + spec.estimate) +
                                        " us, not after now");
@@ -176,8 +174,16 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
         throw Error(Errc::invalid, who + ": " + std::to_string(count) +
                                        " nodes for procs = " + std::to_string(spec.procs));
     Matrix& m = machine_.matrix();
-    if (!m.columns_free(0, runs))
-        throw Error(Errc::state, who + ": a node it runs on is busy or out of service");
+    // The row: the active one if its cells are free there, else the next
+    // that has them. The embedder knows the nodes, not the rows: adopting
+    // the jobs that execute now first puts them together in the active row.
+    std::int32_t row = -1;
+    for (std::int32_t k = 0; k < cfg_.rows && row < 0; ++k)
+        if (m.columns_free((active_row_ + k) % cfg_.rows, runs))
+            row = (active_row_ + k) % cfg_.rows;
+    if (row < 0)
+        throw Error(Errc::state, who + ": a node it runs on is busy or out of service" +
+                                     (time_sharing() ? " in every row" : std::string()));
     // On clusters the runs say where each component is: as many clusters as
     // components, each holding one component's width.
     std::vector<std::int16_t> placed;
@@ -207,17 +213,24 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     Job& j = job(s);
     if (spec.submitted == 0) j.submit = start;
     j.clusters = std::move(placed);
-    machine_.take(0, now_, start + j.window, demand(j));
-    m.place(0, runs, s);
+    machine_.take(row, now_, start + j.window, demand(j));
+    m.place(row, runs, s);
     j.alloc.runs = runs;
     j.alloc.procs = spec.procs;
-    j.alloc.home_row = 0;
-    j.alloc.row_mask = 1;
+    j.alloc.home_row = static_cast<std::int16_t>(row);
+    j.alloc.row_mask = 1u << row;
     j.start = start;
     j.state = JobState::running;
     usage_.started(spec.user, spec.procs, start, now_);
     j.resized = j.paused_until = start;  // adopted on its ideal: none of it is malleable history
-    if (cfg_.malleable.enabled || cfg_.classes.enabled) running_.push_back(s);
+    if (time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled) running_.push_back(s);
+    // Whether it executes or is suspended on the embedder's side, the next
+    // announcement says which it is to be: RESUME in the active row,
+    // SUSPEND in any other.
+    if (time_sharing()) {
+        executing_.push_back(s);
+        unannounced_.push_back(s);
+    }
     if (cfg_.classes.enabled) {  // loaded since `start`, as if by the two passes
         for (const NodeRun& r : runs)
             for (std::int32_t k = r.first; k < r.first + r.count; ++k)
@@ -233,7 +246,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     }
     ++running_count_;
     ++counters_.adopted;
-    expiries_.push({j.estimated_end(), j.seq, s});
+    if (!time_sharing()) expiries_.push({j.estimated_end(), j.seq, s});
     replace_reservations();  // its nodes may have been promised
 }
 

@@ -271,6 +271,8 @@ void Scheduler::release(Slot s) {
         running_.erase(std::find(running_.begin(), running_.end(), s));
         auto it = std::find(executing_.begin(), executing_.end(), s);
         if (it != executing_.end()) executing_.erase(it);
+        it = std::find(unannounced_.begin(), unannounced_.end(), s);
+        if (it != unannounced_.end()) unannounced_.erase(it);
     }
     --running_count_;
 }

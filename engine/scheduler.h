@@ -294,6 +294,10 @@ class Scheduler {
     std::int32_t active_row_ = 0;
     Time slice_end_ = kForever;
     std::vector<Slot> executing_;
+    // Jobs adopted since the last announcement: their state on the
+    // embedder's side is unknown, so the next one says RESUME or SUSPEND
+    // for each, whatever it was before.
+    std::vector<Slot> unannounced_;
     std::vector<std::uint32_t> in_row_, was_executing_;  // announce_active's marks
     std::uint32_t mark_epoch_ = 0;
     std::vector<Slot> running_;

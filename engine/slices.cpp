@@ -89,6 +89,8 @@ void Scheduler::announce_active() {
     }
     ++mark_epoch_;
     for (Slot s : executing_) was_executing_[s] = mark_epoch_;
+    for (Slot s : unannounced_) was_executing_[s] = 0;  // a RESUME if in the active row
+    unannounced_.clear();
     std::vector<Slot> now_running;
     const Matrix& m = machine_.matrix();
     for (std::int32_t c = 0; c < m.cols(); ++c) {

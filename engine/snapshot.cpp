@@ -147,7 +147,8 @@ const char* state_word(JobState s) {
 }
 
 JobState state_of(const std::string& w) {
-    for (JobState s : {JobState::pending, JobState::held, JobState::queued, JobState::running})
+    for (JobState s : {JobState::pending, JobState::held, JobState::queued, JobState::running,
+                       JobState::suspended})
         if (w == job_state_name(s)) return s;
     bad("job state '" + w + "' cannot be in a snapshot");
 }
@@ -196,13 +197,6 @@ void UsageBook::load_line(const std::string& text) {
 }
 
 std::string Scheduler::snapshot() const {
-    if (time_sharing())
-        throw Error(Errc::state, "rota_snapshot does not cover gang scheduling (rows = " +
-                                     std::to_string(cfg_.rows) + "); one row only");
-    if (cfg_.classes.enabled)
-        throw Error(Errc::state, "rota_snapshot does not cover job classes ([classes])");
-    if (cfg_.malleable.enabled)
-        throw Error(Errc::state, "rota_snapshot does not cover the iScheduler ([malleable])");
     if (action_head_ < actions_.size())
         throw Error(Errc::state, std::to_string(actions_.size() - action_head_) +
                                      " action(s) not yet taken: pull the actions first "
@@ -229,6 +223,8 @@ std::string Scheduler::snapshot() const {
         o += " " + escaped(c.name);
         num(c.nodes);
     }
+    num(cfg_.classes.enabled ? cfg_.classes.base.classes.size() : 0);
+    num(cfg_.malleable.enabled ? 1 : 0);
     o += "\nclock";
     num(now_);
     num(next_seq_);
@@ -241,6 +237,11 @@ std::string Scheduler::snapshot() const {
     num(next_reservation_);
     num(dirty_ ? 1 : 0);
     num(gain_epoch_);
+    o += "\nslices";
+    num(active_row_);
+    num(slice_end_);
+    num(budget_slice_);
+    num(migrated_in_slice_);
     o += "\nrowgain";
     num(row_gain_.size());
     for (auto g : row_gain_) num(g);
@@ -334,6 +335,26 @@ std::string Scheduler::snapshot() const {
                 num(r.first);
                 num(r.count);
             }
+        // Its home row and the rows it holds (seed 000 §4: a job can be
+        // replicated in every row its columns are free).
+        o += " rows";
+        num(runs ? j.alloc.home_row : -1);
+        num(runs ? j.alloc.row_mask : 0);
+        // Seed 004 (malleable) and seed 003 (classes) bookkeeping.
+        o += " progress " + hex(j.work_left);
+        num(j.resized);
+        num(j.paused_until);
+        num(j.harvests);
+        num(j.waited ? 1 : 0);
+        num(runs ? j.alloc.procs : 0);
+        o += " class";
+        num(j.used);
+        num(j.exec_from);
+        num(j.dnd_end);
+        num(j.swapping_until);
+        num(j.preemptions);
+        num(j.swapped ? 1 : 0);
+        num(j.counted_large ? 1 : 0);
         o += "\n";
     }
     o += "pending";
@@ -350,6 +371,40 @@ std::string Scheduler::snapshot() const {
         else
             o += " -";
     }
+    // Running jobs in start order, and those executing in the active row:
+    // the order in which the matrix phases visit them.
+    o += "\nrunning";
+    num(running_.size());
+    for (Slot s : running_) num(s);
+    o += "\nexecuting";
+    num(executing_.size());
+    for (Slot s : executing_) num(s);
+    o += "\nunannounced";
+    num(unannounced_.size());
+    for (Slot s : unannounced_) num(s);
+    // The iScheduler: processors freed since the last pass.
+    o += "\nmalleable";
+    num(freed_);
+    // Classes: pass 1's reservation and its processor set, when the passes
+    // must run again, and the nodes whose last job is still writing its
+    // state out.
+    o += "\nclasses";
+    num(class_reserved_ == kNoSlot ? std::int64_t{-1} : std::int64_t{class_reserved_});
+    num(class_set_.size());
+    for (const NodeRun& r : class_set_) {
+        num(r.first);
+        num(r.count);
+    }
+    num(classes_wakeup_);
+    num(classes_dirty_ ? 1 : 0);
+    std::size_t busy = 0;
+    for (Time t : node_free_at_) busy += t > now_;
+    num(busy);
+    for (std::size_t n = 0; n < node_free_at_.size(); ++n)
+        if (node_free_at_[n] > now_) {
+            num(n);
+            num(node_free_at_[n]);
+        }
     o += "\n";
     char end[64];
     std::snprintf(end, sizeof end, "end %016" PRIx64 "\n", fnv1a(o.data(), o.size()));
@@ -435,11 +490,17 @@ void Scheduler::restore(const std::string& text) {
         if (clusters != conf)
             mismatch("clusters", clusters.empty() ? "none" : "{" + clusters + " }",
                      conf.empty() ? "none" : "{" + conf + " }");
+        const auto classes = r.i64();
+        const auto have =
+            cfg_.classes.enabled ? static_cast<std::int64_t>(cfg_.classes.base.classes.size()) : 0;
+        if (classes != have)
+            mismatch("job classes", classes ? std::to_string(classes) : "none",
+                     have ? std::to_string(have) : "none");
+        const auto malleable = r.i64();
+        if ((malleable != 0) != cfg_.malleable.enabled)
+            mismatch("[malleable]", malleable ? "on" : "off",
+                     cfg_.malleable.enabled ? "on" : "off");
         r.done();
-        if (time_sharing() || cfg_.classes.enabled || cfg_.malleable.enabled)
-            throw Error(Errc::config,
-                        "snapshot: the configuration's mode (gang rows, [classes] or "
-                        "[malleable]) is not one a snapshot covers");
     }
     {
         Record r = next("clock");
@@ -461,6 +522,16 @@ void Scheduler::restore(const std::string& text) {
         dirty_ = r.i64() != 0;
         gain_epoch_ = r.u64();
         r.done();
+    }
+    {
+        Record r = next("slices");
+        active_row_ = static_cast<std::int32_t>(r.i64());
+        slice_end_ = r.i64();
+        budget_slice_ = r.u64();
+        migrated_in_slice_ = r.i64();
+        r.done();
+        if (active_row_ < 0 || active_row_ >= cfg_.rows)
+            bad("active row " + std::to_string(active_row_) + " is not a row of the matrix");
     }
     {
         Record r = next("rowgain");
@@ -611,39 +682,94 @@ void Scheduler::restore(const std::string& text) {
                 bad("job " + std::to_string(sp.id) + ": a node run is outside the machine");
             held += nr.count;
         }
+        r.expect("rows");
+        const std::int64_t home = r.i64();
+        const std::int64_t mask = r.i64();
+        r.expect("progress");
+        j.work_left = r.f64();
+        j.resized = r.i64();
+        j.paused_until = r.i64();
+        j.harvests = static_cast<std::int32_t>(r.i64());
+        j.waited = r.i64() != 0;
+        const std::int64_t alloc_procs = r.i64();
+        r.expect("class");
+        j.used = r.i64();
+        j.exec_from = r.i64();
+        j.dnd_end = r.i64();
+        j.swapping_until = r.i64();
+        j.preemptions = static_cast<std::int32_t>(r.i64());
+        j.swapped = r.i64() != 0;
+        j.counted_large = r.i64() != 0;
         r.done();
         const std::string who = "job " + std::to_string(sp.id);
-        if (sp.procs <= 0 || sp.procs > cfg_.procs || sp.estimate <= 0 ||
-            j.window != sp.estimate * cfg_.rows || sp.pools.size() != cfg_.pools.size() ||
-            j.seq >= next_seq_)
+        // Under gang scheduling a window grows by a cycle each time the job
+        // overruns it (extend_overrun_windows); malleable jobs are retimed as
+        // they are resized, and a job of a class holds its place for the
+        // rest of its work plus its swap-in. Otherwise it is the estimate.
+        const bool window_ok = time_sharing() ? j.window >= sp.estimate * cfg_.rows
+                               : cfg_.malleable.enabled || cfg_.classes.enabled
+                                   ? j.window > 0
+                                   : j.window == sp.estimate;
+        if (sp.procs <= 0 || sp.procs > cfg_.procs || sp.estimate <= 0 || !window_ok ||
+            sp.pools.size() != cfg_.pools.size() || j.seq >= next_seq_ ||
+            !(j.work_left >= 0.0 && j.work_left <= 1.0) || j.used < 0 || j.used > sp.estimate ||
+            (cfg_.classes.enabled &&
+             (j.cls < 0 || static_cast<std::size_t>(j.cls) >= cfg_.classes.base.classes.size())))
             bad(who + ": its fields do not fit the machine");
+        if (j.state == JobState::suspended && !cfg_.classes.enabled)
+            bad(who + ": suspended without [classes]");
         if (index_.find(sp.id) != JobIndex::kNone) bad(who + " is listed twice");
         index_.insert(sp.id, s);
         if (j.state == JobState::running) {
-            if (held != sp.procs || j.reserved())
+            // A malleable job runs on anything from its min to its ideal.
+            const bool size_ok =
+                cfg_.malleable.enabled
+                    ? held == alloc_procs && held >= j.min_procs() && held <= sp.procs
+                    : held == sp.procs && alloc_procs == held;
+            if (!size_ok || j.reserved())
                 bad(who + ": running on " + std::to_string(held) + " nodes for " +
                     std::to_string(sp.procs));
-            if (j.start > now_ || j.estimated_end() <= now_)
+            // A gang-scheduled job may have overrun its window since the
+            // last pass; the next pass extends it.
+            if (j.start > now_ || (!time_sharing() && j.estimated_end() <= now_))
                 bad(who + ": its run does not cover the snapshot's clock");
-            if (!m.columns_free(0, j.alloc.runs)) bad(who + ": a node it runs on is taken twice");
-            m.place(0, j.alloc.runs, s);
-            j.alloc.procs = sp.procs;
-            j.alloc.home_row = 0;
-            j.alloc.row_mask = 1;
-            machine_.take(0, now_, j.estimated_end(), demand(j));
-            expiries_.push({j.estimated_end(), j.seq, s});
+            if (home < 0 || home >= cfg_.rows || mask <= 0 ||
+                mask >= (std::int64_t{1} << cfg_.rows) || !(mask & (std::int64_t{1} << home)))
+                bad(who + ": its rows (home " + std::to_string(home) + ", mask " +
+                    std::to_string(mask) + ") are not rows of the matrix");
+            for (std::int32_t row = 0; row < cfg_.rows; ++row) {
+                if (!(mask & (std::int64_t{1} << row))) continue;
+                if (!m.columns_free(row, j.alloc.runs))
+                    bad(who + ": a cell it runs on is taken twice");
+                m.place(row, j.alloc.runs, s);
+            }
+            j.alloc.procs = static_cast<std::int32_t>(held);
+            j.alloc.home_row = static_cast<std::int16_t>(home);
+            j.alloc.row_mask = static_cast<std::uint32_t>(mask);
+            // Only the home row's profile holds the window: replicas fill
+            // cells that would otherwise be idle (seed 000 §4.3).
+            if (j.estimated_end() > now_)
+                machine_.take(j.alloc.home_row, now_, j.estimated_end(), demand(j));
+            if (!time_sharing()) expiries_.push({j.estimated_end(), j.seq, s});
             ++running_count_;
-        } else if (held != 0) {
+            if (cfg_.classes.enabled) {  // loaded: owner of its nodes
+                for (const NodeRun& nr : j.alloc.runs)
+                    std::fill_n(owner_.begin() + nr.first, nr.count, s);
+                loaded_procs_ += held;
+                class_loaded_[static_cast<std::size_t>(j.cls)] += held;
+                if (j.counted_large) large_loaded_ += held;
+            }
+        } else if (held != 0 || home != -1 || mask != 0) {
             bad(who + ": holds nodes but is " + job_state_name(j.state));
         }
         if (j.reserved()) {
-            if (j.state != JobState::queued || j.reserved_row != 0 ||
+            if (j.state != JobState::queued || j.reserved_row < 0 || j.reserved_row >= cfg_.rows ||
                 j.reserved_start + j.window <= now_)
                 bad(who + ": a reservation it cannot hold");
             // Exactly where it was: compression only ever moves it earlier,
             // and a placement from scratch could differ.
-            machine_.take(0, j.reserved_start, j.reserved_start + j.window, demand(j));
-            count_reservation(0, +1);
+            machine_.take(j.reserved_row, j.reserved_start, j.reserved_start + j.window, demand(j));
+            count_reservation(j.reserved_row, +1);
         }
     }
     for (std::size_t i = 0; i < node_state_.size(); ++i)
@@ -687,8 +813,104 @@ void Scheduler::restore(const std::string& text) {
         }
         r.done();
     }
+    {
+        Record r = next("running");
+        running_.resize(r.count(slots));
+        for (Slot& s : running_) {
+            s = slot(r);
+            if (used[s] != 1 || jobs_[s].state != JobState::running)
+                bad("running lists slot " + std::to_string(s) + ", not a running job");
+            used[s] = 4;  // in running_: once only
+        }
+        r.done();
+        // The matrix phases keep every running job in this list; with one
+        // row (and no [classes] or [malleable]) it is not kept.
+        const bool kept = time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled;
+        if (!kept && !running_.empty()) bad("running lists jobs in a mode that keeps no list");
+        if (kept && running_.size() != running_count_)
+            bad("running lists " + std::to_string(running_.size()) + " of " +
+                std::to_string(running_count_) + " running jobs");
+        for (Slot s : running_) used[s] = 1;
+    }
+    {
+        Record r = next("executing");
+        executing_.resize(r.count(slots));
+        for (Slot& s : executing_) {
+            s = slot(r);
+            if (used[s] != 1 || jobs_[s].state != JobState::running)
+                bad("executing lists slot " + std::to_string(s) + ", not a running job");
+            used[s] = 5;
+        }
+        r.done();
+        for (Slot s : executing_) used[s] = 1;
+    }
+    {
+        Record r = next("unannounced");
+        unannounced_.resize(r.count(slots));
+        for (Slot& s : unannounced_) {
+            s = slot(r);
+            if (used[s] != 1 || jobs_[s].state != JobState::running)
+                bad("unannounced lists slot " + std::to_string(s) + ", not a running job");
+            used[s] = 6;
+        }
+        r.done();
+        for (Slot s : unannounced_) used[s] = 1;
+    }
+    {
+        Record r = next("malleable");
+        freed_ = r.i64();
+        r.done();
+    }
+    {
+        Record r = next("classes");
+        const std::int64_t reserved = r.i64();
+        class_set_.resize(r.count(static_cast<std::size_t>(cfg_.procs)));
+        std::int64_t set_procs = 0;
+        for (NodeRun& nr : class_set_) {
+            nr.first = static_cast<std::int32_t>(r.i64());
+            nr.count = static_cast<std::int32_t>(r.i64());
+            if (nr.count <= 0 || nr.first < 0 || nr.first > cfg_.procs - nr.count)
+                bad("the class reservation's set is outside the machine");
+            set_procs += nr.count;
+        }
+        classes_wakeup_ = r.i64();
+        classes_dirty_ = r.i64() != 0;
+        const std::size_t busy = r.count(static_cast<std::size_t>(cfg_.procs));
+        if (busy && !cfg_.classes.enabled) bad("nodes swapping without [classes]");
+        for (std::size_t k = 0; k < busy; ++k) {
+            const std::int64_t n = r.i64();
+            if (n < 0 || n >= cfg_.procs) bad("a swapping node is outside the machine");
+            node_free_at_[static_cast<std::size_t>(n)] = r.i64();
+        }
+        r.done();
+        if (reserved >= 0) {
+            const auto u = static_cast<std::size_t>(reserved);
+            if (!cfg_.classes.enabled || u >= slots || used[u] == 0 ||
+                jobs_[u].state != JobState::queued || set_procs != jobs_[u].spec.procs)
+                bad("the class reservation is not a queued job's, on its processors");
+            class_reserved_ = static_cast<Slot>(u);
+            for (const NodeRun& nr : class_set_)
+                std::fill_n(in_set_.begin() + nr.first, nr.count, std::uint8_t{1});
+            set_nodes_ = NodePool(cfg_.procs);
+            set_nodes_.take(class_set_);
+        } else if (!class_set_.empty()) {
+            bad("a class reservation's set without its job");
+        }
+    }
+    if (cfg_.classes.enabled) {
+        // Derived from the jobs, or rebuilt when the passes next need them.
+        for (Slot s = 0; s < slots; ++s)
+            if (used[s] != 0 && used[s] != 3 && jobs_[s].swapped &&
+                jobs_[s].state != JobState::running)
+                swapped_procs_ += jobs_[s].spec.procs;
+        class_index_stale_ = true;
+        class_pos_stale_ = true;
+        victims_dirty_ = true;
+        set_owners_known_ = false;
+    }
     for (Slot s = 0; s < slots; ++s)
-        if (used[s] == 1 && jobs_[s].state != JobState::running)
+        if (used[s] == 1 && jobs_[s].state != JobState::running &&
+            jobs_[s].state != JobState::suspended)
             bad("job " + std::to_string(jobs_[s].spec.id) + " is " +
                 job_state_name(jobs_[s].state) + " but in no list");
     if (head >= 0 && (static_cast<std::size_t>(head) >= slots || used[head] == 0 ||

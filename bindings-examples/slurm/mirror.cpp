@@ -61,8 +61,8 @@ void Mirror::submit(const Job& j) {
 
 // A job already running (or released and pinned) when the engine first
 // sees it: its nodes are busy until it ends. Under gang scheduling the
-// engine cannot take it over; it is then only watched, and the nodes it
-// holds are the operator's problem.
+// engine puts it in a row and its next pass says whether it is to execute
+// (RESUME) or wait (SUSPEND), whichever state Slurm has it in.
 void Mirror::adopt(const Job& j) {
     rota_time now = rota_now(e_);
     rota_job r = job_of(j, now, default_walltime_);
@@ -111,6 +111,15 @@ void Mirror::sync(const View& v) {
     view_ = &v;
     sync_nodes(v);
     std::set<uint32_t> seen;
+    // Suspended jobs are adopted after the executing ones, so that under
+    // gang scheduling those share the active row.
+    std::vector<const Job*> adopt_later;
+    auto take_over = [&](const Job& j) {
+        if (j.state == JOB_SUSPENDED)
+            adopt_later.push_back(&j);
+        else
+            adopt(j);
+    };
     for (const Job& j : v.jobs) {
         seen.insert(j.id);
         auto it = jobs_.find(j.id);
@@ -118,7 +127,7 @@ void Mirror::sync(const View& v) {
             if (j.held)
                 submit(j);
             else if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || pinned(j))
-                adopt(j);
+                take_over(j);
             // Other pending jobs were released by someone else: Slurm's own
             // scheduler starts them, and they are adopted once running.
             continue;
@@ -134,7 +143,7 @@ void Mirror::sync(const View& v) {
                 journal_.line("END %lld %u", (long long)rota_now(e_), j.id);
                 ++ended_;
             }
-            if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || pinned(j)) adopt(j);
+            if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || pinned(j)) take_over(j);
         } else if (is == Is::started && j.restarts > placed_[j.id].restarts) {
             // Slurm requeued it (a node failed under it, or an operator's
             // `scontrol requeue`): pending again, and not held. The engine
@@ -166,6 +175,7 @@ void Mirror::sync(const View& v) {
             jobs_.erase(j.id);
         }
     }
+    for (const Job* j : adopt_later) adopt(*j);
     // Jobs Slurm no longer lists (purged after MinJobAge) are over too.
     std::vector<std::pair<uint32_t, Is>> gone;
     for (auto& [id, is] : jobs_)

@@ -53,12 +53,17 @@ Suspend suspend(uint32_t id) {
     // Release -> RUNNING takes about a second: a job released at the end
     // of a slice may still be pending when the slice ends.
     if (slurm_get_errno() == ESLURM_JOB_PENDING) return Suspend::pending;
+    // Suspended already: an adopted job the engine tells its state.
+    if (slurm_get_errno() == ESLURM_JOB_SUSPENDED) return Suspend::done;
     failed("suspending", id);
     return Suspend::failed;
 }
 
 bool resume(uint32_t id) {
-    return slurm_resume(id) == SLURM_SUCCESS || failed("resuming", id);
+    // Executing already (ESLURM_JOB_NOT_SUSPENDED): an adopted job the
+    // engine tells its state.
+    return slurm_resume(id) == SLURM_SUCCESS || slurm_get_errno() == ESLURM_JOB_NOT_SUSPENDED ||
+           failed("resuming", id);
 }
 
 }  // namespace rota_slurm

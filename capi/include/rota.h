@@ -306,10 +306,16 @@ typedef struct rota_node_run {
 ** its nodes are busy, its walltime ends at start + estimate (a KILL then),
 ** it ends with rota_job_end. No START is emitted. On a multi-cluster machine
 ** the runs must hold one component per cluster. Every reservation is placed
-** anew at the next pass. ROTA_EINVAL for a start after now, a walltime
-** already over, runs that do not add up to `procs` or leave the machine;
-** ROTA_ESTATE for a node that is busy or out of service, or under gang
-** scheduling; ROTA_EEXIST for a known id. Added in ABI 4. */
+** anew at the next pass. Under gang scheduling the job goes to the active
+** row if its nodes are free there, else to the next row where they are,
+** and holds its place until start + estimate x MPL; whether it executes
+** or is suspended now, the next pass says which it is to be: RESUME in
+** the active row, SUSPEND in any other (adopting the jobs that execute now
+** first puts them together in the active row). ROTA_EINVAL for a start after now, a
+** walltime already over, runs that do not add up to `procs` or leave the
+** machine; ROTA_ESTATE for a node that is busy (in every row) or out of
+** service; ROTA_EEXIST for a known id. Added in ABI 4; gang scheduling
+** since ABI 7. */
 ROTA_API int rota_adopt(rota_engine* e, const rota_job* job, rota_time start,
                         const rota_node_run* runs, int32_t nruns);
 /* A running job ended on its own (finished or failed) at the current time.
@@ -874,9 +880,8 @@ typedef int (*rota_writer_fn)(void* ud, const void* data, size_t len);
 /* Write a snapshot of `e` through `w`. The engine is not changed.
 ** ROTA_ESTATE when actions are still to be pulled (take them with
 ** rota_next_action until ROTA_DONE first: a snapshot never holds an
-** action), and for modes it does not cover: gang scheduling (rows > 1),
-** [classes] and [malleable]; one-row modes (FCFS, EASY, conservative,
-** FPFS, Lua policies), with pools and clusters, are covered. ROTA_EINVAL
+** action). Every mode is covered: space sharing (with pools and
+** clusters), gang scheduling, [classes] and [malleable]. ROTA_EINVAL
 ** for a NULL writer; ROTA_EABORT when the writer returned nonzero (what was
 ** written by then is not a snapshot). Added in ABI 7. */
 ROTA_API int rota_snapshot(const rota_engine* e, rota_writer_fn w, void* ud);

@@ -4,6 +4,7 @@
     check_schedule.py JOBS JOURNAL JOBCOMP [ROTA PRESET]
     check_schedule.py --gang MPL JOBS JOURNAL JOBCOMP
     check_schedule.py --restart JOBS JOURNAL JOBCOMP
+    check_schedule.py --gang MPL --restart JOBS JOURNAL JOBCOMP
     check_schedule.py JOBS JOURNAL JOBCOMP --down NODE [--requeued JOB]
 
 JOBS: "id nodes seconds limit" per submitted job. JOURNAL: rota-slurm's
@@ -25,7 +26,9 @@ really stopped it).
 
 With --restart (the daemon was stopped and started again mid-run): the
 second daemon adopted running jobs on the nodes the first one chose, and
-no job was lost or started twice.
+no job was lost or started twice. A job the first daemon started that
+Slurm still held (under gang scheduling a START is released at its first
+RESUME) is submitted again by the second, and may be started again.
 
 With --down (NODE was set DOWN mid-run and later back): the daemon saw it
 go down and come back (the journal's DOWN and UP), some job was requeued
@@ -209,6 +212,8 @@ def main(*args):
         args = args[:i] + args[i + 2:]
     if args and args[0] == "--gang":
         mpl, args = int(args[1]), args[2:]
+        if args and args[0] == "--restart":
+            restart, args = True, args[1:]
     if args and args[0] == "--restart":
         restart, args = True, args[1:]
     return check(mpl, restart, down, operator, *args)
@@ -236,6 +241,8 @@ def check(mpl, restart, down, operator, jobs_path, journal_path, jobcomp_path, r
         if kind == "REQUEUE":
             requeued.add(job)
             ever_requeued.add(job)
+        if kind == "SUBMIT" and job in decided:
+            requeued.add(job)  # still held when the daemon restarted
         if kind != "START":
             continue
         if job in decided and job not in requeued:

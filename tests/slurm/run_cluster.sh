@@ -17,8 +17,10 @@
 # stopped and the node set DOWN, and 10 s later its slurmd starts again:
 # the job on it is requeued by Slurm and by the engine, held, started
 # again elsewhere, and no job is placed on the node meanwhile; before
-# that an operator requeues a running job with `scontrol requeue`).
-# Every
+# that an operator requeues a running job with `scontrol requeue`) or
+# `gangrestart` (the `gang` jobs, the daemon stopped while Slurm holds a
+# suspended job and started again: it adopts the executing and suspended
+# jobs into rows and every job completes). Every
 # process it starts is stopped by PID on exit (with any job step left
 # over: cluster.sh); the work directory is kept
 # on failure (always with ROTA_SLURM_KEEP=1).
@@ -54,7 +56,9 @@ elapsed() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }
 cluster_start "$work" 8
 echo "run_cluster.sh: cluster up in $(elapsed) s ($work)"
 
-if [ "$mode" = gang ]; then
+gang=0
+if [ "$mode" = gang ] || [ "$mode" = gangrestart ]; then gang=1; fi
+if [ $gang = 1 ]; then
   cat >"$work/rota.toml" <<CONF
 [machine]
 procs = 8
@@ -106,7 +110,7 @@ submit() {  # submit N: N jobs from the sequence
     nodes=$((rnd % (9 - min_nodes) + min_nodes))
     secs=$((rnd / 8 % 4 + 1))
     limit=$((rnd / 32 % 6 + 1))
-    if [ "$mode" = gang ]; then
+    if [ $gang = 1 ]; then
       secs=$((secs + 2))
       cmd="for i in \$(seq $((secs * 10))); do sleep 0.1; done"
     else
@@ -179,6 +183,19 @@ fi
 # A reload in the middle of the run (easy, gang, restart: the same
 # configuration, so the schedule stays).
 kill -HUP "$daemon_pid"
+if [ "$mode" = gangrestart ]; then
+  # Stopped while Slurm holds a job suspended: the next daemon must tell
+  # it to resume, or it never ends.
+  for i in $(seq 100); do
+    [ -n "$(squeue -h -t suspended -o %i)" ] && break
+    sleep 0.2
+  done
+  [ -n "$(squeue -h -t suspended -o %i)" ] || { echo "run_cluster.sh: no job suspended to restart over"; exit 1; }
+  kill -TERM "$daemon_pid"
+  wait "$daemon_pid" || { echo "run_cluster.sh: rota-slurm did not exit cleanly"; exit 1; }
+  echo "run_cluster.sh: rota-slurm stopped at $(elapsed) s with $(squeue -h -t running | wc -l) jobs running and $(squeue -h -t suspended | wc -l) suspended; started again"
+  start_daemon
+fi
 if [ "$mode" = restart ]; then
   sleep 5
   kill -TERM "$daemon_pid"
@@ -196,7 +213,7 @@ while :; do
   # (A job that ended while no daemon ran has no END: the restart is
   # given a few passes instead.)
   if [ -z "$(squeue -h -o %i)" ] && [ "$(count . "$work/jobcomp.txt")" -ge "$njobs" ]; then
-    [ "$mode" = restart ] && { sleep 2; break; }
+    case $mode in restart | gangrestart) sleep 2; break ;; esac
     [ "$(count ^END "$work/journal.txt")" -ge "$njobs" ] && break
   fi
   if ! kill -0 "$daemon_pid" 2>/dev/null; then
@@ -216,6 +233,8 @@ grep -q "reload: ROTA_OK" "$work/rota-slurm.log" || { echo "run_cluster.sh: no r
 echo "run_cluster.sh: $njobs jobs done in $(elapsed) s"
 if [ "$mode" = gang ]; then
   python3 "$here/check_schedule.py" --gang 2 "$work/jobs.txt" "$work/journal.txt" "$work/jobcomp.txt"
+elif [ "$mode" = gangrestart ]; then
+  python3 "$here/check_schedule.py" --gang 2 --restart "$work/jobs.txt" "$work/journal.txt" "$work/jobcomp.txt"
 else
   files=("$work/jobs.txt" "$work/journal.txt" "$work/jobcomp.txt")
   if [ "$mode" = restart ]; then
