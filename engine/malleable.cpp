@@ -217,6 +217,7 @@ MalleableContext Scheduler::malleable_context(std::int32_t needed) const {
     static_cast<CommonContext&>(c) = common_context();
     c.needed = needed;
     c.job_id = -1;
+    c.job_user = -1;
     c.mpl = static_cast<std::int32_t>(running_count_);
     c.mpl_limit = cfg_.malleable.mpl_limit;
     c.max_harvests = cfg_.malleable.max_harvests;
@@ -281,6 +282,10 @@ bool Scheduler::harvest_for(Slot s, std::int32_t needed) {
     ctx.job_id = j.spec.id;
     ctx.job_min = j.min_procs();
     ctx.job_ideal = j.spec.procs;
+    ctx.job_user = j.spec.user;
+    ctx.job_account = j.account;
+    ctx.job_partition = j.partition;
+    ctx.job_qos = j.qos;
     const auto t0 = std::chrono::steady_clock::now();
     HookOutcome o = p->harvest(mall_, ctx, take_);
     if (o.ok) {

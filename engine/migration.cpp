@@ -141,6 +141,10 @@ void Scheduler::add_migration_candidate(Slot s, std::int32_t from, std::int32_t 
     mig_.cost2.push_back(c * procs + c / 2 * others);
     mig_.tasks1.push_back(others);
     mig_.tasks2.push_back(procs);
+    mig_.user.push_back(j.spec.user);
+    mig_.account.push_back(j.account);
+    mig_.partition.push_back(j.partition);
+    mig_.qos.push_back(j.qos);
 }
 
 // The migration_option hook chooses for the whole batch; the engine

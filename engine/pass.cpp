@@ -153,6 +153,7 @@ CommonContext Scheduler::common_context() const {
     c.user_usage = {&usage_, now_};
     c.user_procs = {&usage_, now_};
     c.user_running = {&usage_, now_};
+    c.names = &names_;
     return c;
 }
 

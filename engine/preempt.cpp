@@ -19,6 +19,10 @@ PreemptContext Scheduler::preempt_context(const Job& j) const {
     c.job_class = j.cls + 1;
     c.job_priority = job_class(j).priority;
     c.waited = now_ - j.wait_from;
+    c.job_user = j.spec.user;
+    c.job_account = j.account;
+    c.job_partition = j.partition;
+    c.job_qos = j.qos;
     for (const Victims& set : sets_)
         for (Slot s : set.jobs) {
             const Job& v = job(s);
@@ -27,6 +31,9 @@ PreemptContext Scheduler::preempt_context(const Job& j) const {
             c.victim_class.push_back(v.cls + 1);
             c.victim_priority.push_back(job_class(v).priority);
             c.victim_user.push_back(v.spec.user);
+            c.victim_account.push_back(v.account);
+            c.victim_partition.push_back(v.partition);
+            c.victim_qos.push_back(v.qos);
             c.victim_dnd_left.push_back(std::max<Time>(0, v.dnd_end - now_));
             c.victim_elapsed.push_back(now_ - v.start);
             c.victim_preemptions.push_back(v.preemptions);

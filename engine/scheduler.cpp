@@ -115,6 +115,7 @@ Scheduler::Scheduler(SchedulerConfig cfg)
     batch_.names = &names_;
     place_batch_.names = &names_;
     mall_.names = &names_;
+    mig_.names = &names_;
 }
 
 void Scheduler::idle_nodes(std::vector<std::int32_t>& out) const {

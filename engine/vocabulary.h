@@ -70,7 +70,8 @@ namespace rota {
     ROTA_JOB_COLUMNS_NAMES(X)
 
 // X(column, type, meaning): the candidate moves of a CollapseMatrix-2
-// phase (seed 000 §5.4), for migration_option.
+// phase (seed 000 §5.4), for migration_option, each with its job's user
+// and names.
 #define ROTA_MIGRATION_COLUMNS(X)                                          \
     X(id, std::int64_t, "job id")                                          \
     X(procs, std::int32_t, "processors (columns) of the job")              \
@@ -79,7 +80,11 @@ namespace rota {
     X(cost1, double, "overhead of option 1, eq. (4), processor-seconds")   \
     X(cost2, double, "overhead of option 2, eq. (5), processor-seconds")   \
     X(tasks1, std::int32_t, "tasks option 1 migrates (counted against Q)") \
-    X(tasks2, std::int32_t, "tasks option 2 migrates (counted against Q)")
+    X(tasks2, std::int32_t, "tasks option 2 migrates (counted against Q)") \
+    X(user, std::int32_t, "the job's user, -1 if none")                    \
+    X(account, Name, "account it is charged to; \"\" if none")             \
+    X(partition, Name, "partition it asked for; \"\" if none")             \
+    X(qos, Name, "its quality of service (QOS); \"\" if none")
 
 // X(column, type, meaning): the jobs a harvest or a distribution may
 // concern (seed 004 §2.2): running malleable jobs (harvest victims, or
@@ -161,30 +166,44 @@ namespace rota {
       "job after job, the nodes of each cluster free for the job's whole window " \
       "without touching a reservation")
 
-// What harvest and distribution need besides (seed 004 §2.2, Figure 3(a)).
+// What harvest and distribution need besides (seed 004 §2.2, Figure 3(a)):
+// for harvest, the arriving job with its user and names (the batch has
+// those of the victims).
 #define ROTA_CONTEXT_MALLEABLE(X)                                                                 \
     X(needed, std::int32_t, "harvest: processors to take; distribution: processors free to give") \
     X(job_id, std::int64_t, "harvest: the arriving job, -1 for distribution")                     \
     X(job_min, std::int32_t, "harvest: its min")                                                  \
     X(job_ideal, std::int32_t, "harvest: its ideal")                                              \
+    X(job_user, std::int32_t, "harvest: its user, -1 if none (and for distribution)")             \
+    X(job_account, Name, "harvest: its account; \"\" if none (and for distribution)")             \
+    X(job_partition, Name, "harvest: its partition; \"\" if none (and for distribution)")         \
+    X(job_qos, Name, "harvest: its QOS; \"\" if none (and for distribution)")                     \
     X(mpl, std::int32_t, "degree of multiprogramming: jobs running")                              \
     X(mpl_limit, std::int32_t, "M of achieve_mp(M), 0 for no limit")                              \
     X(max_harvests, std::int32_t, "control policy: most harvests per job, 0 for no limit")
 
 // What preempt needs besides (seed 003 §4.3): the job the set is for, and
 // the victims of every set, set after set (PreemptBatch's first and
-// victims say which are whose; a job may be a victim of several sets).
+// victims say which are whose; a job may be a victim of several sets),
+// each with its user and names as a batch of jobs has them.
 #define ROTA_CONTEXT_PREEMPT(X)                                                         \
     X(job_id, std::int64_t, "the job past its class's maximum wait")                    \
     X(job_procs, std::int32_t, "its processors")                                        \
     X(job_class, std::int32_t, "its class, numbered from 1 in configuration order")     \
     X(job_priority, std::int32_t, "its class's priority in the parameter set in force") \
     X(waited, Time, "time since it entered the queue (or was swapped out), us")         \
+    X(job_user, std::int32_t, "its user, -1 if none")                                   \
+    X(job_account, Name, "its account; \"\" if none")                                   \
+    X(job_partition, Name, "its partition; \"\" if none")                               \
+    X(job_qos, Name, "its QOS; \"\" if none")                                           \
     X(victim_id, Amounts, "each victim's job id")                                       \
     X(victim_procs, Amounts, "its processors")                                          \
     X(victim_class, Amounts, "its class, numbered from 1")                              \
     X(victim_priority, Amounts, "its class's priority")                                 \
     X(victim_user, Amounts, "its user, -1 if none")                                     \
+    X(victim_account, Names, "its account; \"\" if none")                               \
+    X(victim_partition, Names, "its partition; \"\" if none")                           \
+    X(victim_qos, Names, "its QOS; \"\" if none")                                       \
     X(victim_dnd_left, Amounts, "do-not-disturb time it has left, us; 0 if over")       \
     X(victim_elapsed, Amounts, "time since it was last loaded, us")                     \
     X(victim_preemptions, Amounts, "times it was preempted before")
@@ -195,6 +214,9 @@ namespace rota {
 // (NULL when empty).
 using Shares = std::vector<double>;
 using Amounts = std::vector<std::int64_t>;
+// A name per entry (preempt's victims): strings in Lua, "" for none, like
+// a batch's name columns (nil when empty, like Amounts).
+using Names = std::vector<Name>;
 
 class UsageBook;
 
@@ -250,6 +272,9 @@ const char* hook_fallback(Hook h);
 struct CommonContext {
     ROTA_CONTEXT_COMMON(ROTA_FIELD)
     ROTA_CONTEXT_USERS(ROTA_FIELD)
+    // Spells the Name and Names fields of the hooks' contexts (the
+    // engine's table, set by common_context()); not a field itself.
+    const NameTable* names = nullptr;
 };
 struct BackfillContext : CommonContext {
     ROTA_CONTEXT_BACKFILL(ROTA_FIELD)
@@ -356,6 +381,7 @@ struct MigrationBatch {
 #define ROTA_X(name, type, doc) std::vector<type> name;
     ROTA_MIGRATION_COLUMNS(ROTA_X)
 #undef ROTA_X
+    const NameTable* names = nullptr;  // spells the name columns; set once by the engine
     std::size_t size() const {
         return id.size();
     }

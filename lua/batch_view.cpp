@@ -29,10 +29,9 @@ void store_vec(lua_State* L, int table, const std::vector<T>& v) {
 // another table's names come (a new serial).
 constexpr const char* kNameCache = "rota.names";
 
-// A name column as strings, "" for none (so the array stays dense: `#`
-// and ipairs agree with n).
-void store_vec(lua_State* L, int table, const std::vector<Name>& v, const NameTable* names) {
-    table = lua_absindex(L, table);
+// Pushes the cache of `names`' strings, made anew if it holds another
+// table's.
+int push_name_cache(lua_State* L, const NameTable* names) {
     const auto serial = static_cast<lua_Integer>(names ? names->serial() : 0);
     if (lua_getfield(L, LUA_REGISTRYINDEX, kNameCache) == LUA_TTABLE) {
         const bool ours =
@@ -48,19 +47,30 @@ void store_vec(lua_State* L, int table, const std::vector<Name>& v, const NameTa
         lua_pushvalue(L, -1);
         lua_setfield(L, LUA_REGISTRYINDEX, kNameCache);
     }
-    const int cache = lua_gettop(L);
+    return lua_gettop(L);
+}
+
+// Pushes name `n` as a string, "" for none, through the cache at `cache`.
+void push_name(lua_State* L, int cache, Name n, const NameTable* names) {
+    if (n.id == 0 || names == nullptr) {
+        lua_pushliteral(L, "");
+    } else if (lua_rawgeti(L, cache, n.id) != LUA_TSTRING) {
+        lua_pop(L, 1);
+        const std::string& s = (*names)[n];
+        lua_pushlstring(L, s.data(), s.size());
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, cache, n.id);
+    }
+}
+
+// A name column as strings, "" for none (so the array stays dense: `#`
+// and ipairs agree with n).
+void store_vec(lua_State* L, int table, const std::vector<Name>& v, const NameTable* names) {
+    table = lua_absindex(L, table);
+    const int cache = push_name_cache(L, names);
     const std::size_t n = v.size();
     for (std::size_t i = 0; i < n; ++i) {
-        const std::int32_t id = v[i].id;
-        if (id == 0 || names == nullptr) {
-            lua_pushliteral(L, "");
-        } else if (lua_rawgeti(L, cache, id) != LUA_TSTRING) {
-            lua_pop(L, 1);
-            const std::string& s = (*names)[v[i]];
-            lua_pushlstring(L, s.data(), s.size());
-            lua_pushvalue(L, -1);
-            lua_rawseti(L, cache, id);
-        }
+        push_name(L, cache, v[i], names);
         lua_rawseti(L, table, static_cast<lua_Integer>(i + 1));
     }
     lua_pop(L, 1);
@@ -90,7 +100,7 @@ void store_migration_column(lua_State* L, int table, const void* batch, int colu
     const auto& b = *static_cast<const MigrationBatch*>(batch);
     int k = 0;
 #define ROTA_X(name, type, doc) \
-    if (column == k++) return store_vec(L, table, b.name);
+    if (column == k++) return store_job_vec(L, table, b, b.name);
     ROTA_MIGRATION_COLUMNS(ROTA_X)
 #undef ROTA_X
 }
@@ -442,6 +452,37 @@ void ContextView::set_field(lua_State* L, int data, const char* name, const Shar
 
 void ContextView::set_field(lua_State* L, int data, const char* name, const Amounts& v) {
     set_vector(L, data, name, v);
+}
+
+// A name as a string, "" for none, as in a batch's name columns.
+void ContextView::set_field(lua_State* L, int data, const char* name, Name v,
+                            const NameTable* names) {
+    if (v.id == 0 || names == nullptr) {
+        lua_pushliteral(L, "");
+        lua_setfield(L, data, name);
+        return;
+    }
+    const int cache = push_name_cache(L, names);
+    push_name(L, cache, v, names);
+    lua_setfield(L, data, name);
+    lua_pop(L, 1);
+}
+
+// An array of names, "" for none; nil when empty, like Amounts.
+void ContextView::set_field(lua_State* L, int data, const char* name, const Names& v,
+                            const NameTable* names) {
+    if (v.empty()) {
+        lua_pushnil(L);
+    } else {
+        const int cache = push_name_cache(L, names);
+        lua_createtable(L, static_cast<int>(v.size()), 0);
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            push_name(L, cache, v[i], names);
+            lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+        }
+        lua_remove(L, cache);
+    }
+    lua_setfield(L, data, name);
 }
 
 // Runs inside the loader or __pairs of the context (ContextView::load),

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <lua.hpp>
+#include <type_traits>
 #include <vector>
 
 #include "engine/vocabulary.h"
@@ -109,8 +110,14 @@ class ContextView {
     void load(lua_State* L);
     template <class Ctx>
     static void load_fields(lua_State* L, int data, const void* ctx) {
-        visit_fields(*static_cast<const Ctx*>(ctx),
-                     [&](const char* name, const auto& v) { set_field(L, data, name, v); });
+        const Ctx& c = *static_cast<const Ctx*>(ctx);
+        visit_fields(c, [&](const char* name, const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, Name> || std::is_same_v<T, Names>)
+                set_field(L, data, name, v, c.names);
+            else
+                set_field(L, data, name, v);
+        });
     }
     static void set_field(lua_State* L, int data, const char* name, std::int64_t v);
     static void set_field(lua_State* L, int data, const char* name, std::int32_t v);
@@ -119,6 +126,9 @@ class ContextView {
     static void set_field(lua_State* L, int data, const char* name, const Shares& v);
     static void set_field(lua_State* L, int data, const char* name, const Amounts& v);
     static void set_field(lua_State* L, int data, const char* name, const UserFigures& v);
+    static void set_field(lua_State* L, int data, const char* name, Name v, const NameTable* names);
+    static void set_field(lua_State* L, int data, const char* name, const Names& v,
+                          const NameTable* names);
 
     static constexpr int kFigures = 3;  // UserFigure's values
     const void* ctx_ = nullptr;

@@ -89,11 +89,13 @@ std::string LuaPolicy::resolved_path(Hook h) const {
 }
 
 void LuaPolicy::reload() {
-    // The dry run reads no usage records: the engine that kept them may be
-    // gone, and an empty batch has no users to look up.
+    // The dry run reads no usage records and no names: the engine that
+    // kept them may be gone, and an empty batch has no users or names to
+    // look up.
     last_ctx_.user_usage.book = nullptr;
     last_ctx_.user_procs.book = nullptr;
     last_ctx_.user_running.book = nullptr;
+    last_ctx_.names = nullptr;
     // Built and tried aside: the running states are untouched until the swap.
     Vms fresh = load_all();
     vms_.swap(fresh);

@@ -298,6 +298,7 @@ void Vm::dry_run(const BackfillContext& last) {
                 MalleableContext mc;
                 static_cast<CommonContext&>(mc) = last;
                 mc.job_id = -1;
+                mc.job_user = -1;
                 if (h == Hook::harvest) {
                     r = harvest(no_jobs, mc, picks);
                     if (r.ok) why = check_harvest(picks, no_jobs, 0);
@@ -312,6 +313,7 @@ void Vm::dry_run(const BackfillContext& last) {
                 PreemptContext pc;
                 static_cast<CommonContext&>(pc) = last;
                 pc.job_id = -1;
+                pc.job_user = -1;
                 r = preempt(no_sets, pc, picks);
                 if (r.ok) why = check_preempt(picks, 0);
                 break;

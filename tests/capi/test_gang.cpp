@@ -21,12 +21,15 @@ struct Driver {
     rota::test::EnginePtr e;
     std::vector<rota_action> actions{};
 
-    void submit(int64_t id, int32_t procs, int64_t est_s) {
+    void submit(int64_t id, int32_t procs, int64_t est_s, const char* account = nullptr,
+                int32_t user = 0) {
         rota_job j{};
         j.size = sizeof(rota_job);
         j.id = id;
         j.procs = procs;
         j.estimate = est_s * kS;
+        j.account = account;
+        j.user = user;
         REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
     }
     void at(int64_t t_s) { REQUIRE(rota_advance(e.get(), t_s * kS) == ROTA_OK); }
@@ -300,15 +303,16 @@ const rota_action* find_action(const std::vector<rota_action>& acts, int type, i
 //   a CollapseMatrix-2 candidate with S(A) = {S}:
 //     option 1, eq. (4): C/2 x |A| + C x |S| = 5 x 2 + 10 x 3 = 40
 //     option 2, eq. (5): C x |A| + C/2 x |S| = 10 x 2 + 5 x 3 = 35
-Driver figure13(const std::string& script, std::int64_t q) {
+// A may be charged to `a_account` (user 6 then).
+Driver figure13(const std::string& script, std::int64_t q, const char* a_account = nullptr) {
     std::string extra;
     if (!script.empty()) extra = "[policy.migration_option]\nscript = \"" + script + "\"\n";
     Driver d{rota::test::gang_engine("mgs", 10, 2, 200, 10.0, q, extra)};
-    d.submit(1, 4, 1000);  // Y
-    d.submit(2, 3, 1000);  // S
-    d.submit(3, 3, 1000);  // Z
-    d.submit(4, 4, 1000);  // W
-    d.submit(5, 2, 1000);  // A
+    d.submit(1, 4, 1000);                                // Y
+    d.submit(2, 3, 1000);                                // S
+    d.submit(3, 3, 1000);                                // Z
+    d.submit(4, 4, 1000);                                // W
+    d.submit(5, 2, 1000, a_account, a_account ? 6 : 0);  // A
     d.pass();
     REQUIRE(d.row(0) == Row{1, 1, 1, 1, 2, 2, 2, 3, 3, 3});
     REQUIRE(d.home(5) == 1);
@@ -410,6 +414,38 @@ TEST_CASE("gang: MGS and MBGS keep the invariants and Q on a loaded machine",
             CHECK(tasks <= static_cast<std::uint64_t>(q));
         for (const auto& o : r.jobs) CHECK(o.state != sim::FinalState::unfinished);
     }
+}
+
+TEST_CASE("gang: a migration_option script sees each move's user, account, partition and QOS",
+          "[names]") {
+    namespace fs = std::filesystem;
+    // Option 2 for a job of user 6 charged to "movable" (with no partition
+    // or QOS), no migration otherwise.
+    fs::path script =
+        fs::temp_directory_path() / ("rota-mig-names-" + std::to_string(::getpid()) + ".lua");
+    std::ofstream(script) << R"(return { migration_option = function(m)
+  local o = {}
+  for i = 1, m.n do
+    local movable = m.account[i] == "movable" and m.user[i] == 6
+    o[i] = (movable and m.partition[i] == "" and m.qos[i] == "") and 2 or 0
+  end
+  return o
+end })";
+    SECTION("A is charged to movable: it migrates by option 2, as min cost would") {
+        Driver d = figure13(script.string(), -1, "movable");
+        const rota_action* a = find_action(d.actions, ROTA_ACTION_MIGRATE, 5);
+        REQUIRE(a != nullptr);
+        CHECK(a->option == 2);
+        CHECK(d.home(5) == 0);
+        CHECK(rota::test::hook_stats(d.e.get(), ROTA_HOOK_MIGRATION_OPTION).failures == 0);
+    }
+    SECTION("A is charged to another account: it stays") {
+        Driver d = figure13(script.string(), -1, "pinned");
+        CHECK(d.home(5) == 1);
+        CHECK(rota::test::hook_stats(d.e.get(), ROTA_HOOK_MIGRATION_OPTION).calls >= 1);
+        CHECK(rota::test::hook_stats(d.e.get(), ROTA_HOOK_MIGRATION_OPTION).failures == 0);
+    }
+    fs::remove(script);
 }
 
 TEST_CASE("gang: a broken migration_option script is counted and no migration happens") {

@@ -342,6 +342,65 @@ TEST_CASE("seed 004: a job is never below its min nor above its ideal and broken
     }
 }
 
+TEST_CASE("seed 004: a harvest policy sees the arriving job's user, account, partition and QOS",
+          "[capi][malleable][names]") {
+    // 8 processors: A (min 2, ideal 8) on all 8 at 0. B (min 4), charged
+    // to "blocked", arrives at 10: the policy refuses to harvest for its
+    // account and B waits. C (min 4, user 3), charged to "ok", arrives at
+    // 20: 4 processors are taken from A and C starts on them.
+    const std::string dir = std::string(ROTA_TEST_DATA) + "/lua";
+    EnginePtr e = engine_from(malleable(8, "", "",
+                                        "[policy.harvest]\nscript = \"harvest_by_account.lua\"\n"
+                                        "refuse = \"blocked\"\n"),
+                              dir.c_str());
+    std::vector<std::string> lines;
+    auto sink = [](void* ud, int, const char* l) {
+        static_cast<std::vector<std::string>*>(ud)->push_back(l);
+    };
+    REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);
+    auto named = [&](std::int64_t id, std::int32_t min, std::int32_t ideal, std::int32_t user,
+                     const char* account, const char* partition, const char* qos) {
+        rota_job j{};
+        j.size = sizeof(j);
+        j.id = id;
+        j.estimate = 10000 * kUs;
+        j.procs = ideal;
+        j.min_procs = min;
+        j.user = user;
+        j.account = account;
+        j.partition = partition;
+        j.qos = qos;
+        INFO(rota_errmsg(e.get()));
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    };
+    named(1, 2, 8, -1, "a", "", "");
+    REQUIRE(at(e.get(), 0).size() == 1);
+    named(2, 4, 4, -1, "blocked", "batch", "");
+    CHECK(at(e.get(), 10).empty());
+    CHECK(info(e.get(), 2).state == ROTA_JOB_QUEUED);
+    CHECK(info(e.get(), 1).nodes == 8);
+    named(3, 4, 4, 3, "ok", nullptr, "high");
+    auto a = at(e.get(), 20);
+    REQUIRE(a.size() == 2);
+    CHECK((a[0].type == ROTA_ACTION_SHRINK && a[0].job == 1 && a[0].nodes.size() == 4));
+    CHECK((a[1].type == ROTA_ACTION_START && a[1].job == 3 && a[1].nodes.size() == 4));
+    CHECK(info(e.get(), 1).nodes == 4);
+    CHECK(info(e.get(), 2).state == ROTA_JOB_QUEUED);
+    const rota_hook_stats st = hook_stats(e.get(), ROTA_HOOK_HARVEST);
+    CHECK(st.calls == 2);
+    CHECK(st.failures == 0);
+    CHECK(counters(e.get()).harvests == 1);
+    const std::vector<std::string> want = {
+        "job 2 user=-1 account=blocked partition=batch qos=",
+        "job 3 user=3 account=ok partition= qos=high",
+    };
+    for (const std::string& w : want) {
+        INFO(w);
+        CHECK(std::any_of(lines.begin(), lines.end(),
+                          [&](const std::string& l) { return l.find(w) != std::string::npos; }));
+    }
+}
+
 TEST_CASE("seed 004: bad malleable input is refused with a clear error", "[capi][malleable]") {
     EnginePtr e = engine_from(malleable(8, "", ""));
     rota_job j{};

@@ -15,6 +15,7 @@ using rota::test::EnginePtr;
 using rota::test::hook_stats;
 using rota::test::info;
 using rota::test::kInteractive;
+using rota::test::kProduction;
 using rota::test::kStandby;
 using rota::test::kUs;
 using rota::test::range;
@@ -112,6 +113,94 @@ TEST_CASE("preempt: a policy sees the sets and victims and may take a costlier s
     CHECK(info(e.get(), 1).state == ROTA_JOB_RUNNING);
     CHECK(info(e.get(), 2).preemptions == 1);
     CHECK(hook_stats(e.get(), ROTA_HOOK_PREEMPT).failures == 0);
+}
+
+namespace {
+
+void submit_named(rota_engine* e, std::int64_t id, std::int32_t procs, std::int32_t cls,
+                  std::int32_t user, const char* account, const char* partition, const char* qos) {
+    rota_job j{};
+    j.size = sizeof(j);
+    j.id = id;
+    j.procs = procs;
+    j.estimate = 100000 * kUs;
+    j.user = user;
+    j.job_class = cls;
+    j.account = account;
+    j.partition = partition;
+    j.qos = qos;
+    INFO(rota_errmsg(e));
+    REQUIRE(rota_submit(e, &j) == ROTA_OK);
+}
+
+// fill()'s machine with names: J1 (standby, user 7) charged to "y", J2
+// (production) to "x" in partition "batch" with QOS "normal", J3 to none;
+// J4 (interactive, user 5) to "urgent" in "debug" with QOS "high".
+void fill_named(rota_engine* e) {
+    submit_named(e, 1, 2, kStandby, 7, "y", nullptr, "");
+    submit_named(e, 2, 4, kProduction, -1, "x", "batch", "normal");
+    submit_named(e, 3, 2, kProduction, -1, nullptr, nullptr, nullptr);
+    REQUIRE(at(e, 0).size() == 3);
+    submit_named(e, 4, 2, kInteractive, 5, "urgent", "debug", "high");
+}
+
+std::string by_account(const std::string& account) {
+    return "[policy.preempt]\nscript = \"preempt_by_account.lua\"\naccount = \"" + account + "\"\n";
+}
+
+}  // namespace
+
+TEST_CASE("preempt: a policy sees the job's and each victim's user, account, partition and QOS",
+          "[capi][classes][preempt][names]") {
+    SECTION("it takes the set whose victim is charged to x: J2's, the costlier") {
+        EnginePtr e = engine_with(by_account("x"));
+        std::vector<std::string> lines;
+        auto sink = [](void* ud, int, const char* l) {
+            static_cast<std::vector<std::string>*>(ud)->push_back(l);
+        };
+        REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);
+        fill_named(e.get());
+        CHECK(at(e.get(), 10).empty());  // J2's set is reserved; J1 keeps running
+        const std::vector<std::string> want = {
+            "job 4 user=5 account=urgent partition=debug qos=high",
+            "victim 1 user=7 account=y partition= qos=",  // "" for none
+            "victim 2 user=-1 account=x partition=batch qos=normal",
+        };
+        REQUIRE(lines.size() >= want.size());
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            INFO(lines[i]);
+            CHECK(lines[i].find(want[i]) != std::string::npos);
+        }
+        CHECK(info(e.get(), 4).reserved == 1);
+        const rota_hook_stats st = hook_stats(e.get(), ROTA_HOOK_PREEMPT);
+        CHECK(st.calls == 1);
+        CHECK(st.failures == 0);
+        auto a = at(e.get(), 40);
+        REQUIRE(a.size() == 2);
+        CHECK((a[0].type == ROTA_ACTION_SWAP_OUT && a[0].job == 2 && a[0].nodes == range(0, 3)));
+        CHECK((a[1].type == ROTA_ACTION_START && a[1].job == 4 && a[1].nodes == range(0, 1)));
+        CHECK(info(e.get(), 1).state == ROTA_JOB_RUNNING);
+    }
+    SECTION("y: J1's set, the one the fallback would take too") {
+        EnginePtr e = engine_with(by_account("y"));
+        REQUIRE(rota_set_log(e.get(), nullptr, nullptr) == ROTA_OK);
+        fill_named(e.get());
+        auto a = at(e.get(), 10);
+        REQUIRE(a.size() == 2);
+        CHECK((a[0].type == ROTA_ACTION_SWAP_OUT && a[0].job == 1));
+        CHECK((a[1].type == ROTA_ACTION_START && a[1].job == 4 && a[1].nodes == range(6, 7)));
+        CHECK(counters(e.get()).class_reservations == 1);
+        CHECK(hook_stats(e.get(), ROTA_HOOK_PREEMPT).failures == 0);
+    }
+    SECTION("no victim charged to z: no reservation") {
+        EnginePtr e = engine_with(by_account("z"));
+        REQUIRE(rota_set_log(e.get(), nullptr, nullptr) == ROTA_OK);
+        fill_named(e.get());
+        at(e.get(), 10);  // pass 2 may still load J4 on J1's processors
+        CHECK(counters(e.get()).class_reservations == 0);
+        CHECK(hook_stats(e.get(), ROTA_HOOK_PREEMPT).calls == 1);
+        CHECK(hook_stats(e.get(), ROTA_HOOK_PREEMPT).failures == 0);
+    }
 }
 
 TEST_CASE("preempt: a policy that declines leaves the job to pass 2 or to wait",

@@ -130,3 +130,115 @@ return {
     REQUIRE(p.distribution(m, ctx, give).ok);
     CHECK(give == std::vector<std::int64_t>{0, 0, 4});
 }
+
+TEST_CASE("a preempt context reads the job's and each victim's names as strings", "[lua][names]") {
+    TempDir dir;
+    // The first set none of whose victims has QOS "keep"; the script also
+    // checks what it reads of the job and of the victims.
+    LuaPolicy p(config(Hook::preempt, dir.write("pre.lua", R"(
+return {
+  preempt = function(sets, ctx)
+    if sets.n == 0 then
+      assert(ctx.job_user == -1 and ctx.job_account == "" and ctx.job_qos == "")
+      assert(ctx.victim_account == nil and ctx.victim_id == nil)  -- no victims: nil, as victim_id
+      return nil
+    end
+    assert(ctx.job_user == 4 and ctx.job_account == "physics")
+    assert(ctx.job_partition == "" and ctx.job_qos == "high")
+    assert(#ctx.victim_qos == #ctx.victim_id and #ctx.victim_partition == #ctx.victim_id)
+    assert(ctx.victim_account[1] == "chem" and ctx.victim_account[2] == "")
+    assert(ctx.victim_partition[3] == "batch")
+    for i = 1, sets.n do
+      local ok = true
+      for k = sets.first[i], sets.first[i] + sets.victims[i] - 1 do
+        if ctx.victim_qos[k] == "keep" then ok = false end
+      end
+      if ok then return i end
+    end
+    return nil
+  end,
+})")));
+    NameTable t;
+    PreemptBatch b;
+    b.procs = {4, 4, 4};
+    b.idle = {0, 0, 0};
+    b.victims = {1, 1, 1};
+    b.first = {1, 2, 3};
+    b.cost = {1, 2, 3};
+    b.dnd_left = {0, 0, 0};
+    PreemptContext ctx;
+    ctx.names = &t;
+    ctx.job_id = 9;
+    ctx.job_user = 4;
+    ctx.job_account = t.intern("physics");
+    ctx.job_qos = t.intern("high");
+    ctx.victim_id = {1, 2, 3};
+    for (auto* v : {&ctx.victim_procs, &ctx.victim_class, &ctx.victim_priority, &ctx.victim_user,
+                    &ctx.victim_dnd_left, &ctx.victim_elapsed, &ctx.victim_preemptions})
+        v->assign(3, 0);
+    ctx.victim_account = {t.intern("chem"), {}, t.intern("chem")};
+    ctx.victim_partition = {{}, {}, t.intern("batch")};
+    ctx.victim_qos = {t.intern("keep"), t.intern("keep"), {}};
+    std::vector<std::int64_t> out;
+    REQUIRE(p.preempt(b, ctx, out).ok);
+    CHECK(out == std::vector<std::int64_t>{2});  // the third set, 0-based
+    ctx.victim_qos[2] = t.intern("keep");
+    REQUIRE(p.preempt(b, ctx, out).ok);
+    CHECK(out.empty());
+    // No sets, no victims: the job's names, the victims' arrays nil.
+    PreemptContext none;
+    none.job_id = -1;
+    none.job_user = -1;
+    REQUIRE(p.preempt(PreemptBatch{}, none, out).ok);
+}
+
+TEST_CASE("a harvest context reads the arriving job's user and names", "[lua][names]") {
+    TempDir dir;
+    // Takes everything from the first victim unless the arriving job is
+    // charged to "nobody".
+    LuaPolicy p(config(Hook::harvest, dir.write("h.lua", R"(
+return {
+  harvest = function(v, ctx)
+    if v.n == 0 then return nil end
+    assert(type(ctx.job_partition) == "string" and type(ctx.job_qos) == "string")
+    assert(ctx.job_user == 12 and ctx.job_partition == "gpu" and ctx.job_qos == "")
+    if ctx.job_account == "nobody" then return nil end
+    local take = {}
+    for i = 1, v.n do take[i] = 0 end
+    take[1] = ctx.needed
+    return take
+  end,
+})")));
+    NameTable t;
+    MalleableBatch v;
+    v.names = &t;
+    v.id = {1};
+    v.procs = {8};
+    v.min = {2};
+    v.ideal = {8};
+    v.queued = {0};
+    v.age = {100};
+    v.time_left = {100};
+    v.harvests = {0};
+    v.cost = {0};
+    v.progress = {0};
+    v.user = {1};
+    v.account = {{}};
+    v.partition = {{}};
+    v.qos = {{}};
+    MalleableContext ctx;
+    ctx.names = &t;
+    ctx.needed = 4;
+    ctx.job_id = 2;
+    ctx.job_min = 4;
+    ctx.job_ideal = 4;
+    ctx.job_user = 12;
+    ctx.job_account = t.intern("physics");
+    ctx.job_partition = t.intern("gpu");
+    std::vector<std::int64_t> take;
+    REQUIRE(p.harvest(v, ctx, take).ok);
+    CHECK(take == std::vector<std::int64_t>{4});
+    ctx.job_account = t.intern("nobody");
+    REQUIRE(p.harvest(v, ctx, take).ok);
+    CHECK(take.empty());
+}
