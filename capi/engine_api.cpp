@@ -164,6 +164,10 @@ class NativeBackfill : public Policy {
         ROTA_CONTEXT_BACKFILL(ROTA_X)
 #undef ROTA_X
         users(ctx, rc);
+        rc.head_user = ctx.head_user;
+        rc.head_account = ctx.names ? ctx.names->c_str(ctx.head_account) : "";
+        rc.head_partition = ctx.names ? ctx.names->c_str(ctx.head_partition) : "";
+        rc.head_qos = ctx.names ? ctx.names->c_str(ctx.head_qos) : "";
         out_.resize(c.size());
         const int n = fn_(ud_, &rb, &rc, out_.data());
         picks.clear();

@@ -138,6 +138,23 @@ static_assert(kUserOffsets[0] > kContextOffsets[std::size(kContextOffsets) - 1] 
               "rota_backfill_context's usage fields are not ROTA_CONTEXT_USERS in order, after "
               "the backfill fields");
 
+// Then who the head is (ABI 7), to the end.
+static_assert(std::is_same_v<decltype(rota_backfill_context::head_user), std::int32_t> &&
+                  std::is_same_v<decltype(rota_backfill_context::head_account), const char*> &&
+                  std::is_same_v<decltype(rota_backfill_context::head_partition), const char*> &&
+                  std::is_same_v<decltype(rota_backfill_context::head_qos), const char*>,
+              "rota_backfill_context's head fields have the wrong types");
+constexpr std::size_t kHeadOffsets[] = {
+#define ROTA_X(name, type, doc) offsetof(rota_backfill_context, name),
+    ROTA_CONTEXT_BACKFILL_HEAD(ROTA_X)
+#undef ROTA_X
+};
+static_assert(kHeadOffsets[0] > offsetof(rota_backfill_context, user_running) &&
+                  in_order(kHeadOffsets, kHeadOffsets[0], sizeof(rota_backfill_context)) &&
+                  sizeof(rota_backfill_context) ==
+                      kHeadOffsets[std::size(kHeadOffsets) - 1] + sizeof(void*),
+              "rota_backfill_context ends with ROTA_CONTEXT_BACKFILL_HEAD in order");
+
 }  // namespace
 
 }  // namespace rota::capi

@@ -151,6 +151,12 @@ namespace rota {
     X(usage, Shares, "S_i: share of each resource in use now, in [0, 1]")                     \
     X(head_demand, Shares, "the head's R_i, share of each capacity; empty if no head")        \
     X(extra, Shares, "share of each resource free at the shadow time; empty if no shadow")
+// ...and who the head is (ABI 7: after the usage records in rota_backfill_context).
+#define ROTA_CONTEXT_BACKFILL_HEAD(X)                                    \
+    X(head_user, std::int32_t, "the head's user, -1 if none or no head") \
+    X(head_account, Name, "its account; \"\" if none or no head")        \
+    X(head_partition, Name, "its partition; \"\" if none or no head")    \
+    X(head_qos, Name, "its QOS; \"\" if none or no head")
 
 // What migration_option needs besides: the budget of seed 000 §5.4.
 #define ROTA_CONTEXT_MIGRATION(X)                                                                 \
@@ -278,6 +284,7 @@ struct CommonContext {
 };
 struct BackfillContext : CommonContext {
     ROTA_CONTEXT_BACKFILL(ROTA_FIELD)
+    ROTA_CONTEXT_BACKFILL_HEAD(ROTA_FIELD)
 };
 struct MigrationContext : CommonContext {
     ROTA_CONTEXT_MIGRATION(ROTA_FIELD)
@@ -306,6 +313,7 @@ void visit_fields(const BackfillContext& c, F&& f) {
     visit_fields(static_cast<const CommonContext&>(c), f);
 #define ROTA_X(name, type, doc) f(#name, c.name);
     ROTA_CONTEXT_BACKFILL(ROTA_X)
+    ROTA_CONTEXT_BACKFILL_HEAD(ROTA_X)
 #undef ROTA_X
 }
 template <class F>

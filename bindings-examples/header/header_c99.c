@@ -174,6 +174,10 @@ static void layout(void) {
     FIELD(rota_backfill_context, user_usage);
     FIELD(rota_backfill_context, user_procs);
     FIELD(rota_backfill_context, user_running);
+    FIELD(rota_backfill_context, head_user);
+    FIELD(rota_backfill_context, head_account);
+    FIELD(rota_backfill_context, head_partition);
+    FIELD(rota_backfill_context, head_qos);
 }
 
 int main(int argc, char** argv) {

@@ -273,6 +273,10 @@ class RotaBackfillContext(Structure):  # filled in by the library
         ("user_usage", POINTER(c_double)),
         ("user_procs", POINTER(c_int32)),
         ("user_running", POINTER(c_int32)),
+        ("head_user", c_int32),  # ABI 7
+        ("head_account", c_char_p),
+        ("head_partition", c_char_p),
+        ("head_qos", c_char_p),
     ]
 
 

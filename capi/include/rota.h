@@ -826,6 +826,13 @@ typedef struct rota_backfill_context {
     const double* user_usage;    /* each one's processor-seconds */
     const int32_t* user_procs;   /* processors its running jobs hold now */
     const int32_t* user_running; /* its running jobs */
+    /* Who the head is: its user (-1 if none or no head), account,
+    ** partition and QOS ("" if none or no head; valid during the call).
+    ** Added in ABI 7. */
+    int32_t head_user;
+    const char* head_account;
+    const char* head_partition;
+    const char* head_qos;
 } rota_backfill_context;
 
 /* A backfill_select policy written in C: `c` holds the candidates (jobs

@@ -196,6 +196,11 @@ return {
     seen = {}
     return d
   end,
+  backfill_select = function(c, ctx)
+    print("head " .. ctx.head_id .. " " .. ctx.head_user .. " " .. ctx.head_account .. "/" ..
+          ctx.head_partition .. "/" .. ctx.head_qos)
+    return {}
+  end,
   order = function(jobs)
     local k = {}
     for i = 1, jobs.n do
@@ -204,8 +209,9 @@ return {
     return k
   end,
 })");
-    auto e = rota::test::engine_from("[machine]\nprocs = 4\n[policy.admission]\nscript = \"" +
+    auto e = rota::test::engine_from("[machine]\nprocs = 5\n[policy.admission]\nscript = \"" +
                                      s.path.string() + "\"\n[policy.order]\nscript = \"" +
+                                     s.path.string() + "\"\n[policy.backfill_select]\nscript = \"" +
                                      s.path.string() + "\"\n");
     std::vector<std::string> lines;
     auto sink = [](void* ud, int, const char* l) {
@@ -213,14 +219,17 @@ return {
     };
     REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);
     rota_job j1 = named(1, 4, 100, "a", "batch", "normal");
-    rota_job j2 = named(2, 4, 100, nullptr, nullptr, nullptr);
+    rota_job j2 = named(2, 1, 100, nullptr, nullptr, nullptr);  // could backfill; not picked
     rota_job j3 = named(3, 4, 100, "b", "batch", "high");
     rota_job j4 = named(4, 1, 100, "b", "closed", "high");
     for (rota_job* j : {&j1, &j2, &j3, &j4}) REQUIRE(rota_submit(e.get(), j) == ROTA_OK);
     REQUIRE(rota_schedule(e.get()) == ROTA_OK);
-    REQUIRE(lines.size() == 1);
+    REQUIRE(lines.size() == 2);
     CHECK(lines[0].find("1:a/batch/normal 2:// 3:b/batch/high 4:b/closed/high") !=
           std::string::npos);
+    // Job 1 (user 0 by default) is the blocked head once 3 runs; the
+    // script passes on 2, the one candidate.
+    CHECK(lines[1].find("head 1 0 a/batch/normal") != std::string::npos);
     int64_t q[4];
     size_t n = 0;
     REQUIRE(rota_queue(e.get(), q, 4, &n) == ROTA_OK);
@@ -246,10 +255,14 @@ TEST_CASE("names: a native backfill_select reads them as interned strings", "[ca
         std::vector<std::string> rows;
         const char* debug = nullptr;
         bool same_pointer = true;
+        std::string head;
     } seen;
-    auto fn = [](void* ud, const rota_batch* c, const rota_backfill_context*, uint32_t* picks) {
+    auto fn = [](void* ud, const rota_batch* c, const rota_backfill_context* ctx, uint32_t* picks) {
         auto& s = *static_cast<Seen*>(ud);
         REQUIRE(c->size >= offsetof(rota_batch, qos) + sizeof(c->qos));
+        REQUIRE(ctx->size >= offsetof(rota_backfill_context, head_qos) + sizeof(ctx->head_qos));
+        s.head = std::to_string(ctx->head_id) + ":" + std::to_string(ctx->head_user) + ":" +
+                 ctx->head_account + "/" + ctx->head_partition + "/" + ctx->head_qos;
         int n = 0;
         for (size_t i = 0; i < c->n; ++i) {
             s.rows.push_back(std::to_string(c->id[i]) + ":" + c->account[i] + "/" +
@@ -265,8 +278,9 @@ TEST_CASE("names: a native backfill_select reads them as interned strings", "[ca
     REQUIRE(rota_set_backfill_select(e.get(), fn, &seen, 0) == ROTA_OK);
     rota_job j1 = named(1, 6, 100, "a", "batch", nullptr);  // runs
     rota_job j2 = named(2, 8, 100, "a", "batch", nullptr);  // the blocked head
-    rota_job j3 = named(3, 1, 50, "b", "batch", "low");     // a candidate, not picked
-    rota_job j4 = named(4, 1, 50, "c", "debug", "high");    // picked
+    j2.user = 42;
+    rota_job j3 = named(3, 1, 50, "b", "batch", "low");   // a candidate, not picked
+    rota_job j4 = named(4, 1, 50, "c", "debug", "high");  // picked
     rota_job j5 = named(5, 1, 50, nullptr, "debug", nullptr);
     for (rota_job* j : {&j1, &j2, &j3, &j4, &j5}) REQUIRE(rota_submit(e.get(), j) == ROTA_OK);
     REQUIRE(rota_schedule(e.get()) == ROTA_OK);
@@ -274,6 +288,7 @@ TEST_CASE("names: a native backfill_select reads them as interned strings", "[ca
     CHECK(seen.rows[0] == "3:b/batch/low");
     CHECK(seen.rows[1] == "4:c/debug/high");
     CHECK(seen.rows[2] == "5:/debug/");
+    CHECK(seen.head == "2:42:a/batch/");  // who the candidates would pass
     CHECK(seen.same_pointer);
     CHECK(info_of(e.get(), 3).state == ROTA_JOB_QUEUED);
     CHECK(info_of(e.get(), 4).state == ROTA_JOB_RUNNING);
