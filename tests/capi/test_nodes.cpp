@@ -313,4 +313,17 @@ TEST_CASE("nodes: under gang scheduling a node going down stops its job in every
     REQUIRE(find(v, ROTA_ACTION_START, 4));
     CHECK(find(v, ROTA_ACTION_START, 4)->nodes.count(0) == 1);
     CHECK(find(v, ROTA_ACTION_START, 4)->nodes.count(2) == 1);
+    // The embedder requeues job 4 (its start failed): it leaves its row
+    // and waits again; the next pass starts it again.
+    REQUIRE(rota_job_requeue(m.e.get(), 4, "prolog failed") == ROTA_OK);
+    v = m.drain();
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].type == ROTA_ACTION_REQUEUE);
+    CHECK(v[0].reason == "prolog failed");
+    size_t queued = 0;
+    REQUIRE(rota_queue(m.e.get(), nullptr, 0, &queued) == ROTA_OK);
+    CHECK(queued == 1);
+    v = m.pass();
+    REQUIRE(find(v, ROTA_ACTION_START, 4));
+    CHECK(find(v, ROTA_ACTION_START, 4)->nodes.size() == 7);
 }
