@@ -3,10 +3,11 @@
 // out of service is a column taken from now on, in every row of the
 // matrix; the running jobs on a node that goes down (one per row under
 // gang scheduling) are killed or requeued, as the embedder says per event
-// or the configuration (machine.node_down) by default. Taking capacity away can break reservations
-// made on it, so every reservation is given up and the next walk places them anew, in queue order:
-// the one case, with a job outliving its window under gang scheduling, where a reservation may move
-// later.
+// or, by default, the configuration (machine.node_down). Taking capacity
+// away can break reservations made on it, so every reservation is given
+// up and the next walk places them anew, in queue order: the one case,
+// with a job outliving its window under gang scheduling, where a
+// reservation may move later.
 #include <algorithm>
 
 #include "error.h"
@@ -169,7 +170,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     // (seed 000 §5.2), as if the engine had started it.
     if (start + spec.estimate * cfg_.rows <= now_)
         throw Error(Errc::invalid, who + ": its walltime ended at " +
-                                       std::to_string(start + spec.estimate) +
+                                       std::to_string(start + spec.estimate * cfg_.rows) +
                                        " us, not after now");
     std::int64_t count = 0;
     for (const NodeRun& r : runs) {
