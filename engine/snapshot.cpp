@@ -812,49 +812,31 @@ void Scheduler::restore(const std::string& text) {
         }
         r.done();
     }
-    {
-        Record r = next("running");
-        running_.resize(r.count(slots));
-        for (Slot& s : running_) {
+    // Lists of running jobs (each job at most once per list; a job may be
+    // in several lists).
+    auto running_list = [&](const char* kw, std::vector<Slot>& out) {
+        Record r = next(kw);
+        out.resize(r.count(slots));
+        for (Slot& s : out) {
             s = slot(r);
             if (used[s] != 1 || jobs_[s].state != JobState::running)
-                bad("running lists slot " + std::to_string(s) + ", not a running job");
-            used[s] = 4;  // in running_: once only
+                bad(std::string(kw) + " lists slot " + std::to_string(s) +
+                    ", not a running job once");
+            used[s] = 4;
         }
         r.done();
-        // The matrix phases keep every running job in this list; with one
-        // row (and no [classes] or [malleable]) it is not kept.
-        const bool kept = time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled;
-        if (!kept && !running_.empty()) bad("running lists jobs in a mode that keeps no list");
-        if (kept && running_.size() != running_count_)
-            bad("running lists " + std::to_string(running_.size()) + " of " +
-                std::to_string(running_count_) + " running jobs");
-        for (Slot s : running_) used[s] = 1;
-    }
-    {
-        Record r = next("executing");
-        executing_.resize(r.count(slots));
-        for (Slot& s : executing_) {
-            s = slot(r);
-            if (used[s] != 1 || jobs_[s].state != JobState::running)
-                bad("executing lists slot " + std::to_string(s) + ", not a running job");
-            used[s] = 5;
-        }
-        r.done();
-        for (Slot s : executing_) used[s] = 1;
-    }
-    {
-        Record r = next("unannounced");
-        unannounced_.resize(r.count(slots));
-        for (Slot& s : unannounced_) {
-            s = slot(r);
-            if (used[s] != 1 || jobs_[s].state != JobState::running)
-                bad("unannounced lists slot " + std::to_string(s) + ", not a running job");
-            used[s] = 6;
-        }
-        r.done();
-        for (Slot s : unannounced_) used[s] = 1;
-    }
+        for (Slot s : out) used[s] = 1;
+    };
+    running_list("running", running_);
+    // The matrix phases keep every running job in this list; with one row
+    // (and no [classes] or [malleable]) it is not kept.
+    const bool kept = time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled;
+    if (!kept && !running_.empty()) bad("running lists jobs in a mode that keeps no list");
+    if (kept && running_.size() != running_count_)
+        bad("running lists " + std::to_string(running_.size()) + " of " +
+            std::to_string(running_count_) + " running jobs");
+    running_list("executing", executing_);
+    running_list("unannounced", unannounced_);
     {
         Record r = next("malleable");
         freed_ = r.i64();
