@@ -93,6 +93,12 @@ Workload load_workload(const RunConfig& rc) {
         w.unit_arrivals = std::move(gw.unit_arrivals);
         w.components = std::move(gw.components);
         w.deps = std::move(gw.deps);
+        if (!gw.apps.empty()) {  // seed 004 §4.1: each job's adaptation bytes
+            w.adapt_bytes.resize(w.jobs.size(), 0);
+            for (std::size_t i = 0; i < w.jobs.size(); ++i)
+                for (const auto& e : gw.apps.entries)
+                    if (e.executable == gw.apps.executable[i]) w.adapt_bytes[i] = e.adapt_bytes;
+        }
         note_dependencies(w, "generated", 0);
         w.procs = g.procs;
         if (g.model == WorkloadModel::ngubiri) {
