@@ -11,7 +11,8 @@
 //
 // Removal leaves a tombstone that keeps its key, so the entries stay
 // sorted and a job is found by binary search; its block's summary is
-// recomputed at once (kBlock entries), so summaries are exact.
+// brought up to date at once (recomputed when the entry was one of its
+// bounds), so summaries are exact.
 // compact() drops tombstones; positions change.
 #pragma once
 
@@ -96,7 +97,15 @@ class ClassQueue {
         }
         entries_[i].slot = kDead;
         ++dead_;
-        summarize(i / kBlock);
+        // An entry strictly inside its block's bounds leaves them as they
+        // are: only the count changes, without a walk over the block.
+        Block& k = blocks_[i / kBlock];
+        const Entry& e = entries_[i];
+        if (--k.live == 0)
+            k = empty_block();
+        else if (e.procs == k.min_procs[e.swapped ? 1 : 0] || e.wait_from == k.min_wait ||
+                 e.wait_from == k.max_wait)
+            summarize(i / kBlock);
         return true;
     }
 

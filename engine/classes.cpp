@@ -40,22 +40,6 @@ Time sat_mul(Time per, std::int64_t n) {
     return per * n;
 }
 
-// std::stable_sort's order (a stable sort's result is unique), by
-// insertion for the few running jobs a pass usually sees: no buffer.
-template <class It, class Less>
-void stable_sort_few(It first, It last, Less less) {
-    if (last - first > 32) {
-        std::stable_sort(first, last, less);
-        return;
-    }
-    for (It i = first; i != last; ++i) {
-        auto x = std::move(*i);
-        It k = i;
-        for (; k != first && less(x, *(k - 1)); --k) *k = std::move(*(k - 1));
-        *k = std::move(x);
-    }
-}
-
 }  // namespace
 
 // --- The parameter set in force ---------------------------------------------
@@ -198,7 +182,6 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     j.window = delay + std::max<Time>(1, j.spec.estimate - j.used);
     j.dnd_end = dnd_end_from(j, now_);
     j.state = JobState::running;
-    machine_.take(0, now_, now_ + j.window, demand(j));
     running_.push_back(s);
     ++running_count_;
     loaded_procs_ += n;
@@ -293,7 +276,7 @@ void Scheduler::free_runs(bool outside_set, std::vector<NodeRun>& out) const {
 // are packed from the top of the machine, the others from the bottom, so
 // that the former do not break up the space of large jobs.
 void Scheduler::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out) const {
-    std::vector<NodeRun> runs;
+    std::vector<NodeRun>& runs = fit_scratch_;
     free_runs(outside_set, runs);
     const bool top = !job_class(j).preemptable;
     std::int32_t need = j.spec.procs;
@@ -339,15 +322,24 @@ void Scheduler::candidate_sets(Slot s) {
                                 job_class(x).priority});
     }
     const std::int64_t idle = machine_.matrix().free(0);
-    std::vector<Victim>& order = order_scratch_;
+    std::vector<std::uint32_t>& heap = order_scratch_;
     auto take = [&](auto less) {
-        order = eligible;
-        stable_sort_few(order.begin(), order.end(), less);
+        // The first victims of the stable sort by `less`, without sorting
+        // them all: a stable sort's order is `less` then position, a total
+        // order, so popping a heap in that order gives the same prefix.
+        auto after = [&](std::uint32_t a, std::uint32_t b) {
+            const Victim &x = eligible[a], &y = eligible[b];
+            return less(y, x) || (!less(x, y) && a > b);
+        };
+        heap.resize(eligible.size());
+        for (std::uint32_t k = 0; k < heap.size(); ++k) heap[k] = k;
+        std::make_heap(heap.begin(), heap.end(), after);
         Victims set;
         set.procs = idle;
         Time ready = 0;
-        for (const Victim& v : order) {
-            if (set.procs >= j.spec.procs) break;
+        for (auto end = heap.end(); end != heap.begin() && set.procs < j.spec.procs; --end) {
+            std::pop_heap(heap.begin(), end, after);
+            const Victim& v = eligible[*(end - 1)];
             set.jobs.push_back(v.v);
             set.procs += v.procs;
         }
@@ -749,7 +741,7 @@ void Scheduler::pass1() {
         return;
     }
     // Lazily: the set's jobs whose do-not-disturb time is over leave now.
-    std::vector<Slot> on_set;
+    std::vector<Slot>& on_set = victims_scratch_;
     set_owners(on_set);
     for (Slot v : on_set)
         if (!may_preempt(job(v), j, true)) {  // its class changed: choose again next pass
@@ -789,7 +781,8 @@ void Scheduler::pass2() {
         if (idle + preemptable_procs(job_class(j).priority, false) < j.spec.procs) continue;
         // Lower classes past their do-not-disturb time, lowest class first,
         // widest first within it (fewest victims).
-        std::vector<Slot> victims;
+        std::vector<Slot>& victims = victims_scratch_;
+        victims.clear();
         std::int64_t can = idle;
         for (Slot v : running_)
             if (may_preempt(job(v), j, false) && outside_set(job(v))) victims.push_back(v);
@@ -800,7 +793,8 @@ void Scheduler::pass2() {
             return pa != pb ? pa < pb : job(a).alloc.procs > job(b).alloc.procs;
         });
         std::int64_t have = idle;
-        std::vector<Slot> chosen;
+        std::vector<Slot>& chosen = chosen_scratch_;
+        chosen.clear();
         for (Slot v : victims) {
             if (have >= j.spec.procs) break;
             have += job(v).alloc.procs;

@@ -222,7 +222,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     Job& j = job(s);
     if (spec.submitted == 0) j.submit = start;
     j.clusters = std::move(placed);
-    machine_.take(row, now_, start + j.window, demand(j));
+    if (keeps_profile()) machine_.take(row, now_, start + j.window, demand(j));
     m.place(row, runs, s);
     j.alloc.runs = runs;
     j.alloc.procs = spec.procs;

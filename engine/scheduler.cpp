@@ -254,7 +254,7 @@ void Scheduler::release(Slot s) {
     // end asks for a compression, walltime kills included, as pyss does
     // (docs/design.md, "Reservations persist and are compressed").
     if (now_ < end) {
-        machine_.give(a.home_row, now_, end, demand(j));
+        if (keeps_profile()) machine_.give(a.home_row, now_, end, demand(j));
         gained(a.home_row);
     }
     j.clusters.clear();

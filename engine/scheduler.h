@@ -332,6 +332,12 @@ class Scheduler {
     void retire_drained(const std::vector<NodeRun>& runs);
 
     bool time_sharing() const { return cfg_.rows > 1; }
+    // Whether running jobs' windows are promised in the availability
+    // profile. Under [classes] nothing asks it (the two passes look at idle
+    // processors and victims, never at the future; one row, no pools or
+    // clusters, and [classes] cannot be switched while running), so
+    // loading and swapping skip it.
+    bool keeps_profile() const { return !cfg_.classes.enabled; }
     bool clustered() const { return !cfg_.clusters.empty(); }
     // One row, no pools, no clusters: the questions of the walk have their
     // fast answers (Machine::fits_now_fast, the queue's block index).
@@ -487,6 +493,10 @@ class Scheduler {
     mutable Time params_at_ = kNoTime;
     const ClassParams& find_class_params() const;
     mutable std::vector<NodeRun> idle_scratch_;
+    // Scratch of best_fit and of the passes' victim lists: a pass
+    // allocates nothing once they have grown.
+    mutable std::vector<NodeRun> fit_scratch_;
+    std::vector<Slot> victims_scratch_, chosen_scratch_;
     // By level of class_levels_: the processors of the loaded jobs of that
     // level's priority or lower that pass 1 (pre1_) and pass 2 (pre2_: also
     // past their do-not-disturb time, outside the reserved set) may preempt.
@@ -514,7 +524,8 @@ class Scheduler {
         Time dnd_left;
         std::int32_t procs, priority;
     };
-    std::vector<CandidateVictim> eligible_, order_scratch_;
+    std::vector<CandidateVictim> eligible_;
+    std::vector<std::uint32_t> order_scratch_;  // candidate_sets: a heap of eligible_'s positions
     std::int32_t period_at(Time t) const;
     Time next_period_change() const;
     const JobClassConfig& job_class(const Job& j) const {

@@ -748,7 +748,7 @@ void Scheduler::restore(const std::string& text) {
             j.alloc.row_mask = static_cast<std::uint32_t>(mask);
             // Only the home row's profile holds the window: replicas fill
             // cells that would otherwise be idle (seed 000 §4.3).
-            if (j.estimated_end() > now_)
+            if (j.estimated_end() > now_ && keeps_profile())
                 machine_.take(j.alloc.home_row, now_, j.estimated_end(), demand(j));
             if (!time_sharing()) expiries_.push({j.estimated_end(), j.seq, s});
             ++running_count_;
