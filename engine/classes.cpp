@@ -20,6 +20,7 @@
 // it waits again, to be loaded anywhere. Moving a job's state out and
 // back in costs classes.swap_time per processor, half each way.
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "error.h"
@@ -202,6 +203,7 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     // What preemption could free is as it was (preemptable_procs): a job
     // loaded now is no victim before the next pass, which counts again.
     expiries_.push({j.estimated_end(), j.seq, s});
+    mark_dnd(s);
     Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now_};
     a.delay = delay;
     emit_with_runs(a, runs, n);
@@ -322,26 +324,29 @@ void Scheduler::candidate_sets(Slot s) {
                                 job_class(x).priority});
     }
     const std::int64_t idle = machine_.matrix().free(0);
-    std::vector<std::uint32_t>& heap = order_scratch_;
+    std::vector<Victim>& order = order_scratch_;
     auto take = [&](auto less) {
-        // The first victims of the stable sort by `less`, without sorting
-        // them all: a stable sort's order is `less` then position, a total
-        // order, so popping a heap in that order gives the same prefix.
-        auto after = [&](std::uint32_t a, std::uint32_t b) {
-            const Victim &x = eligible[a], &y = eligible[b];
-            return less(y, x) || (!less(x, y) && a > b);
-        };
-        heap.resize(eligible.size());
-        for (std::uint32_t k = 0; k < heap.size(); ++k) heap[k] = k;
-        std::make_heap(heap.begin(), heap.end(), after);
+        // The first victims of the stable sort by `less`: a set needs a
+        // few, so they are selected one at a time (the first least one
+        // found, moved before the rest without reordering them); past a
+        // handful the rest is sorted, stably, in one go.
+        constexpr std::size_t kSelect = 8;
+        order = eligible;
         Victims set;
         set.procs = idle;
         Time ready = 0;
-        for (auto end = heap.end(); end != heap.begin() && set.procs < j.spec.procs; --end) {
-            std::pop_heap(heap.begin(), end, after);
-            const Victim& v = eligible[*(end - 1)];
-            set.jobs.push_back(v.v);
-            set.procs += v.procs;
+        for (std::size_t k = 0; k < order.size() && set.procs < j.spec.procs; ++k) {
+            const auto at = order.begin() + static_cast<std::ptrdiff_t>(k);
+            if (k < kSelect) {
+                auto least = at;
+                for (auto i = at + 1; i != order.end(); ++i)
+                    if (less(*i, *least)) least = i;
+                std::rotate(at, least, least + 1);
+            } else if (k == kSelect) {
+                std::stable_sort(at, order.end(), less);
+            }
+            set.jobs.push_back(order[k].v);
+            set.procs += order[k].procs;
         }
         if (set.procs < j.spec.procs) return;
         drop_needless(set.jobs, set.procs, j.spec.procs);
@@ -761,7 +766,8 @@ void Scheduler::pass1() {
 void Scheduler::pass2() {
     // Victims for pass 2, by class: processors of preemptable jobs past
     // their do-not-disturb time, outside the reserved set.
-    const std::int64_t set_idle = machine_.matrix().free_among(0, class_set_);
+    const std::int64_t set_idle =
+        class_set_.empty() ? 0 : machine_.matrix().free_where_busy(0, set_nodes_);
     std::vector<NodeRun> runs;
     ClassWalk& walk = walk_;
     walk.level = 0;
@@ -826,14 +832,75 @@ void Scheduler::find_classes_wakeup() {
         const Time at = sat_add(from, w);
         if (at > now_) classes_wakeup_ = std::min(classes_wakeup_, at);
     }
-    for (Slot v : running_) {
-        const Job& j = job(v);
-        if (!job_class(j).preemptable) continue;
-        if (j.dnd_end > now_)
-            classes_wakeup_ = std::min(classes_wakeup_, j.dnd_end);
-        else if (j.start == now_)  // loaded now: a victim from the next instant on
-            classes_wakeup_ = std::min(classes_wakeup_, now_ + 1);
+    classes_wakeup_ = std::min(classes_wakeup_, next_dnd_wakeup());
+}
+
+// The loaded jobs' do-not-disturb times, for find_classes_wakeup: a heap of
+// marks, pushed at each load and checked against the job when they reach
+// the top (a job swapped out, ended or of another class since has left
+// them behind), instead of a walk over the running jobs at every pass.
+// Whether a class is preemptable must not depend on the period for that;
+// otherwise, and after changes made outside load() (adoption, a class
+// change, a restore), the running jobs are walked as before.
+bool Scheduler::dnd_mark_valid(const DndMark& m) const {
+    const Job& j = job(m.slot);
+    return j.state == JobState::running && j.seq == m.seq && j.start == m.start &&
+           j.dnd_end == m.end && job_class(j).preemptable;
+}
+
+void Scheduler::mark_dnd(Slot s) {
+    if (dnd_marks_stale_) return;
+    const Job& j = job(s);
+    if (!job_class(j).preemptable) return;
+    if (j.dnd_end > now_) {
+        dnd_marks_.push_back({j.dnd_end, j.start, j.seq, s});
+        std::push_heap(dnd_marks_.begin(), dnd_marks_.end(), std::greater<>{});
+    } else {
+        if (fresh_at_ != now_) fresh_.clear();
+        fresh_at_ = now_;
+        fresh_.push_back(s);
     }
+}
+
+Time Scheduler::next_dnd_wakeup() {
+    if (dnd_marks_stale_ && dnd_fixed_) {
+        // Rebuilt from the running jobs, as they are now.
+        dnd_marks_stale_ = false;
+        dnd_marks_.clear();
+        fresh_.clear();
+        fresh_at_ = kNoTime;
+        for (Slot v : running_)
+            if (job(v).start == now_ || job(v).dnd_end > now_) mark_dnd(v);
+    }
+    Time wake = kForever;
+    if (dnd_marks_stale_) {
+        for (Slot v : running_) {
+            const Job& j = job(v);
+            if (!job_class(j).preemptable) continue;
+            if (j.dnd_end > now_)
+                wake = std::min(wake, j.dnd_end);
+            else if (j.start == now_)  // loaded now: a victim from the next instant on
+                wake = std::min(wake, now_ + 1);
+        }
+        return wake;
+    }
+    while (!dnd_marks_.empty() &&
+           (dnd_marks_.front().end <= now_ || !dnd_mark_valid(dnd_marks_.front()))) {
+        std::pop_heap(dnd_marks_.begin(), dnd_marks_.end(), std::greater<>{});
+        dnd_marks_.pop_back();
+    }
+    if (!dnd_marks_.empty()) wake = dnd_marks_.front().end;
+    // Loaded now with no do-not-disturb time: a victim from the next instant on.
+    if (fresh_at_ == now_)
+        for (Slot v : fresh_) {
+            const Job& j = job(v);
+            if (j.state == JobState::running && j.start == now_ && j.dnd_end <= now_ &&
+                job_class(j).preemptable) {
+                wake = std::min(wake, now_ + 1);
+                break;
+            }
+        }
+    return wake;
 }
 
 // --- User controls (§4.5) --------------------------------------------------
@@ -891,6 +958,7 @@ void Scheduler::set_class(JobId id, std::int32_t cls) {
         // Its do-not-disturb time is the new class's, from when it loaded.
         j.cls = static_cast<std::int16_t>(cls);
         j.dnd_end = dnd_end_from(j, j.start);
+        dnd_marks_stale_ = true;
     } else {
         j.cls = static_cast<std::int16_t>(cls);
         class_index_stale_ = true;  // a waiting job: it moves to the other class's queue

@@ -49,6 +49,9 @@ class Matrix {
     std::int32_t free_among(std::int32_t row, const std::vector<NodeRun>& runs) const {
         return free_[idx(row)].idle_count(runs);
     }
+    std::int32_t free_where_busy(std::int32_t row, const NodePool& other) const {
+        return free_[idx(row)].idle_where_busy(other);
+    }
     void free_runs(std::int32_t row, std::vector<NodeRun>& out) const {
         free_[idx(row)].idle_runs(out);
     }

@@ -144,6 +144,13 @@ std::int32_t NodePool::idle_count(const std::vector<NodeRun>& runs) const {
     return n;
 }
 
+std::int32_t NodePool::idle_where_busy(const NodePool& other) const {
+    std::int32_t n = 0;
+    for (std::size_t w = first_word_; w < bits_.size(); ++w)
+        if (const std::uint64_t m = bits_[w] & ~other.bits_[w]) n += std::popcount(m);
+    return n;
+}
+
 std::int32_t NodePool::next_busy(std::int32_t from, std::int32_t end) const {
     while (from < end) {
         const std::size_t w = static_cast<std::size_t>(from) / 64;

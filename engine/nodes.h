@@ -35,7 +35,11 @@ class NodePool {
     void release(const std::vector<NodeRun>& runs);
     bool all_idle(const std::vector<NodeRun>& runs) const;
     bool is_idle(std::int32_t node) const;
-    std::int32_t idle_count(const std::vector<NodeRun>& runs) const;    // idle nodes among runs
+    std::int32_t idle_count(const std::vector<NodeRun>& runs) const;  // idle nodes among runs
+    // Idle nodes that are busy in `other`, a pool of the same size: a set
+    // kept as a pool (its nodes busy) is counted word by word, however
+    // many runs it has.
+    std::int32_t idle_where_busy(const NodePool& other) const;
     std::int32_t next_busy(std::int32_t from, std::int32_t end) const;  // in [from, end), or end
     void idle_nodes(std::vector<std::int32_t>& out) const;
     void idle_runs(std::vector<NodeRun>& out) const;  // appends the idle nodes as runs

@@ -93,6 +93,12 @@ Scheduler::Scheduler(SchedulerConfig cfg)
         batch_.inv_capacity.push_back(1.0 / static_cast<double>(p.capacity));
     if (cfg_.classes.enabled) {
         class_loaded_.assign(cfg_.classes.base.classes.size(), 0);
+        dnd_fixed_ = true;
+        for (const ClassPeriod& p : cfg_.classes.periods)
+            for (std::size_t c = 0; c < p.params.classes.size(); ++c)
+                dnd_fixed_ =
+                    dnd_fixed_ && c < cfg_.classes.base.classes.size() &&
+                    p.params.classes[c].preemptable == cfg_.classes.base.classes[c].preemptable;
         const auto n = static_cast<std::size_t>(cfg_.procs);
         owner_.assign(n, kNoSlot);
         node_free_at_.assign(n, 0);

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <chrono>
+#include <compare>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -524,8 +525,21 @@ class Scheduler {
         Time dnd_left;
         std::int32_t procs, priority;
     };
-    std::vector<CandidateVictim> eligible_;
-    std::vector<std::uint32_t> order_scratch_;  // candidate_sets: a heap of eligible_'s positions
+    std::vector<CandidateVictim> eligible_, order_scratch_;
+    struct DndMark {  // a loaded job's do-not-disturb end, as it was at load
+        Time end, start;
+        std::uint64_t seq;
+        Slot slot;
+        auto operator<=>(const DndMark&) const = default;
+    };
+    std::vector<DndMark> dnd_marks_;  // a min-heap by end (next_dnd_wakeup)
+    std::vector<Slot> fresh_;         // loaded at fresh_at_ with no do-not-disturb time left
+    Time fresh_at_ = kNoTime;
+    bool dnd_marks_stale_ = true;  // rebuilt from running_ when next needed
+    bool dnd_fixed_ = false;       // no class's preemptable flag varies by period
+    bool dnd_mark_valid(const DndMark& m) const;
+    void mark_dnd(Slot s);
+    Time next_dnd_wakeup();
     std::int32_t period_at(Time t) const;
     Time next_period_change() const;
     const JobClassConfig& job_class(const Job& j) const {

@@ -888,6 +888,7 @@ void Scheduler::restore(const std::string& text) {
         class_pos_stale_ = true;
         victims_dirty_ = true;
         set_owners_known_ = false;
+        dnd_marks_stale_ = true;
     }
     for (Slot s = 0; s < slots; ++s)
         if (used[s] == 1 && jobs_[s].state != JobState::running &&
