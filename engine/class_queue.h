@@ -57,6 +57,27 @@ class ClassQueue {
         entries_.clear();
         blocks_.clear();
         dead_ = 0;
+        all_known_ = false;
+    }
+
+    // The summary of every live entry, as a block's: a walk that no job of
+    // the class could pass skips the class at once. Kept up to date, or
+    // recomputed from the blocks when an entry that was one of its bounds
+    // leaves.
+    const Block& summary() const {
+        if (!all_known_) {
+            all_ = empty_block();
+            for (const Block& b : blocks_) {
+                if (b.live == 0) continue;
+                all_.min_procs[0] = std::min(all_.min_procs[0], b.min_procs[0]);
+                all_.min_procs[1] = std::min(all_.min_procs[1], b.min_procs[1]);
+                all_.min_wait = std::min(all_.min_wait, b.min_wait);
+                all_.max_wait = std::max(all_.max_wait, b.max_wait);
+                all_.live += b.live;
+            }
+            all_known_ = true;
+        }
+        return all_;
     }
 
     // `where`, given to insert, erase and maybe_compact: by slot, where its
@@ -67,6 +88,7 @@ class ClassQueue {
     // In (key, seq) order: appended when it sorts last (the common case),
     // else inserted, and the summaries from its block on recomputed.
     void insert(const Entry& e, Where& where) {
+        if (all_known_) add(all_, e);
         if (entries_.empty() || !e.before(entries_.back().key, entries_.back().seq)) {
             entries_.push_back(e);
             note(entries_.size() - 1);
@@ -101,6 +123,11 @@ class ClassQueue {
         // are: only the count changes, without a walk over the block.
         Block& k = blocks_[i / kBlock];
         const Entry& e = entries_[i];
+        if (all_known_) {
+            if (--all_.live == 0 || e.procs == all_.min_procs[e.swapped ? 1 : 0] ||
+                e.wait_from == all_.min_wait || e.wait_from == all_.max_wait)
+                all_known_ = false;
+        }
         if (--k.live == 0)
             k = empty_block();
         else if (e.procs == k.min_procs[e.swapped ? 1 : 0] || e.wait_from == k.min_wait ||
@@ -140,17 +167,13 @@ class ClassQueue {
     }
 
     // The earliest wait start among the live entries, kForever if none.
-    Time min_wait() const {
-        Time m = kForever;
-        for (const Block& b : blocks_)
-            if (b.live) m = std::min(m, b.min_wait);
-        return m;
-    }
+    Time min_wait() const { return summary().min_wait; }
 
     // The earliest wait start later than `t` among the live entries,
     // kForever if none.
     Time min_wait_after(Time t) const {
         Time m = kForever;
+        if (summary().max_wait <= t) return m;
         for (std::size_t b = 0; b < blocks_.size(); ++b) {
             const Block& k = blocks_[b];
             if (k.live == 0 || k.max_wait <= t || k.min_wait >= m) continue;
@@ -170,6 +193,8 @@ class ClassQueue {
     std::vector<Entry> entries_;
     std::vector<Block> blocks_;
     std::size_t dead_ = 0;
+    mutable Block all_{};  // summary()
+    mutable bool all_known_ = false;
 
     // Records the positions of the live entries from `from` on.
     void locate(std::size_t from, Where& where) {

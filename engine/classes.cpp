@@ -201,7 +201,8 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     if (class_pos_stale_) refresh_class_pos();
     queue_.kill(class_pos_[s]);
     // What preemption could free is as it was (preemptable_procs): a job
-    // loaded now is no victim before the next pass, which counts again.
+    // loaded now is no victim before a later time, whose pass counts again.
+    victims_load_min_ = std::min(victims_load_min_, now_);
     expiries_.push({j.estimated_end(), j.seq, s});
     mark_dnd(s);
     Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now_};
@@ -214,6 +215,7 @@ void Scheduler::unload(Slot s) {
     Job& j = job(s);
     const std::int32_t n = j.alloc.procs;
     for (const NodeRun& r : j.alloc.runs) std::fill_n(owner_.begin() + r.first, r.count, kNoSlot);
+    victims_dirty_ = true;
     loaded_procs_ -= n;
     class_loaded_[static_cast<std::size_t>(j.cls)] -= n;
     // Counted as it was at load: a period may have changed what is large.
@@ -386,17 +388,27 @@ void Scheduler::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
 // change of the loaded jobs: pass 1 may take preemptable jobs of priority
 // <= p, pass 2 those of priority < p past their do-not-disturb time and
 // outside the reserved set. Most waiting jobs are ruled out by these sums
-// alone, without listing victims.
+// alone, without listing victims. As time passes the sums change only when
+// a job loaded at or after the count becomes a victim (at a later time) or
+// a do-not-disturb time runs out (classes_phase checks both); the other
+// changes set victims_dirty_.
 std::int64_t Scheduler::preemptable_procs(std::int32_t p, bool pass1) {
     const std::vector<ClassLevel>& levels = class_levels();
     if (victims_dirty_) {
         victims_dirty_ = false;
+        victims_load_min_ = kForever;
+        victims_next_dnd_ = kForever;
         pre1_.assign(levels.size() + 1, 0);
         pre2_.assign(levels.size() + 1, 0);
         for (Slot v : running_) {
             const Job& j = job(v);
             const JobClassConfig& c = job_class(j);
-            if (!c.preemptable || j.start == now_) continue;
+            if (!c.preemptable) continue;
+            if (j.dnd_end > now_) victims_next_dnd_ = std::min(victims_next_dnd_, j.dnd_end);
+            if (j.start == now_) {
+                victims_load_min_ = now_;
+                continue;
+            }
             const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
             pre1_[at] += j.alloc.procs;
             if (j.dnd_end <= now_ && outside_set(j)) pre2_[at] += j.alloc.procs;
@@ -597,17 +609,19 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
                 most[1] = std::min({job_cap, cap, class_cap, large_cap});
             }
             most[0] = std::min(most[1], sys_cap);
-            const std::size_t i = q.find(
-                w.cursor[k],
-                [&](const ClassQueue::Block& b) {
-                    return (b.min_procs[0] <= most[0] || b.min_procs[1] <= most[1]) &&
-                           (!pass1 || b.min_wait <= waited);
-                },
-                [&](const ClassQueue::Entry& e) {
-                    return e.procs <= most[e.swapped ? 1 : 0] &&
-                           (!pass1 || e.wait_from <= waited) && e.slot != w.skip &&
-                           job(e.slot).state == JobState::queued;  // (always: a safeguard)
-                });
+            auto block_ok = [&](const ClassQueue::Block& b) {
+                return (b.min_procs[0] <= most[0] || b.min_procs[1] <= most[1]) &&
+                       (!pass1 || b.min_wait <= waited);
+            };
+            if (!block_ok(q.summary())) {  // no job of the class would pass
+                w.cursor[k] = q.span();
+                continue;
+            }
+            const std::size_t i = q.find(w.cursor[k], block_ok, [&](const ClassQueue::Entry& e) {
+                return e.procs <= most[e.swapped ? 1 : 0] && (!pass1 || e.wait_from <= waited) &&
+                       e.slot != w.skip &&
+                       job(e.slot).state == JobState::queued;  // (always: a safeguard)
+            });
             w.cursor[k] = i;
             if (i < q.span() && (!best || q[i].before(best->key, best->seq))) best = &q[i];
         }
@@ -634,7 +648,7 @@ void Scheduler::classes_phase() {
     if (queue_.maybe_compact()) class_pos_stale_ = true;
     if (class_index_stale_) rebuild_class_index();
     for (ClassQueue& q : class_queues_) q.maybe_compact(class_queue_pos_);
-    victims_dirty_ = true;
+    if (victims_load_min_ < now_ || victims_next_dnd_ <= now_) victims_dirty_ = true;
     requeued_.clear();
     pass1();
     pass2();

@@ -253,6 +253,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
         j.dnd_end = dnd_end_from(j, start);
         set_owners_known_ = false;  // it may be on the reserved set's processors
         dnd_marks_stale_ = true;
+        victims_dirty_ = true;
     }
     ++running_count_;
     ++counters_.adopted;

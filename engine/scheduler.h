@@ -489,6 +489,9 @@ class Scheduler {
     };
     ClassWalk walk_;  // the passes' walk, kept for its cursors' storage
     bool victims_dirty_ = true;
+    // preemptable_procs: the earliest load since its count (kForever if
+    // none), and the earliest do-not-disturb end after it.
+    Time victims_load_min_ = kForever, victims_next_dnd_ = kForever;
     bool classes_dirty_ = true;                    // an event since the last pass: run both passes
     mutable const ClassParams* params_ = nullptr;  // class_params() at params_at_
     mutable Time params_at_ = kNoTime;
