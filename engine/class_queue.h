@@ -58,6 +58,7 @@ class ClassQueue {
         blocks_.clear();
         dead_ = 0;
         all_known_ = false;
+        ++version_;
     }
 
     // The summary of every live entry, as a block's: a walk that no job of
@@ -88,6 +89,7 @@ class ClassQueue {
     // In (key, seq) order: appended when it sorts last (the common case),
     // else inserted, and the summaries from its block on recomputed.
     void insert(const Entry& e, Where& where) {
+        ++version_;
         if (all_known_) add(all_, e);
         if (entries_.empty() || !e.before(entries_.back().key, entries_.back().seq)) {
             entries_.push_back(e);
@@ -119,6 +121,7 @@ class ClassQueue {
         }
         entries_[i].slot = kDead;
         ++dead_;
+        ++version_;
         // An entry strictly inside its block's bounds leaves them as they
         // are: only the count changes, without a walk over the block.
         Block& k = blocks_[i / kBlock];
@@ -172,6 +175,17 @@ class ClassQueue {
     // The earliest wait start later than `t` among the live entries,
     // kForever if none.
     Time min_wait_after(Time t) const {
+        // The answer holds for every time from the one it was found for up
+        // to itself, until the entries change.
+        if (after_version_ == version_ && after_from_ <= t && t < after_) return after_;
+        after_version_ = version_;
+        after_from_ = t;
+        after_ = min_wait_after_scan(t);
+        return after_;
+    }
+
+  private:
+    Time min_wait_after_scan(Time t) const {
         Time m = kForever;
         if (summary().max_wait <= t) return m;
         for (std::size_t b = 0; b < blocks_.size(); ++b) {
@@ -195,6 +209,9 @@ class ClassQueue {
     std::size_t dead_ = 0;
     mutable Block all_{};  // summary()
     mutable bool all_known_ = false;
+    std::uint64_t version_ = 0;  // changes with the entries
+    mutable std::uint64_t after_version_ = static_cast<std::uint64_t>(-1);
+    mutable Time after_from_ = 0, after_ = 0;  // min_wait_after(after_from_)
 
     // Records the positions of the live entries from `from` on.
     void locate(std::size_t from, Where& where) {

@@ -392,7 +392,7 @@ void Scheduler::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
 // a job loaded at or after the count becomes a victim (at a later time) or
 // a do-not-disturb time runs out (classes_phase checks both); the other
 // changes set victims_dirty_.
-std::int64_t Scheduler::preemptable_procs(std::int32_t p, bool pass1) {
+std::int64_t Scheduler::preemptable_procs(std::size_t level, bool pass1) {
     const std::vector<ClassLevel>& levels = class_levels();
     if (victims_dirty_) {
         victims_dirty_ = false;
@@ -418,11 +418,14 @@ std::int64_t Scheduler::preemptable_procs(std::int32_t p, bool pass1) {
             pre2_[i] += pre2_[i + 1];
         }
     }
-    // The first level of priority <= p (pass 1) or < p (pass 2).
-    const auto at = std::partition_point(levels.begin(), levels.end(), [&](const ClassLevel& l) {
-        return pass1 ? l.priority > p : l.priority >= p;
-    });
-    return (pass1 ? pre1_ : pre2_)[static_cast<std::size_t>(at - levels.begin())];
+    // Levels have distinct priorities, highest first: those of priority <=
+    // the level's from it on, those of lower priority from the next.
+    return pass1 ? pre1_[level] : pre2_[level + 1];
+}
+
+std::size_t Scheduler::class_level(const Job& j) {
+    class_levels();
+    return class_level_of_[static_cast<std::size_t>(j.cls)];
 }
 
 // The loaded jobs on the reserved set's processors, in the order of their
@@ -573,9 +576,8 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
             : kAny;
     for (; w.level < levels.size(); ++w.level, w.fresh = true) {
         const ClassLevel& level = levels[w.level];
-        const std::int64_t cap = pass1
-                                     ? free + preemptable_procs(level.priority, true)
-                                     : free - w.set_idle + preemptable_procs(level.priority, false);
+        const std::int64_t cap = pass1 ? free + preemptable_procs(w.level, true)
+                                       : free - w.set_idle + preemptable_procs(w.level, false);
         // What preemption could add only shrinks down the levels: no job
         // here or below could be loaded.
         if (cap < 1) {
@@ -693,8 +695,7 @@ void Scheduler::pass1() {
                 load(s, runs);
                 continue;
             }
-            if (machine_.matrix().free(0) + preemptable_procs(job_class(j).priority, true) <
-                j.spec.procs)
+            if (machine_.matrix().free(0) + preemptable_procs(class_level(j), true) < j.spec.procs)
                 continue;  // no set exists: deferred (§4.3)
             candidate_sets(s);
             if (sets_.empty()) continue;
@@ -798,7 +799,7 @@ void Scheduler::pass2() {
             load(s, runs);
             continue;
         }
-        if (idle + preemptable_procs(job_class(j).priority, false) < j.spec.procs) continue;
+        if (idle + preemptable_procs(class_level(j), false) < j.spec.procs) continue;
         // Lower classes past their do-not-disturb time, lowest class first,
         // widest first within it (fewest victims).
         std::vector<Slot>& victims = victims_scratch_;

@@ -506,7 +506,9 @@ class Scheduler {
     // past their do-not-disturb time, outside the reserved set) may preempt.
     std::vector<std::int64_t> pre1_, pre2_;
     std::vector<std::size_t> class_level_of_;  // by class: its level in class_levels_
-    std::int64_t preemptable_procs(std::int32_t priority, bool pass1);
+    // For a job of class level `level` (class_levels()).
+    std::int64_t preemptable_procs(std::size_t level, bool pass1);
+    std::size_t class_level(const Job& j);
     bool outside_set(const Job& v) const;
     void set_owners(std::vector<Slot>& out);
     // The jobs on the reserved set when it was listed, each with its first
