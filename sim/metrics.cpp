@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "simulation.h"
+
 namespace rota::sim {
 
 namespace {
@@ -286,7 +288,7 @@ void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs,
             buf.append(u.data(), u.data() + u.size());
             buf.push_back(',');
             if (extras->nodes && started) {
-                const std::string& n = (*extras->nodes)[j_index];
+                const std::string_view n = (*extras->nodes)[j_index];
                 buf.append(n.data(), n.data() + n.size());
             }
         }

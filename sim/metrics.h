@@ -132,9 +132,10 @@ nlohmann::json to_json(const Summary&);
 // With `extras`, two more columns at the end: user (the workload's user
 // id, -1 if unknown) and allocated_resources (the nodes in interval
 // notation, "0-3 8"; empty for a job that never started).
+class NodeTexts;  // simulation.h
 struct JobExtras {
     const std::vector<std::int32_t>* users = nullptr;  // one per job, workload order
-    const std::vector<std::string>* nodes = nullptr;   // SimResult::nodes
+    const NodeTexts* nodes = nullptr;                  // SimResult::nodes
     // Seed 003: each job's class number (0: default); adds the columns
     // job_class and preemptions.
     const std::vector<std::int32_t>* classes = nullptr;

@@ -544,7 +544,7 @@ class Machine {
                     res_.jobs[i].start = a.time / kUs;
                     --waiting_;
                     if (components_) record_clusters(i);
-                    if (opt_.record_nodes) res_.nodes[i] = node_intervals(a.runs, a.nruns);
+                    if (opt_.record_nodes) res_.nodes.set(i, node_intervals(a.runs, a.nruns));
                     open_run(i);
                     Running& r = state(i);
                     r.need = std::min(j.runtime, j.estimate) * kUs;
@@ -654,6 +654,14 @@ class Machine {
 };
 
 }  // namespace
+
+void NodeTexts::set(std::size_t job, std::string_view text) {
+    if (text_.size() + text.size() > std::numeric_limits<std::uint32_t>::max())
+        throw SimError("the node lists of the jobs exceed 4 GiB");
+    offset_[job] = static_cast<std::uint32_t>(text_.size());
+    length_[job] = static_cast<std::uint32_t>(text.size());
+    text_.append(text);
+}
 
 std::string node_intervals(const rota_node_run* runs, std::int32_t nruns) {
     std::string s;
