@@ -13,40 +13,12 @@
 #include <stdexcept>
 
 #include "lublin.h"
+#include "rng.h"
+#include "weissman.h"
 
 namespace rota::sim {
 
 namespace {
-
-// Sampling from the raw engine output: std:: distributions differ between
-// standard libraries, which would make a seed mean different workloads.
-class Rng {
-  public:
-    explicit Rng(std::uint64_t seed) : e_(seed) {}
-
-    double uniform() { return static_cast<double>(e_() >> 11) * 0x1.0p-53; }  // [0, 1)
-
-    double exponential(double mean) { return -mean * std::log1p(-uniform()); }
-
-    double normal() {  // Box-Muller, both values used
-        if (have_spare_) {
-            have_spare_ = false;
-            return spare_;
-        }
-        double u1 = 1.0 - uniform();  // (0, 1]: log(0) is excluded
-        double u2 = uniform();
-        double r = std::sqrt(-2.0 * std::log(u1));
-        double a = 2.0 * std::numbers::pi * u2;
-        spare_ = r * std::sin(a);
-        have_spare_ = true;
-        return r * std::cos(a);
-    }
-
-  private:
-    std::mt19937_64 e_;
-    double spare_ = 0;
-    bool have_spare_ = false;
-};
 
 void check(bool ok, const char* what) {
     if (!ok) throw std::invalid_argument(std::string("generate: ") + what);
@@ -55,9 +27,12 @@ void check(bool ok, const char* what) {
 void validate(const GenerateOptions& o) {
     check(o.model == WorkloadModel::standard || o.model == WorkloadModel::zhang ||
               o.model == WorkloadModel::feitelson_k || o.model == WorkloadModel::ngubiri ||
-              o.model == WorkloadModel::lublin || o.model == WorkloadModel::feitelson96,
+              o.model == WorkloadModel::lublin || o.model == WorkloadModel::feitelson96 ||
+              o.model == WorkloadModel::weissman || o.model == WorkloadModel::weissman_apps,
           "unknown model");
     check(o.jobs >= 0, "jobs must be >= 0");
+    check(o.model == WorkloadModel::weissman || o.fit_trace.empty(),
+          "fit_trace applies only to model weissman");
     if (o.model == WorkloadModel::ngubiri) {
         check(o.factor == 1.0, "factor applies only to model zhang");
         check(std::isfinite(o.q) && o.q > 0 && o.q <= 100, "q must be in (0, 100]");
@@ -99,6 +74,11 @@ void validate(const GenerateOptions& o) {
         check(std::isfinite(o.load) && o.load > 0, "load must be > 0");
         return;
     }
+    if (o.model == WorkloadModel::weissman || o.model == WorkloadModel::weissman_apps) {
+        check(o.factor == 1.0, "factor applies only to model zhang");
+        check(o.jobs <= 100000000, "jobs must be <= 100,000,000");
+        return;  // the rest in weissman.cpp
+    }
     if (o.model == WorkloadModel::zhang) {
         check(std::isfinite(o.factor) && o.factor > 0 && o.factor <= 1000,
               "factor must be in (0, 1000]");
@@ -139,15 +119,23 @@ std::int64_t sample_runtime(Rng& rng, const GenerateOptions& o) {
     return std::max<std::int64_t>(1, std::llround(x));
 }
 
+}  // namespace
+
 // Φ model (paper 000 §2.1): the factor is 1 with probability Φ, else
 // (1-Φ)/(1-y), which makes runtime/estimate uniform on (0, 1] for those jobs.
-std::int64_t sample_estimate(Rng& rng, const GenerateOptions& o, std::int64_t runtime) {
+std::int64_t phi_estimate(Rng& rng, const GenerateOptions& o, std::int64_t runtime) {
     double y = rng.uniform();
     std::int64_t cap = std::max(runtime, o.estimate_max);
     if (y < o.phi) return runtime;
     double est = std::ceil(static_cast<double>(runtime) * (1.0 - o.phi) / (1.0 - y));
     if (!(est < static_cast<double>(cap))) return cap;  // also catches huge factors
     return std::max(runtime, static_cast<std::int64_t>(est));
+}
+
+namespace {
+
+std::int64_t sample_estimate(Rng& rng, const GenerateOptions& o, std::int64_t runtime) {
+    return phi_estimate(rng, o, runtime);
 }
 
 // ---- The zhang model: paper 000 §2.1-2.2 (docs/workloads.md, "The zhang model") ----
@@ -646,6 +634,8 @@ GeneratedWorkload generate_workload(const GenerateOptions& o) {
     if (o.model == WorkloadModel::feitelson_k) return generate_feitelson_k(o);
     if (o.model == WorkloadModel::ngubiri) return generate_ngubiri(o);
     if (o.model == WorkloadModel::feitelson96) return generate_feitelson96(o);
+    if (o.model == WorkloadModel::weissman) return generate_weissman(o);
+    if (o.model == WorkloadModel::weissman_apps) return generate_weissman_apps(o);
     GeneratedWorkload w;
     w.jobs = generate(o);
     return w;
@@ -656,6 +646,8 @@ std::vector<TraceJob> generate(const GenerateOptions& o) {
     if (o.model == WorkloadModel::feitelson_k) return generate_feitelson_k(o).jobs;
     if (o.model == WorkloadModel::ngubiri) return generate_ngubiri(o).jobs;
     if (o.model == WorkloadModel::feitelson96) return generate_feitelson96(o).jobs;
+    if (o.model == WorkloadModel::weissman) return generate_weissman(o).jobs;
+    if (o.model == WorkloadModel::weissman_apps) return generate_weissman_apps(o).jobs;
     if (o.model == WorkloadModel::zhang) return generate_zhang(o);
     if (o.model == WorkloadModel::lublin) return generate_lublin(o);
     Rng rng(o.seed);
@@ -762,6 +754,25 @@ GenerateOptions zhang_options(double factor, std::uint64_t seed) {
     return o;
 }
 
+GenerateOptions weissman_options(std::uint64_t seed) {
+    GenerateOptions o;
+    o.model = WorkloadModel::weissman;
+    o.procs = 128;  // the SDSC SP2's
+    o.load = 0;     // the log's own arrival rates
+    o.phi = 1.0;
+    o.seed = seed;
+    return o;
+}
+
+GenerateOptions weissman_apps_options(std::uint64_t seed) {
+    GenerateOptions o;
+    o.model = WorkloadModel::weissman_apps;
+    o.procs = kWeissmanAppsProcs;
+    o.phi = 1.0;
+    o.seed = seed;
+    return o;
+}
+
 const char* model_name(WorkloadModel m) {
     switch (m) {
         case WorkloadModel::standard:
@@ -776,6 +787,10 @@ const char* model_name(WorkloadModel m) {
             return "lublin";
         case WorkloadModel::feitelson96:
             return "feitelson96";
+        case WorkloadModel::weissman:
+            return "weissman";
+        case WorkloadModel::weissman_apps:
+            return "weissman-apps";
     }
     return "?";
 }
@@ -787,9 +802,11 @@ WorkloadModel parse_model(const std::string& name) {
     if (name == "ngubiri") return WorkloadModel::ngubiri;
     if (name == "lublin") return WorkloadModel::lublin;
     if (name == "feitelson96") return WorkloadModel::feitelson96;
-    throw std::invalid_argument(
-        "unknown workload model '" + name +
-        "' (expected standard, zhang, feitelson-k, ngubiri, lublin or feitelson96)");
+    if (name == "weissman") return WorkloadModel::weissman;
+    if (name == "weissman-apps") return WorkloadModel::weissman_apps;
+    throw std::invalid_argument("unknown workload model '" + name +
+                                "' (expected standard, zhang, feitelson-k, ngubiri, lublin, "
+                                "feitelson96, weissman or weissman-apps)");
 }
 
 std::string describe(const GenerateOptions& o) {
@@ -817,6 +834,13 @@ std::string describe(const GenerateOptions& o) {
             "model=lublin jobs={} procs={} load={} phi={} seed={} estimate_max={} "
             "users={}",
             o.jobs, o.procs, o.load, o.phi, o.seed, o.estimate_max, o.users);
+    if (o.model == WorkloadModel::weissman)
+        return fmt::format("model=weissman fit={} jobs={} procs={} load={} phi={} seed={}",
+                           o.fit_trace.empty() ? "sdsc-sp2" : o.fit_trace, o.jobs, o.procs, o.load,
+                           o.phi, o.seed);
+    if (o.model == WorkloadModel::weissman_apps)
+        return fmt::format("model=weissman-apps apps={} beta={} jobs={} procs={} phi={} seed={}",
+                           o.apps, o.beta, o.jobs, o.procs, o.phi, o.seed);
     if (o.model == WorkloadModel::zhang)
         return fmt::format("model=zhang factor={} jobs={} procs={} phi={} seed={}", o.factor,
                            o.jobs, o.procs, o.phi, o.seed);
@@ -829,7 +853,7 @@ std::string describe(const GenerateOptions& o) {
 
 void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const GenerateOptions& o,
                const PoolDemands* pools, const std::vector<std::string>& notes,
-               const Components* components, const Dependencies* deps) {
+               const Components* components, const Dependencies* deps, const Applications* apps) {
     if (pools && pools->empty()) pools = nullptr;
     if (deps && deps->empty()) deps = nullptr;
     if (deps && (deps->after.size() != jobs.size() || deps->think.size() != jobs.size()))
@@ -837,6 +861,9 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
     if (pools && pools->demand.size() != jobs.size() * pools->count())
         throw std::invalid_argument("write_swf: the pool demands do not cover every job");
     if (components && components->empty()) components = nullptr;
+    if (apps && apps->empty()) apps = nullptr;
+    if (apps && apps->executable.size() != jobs.size())
+        throw std::invalid_argument("write_swf: the executables do not cover every job");
     if (components && components->jobs() != jobs.size())
         throw std::invalid_argument("write_swf: the components do not cover every job");
     const bool ngubiri = o.model == WorkloadModel::ngubiri;
@@ -867,6 +894,14 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
         fmt::format_to(out,
                        "; Generator: rota::sim::generate v1, model lublin: Lublin and Feitelson, "
                        "JPDC 63(11), 2003, batch and interactive jobs (docs/workloads.md)\n");
+    else if (o.model == WorkloadModel::weissman)
+        fmt::format_to(out,
+                       "; Generator: rota::sim::generate v1, model weissman: the system-centric "
+                       "workload of paper 004 §4.2 (docs/workloads.md)\n");
+    else if (o.model == WorkloadModel::weissman_apps)
+        fmt::format_to(out,
+                       "; Generator: rota::sim::generate v1, model weissman-apps: the "
+                       "user-centric workload of paper 004 §4.1, Table 1 (docs/workloads.md)\n");
     else if (o.model == WorkloadModel::zhang)
         fmt::format_to(out,
                        "; Generator: rota::sim::generate v1, model zhang: LLNL ASCI Blue-Pacific "
@@ -919,6 +954,18 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
         for (const auto& p : pools->pools) fmt::format_to(out, " {}={}", p.name, p.capacity);
         fmt::format_to(out, "\n");
     }
+    if (apps) {
+        fmt::format_to(out, "; AdaptBytes:");
+        for (const auto& e : apps->entries)
+            fmt::format_to(out, " {}={}", e.executable, e.adapt_bytes);
+        fmt::format_to(out, "\n");
+        for (const auto& e : apps->entries)
+            fmt::format_to(out, "; Note: executable {} = {}\n", e.executable, e.name);
+        fmt::format_to(out,
+                       "; Note: field 14 = the executable; AdaptBytes = the bytes one adaptation "
+                       "of it redistributes, divided by its processors at the adaptation "
+                       "(paper 004 §4.1)\n");
+    }
     for (const auto& n : notes) fmt::format_to(out, "; {}\n", n);
     fmt::format_to(out, "; Note: fields 4 = runtime, 5 = 8 = procs, 9 = estimate{}; others -1\n",
                    deps ? ", 17 = preceding job, 18 = think time" : "");
@@ -941,8 +988,9 @@ void write_swf(std::ostream& os, const std::vector<TraceJob>& jobs, const Genera
     constexpr std::size_t kFlush = 1 << 20;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         const TraceJob& j = jobs[i];
-        fmt::format_to(out, "{} {} -1 {} {} -1 -1 {} {} -1 -1 {} -1 -1 -1 -1", j.id, j.submit,
-                       j.runtime, j.procs, j.procs, j.estimate, j.user);
+        fmt::format_to(out, "{} {} -1 {} {} -1 -1 {} {} -1 -1 {} -1 {} -1 -1", j.id, j.submit,
+                       j.runtime, j.procs, j.procs, j.estimate, j.user,
+                       apps ? apps->executable[i] : -1);
         if (deps && deps->after[i] >= 0)
             fmt::format_to(out, " {} {}", jobs[static_cast<std::size_t>(deps->after[i])].id,
                            deps->think[i]);

@@ -46,7 +46,26 @@ namespace rota::sim {
 //    offered processor load of every run over the span of the new jobs'
 //    arrivals. Uses jobs, procs (128), load, phi (1: exact estimates) and
 //    seed. Start from feitelson96_options().
-enum class WorkloadModel { standard, zhang, feitelson_k, ngubiri, lublin, feitelson96 };
+//  * weissman: seed 004 §4.2's system-centric workload (weissman.h):
+//    arrivals by hour of the day, the log's job sizes and Weibull run
+//    times, fitted to the SDSC SP2 log or to `fit_trace`. Uses jobs, procs
+//    (the log's machine), load (0: the log's own rates; else the rates
+//    scaled to this offered load), phi (1: exact estimates) and seed.
+//  * weissman_apps ("weissman-apps"): seed 004 §4.1's user-centric
+//    workload: instances of Table 1's applications (`apps`: sten, ge, cl
+//    or mixed) on `procs` (64) processors, Poisson arrivals of mean gap
+//    RT_ideal / (P / P_ideal) x `beta`, each job's executable (SWF field
+//    14) and adaptation bytes. Uses jobs, procs, apps, beta, phi, seed.
+enum class WorkloadModel {
+    standard,
+    zhang,
+    feitelson_k,
+    ngubiri,
+    lublin,
+    feitelson96,
+    weissman,
+    weissman_apps
+};
 
 // How a large job's component count is chosen (seed 001 §2.2): random, each
 // of 2..k with probability 1/(k-1); phased, by its size, from bounds that
@@ -94,6 +113,12 @@ struct GenerateOptions {
     // the arrivals (0: none, the arrivals follow `load`).
     double queue_length = 0;
 
+    // weissman only: the SWF log to fit (empty: the built-in SDSC SP2 fit).
+    std::string fit_trace;
+    // weissman_apps only: the trace template and §4.1's beta.
+    std::string apps = "mixed";
+    double beta = 1.0;
+
     // ngubiri only (docs/workloads.md, "The ngubiri model"); defaults are
     // seed 001 §4.1's.
     double q = 0.85;                  // D(q) of eq. 1
@@ -123,6 +148,11 @@ struct GeneratedWorkload {
     // (the run before's submit plus its runtime), which the simulator does
     // not use. Else empty.
     Dependencies deps;
+    // weissman_apps: every job's executable and each executable's
+    // adaptation bytes (SWF field 14 and "; AdaptBytes:"). Else empty.
+    Applications apps;
+    // Header notes the model adds (weissman: the fit it drew from).
+    std::vector<std::string> notes;
 };
 
 // Defaults of the zhang model: 10,000 jobs, 320 processors, Φ = 0.2, the given
@@ -157,6 +187,18 @@ GenerateOptions ngubiri_options(std::uint64_t seed = 1);
 // fitted to) at offered load 0.5, Φ = 0.2, seed 1 (docs/workloads.md).
 GenerateOptions lublin_options(std::uint64_t seed = 1);
 
+// Defaults of the weissman models: the SDSC SP2's 128 processors and its
+// own arrival rates (load 0), or 64 processors, mixed apps and beta 1;
+// exact estimates (Φ = 1) for both.
+GenerateOptions weissman_options(std::uint64_t seed = 1);
+GenerateOptions weissman_apps_options(std::uint64_t seed = 1);
+
+class Rng;
+// A run time's estimate under the Φ model of paper 000 §2.1: the run time
+// with probability phi, else run time x (1-Φ)/(1-y), y uniform, at most
+// max(run time, estimate_max).
+std::int64_t phi_estimate(Rng&, const GenerateOptions&, std::int64_t runtime);
+
 // Eq. 1 of seed 001: p_i = c q^i / Q on [n1, n2] with c = 3 for a power of
 // two (1 = 2^0 included) and 1 otherwise. Element i - n1 is p_i.
 std::vector<double> ngubiri_size_pmf(double q, std::int32_t n1, std::int32_t n2);
@@ -174,7 +216,8 @@ std::vector<std::int32_t> phased_bounds(const std::vector<double>& pmf, std::int
 // of weight 0 are never the last of a range unless nothing else is left.
 std::vector<std::size_t> balanced_cuts(const std::vector<double>& w, std::size_t groups);
 
-// "standard", "zhang", "feitelson-k", "ngubiri", "lublin" or "feitelson96"; parse_model throws
+// "standard", "zhang", "feitelson-k", "ngubiri", "lublin", "feitelson96",
+// "weissman" or "weissman-apps"; parse_model throws
 // std::invalid_argument otherwise.
 const char* model_name(WorkloadModel);
 WorkloadModel parse_model(const std::string&);
@@ -209,7 +252,8 @@ double offered_load(const std::vector<TraceJob>&, std::int32_t procs);
 // think time (-1 -1 for a job without one).
 void write_swf(std::ostream&, const std::vector<TraceJob>&, const GenerateOptions&,
                const PoolDemands* pools = nullptr, const std::vector<std::string>& notes = {},
-               const Components* components = nullptr, const Dependencies* deps = nullptr);
+               const Components* components = nullptr, const Dependencies* deps = nullptr,
+               const Applications* apps = nullptr);
 
 // The options as "key=value" pairs separated by spaces, as written in the
 // header. Standard model: every option but model and factor. Zhang model:

@@ -6,6 +6,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "rng.h"
+
 namespace rota::sim {
 
 namespace {
@@ -13,37 +15,6 @@ namespace {
 constexpr int kBuckets = 48;  // half-hours of a day
 constexpr double kBucketSeconds = 86400.0 / kBuckets;
 constexpr int kCyclicDayStart = 11;
-
-// The raw output of std::mt19937_64 only: a seed gives the same workload
-// with every standard library.
-class Rng {
-  public:
-    explicit Rng(std::uint64_t seed) : e_(seed) {}
-    double uniform() { return static_cast<double>(e_() >> 11) * 0x1.0p-53; }  // [0, 1)
-    double open_uniform() { return 1.0 - uniform(); }                         // (0, 1]
-    double normal() {
-        const double r = std::sqrt(-2.0 * std::log(open_uniform()));
-        return r * std::cos(2.0 * 3.14159265358979323846 * uniform());
-    }
-    // Marsaglia and Tsang (2000); shape < 1 through Gamma(shape + 1) U^(1/shape).
-    double gamma(double shape, double scale) {
-        if (shape < 1) return gamma(shape + 1, scale) * std::pow(open_uniform(), 1.0 / shape);
-        const double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
-        for (;;) {
-            double x, v;
-            do {
-                x = normal();
-                v = 1.0 + c * x;
-            } while (v <= 0);
-            v = v * v * v;
-            const double u = open_uniform();
-            if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v * scale;
-        }
-    }
-
-  private:
-    std::mt19937_64 e_;
-};
 
 // One class's arrival process: the model's calc_next_arrive with the
 // rush-hour inter-arrival time multiplied by `stretch`.

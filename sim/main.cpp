@@ -33,6 +33,7 @@
 #include "sweep.h"
 #include "swf.h"
 #include "top_command.h"
+#include "weissman.h"
 
 using namespace rota::sim;
 
@@ -52,6 +53,7 @@ struct Workload {
     nlohmann::json info = nlohmann::json::object();  // memory, arrivals: for the summary JSON
     Dependencies deps;                               // SWF fields 17 and 18, or empty
     std::vector<std::int32_t> partitions;            // SWF field 16 per job, or empty
+    std::vector<std::int64_t> adapt_bytes;           // AdaptBytes of field 14 per job, or empty
 };
 
 std::string thousands(std::int64_t v) {
@@ -91,6 +93,12 @@ Workload load_workload(const RunConfig& rc) {
         w.unit_arrivals = std::move(gw.unit_arrivals);
         w.components = std::move(gw.components);
         w.deps = std::move(gw.deps);
+        if (!gw.apps.empty()) {  // seed 004 §4.1: each job's adaptation bytes
+            w.adapt_bytes.resize(w.jobs.size(), 0);
+            for (std::size_t i = 0; i < w.jobs.size(); ++i)
+                for (const auto& e : gw.apps.entries)
+                    if (e.executable == gw.apps.executable[i]) w.adapt_bytes[i] = e.adapt_bytes;
+        }
         note_dependencies(w, "generated", 0);
         w.procs = g.procs;
         if (g.model == WorkloadModel::ngubiri) {
@@ -144,6 +152,7 @@ Workload load_workload(const RunConfig& rc) {
     w.time_unit = t.header.time_unit;
     w.deps = std::move(t.deps);
     w.partitions = std::move(t.partitions);
+    w.adapt_bytes = std::move(t.adapt_bytes);
     note_dependencies(w, t.deps_followed ? "follow" : "ignore", w.stats.dependencies_dropped);
     if (!t.deps_followed && lo.dependencies == DependencyMode::automatic && t.machines)
         w.notes.push_back(
@@ -568,6 +577,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             if (!classes.empty()) opt.job_class = &classes;  // seed 003
             if (uses_min(policy)) {  // seed 004: min..ideal, scaled by the execution model
                 opt.min_procs = &mins;
+                opt.adapt_bytes = &w.adapt_bytes;  // seed 004 §4.1's overhead
                 opt.exec_model = rc.exec_model == "parabolic" ? 1 : 0;
             }
             std::unique_ptr<StopMonitor> monitor;
@@ -1168,9 +1178,11 @@ int main(int argc, char** argv) {
                     "at factor 1) | feitelson-k: seed 002's K-resource workload (128 processors) "
                     "| ngubiri: seed 001's multi-cluster workload (5 clusters of 20 nodes) | "
                     "feitelson96: seed 003's workload with repeated runs (128 processors, load "
-                    "0.5)")
-        ->check(
-            CLI::IsMember({"standard", "zhang", "feitelson-k", "ngubiri", "lublin", "feitelson96"}))
+                    "0.5) | weissman: seed 004 §4.2's system-centric workload fitted to the SDSC "
+                    "SP2 log (128 processors) | weissman-apps: seed 004 §4.1's STEN/GE/CL "
+                    "instances (64 processors)")
+        ->check(CLI::IsMember({"standard", "zhang", "feitelson-k", "ngubiri", "lublin",
+                               "feitelson96", "weissman", "weissman-apps"}))
         ->default_str("standard");
     gen->add_option("--k", g.k, "feitelson-k: resources K, processors and K-1 pools (default 2)");
     gen->add_option("--variance", g.variance,
@@ -1182,6 +1194,16 @@ int main(int argc, char** argv) {
                     "feitelson-k: relative tolerance of the calibration (default 0.05)");
     gen->add_option("--pool-capacity", g.pool_capacity,
                     "feitelson-k: capacity of each pool r2..rK (default 1000000)");
+    gen->add_option("--fit-trace", g.fit_trace,
+                    "weissman: the SWF log whose hourly arrivals, sizes and Weibull run times "
+                    "the workload follows (default: the built-in SDSC SP2 fit)");
+    gen->add_option("--apps", g.apps,
+                    "weissman-apps: the trace template, sten | ge | cl | mixed (default mixed)")
+        ->check(CLI::IsMember({"sten", "ge", "cl", "mixed"}));
+    gen->add_option("--beta", g.beta,
+                    "weissman-apps: beta of the inter-arrival time RT_ideal / (P / P_ideal) x "
+                    "beta (§4.1: 0.25, 0.5, 0.75, 1; default 1; 0 submits every job at once)")
+        ->check(real_in(0, 1e6, false, false, "a number >= 0"));
     gen->add_option("--factor", g.factor,
                     "zhang: execution-time factor, 1.0..1.8 = workloads 0..8 of seed 000 Table 1");
     std::string gen_sizes, gen_partition, gen_clusters;
@@ -1299,6 +1321,30 @@ int main(int argc, char** argv) {
                 if (gen->count("--procs") == 0) g.procs = l.procs;
                 if (gen->count("--load") == 0) g.load = l.load;
             }
+            const bool ws = g.model == WorkloadModel::weissman;
+            const bool wa = g.model == WorkloadModel::weissman_apps;
+            if (!ws && gen->count("--fit-trace") > 0)
+                throw ConfigError("--fit-trace applies only to --model weissman");
+            for (const char* f : {"--apps", "--beta"})
+                if (!wa && gen->count(f) > 0)
+                    throw ConfigError(std::string(f) + " applies only to --model weissman-apps");
+            if (wa && gen->count("--load") > 0)
+                throw ConfigError(
+                    "--load does not apply to --model weissman-apps: --beta sets the arrivals");
+            if (ws || wa) {
+                const GenerateOptions d =
+                    ws ? weissman_options(g.seed) : weissman_apps_options(g.seed);
+                if (gen->count("--procs") == 0) g.procs = d.procs;
+                if (gen->count("--load") == 0) g.load = d.load;
+                if (gen->count("--phi") == 0) g.phi = d.phi;  // exact estimates
+                if (ws && gen->count("--procs") == 0 && !g.fit_trace.empty()) {
+                    try {
+                        g.procs = fit_weissman_trace(g.fit_trace).procs;
+                    } catch (const std::exception& e) {
+                        throw ConfigError(std::string("--fit-trace: ") + e.what());
+                    }
+                }
+            }
             const bool f96 = g.model == WorkloadModel::feitelson96;
             if (f96) {
                 const GenerateOptions f = feitelson96_options(g.seed);
@@ -1324,8 +1370,15 @@ int main(int argc, char** argv) {
                     throw ConfigError("--load and --queue-length both set the arrival rate");
                 g.queue_length = gen_queue;
             }
-            GeneratedWorkload w = generate_workload(g);
-            std::vector<std::string> notes;
+            GeneratedWorkload w;
+            try {
+                w = generate_workload(g);
+            } catch (const SwfError& e) {
+                throw ConfigError(std::string("--fit-trace: ") + e.what());
+            } catch (const std::invalid_argument& e) {
+                throw ConfigError(e.what());
+            }
+            std::vector<std::string> notes = w.notes;
             if (fk && gen_queue > 0) {
                 CalibrationOptions co;
                 co.target = gen_queue;
@@ -1363,7 +1416,7 @@ int main(int argc, char** argv) {
                     g.load, w.deps.count(), w.jobs.size()));
             }
             auto write = [&](std::ostream& os) {
-                write_swf(os, w.jobs, g, &w.pools, notes, &w.components, &w.deps);
+                write_swf(os, w.jobs, g, &w.pools, notes, &w.components, &w.deps, &w.apps);
             };
             if (out_path.empty()) {
                 write(std::cout);

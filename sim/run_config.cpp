@@ -98,7 +98,10 @@ void check_statistics(const RunConfig& rc) {
     if (rc.migration_q < -1)
         fail("migration_q must be -1 (unlimited) or >= 0, not " + std::to_string(rc.migration_q));
     if (rc.workload.jobs < 1) fail("the workload needs at least 1 job");
-    if (!(rc.workload.load > 0) || !std::isfinite(rc.workload.load))
+    const bool fitted_rates = rc.workload.model == WorkloadModel::weissman ||
+                              rc.workload.model == WorkloadModel::weissman_apps;
+    if (!(rc.workload.load > 0 || (fitted_rates && rc.workload.load == 0)) ||
+        !std::isfinite(rc.workload.load))
         fail("the offered load must be a positive number, not " + std::to_string(rc.workload.load));
     // Numbers that become times or fractions: NaN and infinities would
     // reach float-to-integer conversions.
@@ -305,7 +308,10 @@ RunConfig load_run_config(const std::string& path) {
                   "mean_runtime",
                   "mean_interarrival",
                   "time_unit",
-                  "clusters"});
+                  "clusters",
+                  "fit_trace",
+                  "apps",
+                  "beta"});
             auto& g = rc.workload;
             // The default is the lublin model; model = "standard" starts
             // from the standard model's own defaults (1,024 processors, 0.9).
@@ -324,10 +330,37 @@ RunConfig load_run_config(const std::string& path) {
                 GenerateOptions z =
                     zhang_options(get<double>(wt, "factor", "simulator.workload", 1.0), g.seed);
                 if (model != "zhang" && model != "standard" && model != "feitelson-k" &&
-                    model != "ngubiri" && model != "lublin" && model != "feitelson96")
+                    model != "ngubiri" && model != "lublin" && model != "feitelson96" &&
+                    model != "weissman" && model != "weissman-apps")
                     fail(
                         "key 'simulator.workload.model' must be \"lublin\", \"standard\", "
-                        "\"zhang\", \"feitelson-k\", \"ngubiri\" or \"feitelson96\"");
+                        "\"zhang\", \"feitelson-k\", \"ngubiri\", \"feitelson96\", "
+                        "\"weissman\" or \"weissman-apps\"");
+                if (model == "weissman" || model == "weissman-apps") {
+                    // seed 004's models: their defaults (the SDSC SP2's 128
+                    // processors and its own rates; 64 processors, mixed,
+                    // beta 1) unless given.
+                    const std::string w = "simulator.workload";
+                    GenerateOptions f = model == "weissman" ? weissman_options(g.seed)
+                                                            : weissman_apps_options(g.seed);
+                    f.jobs = g.jobs;
+                    if (wt.get("procs")) f.procs = g.procs;
+                    if (wt.get("phi")) f.phi = g.phi;
+                    if (model == "weissman") {
+                        if (wt.get("load")) f.load = g.load;
+                        f.fit_trace = get<std::string>(wt, "fit_trace", w, "");
+                    } else {
+                        if (wt.get("load"))
+                            fail(
+                                "key 'simulator.workload.load' does not apply to model "
+                                "\"weissman-apps\": beta sets the arrivals");
+                        f.apps = get<std::string>(wt, "apps", w, f.apps);
+                        f.beta = get<double>(wt, "beta", w, f.beta);
+                        if (!(f.beta >= 0) || !std::isfinite(f.beta))
+                            fail("key 'simulator.workload.beta' must be a number >= 0");
+                    }
+                    g = f;
+                }
                 if (model == "feitelson96") {
                     // seed 003's model: 128 processors, load 0.5, exact
                     // estimates unless the keys above say otherwise.
@@ -394,6 +427,13 @@ RunConfig load_run_config(const std::string& path) {
                     if (wt.get(key))
                         fail(std::string("key 'simulator.workload.") + key +
                              "' applies only to model \"feitelson-k\"");
+            if (g.model != WorkloadModel::weissman && wt.get("fit_trace"))
+                fail("key 'simulator.workload.fit_trace' applies only to model \"weissman\"");
+            if (g.model != WorkloadModel::weissman_apps)
+                for (const char* key : {"apps", "beta"})
+                    if (wt.get(key))
+                        fail(std::string("key 'simulator.workload.") + key +
+                             "' applies only to model \"weissman-apps\"");
             if (g.model != WorkloadModel::ngubiri)
                 for (const char* key :
                      {"q", "size_min", "size_max", "thres", "max_components", "partition",

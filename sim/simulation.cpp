@@ -84,6 +84,8 @@ class Machine {
         if (pd && pd->demand.size() != jobs.size() * pd->count())
             throw SimError("the pool demands do not cover every job of the workload");
         pools_ = pd;
+        if (opt.adapt_bytes && !opt.adapt_bytes->empty() && opt.adapt_bytes->size() != jobs.size())
+            throw SimError("the adaptation bytes do not cover every job of the workload");
         if (opt.components && !opt.components->empty()) {
             if (opt.components->jobs() != jobs.size())
                 throw SimError("the components do not cover every job of the workload");
@@ -430,6 +432,8 @@ class Machine {
         rj.procs = j.procs;
         rj.user = j.user;
         if (opt_.min_procs) rj.min_procs = (*opt_.min_procs)[i];
+        if (opt_.min_procs && opt_.adapt_bytes && !opt_.adapt_bytes->empty())
+            rj.adapt_bytes = (*opt_.adapt_bytes)[i];
         if (opt_.job_class) rj.job_class = (*opt_.job_class)[i];
         std::string partition;  // copied by rota_submit
         if (opt_.partition && !opt_.partition->empty() && (*opt_.partition)[i] >= 0) {

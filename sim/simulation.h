@@ -59,6 +59,9 @@ struct SimOptions {
     // delay. nullptr: rigid jobs.
     const std::vector<std::int32_t>* min_procs = nullptr;
     int exec_model = 0;
+    // With min_procs: each job's rota_job.adapt_bytes (the SWF header's
+    // AdaptBytes of its executable, seed 004 §4.1). nullptr or empty: 0.
+    const std::vector<std::int64_t>* adapt_bytes = nullptr;
     // Seed 003: each job's class (rota_job.job_class; 0 the default), one
     // per job of the workload. nullptr: every job in the default class.
     const std::vector<std::int32_t>* job_class = nullptr;

@@ -141,6 +141,39 @@ std::string parse_pools(std::string_view val, SwfHeader& h) {
     return {};
 }
 
+// "; AdaptBytes: 1=262144 2=1048576": executable (field 14) = bytes.
+// Returns an error message, or "".
+std::string parse_adapt_bytes(std::string_view val, SwfHeader& h) {
+    if (!h.adapt_bytes.empty()) return "the header declares AdaptBytes twice";
+    while (!val.empty()) {
+        std::size_t n = 0;
+        while (n < val.size() && !is_space(val[n])) ++n;
+        const std::string_view tok = val.substr(0, n);
+        val = trim(val.substr(n));
+        const auto eq = tok.find('=');
+        std::int32_t exe = 0;
+        std::int64_t bytes = 0;
+        const auto [p1, e1] =
+            std::from_chars(tok.data(), tok.data() + std::min(eq, tok.size()), exe);
+        const bool ok1 = eq != std::string_view::npos && e1 == std::errc() && p1 == tok.data() + eq;
+        const auto [p2, e2] =
+            ok1 ? std::from_chars(tok.data() + eq + 1, tok.data() + tok.size(), bytes)
+                : std::from_chars_result{tok.data(), std::errc::invalid_argument};
+        if (!ok1 || e2 != std::errc() || p2 != tok.data() + tok.size() || eq + 1 == tok.size())
+            return "AdaptBytes: expected executable=bytes (integers), not '" + std::string(tok) +
+                   "'";
+        if (exe < 0 || bytes < 0)
+            return "AdaptBytes: '" + std::string(tok) + "': executable and bytes must be >= 0";
+        for (const auto& [e, b] : h.adapt_bytes)
+            if (e == exe)
+                return "AdaptBytes: executable " + std::to_string(exe) + " is declared twice";
+        h.adapt_bytes.emplace_back(exe, bytes);
+    }
+    if (h.adapt_bytes.empty()) return "AdaptBytes: no entry (expected executable=bytes ...)";
+    std::sort(h.adapt_bytes.begin(), h.adapt_bytes.end());
+    return {};
+}
+
 // "; MaxProcs: 338 (batch partition)" -> 338; trailing text is commentary.
 // Returns an error message for a malformed Pools line, else "".
 std::string parse_header_line(std::string_view line, SwfHeader& h) {
@@ -176,6 +209,14 @@ std::string parse_header_line(std::string_view line, SwfHeader& h) {
             return "TimeUnit: expected a positive number of seconds, not '" + std::string(val) +
                    "'";
         h.time_unit = v;
+        return {};
+    }
+    if (iequals(key, "AdaptBytes")) return parse_adapt_bytes(val, h);
+    if (iequals(key, "UnixStartTime") || iequals(key, "TimeZone")) {
+        std::int64_t v = 0;
+        auto [ptr, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
+        if (ec == std::errc() && ptr != val.data())
+            (iequals(key, "TimeZone") ? h.time_zone : h.unix_start_time) = v;
         return {};
     }
     std::int32_t* target = nullptr;
@@ -655,6 +696,14 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
         }
         t.jobs.push_back(*j);
         t.partitions.push_back(rec.partition < 0 ? -1 : rec.partition);
+        if (!t.header.adapt_bytes.empty()) {
+            const auto& table = t.header.adapt_bytes;
+            const auto it =
+                std::lower_bound(table.begin(), table.end(),
+                                 std::pair<std::int32_t, std::int64_t>{rec.executable, 0});
+            t.adapt_bytes.push_back(it != table.end() && it->first == rec.executable ? it->second
+                                                                                     : 0);
+        }
         if (t.header.components) {
             if (rec.components.empty()) {
                 t.components.push(&j->procs, 1);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clusters.h"
@@ -67,6 +68,15 @@ struct SwfHeader {
     // "; TimeUnit: 1000": seconds per time unit of the model that made the
     // workload (0: not declared), so that reports can speak its units.
     double time_unit = 0;
+    // "; AdaptBytes: 1=262144 5=262144": the bytes an adaptation (a grow or
+    // a shrink) of a job of each executable (field 14) redistributes,
+    // seed 004 §4.1 (docs/workloads.md, "Applications in SWF"), sorted by
+    // executable. Empty when not declared.
+    std::vector<std::pair<std::int32_t, std::int64_t>> adapt_bytes;
+    // "; UnixStartTime: N" and "; TimeZone: S" (seconds east of UTC): when
+    // the log's time 0 was, -1 and 0 when absent.
+    std::int64_t unix_start_time = -1;
+    std::int64_t time_zone = 0;
     std::vector<std::string> lines;  // the raw comment lines before the first record, ';' included
 };
 
@@ -209,6 +219,20 @@ std::int64_t memory_demand(const SwfRecord&, std::int32_t procs, MemorySource sr
 // (finishes, is killed or is rejected), instead of at its own submit time.
 // after[i] indexes the workload and is below i; -1: no dependency. Empty
 // (both vectors) when no job depends on another.
+// The applications of a workload being written: SWF field 14 (executable
+// number) of every job, and the adaptation bytes of each executable with
+// its name for the header (seed 004 §4.1; "Applications in SWF").
+struct Applications {
+    std::vector<std::int32_t> executable;  // per job; empty: every field 14 is -1
+    struct Entry {
+        std::int32_t executable;
+        std::int64_t adapt_bytes;
+        std::string name;
+    };
+    std::vector<Entry> entries;
+    bool empty() const { return executable.empty(); }
+};
+
 struct Dependencies {
     std::vector<std::int32_t> after;
     std::vector<std::int64_t> think;  // seconds, >= 0
@@ -261,6 +285,10 @@ struct Trace {
     // missing; empty when every job's is missing. The simulator submits it
     // as the job's partition, in decimal (docs/workloads.md).
     std::vector<std::int32_t> partitions;
+    // Bytes an adaptation of each job redistributes (rota_job.adapt_bytes):
+    // the header's AdaptBytes entry of the job's field 14, 0 for an
+    // executable it does not list. Empty when the header declares none.
+    std::vector<std::int64_t> adapt_bytes;
 };
 
 // Reads a whole trace. machine_procs is used by the pyss mapping only; if it is

@@ -93,3 +93,37 @@ TEST_CASE("seed 004 §2.2: the baselines run every job on its ideal", "[sim][mal
     const sim::SimResult r = run_malleable(jobs, 4, "even-h-fq", 50);
     CHECK(r.jobs[0].finish == 190);
 }
+
+TEST_CASE("seed 004 §4.1: a job's adaptation bytes set what its harvest costs",
+          "[sim][malleable][weissman]") {
+    // The Even-H-FQ case above with an adaptation overhead of 1 s + 0.5 s
+    // per byte / P: job 1 redistributes 8 bytes, so its shrink from 4 to 2
+    // processors at 10 s suspends it for 1 + 0.5 x 8 / 4 = 2 s. Its 90 s
+    // of ideal work left then take 180 s on 2 processors: it ends at
+    // 10 + 2 + 180 = 192 s instead of 190 s. Job 2 redistributes nothing
+    // and is never adapted.
+    const std::vector<sim::TraceJob> jobs{rota::test::job(1, 0, 4, 100),
+                                          rota::test::job(2, 10, 4, 100, 1000)};
+    sim::RunConfig rc;
+    rc.min_pct = 50;
+    rc.adapt_latency = 1;
+    rc.adapt_per_byte = 0.5;
+    auto e = rota::test::engine_from(sim::engine_toml(rc, "even-h-fq", 4));
+    const std::vector<std::int32_t> mins = sim::min_procs(jobs, 50);
+    const std::vector<std::int64_t> bytes{8, 0};
+    sim::SimOptions opt;
+    opt.min_procs = &mins;
+    opt.adapt_bytes = &bytes;
+    const sim::SimResult r = sim::simulate(e.get(), jobs, opt);
+    CHECK(r.jobs[1].start == 10);
+    CHECK(r.jobs[0].finish == 192);
+    // Without the bytes only the latency is paid: 10 + 1 + 180.
+    auto e2 = rota::test::engine_from(sim::engine_toml(rc, "even-h-fq", 4));
+    opt.adapt_bytes = nullptr;
+    CHECK(sim::simulate(e2.get(), jobs, opt).jobs[0].finish == 191);
+    // Bytes for some of the jobs only are refused.
+    const std::vector<std::int64_t> one{8};
+    opt.adapt_bytes = &one;
+    auto e3 = rota::test::engine_from(sim::engine_toml(rc, "even-h-fq", 4));
+    CHECK_THROWS_AS(sim::simulate(e3.get(), jobs, opt), sim::SimError);
+}
