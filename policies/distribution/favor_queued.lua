@@ -83,24 +83,14 @@ local function grow_share(b, give, avail)
   end
   for k = n // 2, 1, -1 do sink(k) end
   while avail > 0 and n > 0 do
-    -- The top keeps the processors while it stays ahead of the better of
-    -- its children, the best of the others, whose shares do not change.
-    local i, c, kc = heap[1], heap[2], nil
-    if c ~= nil then
-      kc = key[c]
-      local r = heap[3]
-      if r ~= nil and (key[r] < kc or (key[r] == kc and r < c)) then c, kc = r, key[r] end
-    end
-    local p, full = procs[i] + give[i], ideal[i]
-    repeat
-      p, avail = p + 1, avail - 1
-      key[i] = p / full
-    until avail == 0 or p >= full or (c ~= nil and (key[i] > kc or (key[i] == kc and i > c)))
-    give[i] = p - procs[i]
-    if p >= full then
+    local i = heap[1]
+    give[i], avail = give[i] + 1, avail - 1
+    if procs[i] + give[i] >= ideal[i] then
       heap[1] = heap[n]
       heap[n] = nil
       n = n - 1
+    else
+      key[i] = (procs[i] + give[i]) / ideal[i]
     end
     if n > 0 then sink(1) end
   end

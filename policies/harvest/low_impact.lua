@@ -43,24 +43,15 @@ local function harvest(v, ctx, params)
   for k = n // 2, 1, -1 do sink(k) end
   while need > 0 do
     if n == 0 then return nil end
-    -- The top gives while it stays ahead of the better of its children,
-    -- the best of the others, whose shares do not change.
-    local i, c, kc = heap[1], heap[2], nil
-    if c ~= nil then
-      kc = key[c]
-      local r = heap[3]
-      if r ~= nil and (key[r] > kc or (key[r] == kc and r < c)) then c, kc = r, key[r] end
-    end
-    local left, floor = procs[i] - take[i] - 1, min[i]
-    repeat
-      left, need = left - 1, need - 1
-      key[i] = left / ideal[i]
-    until need == 0 or left < floor or (c ~= nil and (key[i] < kc or (key[i] == kc and i > c)))
-    take[i] = procs[i] - left - 1
-    if left < floor then
+    local best = heap[1]
+    take[best], need = take[best] + 1, need - 1
+    local left = procs[best] - take[best] - 1
+    if left < min[best] then
       heap[1] = heap[n]
       heap[n] = nil
       n = n - 1
+    else
+      key[best] = left / ideal[best]
     end
     if n > 0 then sink(1) end
   end
