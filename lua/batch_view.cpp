@@ -239,6 +239,22 @@ void BatchView::begin(lua_State* L, int table, const void* batch) {
     lua_pushinteger(L, static_cast<lua_Integer>(kind_->size(batch)));
     lua_rawset(L, table);
     batch_ = batch;
+    ++serial_;
+}
+
+const BatchView* BatchView::of(lua_State* L, int idx) {
+    if (lua_type(L, idx) != LUA_TTABLE || lua_getmetatable(L, idx) == 0) return nullptr;
+    const BatchView* view = nullptr;
+    lua_pushliteral(L, "__index");
+    lua_rawget(L, -2);
+    // Only the engine's batch tables have this C function as __index, and a
+    // script cannot reach their metatables to copy it.
+    if (lua_tocfunction(L, -1) == &BatchView::index && lua_getupvalue(L, -1, 1) != nullptr) {
+        view = static_cast<const BatchView*>(lua_touserdata(L, -1));
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 2);
+    return view;
 }
 
 // __index(batch, key): runs inside the script's protected call.
@@ -374,6 +390,20 @@ void ContextView::create(lua_State* L) {
     common_ = nullptr;
     loaded_ = false;
     for (bool& t : touched_) t = false;
+}
+
+const BackfillContext* ContextView::backfill_of(lua_State* L, int idx) {
+    if (lua_type(L, idx) != LUA_TTABLE || lua_getmetatable(L, idx) == 0) return nullptr;
+    const BackfillContext* ctx = nullptr;
+    // __pairs, unlike __index, stays the same closure once ctx is loaded.
+    lua_pushliteral(L, "__pairs");
+    lua_rawget(L, -2);
+    if (lua_tocfunction(L, -1) == &ContextView::pairs && lua_getupvalue(L, -1, 1) != nullptr) {
+        ctx = static_cast<const ContextView*>(lua_touserdata(L, -1))->backfill_;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 2);
+    return ctx;
 }
 
 void ContextView::rearm(lua_State* L, int meta, int loader) {

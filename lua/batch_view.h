@@ -65,6 +65,19 @@ class BatchView {
     void begin(lua_State* L, int table, const void* batch);
     void end() { batch_ = nullptr; }
 
+    // The view behind the batch table at `idx`, or null if that is not a
+    // batch table the engine made. Native helpers of the `rota` library
+    // (lua/kselect.h) find the engine's arrays this way instead of through
+    // the Lua columns.
+    static const BatchView* of(lua_State* L, int idx);
+    // The job batch of the call under way, null outside a call or for
+    // another kind of batch.
+    const JobBatch* jobs() const {
+        return kind_ == &kJobBatch ? static_cast<const JobBatch*>(batch_) : nullptr;
+    }
+    // Counts begin(): a helper's state made in one call is refused in a later one.
+    std::uint64_t serial() const { return serial_; }
+
   private:
     static int index(lua_State* L);
     void fill_column(lua_State* L, int column, int table);
@@ -75,6 +88,7 @@ class BatchView {
 
     const BatchKind* kind_;
     const void* batch_ = nullptr;
+    std::uint64_t serial_ = 0;
     std::uint32_t bound_ = 0;  // bit per column bound in this call
     // Entries 1..filled_[k] of column k hold values. When a batch is shorter
     // than the last, the tail is cleared so that `#` and ipairs agree with n.
@@ -93,12 +107,21 @@ class ContextView {
         rearm(L, meta, loader);
         ctx_ = &ctx;
         common_ = &ctx;
+        if constexpr (std::is_same_v<Ctx, BackfillContext>)
+            backfill_ = &ctx;
+        else
+            backfill_ = nullptr;
         load_ = &load_fields<Ctx>;
     }
     void end() {
         ctx_ = nullptr;
         common_ = nullptr;
+        backfill_ = nullptr;
     }
+
+    // The backfill context behind the proxy at `idx` during a
+    // backfill_select call, else null (see BatchView::of).
+    static const BackfillContext* backfill_of(lua_State* L, int idx);
 
   private:
     static int index(lua_State* L);
@@ -133,6 +156,7 @@ class ContextView {
     static constexpr int kFigures = 3;  // UserFigure's values
     const void* ctx_ = nullptr;
     const CommonContext* common_ = nullptr;
+    const BackfillContext* backfill_ = nullptr;
     bool touched_[kFigures] = {};  // a per-user table was read since it was made
     void (*load_)(lua_State*, int, const void*) = nullptr;
     bool loaded_ = false;  // the proxy's __index is the data table

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "bounded.h"
+#include "kselect.h"
 
 #ifndef ROTA_VERSION_STRING
 #define ROTA_VERSION_STRING "0.1.0"
@@ -141,13 +142,15 @@ void push_template(lua_State* L, const LogSink* log) {
 
 void push_rota_meta(lua_State* L) {
     lua_createtable(L, 0, 3);
-    lua_createtable(L, 0, 2);  // the fields every script sees
+    lua_createtable(L, 0, 4);  // the fields every script sees
     lua_pushliteral(L, ROTA_VERSION_STRING);
     lua_setfield(L, -2, "version");
     lua_pushinteger(L, 1'000'000);  // times are integer microseconds
     lua_setfield(L, -2, "second");
     lua_pushcfunction(L, sequence);
     lua_setfield(L, -2, "sequence");
+    lua_pushcfunction(L, kselect);
+    lua_setfield(L, -2, "kselect");
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, refuse_rota_write);
     lua_setfield(L, -2, "__newindex");

@@ -466,7 +466,9 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     // clusters of every job are recorded.
     if (!rc.clusters.empty() && w.components.empty())
         for (const auto& j : w.jobs) w.components.push(&j.procs, 1);
-    const std::vector<JobShape> shapes = job_shapes(w.jobs, w.components);
+    // Only the groups and the stopping rule read the shapes.
+    const std::vector<JobShape> shapes =
+        with_groups ? job_shapes(w.jobs, w.components) : std::vector<JobShape>{};
     const Components* components = rc.clusters.empty() ? nullptr : &w.components;
     const std::vector<std::uint32_t> order = arrival_order(w.jobs);
     GroupLayout layout;

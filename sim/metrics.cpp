@@ -46,13 +46,15 @@ Distribution distribution(std::vector<std::int64_t>& v) {
     return d;
 }
 
+// One group's sums; its wait and response distributions are computed
+// afterwards, one at a time, in one scratch vector (summarize), so that a
+// million-job summary holds one array of values at a time, not six.
 struct GroupAcc {
-    std::vector<std::int64_t> wait, response;
+    std::int64_t count = 0;
     double bsld_sum = 0, wr_sum = 0, w_sum = 0;
 
-    void add(std::int64_t w, std::int64_t r, std::int64_t run, double requirement, double gamma) {
-        wait.push_back(w);
-        response.push_back(r);
+    void add(std::int64_t r, std::int64_t run, double requirement, double gamma) {
+        ++count;
         bsld_sum +=
             std::max(static_cast<double>(r), gamma) / std::max(static_cast<double>(run), gamma);
         double weight = requirement * static_cast<double>(run);
@@ -60,16 +62,21 @@ struct GroupAcc {
         w_sum += weight;
     }
 
-    GroupSummary finish() {
+    GroupSummary finish(const Distribution& wait, const Distribution& response) const {
         GroupSummary g;
-        g.count = static_cast<std::int64_t>(wait.size());
-        g.wait = distribution(wait);
-        g.response = distribution(response);
-        g.mean_bounded_slowdown = g.count ? bsld_sum / static_cast<double>(g.count) : kNaN;
+        g.count = count;
+        g.wait = wait;
+        g.response = response;
+        g.mean_bounded_slowdown = count ? bsld_sum / static_cast<double>(count) : kNaN;
         g.weighted_response = w_sum > 0 ? wr_sum / w_sum : kNaN;
         return g;
     }
 };
+
+bool completed(const JobOutcome& j) {
+    return (j.state == FinalState::finished || j.state == FinalState::killed) && j.start >= 0 &&
+           j.finish >= j.start;
+}
 
 nlohmann::json num(double x) {
     if (std::isnan(x)) return nullptr;
@@ -149,25 +156,35 @@ Summary summarize(const std::vector<JobOutcome>& jobs, std::int32_t machine_proc
                 break;
         }
         if (s.first_submit < 0 || j.submit < s.first_submit) s.first_submit = j.submit;
-        bool completed = (j.state == FinalState::finished || j.state == FinalState::killed) &&
-                         j.start >= 0 && j.finish >= j.start;
-        if (!completed) continue;
+        if (!completed(j)) continue;
         s.last_finish = std::max(s.last_finish, j.finish);
         std::int64_t run = j.run_time >= 0 ? j.run_time : j.finish - j.start;
-        std::int64_t wait = j.start - j.submit;
         std::int64_t resp = j.finish - j.submit;
         // Seed 002 §4.2: the weight is the resource requirement times the
         // execution time; with one resource the processors stand in for the
         // share procs / N, which scales every weight alike.
         const double req = j.share >= 0 ? j.share : static_cast<double>(j.procs);
-        all.add(wait, resp, run, req, bsld_threshold);
-        (j.procs <= small_limit ? small : large).add(wait, resp, run, req, bsld_threshold);
+        all.add(resp, run, req, bsld_threshold);
+        (j.procs <= small_limit ? small : large).add(resp, run, req, bsld_threshold);
         used += j.node_seconds >= 0 ? j.node_seconds
                                     : static_cast<double>(j.procs) * static_cast<double>(run);
     }
-    s.all = all.finish();
-    s.small = small.finish();
-    s.large = large.finish();
+    std::vector<std::int64_t> scratch;
+    scratch.reserve(static_cast<std::size_t>(all.count));
+    // group: 0 every job, 1 small, 2 large; what: 0 wait, 1 response.
+    auto dist = [&](int group, int what) {
+        scratch.clear();
+        for (const auto& j : jobs) {
+            if (!completed(j)) continue;
+            if (group == 1 && j.procs > small_limit) continue;
+            if (group == 2 && j.procs <= small_limit) continue;
+            scratch.push_back(what == 0 ? j.start - j.submit : j.finish - j.submit);
+        }
+        return distribution(scratch);
+    };
+    s.all = all.finish(dist(0, 0), dist(0, 1));
+    s.small = small.finish(dist(1, 0), dist(1, 1));
+    s.large = large.finish(dist(2, 0), dist(2, 1));
     std::int64_t span = s.last_finish - s.first_submit;
     if (s.all.count > 0 && span > 0 && machine_procs > 0) {
         s.utilization = used / (static_cast<double>(span) * static_cast<double>(machine_procs));

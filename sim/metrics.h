@@ -19,24 +19,42 @@ const char* final_state_name(FinalState);  // "finished", "killed", "rejected", 
 struct JobOutcome {
     std::int64_t id;
     std::int64_t submit, start, finish;  // seconds; start/finish -1 if never ran
-    std::int32_t procs;
     std::int64_t requested_time;
     std::int64_t run_time;  // finish - start for started jobs
-    FinalState state;
     // The job's resource requirement over seed 002's K resources: the mean
     // of its shares R_ij (processors / machine processors, demand / capacity
     // of each pool). < 0: unknown, procs stands in (docs/workloads.md).
     double share = -1;
+    // Processor-seconds it held, when its size changed while it ran
+    // (malleable); < 0: procs x run_time.
+    double node_seconds = -1;
+    std::int32_t procs;
     // Seed 004: harvest events it suffered (SHRINKs), and the processors
     // it started on (its ideal unless malleable).
     std::int32_t harvested = 0;
     std::int32_t start_procs = 0;
-    // Processor-seconds it held, when its size changed while it ran
-    // (malleable); < 0: procs x run_time.
-    double node_seconds = -1;
     // Seed 003: times it was swapped out for another job (SWAP_OUT).
     std::int32_t preemptions = 0;
+    FinalState state;
 };
+// A job's outcome from its first eight fields, the rest at their defaults.
+inline JobOutcome make_outcome(std::int64_t id, std::int64_t submit, std::int64_t start,
+                               std::int64_t finish, std::int32_t procs, std::int64_t requested_time,
+                               std::int64_t run_time, FinalState state) {
+    JobOutcome o{};
+    o.id = id;
+    o.submit = submit;
+    o.start = start;
+    o.finish = finish;
+    o.procs = procs;
+    o.requested_time = requested_time;
+    o.run_time = run_time;
+    o.state = state;
+    return o;
+}
+// The simulator keeps one per job of a trace: the wide fields first, so
+// that padding costs 7 bytes, not 23.
+static_assert(sizeof(JobOutcome) <= 88, "JobOutcome is held for every job of a trace");
 
 // Capacity lost while jobs wait (seed 000 §2.3): eq. (2) integrates the
 // idle processors over the time during which jobs wait; eq. (3), for gang

@@ -106,8 +106,15 @@ class Machine {
             const TraceJob& j = jobs[i];
             const double share = pools_ ? pools_->mean_share(i, j.procs, procs_)
                                         : static_cast<double>(j.procs) / procs_;
-            res_.jobs[i] = JobOutcome{
-                j.id, j.submit, -1, -1, j.procs, j.estimate, -1, FinalState::unfinished, share};
+            JobOutcome& o = res_.jobs[i];
+            o.id = j.id;
+            o.submit = j.submit;
+            o.start = o.finish = -1;
+            o.procs = j.procs;
+            o.requested_time = j.estimate;
+            o.run_time = -1;
+            o.state = FinalState::unfinished;
+            o.share = share;
         }
         if (!arrival_.empty()) window_first_ = in_[arrival_.front()].submit * kUs;
     }

@@ -25,45 +25,14 @@
 -- As in balanced.lua, one call decides the phase: choose, add R_j to a
 -- copy of S (the window moves with it), choose again until nothing fits,
 -- checking a job still running at the shadow time against ctx.extra (EASY);
--- the engine re-checks every pick.
+-- the engine re-checks every pick. The window, the match test and the
+-- score run in rota.kselect's native `best` with the "lowest" score
+-- (docs/lua-api.md, "K-resource selection"), ties in the window's and the
+-- requirements' order going to the lower resource.
 --
 -- Params:
 --   window   (integer >= 0, default 1): w; w >= K makes every job match.
 --   mismatch (number >= 1, default 2): the factor of a job that does not match.
-
-local EPS = 1e-9
-
--- Whether the w largest entries of job j's requirements (ties to the lower
--- resource) are the w resources flagged in `low`.
-local function matches(R, K, j, w, low)
-  if w == 1 then
-    local top, topv = 1, R[1][j]
-    for i = 2, K do
-      local v = R[i][j]
-      if v > topv then
-        top, topv = i, v
-      end
-    end
-    return low[top] == true
-  end
-  local idx = {}
-  for i = 1, K do
-    idx[i] = i
-  end
-  table.sort(idx, function(a, b)
-    local x, y = R[a][j], R[b][j]
-    if x ~= y then
-      return x > y
-    end
-    return a < b
-  end)
-  for k = 1, w do
-    if not low[idx[k]] then
-      return false
-    end
-  end
-  return true
-end
 
 local function backfill_select(c, ctx, params)
   local n = c.n
@@ -77,79 +46,15 @@ local function backfill_select(c, ctx, params)
   if type(mismatch) ~= "number" or mismatch < 1 then
     error("mismatch must be a number >= 1, not " .. tostring(mismatch))
   end
-  local K = ctx.resources
-  local w = math.min(window, K)
-  local R, est = c.R, c.estimate
-  local S = {}
-  for i = 1, K do
-    S[i] = ctx.usage[i]
-  end
-  local shadow, now = ctx.shadow_time, ctx.now
-  local E
-  if shadow ~= nil and ctx.extra ~= nil then
-    E = {}
-    for i = 1, K do
-      E[i] = ctx.extra[i]
-    end
-  end
-
-  local order = {}
-  for i = 1, K do
-    order[i] = i
-  end
-  local by_usage = function(a, b)
-    if S[a] ~= S[b] then
-      return S[a] < S[b]
-    end
-    return a < b
-  end
-
-  local taken, picks = {}, {}
+  local sel = rota.kselect(c, ctx)
+  local picks = {}
   while true do
-    table.sort(order, by_usage)
-    local low = {}
-    for k = 1, w do
-      low[order[k]] = true
-    end
-    local best, best_score = nil, math.huge
-    for j = 1, n do
-      if not taken[j] then
-        local past = E ~= nil and now + est[j] > shadow
-        local sum = 0.0
-        local fits = true
-        for i = 1, K do
-          local r = R[i][j]
-          local u = S[i] + r
-          if u > 1 + EPS or (past and r > E[i] + EPS) then
-            fits = false
-            break
-          end
-          sum = sum + u
-        end
-        if fits then
-          local score = 1 - sum / K
-          if w > 0 and w < K and not matches(R, K, j, w, low) then
-            score = score * mismatch
-          end
-          if score < best_score then
-            best, best_score = j, score
-          end
-        end
-      end
-    end
-    if best == nil then
+    local j = sel:best("lowest", window, mismatch)
+    if j == nil then
       break
     end
-    taken[best] = true
-    picks[#picks + 1] = best
-    local past = E ~= nil and now + est[best] > shadow
-    for i = 1, K do
-      local r = R[i][best]
-      S[i] = S[i] + r
-      if past then
-        E[i] = E[i] - r
-      end
-    end
+    sel:take(j)
+    picks[#picks + 1] = j
   end
   return picks
 end

@@ -176,3 +176,169 @@ TEST_CASE("a script sees R as one array per resource and the K-resource context"
           "R2={0.5,0.75}");
     CHECK(log[1] == "K=2 cap={100,100} S={0.5,0.25} head=nil extra=nil nR=2 R1={0.5} R2={0.25}");
 }
+
+namespace {
+
+// A script of the test's own for hook backfill_select, its log kept.
+struct Scripted {
+    TempDir dir;
+    std::vector<std::string> log;
+    LuaPolicy policy;
+    explicit Scripted(const std::string& body)
+        : policy([&] {
+              LuaConfig cfg = config(Hook::backfill_select, dir.write("s.lua", body));
+              cfg.log = [this](std::string_view line) { log.emplace_back(line); };
+              return cfg;
+          }()) {}
+};
+
+}  // namespace
+
+// rota.kselect's scores on the machine state of the first test case, S =
+// (.5, .2): BB's balance x fullness and BL's (match ? 1 : 2) x fullness as
+// worked out there (C: (.78, .76), avg .77, balance .78 / .77 = 1.012987,
+// BB .23 x 1.012987 = .232987; BL: memory is the lowest resource, C's
+// largest share is memory: a match, .23).
+TEST_CASE("rota.kselect scores every candidate by seed 002 §3's formulas",
+          "[lua][kselect][kresource]") {
+    Scripted s(R"(
+      return { backfill_select = function(c, ctx)
+        if c.n == 0 then return nil end  -- the dry run at load
+        local sel = rota.kselect(c, ctx)
+        for j = 1, c.n do
+          print(string.format("%d %.6f %.6f %s", j, sel:score(j, "balanced"),
+                              sel:score(j, "lowest"), tostring(sel:fits(j))))
+        end
+        local j, v = sel:best("balanced")
+        local k, w = sel:best("lowest")
+        print(string.format("best %d %.6f %d %.6f", j, v, k, w))
+        return nil
+      end }
+    )");
+    REQUIRE(picks_of(s.policy, k_batch({{40, 10}, {10, 80}, {28, 56}}), k_ctx()).empty());
+    REQUIRE(s.log.size() == 4);
+    CHECK(s.log[0] == "1 0.600000 0.800000 true");
+    CHECK(s.log[1] == "2 0.250000 0.200000 true");
+    CHECK(s.log[2] == "3 0.232987 0.230000 true");
+    CHECK(s.log[3] == "best 3 0.232987 2 0.200000");
+}
+
+// The helper's answer is the pick: a script that starts only the best
+// balanced candidate starts C, where first fit would start A.
+TEST_CASE("a pick decided by rota.kselect's best", "[lua][kselect][kresource]") {
+    Scripted s(R"(
+      return { backfill_select = function(c, ctx)
+        if c.n == 0 then return nil end
+        return { (rota.kselect(c, ctx):best("balanced")) }
+      end }
+    )");
+    CHECK(picks_of(s.policy, k_batch({{40, 10}, {10, 80}, {28, 56}}), k_ctx()) == Picks{2});
+}
+
+// take() adds R_j to the usage, and to what the head leaves at the shadow
+// time when the job runs past it. The state of the shadow test case: S =
+// (.5, .2), E = (.3, .05); A (.1, .1) runs past the shadow and needs .1 >
+// .05 memory: it does not fit; B (.2, .1) ends before it; C (.2, .05) runs
+// past it and fits E exactly. After take(C): S = (.7, .25), E = (.1, 0);
+// then B: S = (.9, .35), E unchanged (B ends before the shadow). Nothing
+// else fits: best is nil.
+TEST_CASE("rota.kselect's take moves the usage and the shadow's extra",
+          "[lua][kselect][kresource]") {
+    Scripted s(R"(
+      return { backfill_select = function(c, ctx)
+        if c.n == 0 then return nil end  -- the dry run at load
+        local sel = rota.kselect(c, ctx)
+        local function show(tag)
+          print(string.format("%s S=(%.2f,%.2f) E=(%.2f,%.2f) fits=%s,%s,%s", tag,
+            sel:usage(1), sel:usage(2), sel:extra(1), sel:extra(2),
+            tostring(sel:fits(1)), tostring(sel:fits(2)), tostring(sel:fits(3))))
+        end
+        show("start")
+        sel:take(3)
+        show("C")
+        sel:take(2)
+        show("B")
+        print(tostring(sel:best("balanced")), tostring(sel:score(2, "balanced")))
+        return nil
+      end }
+    )");
+    BackfillContext ctx = k_ctx();
+    ctx.shadow_time.t = 1000;
+    ctx.extra = {0.3, 0.05};
+    const JobBatch b = k_batch({{10, 10, 5000}, {20, 10, 500}, {20, 5, 5000}});
+    REQUIRE(picks_of(s.policy, b, ctx).empty());
+    REQUIRE(s.log.size() == 4);
+    CHECK(s.log[0] == "start S=(0.50,0.20) E=(0.30,0.05) fits=false,true,true");
+    CHECK(s.log[1] == "C S=(0.70,0.25) E=(0.10,0.00) fits=false,true,false");
+    CHECK(s.log[2] == "B S=(0.90,0.35) E=(0.10,0.00) fits=false,false,false");
+    CHECK(s.log[3] == "nil\tnil");
+}
+
+// The window of "lowest", as in the w = 2 test case: S = (.1, .2, .6), the
+// window {1, 2}; A (.3, .2, .1) matches: 1 - (.4 + .4 + .7) / 3 = .5; B
+// (.3, .1, .35) does not (its two largest are 3 and 1): 2 x (1 - (.4 + .3
+// + .95) / 3) = .9, or .45 with mismatch 1. With w = 1 the window is {1}:
+// A matches, B (largest on 3) does not, .9 again: A is best. w = 0 or
+// w >= K: every job matches, B scores .45.
+TEST_CASE("rota.kselect's lowest score follows the window", "[lua][kselect][kresource]") {
+    Scripted s(R"(
+      return { backfill_select = function(c, ctx)
+        if c.n == 0 then return nil end  -- the dry run at load
+        local sel = rota.kselect(c, ctx)
+        print(string.format("%.4f %.4f %.4f %.4f %d %.4f %.4f", sel:score(1, "lowest", 2),
+          sel:score(2, "lowest", 2), sel:score(2, "lowest", 2, 1), sel:score(2, "lowest", 1),
+          (sel:best("lowest", 1)), sel:score(2, "lowest", 0), sel:score(2, "lowest", 7)))
+        return nil
+      end }
+    )");
+    JobBatch b = make_batch({{1, 30}, {2, 30}});
+    b.inv_capacity = {0.01, 0.01, 0.01};
+    b.R = {0.3, 0.2, 0.1, 0.3, 0.1, 0.35};
+    BackfillContext ctx = make_ctx(0, 90, 100);
+    ctx.resources = 3;
+    ctx.capacity = {100, 100, 100};
+    ctx.usage = {0.1, 0.2, 0.6};
+    REQUIRE(picks_of(s.policy, b, ctx).empty());
+    REQUIRE(s.log.size() == 1);
+    CHECK(s.log[0] == "0.5000 0.9000 0.4500 0.9000 1 0.4500 0.4500");
+}
+
+TEST_CASE("rota.kselect refuses what is not this call's batch and context",
+          "[lua][kselect][kresource]") {
+    SECTION("a table of the script's own") {
+        Scripted s(
+            "return { backfill_select = function(c, ctx) if c.n > 0 then rota.kselect({n = 0}, "
+            "ctx) end end }");
+        CHECK_THROWS_WITH(picks_of(s.policy, k_batch({{10, 10}}), k_ctx()),
+                          Catch::Contains("the candidate batch of this call expected"));
+    }
+    SECTION("the context in the batch's place") {
+        Scripted s(
+            "return { backfill_select = function(c, ctx) if c.n > 0 then rota.kselect(c, c) end "
+            "end }");
+        CHECK_THROWS_WITH(picks_of(s.policy, k_batch({{10, 10}}), k_ctx()),
+                          Catch::Contains("the backfill_select context of this call expected"));
+    }
+    SECTION("a selection kept from an earlier call") {
+        Scripted s(R"(
+          local kept = {}
+          return { backfill_select = function(c, ctx)
+            if c.n == 0 then return nil end
+            if kept.sel == nil then kept.sel = rota.kselect(c, ctx) return nil end
+            return { (kept.sel:best("balanced")) }
+          end }
+        )");
+        REQUIRE(picks_of(s.policy, k_batch({{10, 10}}), k_ctx()).empty());
+        CHECK_THROWS_WITH(picks_of(s.policy, k_batch({{10, 10}}), k_ctx()),
+                          Catch::Contains("belongs to an earlier call"));
+    }
+    SECTION("an unknown score, a candidate out of range, a taken one") {
+        for (const char* call : {R"(sel:best("fastest"))", "sel:score(2, 'balanced')",
+                                 "sel:take(1) sel:take(1)", "sel:usage(3)"}) {
+            Scripted s(std::string("return { backfill_select = function(c, ctx) if c.n == 0 then "
+                                   "return nil end local sel = rota.kselect(c, ctx) ") +
+                       call + " end }");
+            CHECK_THROWS(picks_of(s.policy, k_batch({{10, 10}}), k_ctx()));
+        }
+    }
+}

@@ -24,6 +24,19 @@ std::string temp_path(const std::string& name) {
     return (dir / ("rota_test_groups_" + std::to_string(::getpid()) + "_" + name)).string();
 }
 
+// The outcome of a job that has not run yet.
+JobOutcome waiting_outcome(std::int64_t id, std::int64_t submit, std::int32_t procs,
+                           std::int64_t requested) {
+    JobOutcome o{};
+    o.id = id;
+    o.submit = submit;
+    o.start = o.finish = o.run_time = -1;
+    o.procs = procs;
+    o.requested_time = requested;
+    o.state = FinalState::unfinished;
+    return o;
+}
+
 double exp_draw(std::mt19937_64& g, double mean) {
     return -mean * std::log1p(-static_cast<double>(g() >> 11) * 0x1.0p-53);
 }
@@ -61,7 +74,7 @@ HandMade hand_made() {
         const std::int64_t submit = 100 * id;
         h.jobs.push_back({id, submit, 10, 1000, s, -1});
         h.comps.push(widths[i]);
-        JobOutcome o{id, submit, -1, -1, s, 1000, -1, FinalState::unfinished};
+        JobOutcome o = waiting_outcome(id, submit, s, 1000);
         if (resp[i] == -1) o.state = FinalState::rejected;
         if (resp[i] > 0) {
             o.finish = submit + resp[i];
@@ -273,7 +286,7 @@ TEST_CASE("the stopping rule waits for every earlier arrival and stops on a batc
     for (std::size_t i = 0; i < n; ++i) {
         const auto id = static_cast<std::int64_t>(i) + 1;
         jobs.push_back({id, id * 10, 5, 100, 1 + static_cast<std::int32_t>(i % 4), -1});
-        out.push_back({id, id * 10, -1, -1, jobs.back().procs, 100, -1, FinalState::unfinished});
+        out.push_back(waiting_outcome(id, id * 10, jobs.back().procs, 100));
     }
     const auto shapes = job_shapes(jobs, Components{});
     GroupBounds b;

@@ -20,12 +20,12 @@ namespace {
 //   6  50     -1    -1     2     60  -1   unfinished
 std::vector<JobOutcome> example() {
     return {
-        {1, 0, 0, 100, 4, 200, 100, FinalState::finished},
-        {2, 10, 100, 105, 64, 50, 5, FinalState::finished},
-        {3, 20, 100, 400, 32, 300, 300, FinalState::killed},
-        {4, 30, 105, 108, 40, 10, 3, FinalState::finished},
-        {5, 40, -1, -1, 128, 60, -1, FinalState::rejected},
-        {6, 50, -1, -1, 2, 60, -1, FinalState::unfinished},
+        make_outcome(1, 0, 0, 100, 4, 200, 100, FinalState::finished),
+        make_outcome(2, 10, 100, 105, 64, 50, 5, FinalState::finished),
+        make_outcome(3, 20, 100, 400, 32, 300, 300, FinalState::killed),
+        make_outcome(4, 30, 105, 108, 40, 10, 3, FinalState::finished),
+        make_outcome(5, 40, -1, -1, 128, 60, -1, FinalState::rejected),
+        make_outcome(6, 50, -1, -1, 2, 60, -1, FinalState::unfinished),
     };
 }
 
@@ -92,7 +92,7 @@ TEST_CASE("summarize: bounded slowdown threshold and percentile ranks", "[metric
     for (int n : {20, 21}) {
         std::vector<JobOutcome> jobs;
         for (int i = n; i >= 1; --i)
-            jobs.push_back({i, 0, i, i + 10, 1, 10, 10, FinalState::finished});
+            jobs.push_back(make_outcome(i, 0, i, i + 10, 1, 10, 10, FinalState::finished));
         Summary t = summarize(jobs, 1, 0);
         CHECK(t.all.wait.median == (n == 20 ? 10 : 11));
         CHECK(t.all.wait.p95 == (n == 20 ? 19 : 20));
@@ -104,7 +104,7 @@ TEST_CASE("summarize: bounded slowdown threshold and percentile ranks", "[metric
 }
 
 TEST_CASE("summarize: no completed jobs", "[metrics]") {
-    std::vector<JobOutcome> jobs = {{1, 5, -1, -1, 4, 10, -1, FinalState::rejected}};
+    std::vector<JobOutcome> jobs = {make_outcome(1, 5, -1, -1, 4, 10, -1, FinalState::rejected)};
     Summary s = summarize(jobs, 8, 0);
     CHECK(s.jobs == 1);
     CHECK(s.rejected == 1);

@@ -57,10 +57,10 @@ std::vector<std::map<std::string, std::string>> read_csv(const std::string& s) {
 //   3   20     -1    -1     16    60   rejected
 //   4   30     160   -1     2     50   unfinished  (still running)
 std::vector<JobOutcome> hand_schedule() {
-    return {{1, 0, 0, 100, 4, 200, 100, FinalState::finished},
-            {2, 10, 100, 160, 8, 60, 60, FinalState::killed},
-            {3, 20, -1, -1, 16, 60, -1, FinalState::rejected},
-            {4, 30, 160, -1, 2, 50, -1, FinalState::unfinished}};
+    return {make_outcome(1, 0, 0, 100, 4, 200, 100, FinalState::finished),
+            make_outcome(2, 10, 100, 160, 8, 60, 60, FinalState::killed),
+            make_outcome(3, 20, -1, -1, 16, 60, -1, FinalState::rejected),
+            make_outcome(4, 30, 160, -1, 2, 50, -1, FinalState::unfinished)};
 }
 const std::vector<std::string> kNodes = {"0-3", "0-7", "", "4 6"};
 
