@@ -107,7 +107,7 @@ TEST_CASE("Batsim jobs CSV: the exact header and a hand-worked schedule", "[outp
 
 TEST_CASE("jobs CSV gains user and allocated_resources", "[outputs]") {
     const std::vector<std::int32_t> users = {7, 3, -1, 7};
-    JobExtras x{&users, &kNodes};
+    JobExtras x{&users, nullptr, &kNodes};
     std::ostringstream ss;
     write_jobs_csv(ss, hand_schedule(), nullptr, nullptr, &x);
     const auto lines = lines_of(ss.str());
