@@ -1,8 +1,8 @@
 // Throughput as workloads grow: does the cost per job stay flat?
 //
-//   build/bin/bench_scaling [--suite backfill|traces|gang|kresource|classes|all]
+//   build/bin/bench_scaling [--suite backfill|traces|gang|kresource|classes|malleable|all]
 //                           [--repeat R] [--sizes N,N,...] [--gang-sizes N,N,...]
-//                           [--k-jobs N]
+//                           [--k-jobs N] [--min-pct P]
 //
 // backfill: conservative and EASY (shipped Lua first_fit) on generated
 //   workloads (1,024 processors, offered load 0.9) of 10k, 50k and 200k jobs.
@@ -16,6 +16,10 @@
 // classes:  seed 003's two-pass algorithm with preemption (Table 1's
 //           classes, limits x 4) against EASY on the backfill suite's
 //           workload, --k-jobs jobs.
+// malleable: seed 004's harvesting policies (Lua harvest and distribution,
+//           min = --min-pct % of the ideal, default 30) against EASY on the
+//           ideal (ideal-backfill), the backfill suite's workload, --k-jobs
+//           jobs; the harvests are printed to show the runs harvest.
 //
 // Each figure is the CPU time of this thread while the simulation runs
 // (CLOCK_THREAD_CPUTIME_ID: the workload is built before, outside the
@@ -33,10 +37,12 @@
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "calibrate.h"
 #include "generate.h"
+#include "malleable.h"
 #include "run_config.h"
 #include "simulation.h"
 #include "swf.h"
@@ -55,6 +61,9 @@ struct Setting {
     std::string policy;
     RunConfig rc;
     SimOptions opt;
+    std::string extra_toml = {};  // appended to the engine's configuration
+    std::string label = {};       // printed instead of the policy, when set
+    const std::string& name() const { return label.empty() ? policy : label; }
 };
 
 Setting backfilling(const char* policy) {
@@ -87,10 +96,12 @@ double mean_waiting(const SimResult& r) {
 
 struct Measure {
     double cpu, waiting;
+    rota_counters counters;
+    std::vector<std::pair<std::string, rota_hook_stats>> hooks;
 };
 
 Measure run_once(const Setting& s, const std::vector<TraceJob>& jobs, std::int32_t procs) {
-    const std::string cfg = engine_toml(s.rc, s.policy, procs);
+    const std::string cfg = engine_toml(s.rc, s.policy, procs) + s.extra_toml;
     if (s.opt.pools && s.rc.pools.size() != s.opt.pools->count()) {
         std::fprintf(stderr, "bench_scaling: the setting's pools differ from the workload's\n");
         std::exit(1);
@@ -109,11 +120,13 @@ Measure run_once(const Setting& s, const std::vector<TraceJob>& jobs, std::int32
                      jobs.size());
         std::exit(1);
     }
-    return {t, mean_waiting(r)};
+    return {t, mean_waiting(r), r.counters, r.hooks};
 }
 
 struct Figure {
     double median, spread, waiting;
+    rota_counters counters;
+    std::vector<std::pair<std::string, rota_hook_stats>> hooks;  // of the median run
 };
 
 // Runs every setting on `jobs` alternately, `repeat` times; one figure each.
@@ -121,17 +134,23 @@ std::vector<Figure> alternate(const std::vector<Setting>& settings,
                               const std::vector<TraceJob>& jobs, std::int32_t procs, int repeat) {
     std::vector<std::vector<double>> t(settings.size());
     std::vector<double> waiting(settings.size());
+    std::vector<std::vector<Measure>> runs(settings.size());
     for (int i = 0; i < repeat; ++i)
         for (std::size_t k = 0; k < settings.size(); ++k) {
-            const Measure m = run_once(settings[k], jobs, procs);
+            Measure m = run_once(settings[k], jobs, procs);
             t[k].push_back(m.cpu);
             waiting[k] = m.waiting;  // the same schedule every time
+            runs[k].push_back(std::move(m));
         }
     std::vector<Figure> out;
     for (std::size_t k = 0; k < t.size(); ++k) {
         auto& v = t[k];
         std::sort(v.begin(), v.end());
-        out.push_back({v[v.size() / 2], v.back() / v.front(), waiting[k]});
+        const double median = v[v.size() / 2];
+        const Measure* mid = &runs[k].front();
+        for (const Measure& m : runs[k])
+            if (m.cpu == median) mid = &m;
+        out.push_back({median, v.back() / v.front(), waiting[k], mid->counters, mid->hooks});
     }
     return out;
 }
@@ -258,7 +277,64 @@ void classes(std::int64_t n, int repeat) {
                 f[0].median, f[0].spread, f[0].waiting);
     std::printf("  easy     %8.3f s CPU  (runs within %.2fx; %.0f jobs waiting on average)\n",
                 f[1].median, f[1].spread, f[1].waiting);
-    std::printf("  classes / easy CPU time: %.2fx (target at most 3x)\n", f[0].median / f[1].median);
+    std::printf("  classes / easy CPU time: %.2fx (target at most 3x)\n",
+                f[0].median / f[1].median);
+}
+
+// Seed 004's malleable jobs (min..ideal processors, the linear execution
+// model, no limit on the degree of multiprogramming) under the paper's
+// harvesting policies, against EASY with every job on its ideal.
+void malleable(std::int64_t n, double min_pct, int repeat) {
+    GenerateOptions g;
+    g.procs = 1024;
+    g.load = 0.9;
+    g.jobs = n;
+    const auto jobs = generate(g);
+    const std::vector<std::int32_t> mins = min_procs(jobs, min_pct);
+    std::vector<Setting> settings;
+    for (const char* p : {"ideal-backfill", "low-imp-fr", "even-h-fq"}) {
+        Setting s = backfilling(p);
+        s.rc.min_pct = min_pct;
+        if (uses_min(p)) s.opt.min_procs = &mins;
+        settings.push_back(s);
+    }
+    // The same scripts without the instruction budget's count hook, which
+    // makes Lua 5.4 stop before every VM instruction (docs/lua-api.md).
+    for (std::size_t k = 1; k < 3; ++k) {
+        Setting s = settings[k];
+        s.extra_toml = "\n[lua]\ninstruction_budget = 0\n";
+        s.label = s.policy + ",nobudget";
+        settings.push_back(s);
+    }
+    const auto f = alternate(settings, jobs, g.procs, repeat);
+    std::printf(
+        "\nseed 004's harvesting (Lua) against EASY on the ideal, generated workload (1024 "
+        "procs, load 0.9), %lld jobs, min %.0f %% of the ideal\n",
+        static_cast<long long>(n), min_pct);
+    for (std::size_t k = 0; k < settings.size(); ++k) {
+        const rota_counters& c = f[k].counters;
+        std::printf(
+            "  %-20s %8.3f s CPU  %5.2fx easy  (runs within %.2fx; %.0f jobs waiting on average; "
+            "%llu harvests of %llu attempts, %llu shrinks, %llu grows)\n",
+            settings[k].name().c_str(), f[k].median, f[k].median / f[0].median, f[k].spread,
+            f[k].waiting, static_cast<unsigned long long>(c.harvests),
+            static_cast<unsigned long long>(c.harvest_attempts),
+            static_cast<unsigned long long>(c.shrinks), static_cast<unsigned long long>(c.grows));
+    }
+    // Wall time inside the hooks (rota_hook_stats): what is left to the
+    // engine once the Lua policies' share is known.
+    for (std::size_t k = 1; k < settings.size(); ++k)
+        for (const auto& [name, h] : f[k].hooks)
+            if (h.calls > 0)
+                std::printf(
+                    "  %-20s %-12s hook: %8llu calls  %7.3f s  %6.2f us per call\n",
+                    settings[k].name().c_str(), name.c_str(),
+                    static_cast<unsigned long long>(h.calls),
+                    static_cast<double>(h.nanoseconds) * 1e-9,
+                    static_cast<double>(h.nanoseconds) * 1e-3 / static_cast<double>(h.calls));
+    for (std::size_t k = 1; k < settings.size(); ++k)
+        std::printf("  %s / easy CPU time: %.2fx (target at most 2x)\n", settings[k].name().c_str(),
+                    f[k].median / f[0].median);
 }
 
 }  // namespace
@@ -268,6 +344,7 @@ int main(int argc, char** argv) {
     int repeat = 3;
     std::string sizes = "10000,50000,200000", gang_sizes = "10000,30000,100000";
     long long k_jobs = 100000;
+    double min_pct = 30;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--suite"))
             suite = argv[i + 1];
@@ -279,6 +356,8 @@ int main(int argc, char** argv) {
             gang_sizes = argv[i + 1];
         else if (!std::strcmp(argv[i], "--k-jobs"))
             k_jobs = std::atoll(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--min-pct"))
+            min_pct = std::atof(argv[i + 1]);
         else {
             std::fprintf(stderr, "bench_scaling: unknown option %s\n", argv[i]);
             return 2;
@@ -304,9 +383,10 @@ int main(int argc, char** argv) {
                 repeat);
     if (all || suite == "kresource") kresource(k_jobs, repeat);
     if (all || suite == "classes") classes(k_jobs, repeat);
+    if (all || suite == "malleable") malleable(k_jobs, min_pct, repeat);
     std::printf(
         "\nreproduce: build/bin/bench_scaling --suite %s --repeat %d --sizes %s "
-        "--gang-sizes %s --k-jobs %lld\n",
-        suite.c_str(), repeat, sizes.c_str(), gang_sizes.c_str(), k_jobs);
+        "--gang-sizes %s --k-jobs %lld --min-pct %g\n",
+        suite.c_str(), repeat, sizes.c_str(), gang_sizes.c_str(), k_jobs, min_pct);
     return 0;
 }

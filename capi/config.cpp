@@ -219,7 +219,8 @@ void parse_lua(const toml::table& t, EngineConfig& c) {
     only_keys(t, "lua", {"instruction_budget", "memory_limit_mb"});
     c.instruction_budget = get_int(t, "instruction_budget", "lua.", c.instruction_budget);
     c.memory_limit_mb = get_int(t, "memory_limit_mb", "lua.", c.memory_limit_mb);
-    if (c.instruction_budget < 1000) fail("key 'lua.instruction_budget' must be at least 1000");
+    if (c.instruction_budget != 0 && c.instruction_budget < 1000)
+        fail("key 'lua.instruction_budget' must be at least 1000, or 0 for none");
     if (c.memory_limit_mb < 1 || c.memory_limit_mb > 65536)
         fail("key 'lua.memory_limit_mb' must be between 1 and 65536");
 }
@@ -420,6 +421,16 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
     }
     if (const toml::table* p = table_at(root, "policy", "")) parse_policy(*p, c);
     if (const toml::table* l = table_at(root, "lua", "")) parse_lua(*l, c);
+    // The pass budget adds up the instructions the per-call budget counts:
+    // without that count there is nothing to add up.
+    if (c.instruction_budget == 0) {
+        const toml::table* pt = table_at(root, "policy", "");
+        if (pt && pt->get("pass_budget") && c.scheduler.pass_budget != 0)
+            fail(
+                "key 'policy.pass_budget' needs the instructions that 'lua.instruction_budget' "
+                "counts: it cannot be set with lua.instruction_budget = 0");
+        c.scheduler.pass_budget = 0;
+    }
     const toml::table* gang = table_at(root, "gang", "");
     // Gang presets run five rows of 200 s unless told otherwise (seed 000
     // §5.2-5.3, the setting of its experiments).

@@ -143,14 +143,15 @@ std::string check_distribution(const std::vector<std::int64_t>& give, const Mall
     std::int64_t sum = 0;
     for (std::size_t i = 0; i < give.size(); ++i) {
         const std::int64_t g = give[i];
-        const std::string who = "job " + std::to_string(i + 1);
+        // Spelled only for an error: this runs on every distribution.
+        const auto who = [&] { return "job " + std::to_string(i + 1); };
         if (jobs.queued[i]) {
             if (g != 0 && (g < jobs.min[i] || g > jobs.ideal[i]))
-                return std::to_string(g) + " processors for queued " + who +
+                return std::to_string(g) + " processors for queued " + who() +
                        ", whose min..ideal is " + std::to_string(jobs.min[i]) + ".." +
                        std::to_string(jobs.ideal[i]) + " (or 0)";
         } else if (g < 0 || g > jobs.ideal[i] - jobs.procs[i]) {
-            return std::to_string(g) + " more processors for running " + who +
+            return std::to_string(g) + " more processors for running " + who() +
                    ", which can take 0.." + std::to_string(jobs.ideal[i] - jobs.procs[i]);
         }
         sum += g;

@@ -240,6 +240,10 @@ void Scheduler::malleable_phase() {
         if (j.waited || j.state != JobState::queued) continue;
         arrive(s);
     }
+    // The walk, which compacts the queue otherwise, does not run here:
+    // without this the tombstones of every job ever started pile up and
+    // each pass and each start walks them all.
+    if (queue_.maybe_compact()) rescan_ = true;
 }
 
 // Figure 3(a), step 2.
@@ -350,13 +354,23 @@ void Scheduler::distribute() {
 
     mall_.clear();
     mall_slots_.clear();
+    bool can_change = false;
     for (Slot r : running_)
-        if (job(r).alloc.procs < job(r).spec.procs) push_malleable(r);
+        if (job(r).alloc.procs < job(r).spec.procs) {
+            push_malleable(r);
+            can_change = true;
+        }
     for (Slot s : waiting_) {
         const Job& j = job(s);
-        if (j.waited && j.state == JobState::queued) push_malleable(s);
+        if (j.waited && j.state == JobState::queued) {
+            push_malleable(s);
+            can_change = can_change || j.min_procs() <= avail;
+        }
     }
-    if (mall_.size() == 0) return;
+    // No running job below its ideal and no queued min that fits: the only
+    // answer check_distribution accepts gives nothing, so the hook is not
+    // asked (most terminations once the machine is full).
+    if (!can_change) return;
     const MalleableContext ctx = malleable_context(avail);
     give_.clear();
     bool decided = false;

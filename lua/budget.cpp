@@ -65,6 +65,11 @@ void InstructionBudget::install(lua_State* L) {
 }
 
 void InstructionBudget::arm(lua_State* L) {
+    if (limit == 0) {
+        tripped = false;
+        lua_sethook(L, nullptr, 0, 0);
+        return;
+    }
     steps_left = limit / kStep + (limit % kStep != 0 ? 1 : 0);
     armed_steps = steps_left;
     tripped = false;

@@ -15,8 +15,8 @@ void log_to_stderr(std::string_view line) {
 }
 
 void check(const LuaConfig& cfg) {
-    if (cfg.instruction_budget <= 0) {
-        throw Error(Errc::config, "lua instruction_budget must be positive");
+    if (cfg.instruction_budget < 0) {
+        throw Error(Errc::config, "lua instruction_budget must be positive, or 0 for none");
     }
     if (cfg.memory_limit == 0) throw Error(Errc::config, "lua memory_limit must be positive");
     bool seen[kHookCount] = {};

@@ -555,9 +555,10 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         summary_json["provenance"] = p;
     }
     std::vector<std::string> failures;
-    const std::vector<std::int32_t> mins = min_procs(w.jobs, rc.min_pct);
-    std::vector<std::int32_t> users(w.jobs.size());
-    for (std::size_t i = 0; i < w.jobs.size(); ++i) users[i] = w.jobs[i].user;
+    const bool malleable = std::any_of(rc.policies.begin(), rc.policies.end(),
+                                       [](const std::string& p) { return uses_min(p); });
+    const std::vector<std::int32_t> mins =
+        malleable ? min_procs(w.jobs, rc.min_pct) : std::vector<std::int32_t>{};
     std::int64_t first_submit = 0, last_submit = 0;
     if (!order.empty()) {
         first_submit = w.jobs[order.front()].submit;
@@ -772,7 +773,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             summary_json[policy] = j;
             columns.emplace_back(policy, s);
             if (auto f = jobs_csv.find(policy); f != jobs_csv.end()) {
-                JobExtras extras{&users, &r.nodes, opt.job_class};
+                JobExtras extras{nullptr, &w.jobs, &r.nodes, opt.job_class};
                 write_jobs_csv(*f->second.out, r.jobs,
                                w.components.empty() ? nullptr : &w.components,
                                components ? &r.clusters : nullptr, &extras);

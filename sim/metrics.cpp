@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "simulation.h"
+
 namespace rota::sim {
 
 namespace {
@@ -219,6 +221,7 @@ void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs,
                     const Components* components, const Components* clusters,
                     const JobExtras* extras) {
     if (extras && ((extras->users && extras->users->size() != jobs.size()) ||
+                   (extras->trace && extras->trace->size() != jobs.size()) ||
                    (extras->nodes && extras->nodes->size() != jobs.size())))
         throw std::invalid_argument("write_jobs_csv: the users or nodes do not cover every job");
     // One line per job, written field by field: a format string would be
@@ -282,11 +285,13 @@ void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs,
         }
         if (extras) {
             buf.push_back(',');
-            const fmt::format_int u(extras->users ? (*extras->users)[j_index] : -1);
+            const fmt::format_int u(extras->users   ? (*extras->users)[j_index]
+                                    : extras->trace ? (*extras->trace)[j_index].user
+                                                    : -1);
             buf.append(u.data(), u.data() + u.size());
             buf.push_back(',');
             if (extras->nodes && started) {
-                const std::string& n = (*extras->nodes)[j_index];
+                const std::string_view n = (*extras->nodes)[j_index];
                 buf.append(n.data(), n.data() + n.size());
             }
         }

@@ -10,10 +10,11 @@
 #include <vector>
 
 #include "components.h"
+#include "swf.h"
 
 namespace rota::sim {
 
-enum class FinalState { finished, killed, rejected, unfinished };
+enum class FinalState : std::uint8_t { finished, killed, rejected, unfinished };
 const char* final_state_name(FinalState);  // "finished", "killed", "rejected", "unfinished"
 
 struct JobOutcome {
@@ -33,9 +34,10 @@ struct JobOutcome {
     // it started on (its ideal unless malleable).
     std::int32_t harvested = 0;
     std::int32_t start_procs = 0;
-    // Seed 003: times it was swapped out for another job (SWAP_OUT).
-    std::int32_t preemptions = 0;
-    FinalState state;
+    // Seed 003: times it was swapped out for another job (SWAP_OUT); the
+    // state shares its word.
+    std::int32_t preemptions : 24 = 0;
+    FinalState state : 8;
 };
 // A job's outcome from its first eight fields, the rest at their defaults.
 inline JobOutcome make_outcome(std::int64_t id, std::int64_t submit, std::int64_t start,
@@ -52,9 +54,9 @@ inline JobOutcome make_outcome(std::int64_t id, std::int64_t submit, std::int64_
     o.state = state;
     return o;
 }
-// The simulator keeps one per job of a trace: the wide fields first, so
-// that padding costs 7 bytes, not 23.
-static_assert(sizeof(JobOutcome) <= 88, "JobOutcome is held for every job of a trace");
+// The simulator keeps one per job of a trace: the wide fields first, and
+// no padding.
+static_assert(sizeof(JobOutcome) <= 80, "JobOutcome is held for every job of a trace");
 
 // Capacity lost while jobs wait (seed 000 §2.3): eq. (2) integrates the
 // idle processors over the time during which jobs wait; eq. (3), for gang
@@ -132,9 +134,12 @@ nlohmann::json to_json(const Summary&);
 // With `extras`, two more columns at the end: user (the workload's user
 // id, -1 if unknown) and allocated_resources (the nodes in interval
 // notation, "0-3 8"; empty for a job that never started).
+class NodeTexts;  // simulation.h
 struct JobExtras {
     const std::vector<std::int32_t>* users = nullptr;  // one per job, workload order
-    const std::vector<std::string>* nodes = nullptr;   // SimResult::nodes
+    // Or the workload's jobs, whose user fields are read when `users` is null.
+    const std::vector<TraceJob>* trace = nullptr;
+    const NodeTexts* nodes = nullptr;  // SimResult::nodes
     // Seed 003: each job's class number (0: default); adds the columns
     // job_class and preemptions.
     const std::vector<std::int32_t>* classes = nullptr;

@@ -7,8 +7,8 @@
 
 namespace rota::sim {
 
-void write_batsim_csv(std::ostream& os, const std::vector<JobOutcome>& jobs,
-                      const std::vector<std::string>& nodes, const std::string& workload_name) {
+void write_batsim_csv(std::ostream& os, const std::vector<JobOutcome>& jobs, const NodeTexts& nodes,
+                      const std::string& workload_name) {
     if (!nodes.empty() && nodes.size() != jobs.size())
         throw std::invalid_argument("write_batsim_csv: the nodes do not cover every job");
     fmt::memory_buffer buf;
@@ -36,7 +36,7 @@ void write_batsim_csv(std::ostream& os, const std::vector<JobOutcome>& jobs,
                            workload_name, j.submit, j.procs, j.requested_time,
                            j.state == FinalState::finished ? 1 : 0, state, j.start, exec, j.finish,
                            j.start - j.submit, turnaround, stretch,
-                           nodes.empty() ? std::string() : nodes[i]);
+                           nodes.empty() ? std::string_view() : nodes[i]);
         } else {
             fmt::format_to(out, "{},{},delay,{},{},{},0,{},-1,-1,-1,-1,-1,-1,,-1,\n", j.id,
                            workload_name, j.submit, j.procs, j.requested_time, state);

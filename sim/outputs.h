@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "metrics.h"
+#include "simulation.h"
 #include "swf.h"
 
 namespace rota::sim {
@@ -23,8 +24,8 @@ namespace rota::sim {
 // leaves them. stretch = turnaround_time / execution_time (-1 when the
 // execution time is 0); consumed_energy -1 (not measured); metadata empty.
 // `nodes` is SimResult::nodes.
-void write_batsim_csv(std::ostream&, const std::vector<JobOutcome>& jobs,
-                      const std::vector<std::string>& nodes, const std::string& workload_name);
+void write_batsim_csv(std::ostream&, const std::vector<JobOutcome>& jobs, const NodeTexts& nodes,
+                      const std::string& workload_name);
 
 // The simulated schedule as SWF: field 2 the submit time, 3 the wait time
 // (start - submit), 4 the run time (finish - start), 5 = 8 the processors,

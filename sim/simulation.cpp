@@ -544,7 +544,7 @@ class Machine {
                     res_.jobs[i].start = a.time / kUs;
                     --waiting_;
                     if (components_) record_clusters(i);
-                    if (opt_.record_nodes) res_.nodes[i] = node_intervals(a.runs, a.nruns);
+                    if (opt_.record_nodes) res_.nodes.set(i, node_intervals(a.runs, a.nruns));
                     open_run(i);
                     Running& r = state(i);
                     r.need = std::min(j.runtime, j.estimate) * kUs;
@@ -562,7 +562,8 @@ class Machine {
                 }
                 case ROTA_ACTION_SWAP_OUT:  // seed 003: preempted (or suspended): waits again
                     stop_executing(i, a.time);
-                    ++res_.jobs[i].preemptions;
+                    // The count saturates at 2^23 - 1 (JobOutcome's field).
+                    if (res_.jobs[i].preemptions < (1 << 23) - 1) ++res_.jobs[i].preemptions;
                     ++waiting_;
                     break;
                 case ROTA_ACTION_SWAP_IN:  // anywhere, after its state is read back
@@ -654,6 +655,14 @@ class Machine {
 };
 
 }  // namespace
+
+void NodeTexts::set(std::size_t job, std::string_view text) {
+    if (text_.size() + text.size() + 1 > std::numeric_limits<std::uint32_t>::max())
+        throw SimError("the node lists of the jobs exceed 4 GiB");
+    offset_[job] = static_cast<std::uint32_t>(text_.size());
+    text_.append(text);
+    text_.push_back('\0');
+}
 
 std::string node_intervals(const rota_node_run* runs, std::int32_t nruns) {
     std::string s;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "metrics.h"
@@ -82,6 +83,28 @@ struct SimOptions {
     std::int64_t cycle = 0;
 };
 
+// One text per job, packed in one buffer, each ended by a NUL (4 bytes a
+// job beside the text): a std::string per job of a million-job trace
+// costs 32 MB before any text. Setting a job's text again leaves the old
+// one unused in the buffer. A text may not contain a NUL.
+class NodeTexts {
+  public:
+    void resize(std::size_t jobs) {
+        offset_.assign(jobs, 0);
+        text_.assign(1, '\0');  // offset 0: the empty text
+    }
+    void set(std::size_t job, std::string_view text);
+    std::string_view operator[](std::size_t job) const {
+        return std::string_view(text_.data() + offset_[job]);
+    }
+    std::size_t size() const { return offset_.size(); }
+    bool empty() const { return offset_.empty(); }
+
+  private:
+    std::vector<std::uint32_t> offset_;
+    std::string text_;
+};
+
 struct SimResult {
     std::vector<JobOutcome> jobs;  // in input order
     double capacity_loss = 0;      // eq. 2 of seed 000 (eq. 3 with more than one row)
@@ -104,7 +127,7 @@ struct SimResult {
     // With SimOptions::record_nodes: the nodes each job was started on, in
     // interval notation ("0-3 8"; node_intervals); empty for a job that never
     // started. The last start counts for a job requeued and started again.
-    std::vector<std::string> nodes;
+    NodeTexts nodes;
     // SimOptions::stop ended the run at stop_time (seconds), after
     // `arrived` of the jobs had been submitted (with dependencies: every
     // job submitted so far; a job whose preceding job never ended is never

@@ -220,6 +220,12 @@ std::string parse_header_line(std::string_view line, SwfHeader& h) {
         return {};
     }
     std::int32_t* target = nullptr;
+    if (iequals(key, "MaxRecords")) {
+        std::int64_t v = 0;
+        auto [ptr, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
+        if (ec == std::errc() && ptr != val.data()) h.max_records = v;
+        return {};
+    }
     if (iequals(key, "MaxProcs"))
         target = &h.max_procs;
     else if (iequals(key, "MaxNodes"))
@@ -611,6 +617,77 @@ Trace load_trace(const std::string& path, Mapping m, std::int32_t machine_procs)
     return load_trace(path, o);
 }
 
+namespace {
+
+// The job ids of the records read so far: whether an id was given, and
+// which job a kept record became. SWF job numbers nearly always increase,
+// so the ids are kept as a sorted array searched by bisection (12 bytes a
+// record); the first id that does not increase moves them to a hash map.
+// A million-record trace then costs 12 MB here, not the 50 MB of two hash
+// maps.
+class IdIndex {
+  public:
+    bool contains(std::int64_t id) const {
+        if (!map_.empty()) return map_.count(id) > 0;
+        return std::binary_search(ids_.begin(), ids_.end(), id);
+    }
+    // Records an id not seen before, as a record the mapping may skip.
+    void add(std::int64_t id) {
+        if (map_.empty() && (ids_.empty() || id > ids_.back())) {
+            ids_.push_back(id);
+            kept_.push_back(-1);
+            return;
+        }
+        if (map_.empty()) {
+            map_.reserve(ids_.size() * 2);
+            for (std::size_t i = 0; i < ids_.size(); ++i) map_.emplace(ids_[i], kept_[i]);
+            ids_ = {};
+            kept_ = {};
+        }
+        last_ = map_.emplace(id, -1).first;
+    }
+    // The record added last became job `index` of the trace.
+    void keep(std::int32_t index) {
+        if (map_.empty())
+            kept_.back() = index;
+        else
+            last_->second = index;
+    }
+    // The job the record with this id became; -1 if it was skipped or unknown.
+    std::int32_t kept(std::int64_t id) const {
+        if (!map_.empty()) {
+            const auto it = map_.find(id);
+            return it == map_.end() ? -1 : it->second;
+        }
+        const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
+        return it != ids_.end() && *it == id ? kept_[static_cast<std::size_t>(it - ids_.begin())]
+                                             : -1;
+    }
+
+  private:
+    std::vector<std::int64_t> ids_;
+    std::vector<std::int32_t> kept_;
+    std::unordered_map<std::int64_t, std::int32_t> map_;
+    std::unordered_map<std::int64_t, std::int32_t>::iterator last_;
+};
+
+// " at line N", N the line of the first record with this id, read again:
+// only an error message needs it. "" when the file cannot be read twice
+// (standard input).
+std::string first_line_of(const std::string& path, std::int64_t id) {
+    if (path == "-") return "";
+    try {
+        SwfReader r(path);
+        SwfRecord rec;
+        while (r.next(rec))
+            if (rec.id == id) return " at line " + std::to_string(r.line_number());
+    } catch (const std::exception&) {
+    }
+    return "";
+}
+
+}  // namespace
+
 Trace load_trace(const std::string& path, const LoadOptions& o) {
     SwfReader reader(path);
     Trace t;
@@ -646,17 +723,22 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
     const std::size_t header_pools = t.header.pools.size();
     // Job ids name jobs in the engine, the CSV and the actions: two jobs
     // with one id would be one job to every reader of the results.
-    std::unordered_map<std::int64_t, std::int64_t> line_of_id;
+    IdIndex ids;
+    // The header's record count, when it gives one, sizes the job array
+    // once instead of by doubling.
+    if (t.header.max_records > 0)
+        t.jobs.reserve(
+            static_cast<std::size_t>(std::min<std::int64_t>(t.header.max_records, 1 << 26)));
     // Fields 17 and 18: the Alea simulator's extended SWF (the one that
     // comes with a .machines file) uses them for something else.
     t.deps_followed = o.dependencies == DependencyMode::follow ||
                       (o.dependencies == DependencyMode::automatic && !t.machines);
-    std::unordered_map<std::int64_t, std::int32_t> index_of_id;  // kept jobs, with deps only
     while (reader.next(rec)) {
-        if (const auto [it, fresh] = line_of_id.emplace(rec.id, reader.line_number()); !fresh)
+        if (ids.contains(rec.id))
             throw std::invalid_argument(path + ":" + std::to_string(reader.line_number()) +
                                         ": job id " + std::to_string(rec.id) +
-                                        " was already given at line " + std::to_string(it->second));
+                                        " was already given" + first_line_of(path, rec.id));
+        ids.add(rec.id);
         auto j =
             m == Mapping::pyss ? map_pyss(rec, machine_procs, t.stats) : map_default(rec, t.stats);
         if (!j) continue;
@@ -676,7 +758,7 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
                 };
                 if (rec.preceding == rec.id)
                     bad("job " + std::to_string(rec.id) + " cannot follow itself");
-                if (!line_of_id.count(rec.preceding))
+                if (!ids.contains(rec.preceding))
                     bad("job " + std::to_string(rec.preceding) +
                         " is not an earlier job of the trace (a job can only follow one before "
                         "it)");
@@ -684,16 +766,16 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
                     throw SwfError(
                         path, reader.line_number(), 18,
                         "negative: " + std::to_string(rec.think) + " (-1, missing, counts as 0)");
-                if (auto it = index_of_id.find(rec.preceding); it != index_of_id.end()) {
-                    t.deps.add(t.jobs.size(), t.jobs.size() + 1, it->second,
+                if (const std::int32_t k = ids.kept(rec.preceding); k >= 0) {
+                    t.deps.add(t.jobs.size(), t.jobs.size() + 1, k,
                                std::max<std::int64_t>(rec.think, 0));
                     ++t.stats.dependent;
                 } else {
                     ++t.stats.dependencies_dropped;  // it was skipped: its own submit time
                 }
             }
-            index_of_id.emplace(rec.id, static_cast<std::int32_t>(t.jobs.size()));
         }
+        ids.keep(static_cast<std::int32_t>(t.jobs.size()));
         t.jobs.push_back(*j);
         t.partitions.push_back(rec.partition < 0 ? -1 : rec.partition);
         if (!t.header.adapt_bytes.empty()) {

@@ -52,8 +52,9 @@ struct SwfRecord {
 };
 
 struct SwfHeader {
-    std::int32_t max_procs = -1;  // "; MaxProcs: N", -1 if absent
-    std::int32_t max_nodes = -1;  // "; MaxNodes: N", -1 if absent
+    std::int32_t max_procs = -1;    // "; MaxProcs: N", -1 if absent
+    std::int32_t max_nodes = -1;    // "; MaxNodes: N", -1 if absent
+    std::int64_t max_records = -1;  // "; MaxRecords: N", -1 if absent
     // "; Pools: name=capacity name=capacity ...": rota's representation of
     // seed 002's resources 2..K (docs/workloads.md, "Pools in SWF"); each
     // record then carries one more field per pool, after field 18.

@@ -682,3 +682,48 @@ TEST_CASE("faults: hooks that spend a pass's budget leave the rest of the pass t
     CHECK(std::string(rota_errmsg(bad)).find("policy.pass_budget") != std::string::npos);
     rota_engine_free(bad);
 }
+
+TEST_CASE("faults: lua.instruction_budget = 0 runs scripts without a budget") {
+    // burn.lua's admission runs 2,000,000 loop iterations, several million
+    // VM instructions: over a budget of 1,000,000 even the dry run at load
+    // fails; with no budget it runs to its end.
+    const std::string dir = std::string(ROTA_TEST_DATA) + "/lua";
+    const std::string scripts = "[policy.admission]\nscript = \"burn.lua\"\nloops = 2000000\n";
+    rota_job j{};
+    j.size = sizeof(j);
+    j.id = 1;
+    j.procs = 1;
+    j.estimate = 100 * 1'000'000LL;
+    rota_engine* capped = nullptr;
+    CHECK(rota_engine_new(
+              ("[machine]\nprocs = 8\n[lua]\ninstruction_budget = 1000000\n" + scripts).c_str(),
+              dir.c_str(), &capped) != ROTA_OK);
+    CHECK(std::string(rota_errmsg(capped)).find("instruction budget of 1000000 exceeded") !=
+          std::string::npos);
+    rota_engine_free(capped);
+
+    auto unbounded = rota::test::engine_from(
+        "[machine]\nprocs = 8\n[lua]\ninstruction_budget = 0\n" + scripts, dir.c_str());
+    REQUIRE(rota_submit(unbounded.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(unbounded.get()) == ROTA_OK);
+    const auto adm = rota::test::hook_stats(unbounded.get(), ROTA_HOOK_ADMISSION);
+    CHECK(adm.calls == 1);
+    CHECK(adm.failures == 0);
+    CHECK(rota::test::info(unbounded.get(), 1).state == ROTA_JOB_RUNNING);
+
+    // Below 1000 is refused, and so is a pass budget, which adds up the
+    // instructions that only a per-call budget counts.
+    for (const char* bad_toml : {"[machine]\nprocs = 8\n[lua]\ninstruction_budget = 500\n",
+                                 "[machine]\nprocs = 8\n[lua]\ninstruction_budget = "
+                                 "0\n[policy]\npass_budget = 1000000\n"}) {
+        rota_engine* bad = nullptr;
+        CHECK(rota_engine_new(bad_toml, nullptr, &bad) == ROTA_ECONFIG);
+        CHECK(std::string(rota_errmsg(bad)).find("instruction_budget") != std::string::npos);
+        rota_engine_free(bad);
+    }
+    rota_engine* ok = nullptr;
+    CHECK(rota_engine_new(
+              "[machine]\nprocs = 8\n[lua]\ninstruction_budget = 0\n[policy]\npass_budget = 0\n",
+              nullptr, &ok) == ROTA_OK);
+    rota_engine_free(ok);
+}

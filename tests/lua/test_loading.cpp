@@ -85,7 +85,7 @@ TEST_CASE("load errors carry file and line", "[lua][loading]") {
 
 TEST_CASE("bad limits and duplicate hooks are config errors", "[lua][loading]") {
     LuaConfig cfg = config(Hook::order, "order/fcfs.lua");
-    cfg.instruction_budget = 0;
+    cfg.instruction_budget = -1;  // 0 is "no budget"
     REQUIRE_THROWS_AS(LuaPolicy(cfg), Error);
     cfg.instruction_budget = 1000;
     cfg.hooks.push_back(cfg.hooks.front());

@@ -1,6 +1,9 @@
 // The policies shipped in policies/, on small hand-made batches.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <optional>
+#include <random>
 
 #include "engine/usage.h"
 #include "lua_test_util.h"
@@ -315,5 +318,156 @@ TEST_CASE("every shipped policy names its paper section", "[lua][policies]") {
         INFO(name);
         CHECK_THAT(header, Catch::Contains("§"));
         CHECK_THAT(header, Catch::Contains("Params:"));
+    }
+}
+
+namespace {
+
+// Seed 004's policies one processor at a time, as the scripts were first
+// written: a scan of the whole batch per processor. The scripts now
+// water-fill and keep heaps; their answers must stay these.
+using Better = bool (*)(const MalleableBatch&, const Picks&, std::size_t, std::size_t);
+
+bool by_turn(const MalleableBatch&, const Picks& g, std::size_t i, std::size_t j) {
+    return g[i] < g[j];
+}
+bool by_share(const MalleableBatch& b, const Picks& g, std::size_t i, std::size_t j) {
+    return static_cast<double>(b.procs[i] + g[i]) / b.ideal[i] <
+           static_cast<double>(b.procs[j] + g[j]) / b.ideal[j];
+}
+bool by_harvests(const MalleableBatch& b, const Picks& g, std::size_t i, std::size_t j) {
+    if (b.harvests[i] != b.harvests[j]) return b.harvests[i] > b.harvests[j];
+    return g[i] < g[j];
+}
+
+std::int64_t grow_scan(const MalleableBatch& b, Picks& give, std::int64_t avail, Better better) {
+    while (avail > 0) {
+        std::size_t best = b.size();
+        for (std::size_t i = 0; i < b.size(); ++i)
+            if (!b.queued[i] && b.procs[i] + give[i] < b.ideal[i] &&
+                (best == b.size() || better(b, give, i, best)))
+                best = i;
+        if (best == b.size()) break;
+        ++give[best];
+        --avail;
+    }
+    return avail;
+}
+
+std::int64_t admit_scan(const MalleableBatch& b, Picks& give, std::int64_t avail) {
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        if (!b.queued[i]) continue;
+        if (b.min[i] > avail) break;
+        give[i] = std::min<std::int64_t>(avail, b.ideal[i]);
+        avail -= give[i];
+    }
+    return avail;
+}
+
+// low_impact_harvest: nullopt when the victims cannot give `need`.
+std::optional<Picks> low_impact_scan(const MalleableBatch& v, std::int64_t need) {
+    Picks take(v.size(), 0);
+    for (; need > 0; --need) {
+        std::size_t best = v.size();
+        double share = -1;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const std::int64_t left = v.procs[i] - take[i] - 1;
+            const double s = static_cast<double>(left) / v.ideal[i];
+            if (left >= v.min[i] && s > share) best = i, share = s;
+        }
+        if (best == v.size()) return std::nullopt;
+        ++take[best];
+    }
+    return take;
+}
+
+MalleableBatch random_malleable(std::mt19937& rng, bool with_queued) {
+    static const std::int32_t kIdeals[] = {1, 2, 3, 4, 6, 8, 9, 12, 16, 32, 64, 100, 128};
+    MalleableBatch b;
+    const int n = std::uniform_int_distribution<int>(0, 40)(rng);
+    const bool small = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
+    for (int i = 0; i < n; ++i) {
+        const std::int32_t ideal =
+            small ? std::uniform_int_distribution<std::int32_t>(1, 8)(rng)
+                  : kIdeals[std::uniform_int_distribution<std::size_t>(0, 12)(rng)];
+        const std::int32_t min = std::uniform_int_distribution<std::int32_t>(1, ideal)(rng);
+        const bool queued = with_queued && std::uniform_int_distribution<int>(0, 2)(rng) == 0;
+        b.id.push_back(i + 1);
+        b.procs.push_back(queued ? 0
+                                 : std::uniform_int_distribution<std::int32_t>(min, ideal)(rng));
+        b.min.push_back(min);
+        b.ideal.push_back(ideal);
+        b.queued.push_back(queued ? 1 : 0);
+        b.age.push_back(0);
+        b.time_left.push_back(0);
+        b.harvests.push_back(std::uniform_int_distribution<std::int32_t>(0, 3)(rng));
+        b.cost.push_back(0);
+        b.progress.push_back(0);
+        b.user.push_back(-1);
+        b.account.push_back({});
+        b.partition.push_back({});
+        b.qos.push_back({});
+    }
+    return b;
+}
+
+std::int64_t random_need(std::mt19937& rng) {
+    return std::uniform_int_distribution<int>(0, 3)(rng) == 0
+               ? std::uniform_int_distribution<std::int64_t>(1, 2000)(rng)
+               : std::uniform_int_distribution<std::int64_t>(1, 60)(rng);
+}
+
+}  // namespace
+
+TEST_CASE("seed 004's distributions give what one processor at a time gives",
+          "[lua][policies][malleable]") {
+    struct Case {
+        const char* script;
+        const char* harvest;
+        bool running_first;
+        Better better;
+    };
+    const Case cases[] = {
+        {"distribution/favor_queued.lua", "even", false, by_turn},
+        {"distribution/favor_queued.lua", "low_impact", false, by_share},
+        {"distribution/favor_running.lua", "even", true, by_turn},
+        {"distribution/favor_running.lua", "low_impact", true, by_share},
+        {"distribution/favor_running.lua", "fair", true, by_harvests},
+    };
+    std::mt19937 rng(4);
+    for (const Case& c : cases) {
+        INFO(c.script << " inverting " << c.harvest);
+        LuaPolicy p(config(Hook::distribution, c.script, {{"harvest", std::string(c.harvest)}}));
+        for (int t = 0; t < 2000; ++t) {
+            const MalleableBatch b = random_malleable(rng, true);
+            MalleableContext ctx;
+            ctx.needed = static_cast<std::int32_t>(random_need(rng));
+            Picks want(b.size(), 0);
+            if (c.running_first)
+                admit_scan(b, want, grow_scan(b, want, ctx.needed, c.better));
+            else
+                grow_scan(b, want, admit_scan(b, want, ctx.needed), c.better);
+            Picks got;
+            REQUIRE(p.distribution(b, ctx, got).ok);
+            REQUIRE(got == want);
+        }
+    }
+}
+
+TEST_CASE("low_impact_harvest takes what one processor at a time takes",
+          "[lua][policies][malleable]") {
+    LuaPolicy p(config(Hook::harvest, "harvest/low_impact.lua"));
+    std::mt19937 rng(4);
+    for (int t = 0; t < 4000; ++t) {
+        const MalleableBatch v = random_malleable(rng, false);
+        MalleableContext ctx;
+        ctx.needed = static_cast<std::int32_t>(random_need(rng));
+        const std::optional<Picks> want = low_impact_scan(v, ctx.needed);
+        Picks got;
+        REQUIRE(p.harvest(v, ctx, got).ok);
+        if (want)
+            REQUIRE(got == *want);
+        else
+            REQUIRE(got.empty());
     }
 }

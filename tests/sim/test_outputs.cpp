@@ -62,7 +62,17 @@ std::vector<JobOutcome> hand_schedule() {
             make_outcome(3, 20, -1, -1, 16, 60, -1, FinalState::rejected),
             make_outcome(4, 30, 160, -1, 2, 50, -1, FinalState::unfinished)};
 }
-const std::vector<std::string> kNodes = {"0-3", "0-7", "", "4 6"};
+// Set out of order, as jobs start, and job 2's twice (a requeued job's
+// last start counts).
+const NodeTexts kNodes = [] {
+    NodeTexts n;
+    n.resize(4);
+    n.set(1, "0-1");
+    n.set(3, "4 6");
+    n.set(0, "0-3");
+    n.set(1, "0-7");
+    return n;
+}();
 
 }  // namespace
 
@@ -97,7 +107,7 @@ TEST_CASE("Batsim jobs CSV: the exact header and a hand-worked schedule", "[outp
 
 TEST_CASE("jobs CSV gains user and allocated_resources", "[outputs]") {
     const std::vector<std::int32_t> users = {7, 3, -1, 7};
-    JobExtras x{&users, &kNodes};
+    JobExtras x{&users, nullptr, &kNodes};
     std::ostringstream ss;
     write_jobs_csv(ss, hand_schedule(), nullptr, nullptr, &x);
     const auto lines = lines_of(ss.str());
