@@ -327,28 +327,38 @@ void Scheduler::candidate_sets(Slot s) {
     }
     const std::int64_t idle = machine_.matrix().free(0);
     std::vector<Victim>& order = order_scratch_;
+    std::vector<std::uint8_t>& taken = taken_scratch_;
+    Victims& set = set_scratch_;
+    const std::size_t n = eligible.size();
     auto take = [&](auto less) {
         // The first victims of the stable sort by `less`: a set needs a
-        // few, so they are selected one at a time (the first least one
-        // found, moved before the rest without reordering them); past a
-        // handful the rest is sorted, stably, in one go.
+        // few, so they are selected one at a time (the first least one not
+        // taken yet); past a handful the rest is sorted, stably, in one go.
         constexpr std::size_t kSelect = 8;
-        order = eligible;
-        Victims set;
+        taken.assign(n, 0);
+        set.jobs.clear();
         set.procs = idle;
+        set.cost = 0;
         Time ready = 0;
-        for (std::size_t k = 0; k < order.size() && set.procs < j.spec.procs; ++k) {
-            const auto at = order.begin() + static_cast<std::ptrdiff_t>(k);
+        for (std::size_t k = 0; k < n && set.procs < j.spec.procs; ++k) {
+            const Victim* v = nullptr;
             if (k < kSelect) {
-                auto least = at;
-                for (auto i = at + 1; i != order.end(); ++i)
-                    if (less(*i, *least)) least = i;
-                std::rotate(at, least, least + 1);
-            } else if (k == kSelect) {
-                std::stable_sort(at, order.end(), less);
+                std::size_t least = n;
+                for (std::size_t i = 0; i < n; ++i)
+                    if (!taken[i] && (least == n || less(eligible[i], eligible[least]))) least = i;
+                taken[least] = 1;
+                v = &eligible[least];
+            } else {
+                if (k == kSelect) {
+                    order.clear();
+                    for (std::size_t i = 0; i < n; ++i)
+                        if (!taken[i]) order.push_back(eligible[i]);
+                    std::stable_sort(order.begin(), order.end(), less);
+                }
+                v = &order[k - kSelect];
             }
-            set.jobs.push_back(order[k].v);
-            set.procs += order[k].procs;
+            set.jobs.push_back(v->v);
+            set.procs += v->procs;
         }
         if (set.procs < j.spec.procs) return;
         drop_needless(set.jobs, set.procs, j.spec.procs);
@@ -361,7 +371,7 @@ void Scheduler::candidate_sets(Slot s) {
         std::sort(set.jobs.begin(), set.jobs.end());
         bool seen = false;
         for (const Victims& o : sets_) seen = seen || o.jobs == set.jobs;
-        if (!seen) sets_.push_back(std::move(set));
+        if (!seen) sets_.push_back(set);
     };
     take([](const Victim& a, const Victim& b) { return a.per_node < b.per_node; });
     take([](const Victim& a, const Victim& b) { return a.dnd_left < b.dnd_left; });

@@ -531,6 +531,8 @@ class Scheduler {
         std::int32_t procs, priority;
     };
     std::vector<CandidateVictim> eligible_, order_scratch_;
+    std::vector<std::uint8_t> taken_scratch_;  // candidate_sets: by position in eligible_
+    Victims set_scratch_;                      // candidate_sets: the set being built
     struct DndMark {  // a loaded job's do-not-disturb end, as it was at load
         Time end, start;
         std::uint64_t seq;
