@@ -184,7 +184,9 @@ GeneratedWorkload generate_weissman(const GenerateOptions& o) {
     if (!o.fit_trace.empty()) fitted = fit_weissman_trace(o.fit_trace);
     const WeissmanFit& f = fitted ? *fitted : sdsc_sp2_fit();
     check(o.procs >= 1, "procs must be >= 1");
-    check(std::isfinite(o.load) && o.load >= 0, "load must be >= 0 (0: the fitted rates)");
+    // A vanishing load would spend the arrival loop an hour at a time for ever.
+    check(std::isfinite(o.load) && (o.load == 0 || (o.load >= 1e-6 && o.load <= 1e6)),
+          "load must be 0 (the fitted rates) or between 1e-6 and 1e6");
     const double own = f.offered_load(o.procs);
     check(own > 0, "the fit gives no load");
     const double scale = o.load > 0 ? o.load / own : 1.0;

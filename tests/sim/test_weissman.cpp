@@ -137,6 +137,11 @@ TEST_CASE("the weissman model draws arrivals by hour, sizes and run times of its
     CHECK(static_cast<double>(w2.jobs.back().submit) ==
           Approx(static_cast<double>(w.jobs.back().submit) / 2).epsilon(0.01));
     CHECK(runtime_sum > 0);
+
+    // A load too small to draw arrivals in reasonable time is refused.
+    o2.load = 1e-300;
+    o2.jobs = 10;
+    CHECK_THROWS_AS(sim::generate_workload(o2), std::invalid_argument);
 }
 
 TEST_CASE("the weissman-apps model draws Table 1's instances at beta's arrival rate",
