@@ -163,6 +163,36 @@ TEST_CASE("seed 003: an interactive job past its wait takes a production reserva
            a[2].delay == 4.0));
 }
 
+TEST_CASE("seed 003: a deferred job is considered again when the scheduler next runs",
+          "[capi][classes]") {
+    EnginePtr e = engine_from(classes(8));
+    submit(e.get(), 1, 2, 10000, kInteractive);  // A: do-not-disturb until 20
+    submit(e.get(), 2, 6, 10000);                // P: production, until 60
+    REQUIRE(at(e.get(), 0).size() == 2);
+    // B is past its wait (0) at once, but the jobs loaded at this very
+    // instant are not victims of the pass that loads them: no set exists,
+    // B's loading is deferred (§4.3) until the scheduler runs again, here at
+    // A's do-not-disturb end; a call in between finds nothing new to do.
+    submit(e.get(), 3, 4, 1000, kInteractive);
+    CHECK(at(e.get(), 0).empty());
+    CHECK(info(e.get(), 3).reserved == 0);
+    CHECK(wakeup_s(e.get()) == 20);
+    CHECK(at(e.get(), 1).empty());
+    CHECK(info(e.get(), 3).reserved == 0);
+    // At 20 the only set of 4 is P's processors (A has 2, none idle): it is
+    // reserved, and taken lazily when P's do-not-disturb time ends at 60,
+    // 3 s to write its 6 processors' state out.
+    CHECK(at(e.get(), 20).empty());
+    CHECK(info(e.get(), 3).reserved == 1);
+    CHECK(counters(e.get()).class_reservations == 1);
+    CHECK(wakeup_s(e.get()) == 60);
+    auto a = at(e.get(), 60);
+    REQUIRE(a.size() == 2);
+    CHECK((a[0].type == ROTA_ACTION_SWAP_OUT && a[0].job == 2 && a[0].delay == 3.0));
+    CHECK((a[1].type == ROTA_ACTION_START && a[1].job == 3 && a[1].nodes == range(2, 5) &&
+           a[1].delay == 3.0));
+}
+
 TEST_CASE("seed 003: the reserved job loads elsewhere when enough processors free earlier",
           "[capi][classes]") {
     EnginePtr e = engine_from(classes(8, "", "", "30"));
@@ -455,7 +485,9 @@ std::vector<std::string> random_run(std::uint64_t seed, const std::string& polic
         for (const J& j : jobs)
             if (j.loaded) tn = std::min(tn, j.exec_from + (j.run - j.done));
         rota_time w;
-        if (rota_next_wakeup(e.get(), &w) == ROTA_OK) tn = std::min(tn, w / kUs);
+        // A clock in whole seconds wakes at the second the engine's time
+        // falls in or after, never before it.
+        if (rota_next_wakeup(e.get(), &w) == ROTA_OK) tn = std::min(tn, (w + kUs - 1) / kUs);
         if (tn == INT64_MAX) break;
         now = std::max(now, tn);
         REQUIRE(rota_advance(e.get(), now * kUs) == ROTA_OK);
