@@ -164,7 +164,7 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     const Time cost = adapt_cost(j);
     settle_work(j);
     const Time old_end = j.estimated_end();
-    if (now_ < old_end) machine_.give(0, now_, old_end, Demand{j.alloc.procs, nullptr, 0});
+    const std::int32_t was = j.alloc.procs;
     Allocation& a = j.alloc;
     moved_.clear();
     if (delta > 0) {
@@ -183,7 +183,8 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     const Time end =
         j.paused_until +
         static_cast<Time>(std::ceil(j.work_left * static_cast<double>(run_time(j, a.procs))));
-    machine_.take(0, now_, end, Demand{a.procs, nullptr, 0});
+    // One pass over the profile for the old window given back and the new one taken.
+    machine_.rewindow(0, now_, std::max(now_, old_end), end, was, a.procs);
     j.window = end - j.start;
     expiries_.push({end, j.seq, s});
     Action act{delta > 0 ? ActionType::grow : ActionType::shrink, j.spec.id, now_};
