@@ -186,7 +186,10 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     // One pass over the profile for the old window given back and the new one taken.
     machine_.rewindow(0, now_, std::max(now_, old_end), end, was, a.procs);
     j.window = end - j.start;
-    expiries_.push({end, j.seq, s});
+    // The heap holds an entry for the job no later than its old end; an end
+    // that moved later is queued when that entry surfaces (next_wakeup), so
+    // a job shrunk many times costs one entry, not one per shrink.
+    if (end < old_end) expiries_.push({end, j.seq, s});
     Action act{delta > 0 ? ActionType::grow : ActionType::shrink, j.spec.id, now_};
     act.delay = cost;
     emit_with_runs(act, moved_, std::abs(delta));
