@@ -178,6 +178,8 @@ Time Profile::earliest_runs(Time from, std::int64_t x, Time duration, Time lates
         const Chunk& ch = chunk_[c];
         for (std::size_t i = i0; i < ch.time.size(); ++i) {
             if (ch.val[i] + ch.add[0] < x) {
+                // A run carried in from earlier chunks ends here.
+                if (open && ch.time[i] - rs >= duration) return (result = rs), true;
                 open = false;
                 continue;
             }
@@ -212,7 +214,16 @@ Time Profile::earliest_runs(Time from, std::int64_t x, Time duration, Time lates
             open = false;
             continue;
         }
-        if (!ch.runs_ok) build_runs(ch);
+        if (!ch.runs_ok) {
+            // Runs cost a sort to build and the next change to the chunk
+            // throws them away: the first crossing after a change scans.
+            if (!ch.crossed) {
+                ch.crossed = true;
+                if (scan(c, 0)) return result;
+                continue;
+            }
+            build_runs(ch);
+        }
         const std::int64_t xr = x - ch.add[0];
         if (open) {  // it ends at the first step below x
             const auto k = static_cast<std::size_t>(
@@ -344,7 +355,7 @@ Profile::Pos Profile::split_at(Time t) {
     Chunk& ch = chunk_[p.c];
     if (ch.time[p.i] == t) return p;
     const std::size_t at = p.i + 1;
-    ch.runs_ok = false;
+    ch.runs_ok = ch.crossed = false;
     ch.time.insert(ch.time.begin() + static_cast<std::ptrdiff_t>(at), t);
     // The new step repeats its predecessor, relative to the same add.
     const auto src = static_cast<std::ptrdiff_t>(p.i * k_);
@@ -369,8 +380,9 @@ void Profile::refresh(Chunk& ch) {
 void Profile::add_range(Chunk& ch, std::size_t from, std::size_t to, const std::int64_t* d,
                         std::int64_t sign) {
     if (from >= to) return;
-    if (!(from == 0 && to == ch.time.size())) ch.runs_ok = false;  // a whole chunk: add only
-    if (!summarized()) {  // one chunk: nothing to skip, so no min and max to keep
+    if (!(from == 0 && to == ch.time.size()))
+        ch.runs_ok = ch.crossed = false;  // a whole chunk: add only
+    if (!summarized()) {                  // one chunk: nothing to skip, so no min and max to keep
         for (std::size_t i = from; i < to; ++i)
             for (std::size_t j = 0; j < k_; ++j) ch.val[i * k_ + j] += sign * d[j];
         return;
@@ -421,7 +433,7 @@ bool Profile::same_as_previous(Pos p) const {
 
 void Profile::erase_step(Pos p) {
     Chunk& ch = chunk_[p.c];
-    ch.runs_ok = false;
+    ch.runs_ok = ch.crossed = false;
     ch.time.erase(ch.time.begin() + static_cast<std::ptrdiff_t>(p.i));
     const auto at = static_cast<std::ptrdiff_t>(p.i * k_);
     ch.val.erase(ch.val.begin() + at, ch.val.begin() + at + static_cast<std::ptrdiff_t>(k_));
@@ -437,7 +449,7 @@ void Profile::erase_step(Pos p) {
 }
 
 void Profile::normalize(Chunk& ch) {
-    ch.runs_ok = false;
+    ch.runs_ok = ch.crossed = false;
     for (std::size_t i = 0; i < ch.time.size(); ++i)
         for (std::size_t j = 0; j < k_; ++j) ch.val[i * k_ + j] += ch.add[j];
     std::fill(ch.add.begin(), ch.add.end(), 0);
@@ -458,7 +470,7 @@ void Profile::rebalance(std::size_t c) {
         upper.hi.resize(k_);
         ch.time.resize(half);
         ch.val.resize(half * k_);
-        ch.runs_ok = false;
+        ch.runs_ok = ch.crossed = false;
         refresh(ch);
         refresh(upper);
         const Time f = upper.time[0];
@@ -500,7 +512,7 @@ void Profile::trim_head() {
     // A boundary at the origin leaves a first step wholly in the past.
     Chunk& head = chunk_[0];
     if (head.time.size() > 1 && head.time[1] <= origin_) {
-        head.runs_ok = false;
+        head.runs_ok = head.crossed = false;
         head.time.erase(head.time.begin());
         head.val.erase(head.val.begin(), head.val.begin() + static_cast<std::ptrdiff_t>(k_));
         head.time[0] = kNoTime;
@@ -571,7 +583,7 @@ void Profile::advance(Time now) {
     chunk_.erase(chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(p.c));
     first_.erase(first_.begin(), first_.begin() + static_cast<std::ptrdiff_t>(p.c));
     Chunk& ch = chunk_[0];
-    ch.runs_ok = false;
+    ch.runs_ok = ch.crossed = false;
     ch.time.erase(ch.time.begin(), ch.time.begin() + static_cast<std::ptrdiff_t>(p.i));
     ch.val.erase(ch.val.begin(), ch.val.begin() + static_cast<std::ptrdiff_t>(p.i * k_));
     ch.time[0] = kNoTime;  // the step holding now reaches back into the past

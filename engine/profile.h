@@ -99,6 +99,8 @@ class Profile {
         // chunk's end and holds at least run_val[r] everywhere (run_val
         // descending). A search crosses a chunk by binary searches in these.
         mutable bool runs_ok = false;
+        // Crossed by a search since the last change (runs not built).
+        mutable bool crossed = false;
         mutable std::vector<std::int64_t> pre_min, suf_min, run_val;
         mutable std::vector<Time> run_len;
     };

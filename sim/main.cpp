@@ -470,7 +470,6 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     const std::vector<JobShape> shapes =
         with_groups ? job_shapes(w.jobs, w.components) : std::vector<JobShape>{};
     const Components* components = rc.clusters.empty() ? nullptr : &w.components;
-    const std::vector<std::uint32_t> order = arrival_order(w.jobs);
     GroupLayout layout;
     if (with_groups) {
         GroupBounds b = derive_bounds(shapes);
@@ -495,6 +494,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     }
     for (const auto& n : w.notes) std::cout << n << "\n";
     prepare_workload(rc, w);
+    // After prepare_workload: Poisson arrivals replace the submit times.
+    const std::vector<std::uint32_t> order = arrival_order(w.jobs);
     // Every preset is resolved, and its engine made, before the first
     // simulation: a configuration error in the last policy costs no run.
     struct EngineFree {
@@ -573,6 +574,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             opt.pools = &w.pools;
             opt.components = components;
             opt.deps = &w.deps;
+            opt.arrival_order = &order;
             opt.partition = &w.partitions;  // SWF field 16
             opt.cycle = rc.cycle;
             const std::vector<std::int32_t> classes =

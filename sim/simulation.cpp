@@ -15,6 +15,7 @@
 #include <limits>
 #include <numeric>
 #include <queue>
+#include <span>
 
 namespace rota::sim {
 
@@ -94,12 +95,18 @@ class Machine {
             res_.clusters.widths.assign(components_->widths.size(), -1);
         }
         overhead_ = static_cast<std::int64_t>(opt.cs_overhead * static_cast<double>(mi.slice));
-        arrival_.resize(jobs.size());
-        std::iota(arrival_.begin(), arrival_.end(), 0u);
-        if (opt.deps && !opt.deps->empty()) link_dependencies(*opt.deps);
-        std::stable_sort(arrival_.begin(), arrival_.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return jobs[a].submit < jobs[b].submit;
-        });
+        const bool deps = opt.deps && !opt.deps->empty();
+        if (opt.arrival_order && opt.arrival_order->size() == jobs.size() && !deps) {
+            arrival_ = *opt.arrival_order;
+        } else {
+            own_arrival_.resize(jobs.size());
+            std::iota(own_arrival_.begin(), own_arrival_.end(), 0u);
+            if (deps) link_dependencies(*opt.deps);
+            std::stable_sort(
+                own_arrival_.begin(), own_arrival_.end(),
+                [&](std::uint32_t a, std::uint32_t b) { return jobs[a].submit < jobs[b].submit; });
+            arrival_ = own_arrival_;
+        }
         res_.jobs.resize(jobs.size());
         if (opt.record_nodes) res_.nodes.resize(jobs.size());
         for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -224,7 +231,10 @@ class Machine {
         slot_[i] = kNoRun;
     }
     SimResult res_;
-    std::vector<std::uint32_t> arrival_;
+    // The arrival order: the caller's (SimOptions::arrival_order) when it
+    // gives one and no job follows another, else own_arrival_.
+    std::span<const std::uint32_t> arrival_;
+    std::vector<std::uint32_t> own_arrival_;
     std::size_t next_arrival_ = 0;
     std::priority_queue<EndEvent, std::vector<EndEvent>, std::greater<>> ends_;
     std::vector<std::uint32_t> executing_;  // jobs of the active row
@@ -282,7 +292,7 @@ class Machine {
             if (d.after[i] >= 0)
                 follower_[fill[static_cast<std::size_t>(d.after[i])]++] =
                     static_cast<std::uint32_t>(i);
-        std::erase_if(arrival_, [&](std::uint32_t i) { return d.after[i] >= 0; });
+        std::erase_if(own_arrival_, [&](std::uint32_t i) { return d.after[i] >= 0; });
         deps_ = &d;
     }
 

@@ -75,6 +75,10 @@ struct SimOptions {
     // rejected), plus its think time; its own submit time is not used.
     // nullptr or empty: every job arrives at its submit time.
     const Dependencies* deps = nullptr;
+    // The jobs' arrival order (groups.h, arrival_order()), when the caller
+    // keeps it anyway: the simulation reads it instead of sorting a copy of
+    // its own. nullptr: computed.
+    const std::vector<std::uint32_t>* arrival_order = nullptr;
     // A pass at every multiple of `cycle` seconds while jobs wait (held by
     // admission or queued), as a batch system's periodic scheduling cycle;
     // 0: passes at events only. When only the cycle is left and 100,000

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/generate.h"
+#include "sim/groups.h"
 #include "sim/simulation.h"
 #include "sim/swf.h"
 #include "support.h"
@@ -124,6 +125,15 @@ TEST_CASE("a follower is submitted exactly when its predecessor ends plus the th
     // 2 waits 0..200, nothing else waits: 200 / 390.
     CHECK(r.mean_queue == Approx(200.0 / 390.0));
 
+    SECTION("a caller's arrival order, which lists the followers too, is not used") {
+        const std::vector<std::uint32_t> order = arrival_order(jobs);
+        opt.arrival_order = &order;
+        auto e2 = rota::test::preset_engine("fcfs", 4);
+        auto p = by_id(simulate(e2.get(), jobs, opt));
+        CHECK(p[3].submit == 350);
+        CHECK(p[4].submit == 390);
+        CHECK(p[4].finish == 400);
+    }
     SECTION("the same in pyss's event order") {
         auto e2 = rota::test::preset_engine("fcfs", 4);
         opt.order = EventOrder::pyss;
@@ -371,4 +381,24 @@ TEST_CASE("prime/non-prime time under FCFS, worked by hand", "[sim][prime]") {
     CHECK(s.at(5) == 43200);
     CHECK(s.at(6) == 129600);
     CHECK(s.at(7) == 61200);
+}
+
+TEST_CASE("the simulation follows the arrival order its caller gives", "[sim]") {
+    // Submits out of trace order on 4 processors under FCFS: job 2 (t 0)
+    // runs 0..100 on all four; job 3 (t 5) is first in the queue and runs
+    // 100..150; job 1 (t 10) runs 150..170. The caller's order is the one
+    // arrival_order() computes, so the schedule is the same with it.
+    const std::vector<TraceJob> jobs{job(1, 10, 4, 20), job(2, 0, 4, 100), job(3, 5, 4, 50)};
+    const std::vector<std::uint32_t> order = arrival_order(jobs);
+    REQUIRE(order == std::vector<std::uint32_t>{1, 2, 0});
+    for (const bool given : {false, true}) {
+        auto e = rota::test::preset_engine("fcfs", 4);
+        SimOptions opt;
+        if (given) opt.arrival_order = &order;
+        auto o = by_id(simulate(e.get(), jobs, opt));
+        INFO("order given: " << given);
+        CHECK(o[2].start == 0);
+        CHECK(o[3].start == 100);
+        CHECK(o[1].start == 150);
+    }
 }
