@@ -137,10 +137,10 @@ TEST_CASE("long_harvest and short_harvest take from the victims above T, largest
 // §2.2's example: A holds 2 of an ideal 4, B 8 of 9; C holds 4 of 4, min
 // 2. The shares kept after giving one: A 1/4, B 7/9 = .778, C 3/4. 3
 // processors: B (.778; B would then keep 6/9 = .667), C (.75; then 2/4),
-// B (.667): {0, 2, 1}. Going on: B (.556), B (.444 < C's .5: no) ... in
-// full: B .778, C .75, B .667, B .556, C .5 (C is then at its min), B
-// .444, B .333, A .25 (A at its min), B .222: 9 = {1, 6, 2}. 10 takes B's
-// last (1/9 -> B at its min 1); 11 is more than they can give (1 + 7 + 2).
+// B (.667): {0, 2, 1}. In full, the share each keeps when picked: B .778,
+// C .75, B .667, B .556, C .5 (C is then at its min), B .444, B .333, A
+// .25 (A at its min), B .222: 9 = {1, 6, 2}. 10 takes B's last (1/9 ->
+// B at its min 1); 11 is more than they can give (1 + 7 + 2).
 TEST_CASE("low_impact_harvest takes from the job keeping the largest share of its ideal",
           "[lua][waterfill][malleable]") {
     const std::string low = shipped("harvest/low_impact.lua");
