@@ -28,9 +28,15 @@ namespace rota {
 namespace {
 
 // Sorts runs and merges neighbours, so a grown job's nodes stay few runs.
-void normalise(std::vector<NodeRun>& runs) {
-    std::sort(runs.begin(), runs.end(),
-              [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
+// The runs from `sorted_to` on were appended by a grow, and each part is
+// normally in order already, so a merge of the two does (the runs are
+// disjoint: the order is the same whichever way it is reached).
+void normalise(std::vector<NodeRun>& runs, std::size_t sorted_to) {
+    const auto by_first = [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; };
+    const auto mid = runs.begin() + static_cast<std::ptrdiff_t>(sorted_to);
+    if (!std::is_sorted(runs.begin(), mid, by_first)) std::sort(runs.begin(), mid, by_first);
+    if (!std::is_sorted(mid, runs.end(), by_first)) std::sort(mid, runs.end(), by_first);
+    std::inplace_merge(runs.begin(), mid, runs.end(), by_first);
     std::size_t out = 0;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         if (out > 0 && runs[out - 1].first + runs[out - 1].count == runs[i].first)
@@ -169,8 +175,9 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     moved_.clear();
     if (delta > 0) {
         machine_.matrix().allocate(0, delta, moved_, s);
+        const std::size_t held = a.runs.size();
         a.runs.insert(a.runs.end(), moved_.begin(), moved_.end());
-        normalise(a.runs);
+        normalise(a.runs, held);
         ++counters_.grows;
     } else {
         cut_highest(a.runs, -delta, moved_);
