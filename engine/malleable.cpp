@@ -28,9 +28,15 @@ namespace rota {
 namespace {
 
 // Sorts runs and merges neighbours, so a grown job's nodes stay few runs.
-void normalise(std::vector<NodeRun>& runs) {
-    std::sort(runs.begin(), runs.end(),
-              [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
+// The runs from `sorted_to` on were appended by a grow, and each part is
+// normally in order already, so a merge of the two does (the runs are
+// disjoint: the order is the same whichever way it is reached).
+void normalise(std::vector<NodeRun>& runs, std::size_t sorted_to) {
+    const auto by_first = [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; };
+    const auto mid = runs.begin() + static_cast<std::ptrdiff_t>(sorted_to);
+    if (!std::is_sorted(runs.begin(), mid, by_first)) std::sort(runs.begin(), mid, by_first);
+    if (!std::is_sorted(mid, runs.end(), by_first)) std::sort(mid, runs.end(), by_first);
+    std::inplace_merge(runs.begin(), mid, runs.end(), by_first);
     std::size_t out = 0;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         if (out > 0 && runs[out - 1].first + runs[out - 1].count == runs[i].first)
@@ -164,13 +170,14 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     const Time cost = adapt_cost(j);
     settle_work(j);
     const Time old_end = j.estimated_end();
-    if (now_ < old_end) machine_.give(0, now_, old_end, Demand{j.alloc.procs, nullptr, 0});
+    const std::int32_t was = j.alloc.procs;
     Allocation& a = j.alloc;
     moved_.clear();
     if (delta > 0) {
         machine_.matrix().allocate(0, delta, moved_, s);
+        const std::size_t held = a.runs.size();
         a.runs.insert(a.runs.end(), moved_.begin(), moved_.end());
-        normalise(a.runs);
+        normalise(a.runs, held);
         ++counters_.grows;
     } else {
         cut_highest(a.runs, -delta, moved_);
@@ -183,9 +190,13 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     const Time end =
         j.paused_until +
         static_cast<Time>(std::ceil(j.work_left * static_cast<double>(run_time(j, a.procs))));
-    machine_.take(0, now_, end, Demand{a.procs, nullptr, 0});
+    // One pass over the profile for the old window given back and the new one taken.
+    machine_.rewindow(0, now_, std::max(now_, old_end), end, was, a.procs);
     j.window = end - j.start;
-    expiries_.push({end, j.seq, s});
+    // The heap holds an entry for the job no later than its old end; an end
+    // that moved later is queued when that entry surfaces (next_wakeup), so
+    // a job shrunk many times costs one entry, not one per shrink.
+    if (end < old_end) expiries_.push({end, j.seq, s});
     Action act{delta > 0 ? ActionType::grow : ActionType::shrink, j.spec.id, now_};
     act.delay = cost;
     emit_with_runs(act, moved_, std::abs(delta));

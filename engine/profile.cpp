@@ -497,24 +497,18 @@ void Profile::rebalance(std::size_t c) {
     first_.erase(first_.begin() + static_cast<std::ptrdiff_t>(b));
 }
 
-void Profile::apply(Time start, Time end, const std::int64_t* d, std::int64_t sign) {
-    start = std::max(start, origin_);  // the past is gone
-    if (start >= end) return;
-    ++version_;
-    const Pos a = split_at(start);
-    const Pos b = split_at(end);  // later than a: inserting it does not move a
+void Profile::add_between(Pos a, Pos b, const std::int64_t* d, std::int64_t sign) {
     if (a.c == b.c) {
         add_range(chunk_[a.c], a.i, b.i, d, sign);
-    } else {
-        add_range(chunk_[a.c], a.i, chunk_[a.c].time.size(), d, sign);
-        for (std::size_t c = a.c + 1; c < b.c; ++c)
-            add_range(chunk_[c], 0, chunk_[c].time.size(), d, sign);
-        add_range(chunk_[b.c], 0, b.i, d, sign);
+        return;
     }
-    // Merge steps equal to their predecessor, so the profile has one step
-    // per distinct free level; only the two boundaries can have become so.
-    if (same_as_previous(b)) erase_step(b);
-    if (same_as_previous(a)) erase_step(a);
+    add_range(chunk_[a.c], a.i, chunk_[a.c].time.size(), d, sign);
+    for (std::size_t c = a.c + 1; c < b.c; ++c)
+        add_range(chunk_[c], 0, chunk_[c].time.size(), d, sign);
+    add_range(chunk_[b.c], 0, b.i, d, sign);
+}
+
+void Profile::trim_head() {
     // A boundary at the origin leaves a first step wholly in the past.
     Chunk& head = chunk_[0];
     if (head.time.size() > 1 && head.time[1] <= origin_) {
@@ -524,7 +518,51 @@ void Profile::apply(Time start, Time end, const std::int64_t* d, std::int64_t si
         head.time[0] = kNoTime;
         if (summarized()) refresh(head);
     }
+}
+
+void Profile::apply(Time start, Time end, const std::int64_t* d, std::int64_t sign) {
+    start = std::max(start, origin_);  // the past is gone
+    if (start >= end) return;
+    ++version_;
+    const Pos a = split_at(start);
+    const Pos b = split_at(end);  // later than a: inserting it does not move a
+    add_between(a, b, d, sign);
+    // Merge steps equal to their predecessor, so the profile has one step
+    // per distinct free level; only the two boundaries can have become so.
+    if (same_as_previous(b)) erase_step(b);
+    if (same_as_previous(a)) erase_step(a);
+    trim_head();
     rebalance(std::min(b.c, chunk_.size() - 1));
+    rebalance(std::min(a.c, chunk_.size() - 1));
+}
+
+void Profile::rewindow(Time start, Time old_end, Time new_end, const std::int64_t* was,
+                       const std::int64_t* now) {
+    start = std::max(start, origin_);  // the past is gone
+    if (start >= old_end || start >= new_end || old_end == new_end) {
+        apply(start, old_end, was, +1);
+        apply(start, new_end, now, -1);
+        return;
+    }
+    ++version_;
+    // Until the earlier end the step changes by was - now; between the two
+    // ends by -now (the window grew) or +was (it shrank).
+    delta_.resize(k_);
+    for (std::size_t j = 0; j < k_; ++j) delta_[j] = was[j] - now[j];
+    const bool longer = new_end > old_end;
+    const Pos a = split_at(start);
+    const Pos m = split_at(longer ? old_end : new_end);  // later than a: a stays
+    const Pos b = split_at(longer ? new_end : old_end);  // later than m: m stays
+    add_between(a, m, delta_.data(), +1);
+    add_between(m, b, longer ? now : was, longer ? -1 : +1);
+    // Only the three boundaries can have become equal to their predecessor;
+    // erasing a later step does not move an earlier one.
+    if (same_as_previous(b)) erase_step(b);
+    if (same_as_previous(m)) erase_step(m);
+    if (same_as_previous(a)) erase_step(a);
+    trim_head();
+    rebalance(std::min(b.c, chunk_.size() - 1));
+    rebalance(std::min(m.c, chunk_.size() - 1));
     rebalance(std::min(a.c, chunk_.size() - 1));
 }
 

@@ -45,6 +45,12 @@ class Profile {
     // give it back (a job ends early, a reservation is dropped).
     void take(Time start, Time end, const std::int64_t* d);
     void give(Time start, Time end, const std::int64_t* d);
+    // A window [start, old_end) holding `was` becomes [start, new_end)
+    // holding `now` (a malleable job resized, seed 004): give(start,
+    // old_end, was) then take(start, new_end, now), in one pass over the
+    // steps between, with the same result.
+    void rewindow(Time start, Time old_end, Time new_end, const std::int64_t* was,
+                  const std::int64_t* now);
 
     // The first time >= from at which column 0 has less than `need` free
     // (kForever if never): a job that needs `need` of column 0 fits from
@@ -104,8 +110,9 @@ class Profile {
 
     std::size_t k_;
     std::vector<Chunk> chunk_;
-    std::vector<Time> first_;  // first_[c] == chunk_[c].time[0], for the search
-    Time origin_ = kNoTime;    // updates before this are clipped
+    std::vector<Time> first_;          // first_[c] == chunk_[c].time[0], for the search
+    Time origin_ = kNoTime;            // updates before this are clipped
+    std::vector<std::int64_t> delta_;  // rewindow's scratch
     std::uint64_t version_ = 0;
 
     // Chunks carry their min and max (and searches use them) only when
@@ -129,6 +136,10 @@ class Profile {
     mutable std::vector<std::pair<std::int64_t, Time>> scratch_runs_;
     Time earliest_runs(Time from, std::int64_t x, Time duration, Time latest) const;
     void apply(Time start, Time end, const std::int64_t* d, std::int64_t sign);
+    // Adds sign * d to the steps from a up to, not including, b.
+    void add_between(Pos a, Pos b, const std::int64_t* d, std::int64_t sign);
+    // After a change at the boundaries: the first step wholly in the past goes.
+    void trim_head();
     void add_range(Chunk& ch, std::size_t from, std::size_t to, const std::int64_t* d,
                    std::int64_t sign);
     void refresh(Chunk& ch);

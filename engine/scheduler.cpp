@@ -365,8 +365,13 @@ void Scheduler::advance(Time t) {
         Expiry e = expiries_.top();
         expiries_.pop();
         Job& j = job(e.slot);
-        if (j.state != JobState::running || j.seq != e.seq || j.estimated_end() != e.end)
-            continue;  // ended earlier (or was requeued and started again)
+        if (j.state != JobState::running || j.seq != e.seq) continue;  // ended or restarted
+        if (j.estimated_end() > e.end) {
+            // Its end moved later since (a malleable job shrunk): queue it there.
+            expiries_.push({j.estimated_end(), j.seq, e.slot});
+            continue;
+        }
+        if (j.estimated_end() != e.end) continue;  // its end moved earlier: queued again then
         emit(Action{ActionType::kill, j.spec.id, e.end});
         ++counters_.killed;
         stop_running(e.slot, JobState::killed);
@@ -377,13 +382,15 @@ void Scheduler::advance(Time t) {
 std::optional<Time> Scheduler::next_wakeup() const {
     std::optional<Time> best;
     while (!expiries_.empty()) {
-        const Expiry& e = expiries_.top();
+        const Expiry e = expiries_.top();
         const Job& j = job(e.slot);
-        if (j.state == JobState::running && j.seq == e.seq && j.estimated_end() == e.end) {
+        const bool live = j.state == JobState::running && j.seq == e.seq;
+        if (live && j.estimated_end() == e.end) {
             best = e.end;
             break;
         }
         expiries_.pop();
+        if (live && j.estimated_end() > e.end) expiries_.push({j.estimated_end(), j.seq, e.slot});
     }
     if (time_sharing() && slice_end_ != kForever && (!best || slice_end_ < *best))
         best = slice_end_;

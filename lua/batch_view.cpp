@@ -392,18 +392,28 @@ void ContextView::create(lua_State* L) {
     for (bool& t : touched_) t = false;
 }
 
-const BackfillContext* ContextView::backfill_of(lua_State* L, int idx) {
+const ContextView* ContextView::view_of(lua_State* L, int idx) {
     if (lua_type(L, idx) != LUA_TTABLE || lua_getmetatable(L, idx) == 0) return nullptr;
-    const BackfillContext* ctx = nullptr;
+    const ContextView* view = nullptr;
     // __pairs, unlike __index, stays the same closure once ctx is loaded.
     lua_pushliteral(L, "__pairs");
     lua_rawget(L, -2);
     if (lua_tocfunction(L, -1) == &ContextView::pairs && lua_getupvalue(L, -1, 1) != nullptr) {
-        ctx = static_cast<const ContextView*>(lua_touserdata(L, -1))->backfill_;
+        view = static_cast<const ContextView*>(lua_touserdata(L, -1));
         lua_pop(L, 1);
     }
     lua_pop(L, 2);
-    return ctx;
+    return view;
+}
+
+const BackfillContext* ContextView::backfill_of(lua_State* L, int idx) {
+    const ContextView* view = view_of(L, idx);
+    return view != nullptr ? view->backfill_ : nullptr;
+}
+
+const MalleableContext* ContextView::malleable_of(lua_State* L, int idx) {
+    const ContextView* view = view_of(L, idx);
+    return view != nullptr ? view->malleable_ : nullptr;
 }
 
 void ContextView::rearm(lua_State* L, int meta, int loader) {

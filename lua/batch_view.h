@@ -75,6 +75,10 @@ class BatchView {
     const JobBatch* jobs() const {
         return kind_ == &kJobBatch ? static_cast<const JobBatch*>(batch_) : nullptr;
     }
+    // The malleable batch of the harvest or distribution call under way.
+    const MalleableBatch* malleable() const {
+        return kind_ == &kMalleableBatch ? static_cast<const MalleableBatch*>(batch_) : nullptr;
+    }
     // Counts begin(): a helper's state made in one call is refused in a later one.
     std::uint64_t serial() const { return serial_; }
 
@@ -111,19 +115,28 @@ class ContextView {
             backfill_ = &ctx;
         else
             backfill_ = nullptr;
+        if constexpr (std::is_same_v<Ctx, MalleableContext>)
+            malleable_ = &ctx;
+        else
+            malleable_ = nullptr;
         load_ = &load_fields<Ctx>;
     }
     void end() {
         ctx_ = nullptr;
         common_ = nullptr;
         backfill_ = nullptr;
+        malleable_ = nullptr;
     }
 
     // The backfill context behind the proxy at `idx` during a
     // backfill_select call, else null (see BatchView::of).
     static const BackfillContext* backfill_of(lua_State* L, int idx);
+    // The malleable context behind the proxy at `idx` during a harvest or
+    // distribution call, else null.
+    static const MalleableContext* malleable_of(lua_State* L, int idx);
 
   private:
+    static const ContextView* view_of(lua_State* L, int idx);
     static int index(lua_State* L);
     static int pairs(lua_State* L);
     static int user_index(lua_State* L);
@@ -157,6 +170,7 @@ class ContextView {
     const void* ctx_ = nullptr;
     const CommonContext* common_ = nullptr;
     const BackfillContext* backfill_ = nullptr;
+    const MalleableContext* malleable_ = nullptr;
     bool touched_[kFigures] = {};  // a per-user table was read since it was made
     void (*load_)(lua_State*, int, const void*) = nullptr;
     bool loaded_ = false;  // the proxy's __index is the data table

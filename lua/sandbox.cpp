@@ -4,6 +4,7 @@
 
 #include "bounded.h"
 #include "kselect.h"
+#include "waterfill.h"
 
 #ifndef ROTA_VERSION_STRING
 #define ROTA_VERSION_STRING "0.1.0"
@@ -142,7 +143,7 @@ void push_template(lua_State* L, const LogSink* log) {
 
 void push_rota_meta(lua_State* L) {
     lua_createtable(L, 0, 3);
-    lua_createtable(L, 0, 4);  // the fields every script sees
+    lua_createtable(L, 0, 5);  // the fields every script sees
     lua_pushliteral(L, ROTA_VERSION_STRING);
     lua_setfield(L, -2, "version");
     lua_pushinteger(L, 1'000'000);  // times are integer microseconds
@@ -151,6 +152,8 @@ void push_rota_meta(lua_State* L) {
     lua_setfield(L, -2, "sequence");
     lua_pushcfunction(L, kselect);
     lua_setfield(L, -2, "kselect");
+    lua_pushcfunction(L, waterfill);
+    lua_setfield(L, -2, "waterfill");
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, refuse_rota_write);
     lua_setfield(L, -2, "__newindex");

@@ -14,6 +14,7 @@
 #include "script_path.h"
 #include "slots.h"
 #include "text.h"
+#include "waterfill.h"
 
 namespace rota::lua {
 
@@ -489,7 +490,10 @@ HookOutcome Vm::harvest(const MalleableBatch& victims, const MalleableContext& c
     const int status =
         call(h, slot::mall, mall_view_, &victims, slot::malleable, malleable_view_, ctx);
     if (status != LUA_OK) return failure(h, status);
-    if (!decode_amounts(L(), -1, victims.size(), out, why_)) return invalid(h);
+    // A plan of rota.waterfill answers for itself, without a table of amounts.
+    if (!waterfill_answer(L(), -1, victims, out) &&
+        !decode_amounts(L(), -1, victims.size(), out, why_))
+        return invalid(h);
     lua_settop(L(), slot::top);
     return {};
 }
@@ -502,7 +506,8 @@ HookOutcome Vm::distribution(const MalleableBatch& jobs, const MalleableContext&
     const int status =
         call(h, slot::mall, mall_view_, &jobs, slot::malleable, malleable_view_, ctx);
     if (status != LUA_OK) return failure(h, status);
-    if (!decode_amounts(L(), -1, jobs.size(), out, why_)) return invalid(h);
+    if (!waterfill_answer(L(), -1, jobs, out) && !decode_amounts(L(), -1, jobs.size(), out, why_))
+        return invalid(h);
     if (out.empty()) out.assign(jobs.size(), 0);  // nil: nobody gets anything
     lua_settop(L(), slot::top);
     return {};

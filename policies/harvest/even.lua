@@ -7,20 +7,13 @@
 -- The victims come in start order; none is taken below its min (the
 -- engine lists only jobs above their min that the control policy allows).
 
+-- rota.waterfill does the round robin without a step per processor
+-- (docs/lua-api.md, "Harvest and distribution amounts").
+
 local function harvest(v, ctx, params)
-  local take, need = {}, ctx.needed
-  for i = 1, v.n do take[i] = 0 end
-  local moved = true
-  while need > 0 and moved do
-    moved = false
-    for i = 1, v.n do
-      if need > 0 and v.procs[i] - take[i] > v.min[i] then
-        take[i], need, moved = take[i] + 1, need - 1, true
-      end
-    end
-  end
-  if need > 0 then return nil end
-  return take
+  local w = rota.waterfill(v, ctx)
+  if w:take("even") > 0 then return nil end
+  return w
 end
 
 return { harvest = harvest }

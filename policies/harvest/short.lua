@@ -12,33 +12,9 @@
 -- time left of the victims offered.
 
 local function harvest(v, ctx, params)
-  local T = params.T * 1e6
-  if T < 0 then
-    local sum = 0
-    for i = 1, v.n do sum = sum + v.time_left[i] end
-    T = v.n > 0 and sum / v.n or 0
-  end
-  local order = {}
-  for i = 1, v.n do
-    if v.time_left[i] > T or (v.time_left[i] == T and params.T < 0) then order[#order + 1] = i end
-  end
-  table.sort(order, function(a, b)
-    if v.time_left[a] ~= v.time_left[b] then return v.time_left[a] > v.time_left[b] end
-    return a < b
-  end)
-  local take, need = {}, ctx.needed
-  for i = 1, v.n do take[i] = 0 end
-  local moved = true
-  while need > 0 and moved do
-    moved = false
-    for _, i in ipairs(order) do
-      if need > 0 and v.procs[i] - take[i] > v.min[i] then
-        take[i], need, moved = take[i] + 1, need - 1, true
-      end
-    end
-  end
-  if need > 0 then return nil end
-  return take
+  local w = rota.waterfill(v, ctx)
+  if w:take("short", params.T * 1e6) > 0 then return nil end
+  return w
 end
 
 return { defaults = { T = -1 }, harvest = harvest }

@@ -446,3 +446,35 @@ TEST_CASE("seed 004: bad malleable input is refused with a clear error", "[capi]
     refused("[machine]\nprocs = 8\n[malleable]\nbogus = 1\n", "malleable.bogus");
     refused("[machine]\nprocs = 8\n[gang]\nmpl = 2\n[malleable]\n", "gang");
 }
+
+// A job shrunk twice ends later each time; the engine keeps one expiry
+// entry for it, queued again at the new end when the old one comes due,
+// so its walltime kill follows the last shrink. 8 processors: J1 (min 2,
+// ideal 8, 1000 s) alone. At 100 s J2 (2 of 2) takes 2 from it: 0.9 of
+// its work left at 6 (1333.3 s on 6, linear): 1200 s, to 1300 s. At 200 s
+// J3 (2 of 2) takes 2 more: 0.9 - 100 / 1333.3 = 0.825 left at 4 (2000
+// s): 1650 s, to 1850 s (a microsecond later, from the ceilings).
+TEST_CASE("a job shrunk twice is killed at its last expected end, not an earlier one",
+          "[capi][malleable]") {
+    EnginePtr e = engine_from(malleable(8, "harvest/even.lua", ""));
+    submit(e.get(), 1, 2, 8, 1000);
+    at(e.get(), 0);
+    submit(e.get(), 2, 2, 2, 10000);
+    auto a = at(e.get(), 100);
+    REQUIRE(a.size() == 2);
+    CHECK((a[0].type == ROTA_ACTION_SHRINK && a[0].job == 1));
+    CHECK(wakeup_s(e.get()) == 1300);
+    submit(e.get(), 3, 2, 2, 10000);
+    a = at(e.get(), 200);
+    REQUIRE(a.size() == 2);
+    CHECK((a[0].type == ROTA_ACTION_SHRINK && a[0].job == 1));
+    CHECK(info(e.get(), 1).nodes == 4);
+    // Not 1300 s, the end before the second shrink.
+    CHECK(wakeup_s(e.get()) == 1850);
+    a = at(e.get(), 1301);  // past the entry queued by the first shrink
+    CHECK(a.empty());
+    CHECK(info(e.get(), 1).state == ROTA_JOB_RUNNING);
+    a = at(e.get(), 1851);
+    REQUIRE(a.size() >= 1);
+    CHECK((a[0].type == ROTA_ACTION_KILL && a[0].job == 1));
+}

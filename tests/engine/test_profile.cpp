@@ -324,3 +324,63 @@ TEST_CASE("profile: a search crossing chunks finds runs that end at a chunk boun
         }
     }
 }
+
+// rewindow, the malleable resize's one pass (seed 004), against give then
+// take on a copy, on long random profiles (many chunks): the same steps,
+// the same structure checks. By hand first: 10 processors, a job of 4 on
+// [0, 100) shrinks at 20 to 2 until 150: free 6 before 20, 8 on [20,
+// 150), 10 after; growing it back to 4 until 60: 6 on [20, 60), 10 after.
+TEST_CASE("profile: rewindow moves a window as give then take would") {
+    Profile p({10});
+    take(p, 0, 100, {4});
+    p.advance(20);
+    const D two{2}, four{4};
+    p.rewindow(20, 100, 150, four.data(), two.data());
+    std::vector<std::pair<Time, std::int64_t>> got;
+    p.steps_of(20, 0, got);
+    CHECK(got == std::vector<std::pair<Time, std::int64_t>>{{20, 8}, {150, 10}});
+    p.rewindow(20, 150, 60, two.data(), four.data());
+    p.steps_of(20, 0, got);
+    CHECK(got == std::vector<std::pair<Time, std::int64_t>>{{20, 6}, {60, 10}});
+
+    std::mt19937 rng(4);
+    for (int round = 0; round < 20; ++round) {
+        Profile a({1000});
+        std::vector<std::pair<Time, std::int64_t>> windows;  // end, procs of live windows
+        Time now = 0;
+        for (int op = 0; op < 3000; ++op) {
+            now += std::uniform_int_distribution<Time>(0, 3)(rng);
+            a.advance(now);
+            const auto pick = std::uniform_int_distribution<int>(0, 2)(rng);
+            if (windows.empty() || pick == 0) {
+                const std::int64_t procs = std::uniform_int_distribution<std::int64_t>(1, 5)(rng);
+                const Time end = now + std::uniform_int_distribution<Time>(1, 500)(rng);
+                if (a.free_at(now) < procs) continue;
+                const D d{procs};
+                if (!a.fits(now, d.data(), end - now)) continue;
+                a.take(now, end, d.data());
+                windows.push_back({end, procs});
+                continue;
+            }
+            auto& w =
+                windows[std::uniform_int_distribution<std::size_t>(0, windows.size() - 1)(rng)];
+            const std::int64_t procs =
+                pick == 1 ? std::max<std::int64_t>(1, w.second - 1) : w.second + 1;  // shrink, grow
+            const Time end = std::uniform_int_distribution<int>(0, 1)(rng) == 0
+                                 ? now + std::uniform_int_distribution<Time>(1, 600)(rng)
+                                 : w.first;
+            Profile b = a;
+            const D was{w.second}, is{procs};
+            a.rewindow(now, std::max(now, w.first), end, was.data(), is.data());
+            if (now < w.first) b.give(now, w.first, was.data());
+            b.take(now, end, is.data());
+            a.check();
+            std::vector<std::pair<Time, std::int64_t>> sa, sb;
+            a.steps_of(now, 0, sa);
+            b.steps_of(now, 0, sb);
+            REQUIRE(sa == sb);
+            REQUIRE(a.steps() == b.steps());
+            w = {end, procs};
+        }
+    }
+}

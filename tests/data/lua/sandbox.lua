@@ -38,6 +38,9 @@ local function backfill_select(c, ctx, params)
   -- kselect takes only this call's own batch and context.
   assert(type(rota.kselect) == "function" and not pcall(rota.kselect, {}, ctx))
   assert(not pcall(rota.kselect, c, {}) and not pcall(rota.kselect, ctx, c))
+  -- waterfill takes only a harvest's or a distribution's batch and context.
+  assert(type(rota.waterfill) == "function" and not pcall(rota.waterfill, c, ctx))
+  assert(not pcall(rota.waterfill, {}, {}))
   assert(string.dump == nil and ("x"):rep(2) == "xx")
   local f = assert(load("return 1 + ...", "inline", "t"))
   assert(f(1) == 2)
