@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <new>
 #include <vector>
 
 #include "batch_view.h"
+#include "state_object.h"
 
 namespace rota::lua {
 
@@ -48,11 +48,6 @@ struct ScoreArgs {
     std::size_t w = 0;    // lowest: the window, at most K
     double mismatch = 2;  // lowest
 };
-
-int gc(lua_State* L) {
-    static_cast<KSelect*>(lua_touserdata(L, 1))->~KSelect();
-    return 0;
-}
 
 KSelect& check(lua_State* L) {
     auto* s = static_cast<KSelect*>(luaL_checkudata(L, 1, kMeta));
@@ -216,26 +211,10 @@ int extra(lua_State* L) {
 }
 
 KSelect& state(lua_State* L) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &kStateKey) == LUA_TUSERDATA)
-        return *static_cast<KSelect*>(lua_touserdata(L, -1));
-    lua_pop(L, 1);
-    void* mem = lua_newuserdatauv(L, sizeof(KSelect), 0);
-    if (luaL_newmetatable(L, kMeta)) {
-        static const luaL_Reg methods[] = {{"best", best},    {"score", score}, {"fits", fits},
-                                           {"take", take},    {"usage", usage}, {"extra", extra},
-                                           {nullptr, nullptr}};
-        luaL_newlib(L, methods);
-        lua_setfield(L, -2, "__index");
-        lua_pushcfunction(L, gc);
-        lua_setfield(L, -2, "__gc");
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, "__metatable");
-    }
-    auto* s = new (mem) KSelect{};
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &kStateKey);
-    return *s;
+    static const luaL_Reg methods[] = {{"best", best},    {"score", score}, {"fits", fits},
+                                       {"take", take},    {"usage", usage}, {"extra", extra},
+                                       {nullptr, nullptr}};
+    return state_object<KSelect>(L, &kStateKey, kMeta, methods);
 }
 
 }  // namespace

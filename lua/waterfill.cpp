@@ -1,8 +1,7 @@
 #include "waterfill.h"
 
-#include <new>
-
 #include "batch_view.h"
+#include "state_object.h"
 #include "waterfill_rules.h"
 
 namespace rota::lua {
@@ -26,11 +25,6 @@ struct Waterfill {
         return view != nullptr && view->serial() == serial && view->malleable() == plan.batch;
     }
 };
-
-int gc(lua_State* L) {
-    static_cast<Waterfill*>(lua_touserdata(L, 1))->~Waterfill();
-    return 0;
-}
 
 Waterfill& check(lua_State* L) {
     auto* w = static_cast<Waterfill*>(luaL_checkudata(L, 1, kMeta));
@@ -137,26 +131,10 @@ int amounts(lua_State* L) {
 }
 
 Waterfill& state(lua_State* L) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &kStateKey) == LUA_TUSERDATA)
-        return *static_cast<Waterfill*>(lua_touserdata(L, -1));
-    lua_pop(L, 1);
-    void* mem = lua_newuserdatauv(L, sizeof(Waterfill), 0);
-    if (luaL_newmetatable(L, kMeta)) {
-        static const luaL_Reg methods[] = {
-            {"take", take},     {"give", give},       {"admit", admit_queued}, {"left", left},
-            {"amount", amount}, {"amounts", amounts}, {nullptr, nullptr}};
-        luaL_newlib(L, methods);
-        lua_setfield(L, -2, "__index");
-        lua_pushcfunction(L, gc);
-        lua_setfield(L, -2, "__gc");
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, "__metatable");
-    }
-    auto* w = new (mem) Waterfill{};
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &kStateKey);
-    return *w;
+    static const luaL_Reg methods[] = {
+        {"take", take},     {"give", give},       {"admit", admit_queued}, {"left", left},
+        {"amount", amount}, {"amounts", amounts}, {nullptr, nullptr}};
+    return state_object<Waterfill>(L, &kStateKey, kMeta, methods);
 }
 
 }  // namespace
