@@ -114,6 +114,35 @@ void sink(Plan& p, std::size_t n, std::size_t k, First first) {
     p.heap[k] = i;
 }
 
+// Moves p.left one processor at a time, each to or from the job the heap
+// puts first: key(j) is job j's share for its next processor, or -1 once
+// it can move no more (shares are never negative).
+template <class First, class Key>
+void by_share(Plan& p, First first, Key key) {
+    const MalleableBatch& b = *p.batch;
+    p.heap.assign(1, 0);
+    p.key.resize(b.size());
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        const double k = key(j);
+        if (k < 0) continue;
+        p.heap.push_back(j);
+        p.key[j] = k;
+    }
+    std::size_t n = p.heap.size() - 1;
+    for (std::size_t k = n / 2; k >= 1; --k) sink(p, n, k, first);
+    while (p.left > 0 && n > 0) {
+        const std::size_t j = p.heap[1];
+        ++p.amount[j];
+        --p.left;
+        const double k = key(j);
+        if (k < 0)
+            p.heap[1] = p.heap[n--];
+        else
+            p.key[j] = k;
+        if (n > 0) sink(p, n, 1, first);
+    }
+}
+
 }  // namespace
 
 void take_in_turn(Plan& p, Candidates c, double T) {
@@ -128,34 +157,17 @@ void take_in_turn(Plan& p, Candidates c, double T) {
 void take_by_share(Plan& p) {
     const MalleableBatch& b = *p.batch;
     // The largest share kept first; among equal shares, the earlier job.
-    const auto first = [](double ka, std::size_t a, double kb, std::size_t z) {
-        return ka > kb || (ka == kb && a < z);
-    };
-    const auto share = [&](std::size_t j, std::int64_t kept) {
-        return static_cast<double>(kept) / static_cast<double>(b.ideal[j]);
-    };
-    p.heap.assign(1, 0);
-    p.key.resize(b.size());
-    for (std::size_t j = 0; j < b.size(); ++j) {
-        const std::int64_t kept = b.procs[j] - p.amount[j] - 1;
-        if (kept >= b.min[j]) {
-            p.heap.push_back(j);
-            p.key[j] = share(j, kept);
-        }
-    }
-    std::size_t n = p.heap.size() - 1;
-    for (std::size_t k = n / 2; k >= 1; --k) sink(p, n, k, first);
-    while (p.left > 0 && n > 0) {
-        const std::size_t j = p.heap[1];
-        ++p.amount[j];
-        --p.left;
-        const std::int64_t kept = b.procs[j] - p.amount[j] - 1;
-        if (kept < b.min[j])
-            p.heap[1] = p.heap[n--];
-        else
-            p.key[j] = share(j, kept);
-        if (n > 0) sink(p, n, 1, first);
-    }
+    // A victim gives up its next processor while it keeps at least its min.
+    by_share(
+        p,
+        [](double ka, std::size_t a, double kb, std::size_t z) {
+            return ka > kb || (ka == kb && a < z);
+        },
+        [&](std::size_t j) {
+            const std::int64_t kept = b.procs[j] - p.amount[j] - 1;
+            return kept >= b.min[j] ? static_cast<double>(kept) / static_cast<double>(b.ideal[j])
+                                    : -1.0;
+        });
 }
 
 void admit(Plan& p) {
@@ -183,32 +195,18 @@ void give_in_turn(Plan& p) {
 void give_by_share(Plan& p) {
     const MalleableBatch& b = *p.batch;
     // The smallest share held first; among equal shares, the earlier job.
-    const auto first = [](double ka, std::size_t a, double kb, std::size_t z) {
-        return ka < kb || (ka == kb && a < z);
-    };
-    const auto share = [&](std::size_t j) {
-        return static_cast<double>(b.procs[j] + p.amount[j]) / static_cast<double>(b.ideal[j]);
-    };
-    p.heap.assign(1, 0);
-    p.key.resize(b.size());
-    for (std::size_t j = 0; j < b.size(); ++j) {
-        if (b.queued[j] == 0 && b.procs[j] + p.amount[j] < b.ideal[j]) {
-            p.heap.push_back(j);
-            p.key[j] = share(j);
-        }
-    }
-    std::size_t n = p.heap.size() - 1;
-    for (std::size_t k = n / 2; k >= 1; --k) sink(p, n, k, first);
-    while (p.left > 0 && n > 0) {
-        const std::size_t j = p.heap[1];
-        ++p.amount[j];
-        --p.left;
-        if (b.procs[j] + p.amount[j] >= b.ideal[j])
-            p.heap[1] = p.heap[n--];
-        else
-            p.key[j] = share(j);
-        if (n > 0) sink(p, n, 1, first);
-    }
+    // A running job takes processors until it holds its ideal.
+    by_share(
+        p,
+        [](double ka, std::size_t a, double kb, std::size_t z) {
+            return ka < kb || (ka == kb && a < z);
+        },
+        [&](std::size_t j) {
+            const std::int64_t held = b.procs[j] + p.amount[j];
+            return b.queued[j] == 0 && held < b.ideal[j]
+                       ? static_cast<double>(held) / static_cast<double>(b.ideal[j])
+                       : -1.0;
+        });
 }
 
 void give_most_harvested(Plan& p) {
