@@ -30,6 +30,7 @@ import os
 import resource
 import subprocess
 import sys
+import textwrap
 import time
 from multiprocessing import Pool
 
@@ -391,7 +392,13 @@ def main():
     with Pool(a.parallel) as pool:
         chains = pool.map(chain, jobs, chunksize=1)
         sens_runs = pool.map(sensitivity, sens, chunksize=1)
-    elapsed = time.time() - t0
+    # Wall time over every invocation on this work folder: a resumed run
+    # reads the earlier simulations back and adds only its own time.
+    wall_file = os.path.join(a.workdir, "wall_seconds")
+    before = float(open(wall_file).read()) if os.path.exists(wall_file) else 0.0
+    elapsed = before + time.time() - t0
+    with open(wall_file, "w") as f:
+        f.write("%.1f\n" % elapsed)
     runs = [r for c in chains for r in c]
     sim_cpu = sum(r.get("cpu", 0) for r in runs + sens_runs)
 
@@ -472,7 +479,7 @@ def main():
     out("")
     out("This run: `%s` built from %s; %d simulations taking %s CPU-seconds (%s of them "
         "gang scheduling with 10 s quanta, buddy and first fit), %.0f s of wall time with the "
-        "analysis, %d at a "
+        "analysis (over every invocation on the work folder), %d at a "
         "time, on a 2-core machine shared with other work. Seeds %s. The script resumes from "
         "its work folder (`%s`): delete it to start afresh."
         % (a.rota, commit_stamp(), len(runs) + len(sens_runs), "{:,.0f}".format(sim_cpu),
@@ -720,6 +727,7 @@ def main():
     both = [x for x in LOADS if val("gang600", x) and val("cons", x)]
     below = [x for x in both if val("gang600", x)["mean"] < val("cons", x)["mean"]]
     above = [x for x in both if x not in below]
+    bw = ws["buddy_work"]
     out("| 5 | Gang, even with 600 s quanta, has very low slowdowns and saturates only near "
         "load 1 | gang 600 s %s, slowdown %s at %.2f and %s at %.2f; below Backfill's at "
         "%d of %d loads%s. Gang 10 s %s, slowdown %s at %.2f and %s at %.2f | %s |"
@@ -734,7 +742,12 @@ def main():
            "yes" if (g6 or 0) >= 0.9 and not above else
            "yes up to %.2f; at %s gang 600 s nears saturation and climbs above Backfill, "
            "which the paper does not report" % (max(below), ", ".join("%.2f" % x for x in above))
-           if below and (g6 or 0) >= 0.9 else "partly"))
+           if below and (g6 or 0) >= 0.9 else
+           "low slowdowns: yes, below Backfill's wherever gang 600 s is stable; saturation "
+           "near 1: no, at %.2f: a job holds its whole block, %.2f × its own work on this "
+           "workload, so the blocks need %.2f of the machine there (first fit: see the "
+           "discussion)" % (sat["gang600"], bw, sat["gang600"] * bw)
+           if sat["gang600"] and not above else "partly"))
     used = {k: [b for load in LOADS if val(k, load) for b in val(k, load)["batches"]]
             for k, *_ in SCHEMES}
     metf = {k: [m for load in LOADS if val(k, load) for m in val(k, load)["met"]]
@@ -788,7 +801,7 @@ def main():
                                                 fmt(p["small"]), fmt(p["large"]),
                                                 "/".join(map(str, p["batches"]))))
     out("")
-    out(DISCUSSION % (gang_text(val, sat_text, ws), GANG600_BATCHES,
+    out(DISCUSSION % (gang_text(val, sat_text, sat_load, ws), GANG600_BATCHES,
                       GANG10_BATCHES))
     page = os.path.join(a.out, "classes-sec3.md")
     with open(page, "w") as f:
@@ -796,7 +809,7 @@ def main():
     print("wrote %s and %s in %.0f s" % (page, os.path.join(a.out, FIG), time.time() - t0))
 
 
-def gang_text(val, sat_text, ws):
+def gang_text(val, sat_text, sat_load, ws):
     """The discussion's paragraph on buddy packing: what it changed
     against first fit, from this run's numbers."""
     parts = []
@@ -819,7 +832,14 @@ def gang_text(val, sat_text, ws):
                ("%d of them (%s)" % (len(worse), ", ".join("%.2f" % x for x in worse))
                 if worse else "none of them"),
                sat_text(b), sat_text(f)))
-    return (
+    bw = ws["buddy_work"]
+    sats = sorted({x for x in (sat_load("gang600"), sat_load("gang10")) if x})
+    why = (" Buddy saturates first at %s: the blocks hold %.2f × the offered load, %s of the "
+           "machine there, more than it has however the rows are packed, where first fit "
+           "needs the offered load itself." % (
+               " and ".join("%.2f" % x for x in sats), bw,
+               " and ".join("%.2f" % (x * bw) for x in sats)) if sats else "")
+    text = (
         "* **Gang scheduling packs with the buddy scheme, as the paper's; first fit is shown "
         "beside it.** The paper packs jobs \"using the buddy scheme, including alternate "
         "scheduling\" [4] in as many slots as needed. The gang curves use rota's buddy "
@@ -828,14 +848,15 @@ def gang_text(val, sat_text, ws):
         "rows; rounding every job up to a power of two holds %.2f times the jobs' own work "
         "on this workload (Σ block × runtime over Σ n × runtime; %.0f %% of its jobs of two "
         "nodes or more are powers of two already). What buddy packing changed, against rota's "
-        "first fit on the same runs: %s. What remains rota's: at most 32 rows, so a job that "
+        "first fit on the same runs: %s.%s What remains rota's: at most 32 rows, so a job that "
         "finds no row with a free block waits in the queue and, FCFS, holds up the jobs "
         "behind it (the paper opens as many slots as needed); the row is the best-fit one "
         "(the fewest free nodes among the rows with a block); a job's idle nodes are its "
         "own in every row it occupies, so alternate scheduling copies only whole jobs into "
         "rows where their whole block is idle and never runs another job on them (the "
         "paper's reference [4] is not in our text, and it may use them); no migration."
-        % (ws["buddy_work"], 100 * ws["pow2"] / (1 - ws["serial"]), "; ".join(parts)))
+        % (bw, 100 * ws["pow2"] / (1 - ws["serial"]), "; ".join(parts), why))
+    return textwrap.fill(text, width=95, subsequent_indent="  ", break_on_hyphens=False)
 
 
 DISCUSSION = """## Where rota departs from the paper, and why
