@@ -131,7 +131,7 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
 
 // Gang scheduling (seed 000 §4-5): more than one row of the matrix.
 void parse_gang(const toml::table& t, SchedulerConfig& s) {
-    only_keys(t, "gang", {"mpl", "slice", "migration", "migration_cost", "migration_q"});
+    only_keys(t, "gang", {"mpl", "slice", "migration", "migration_cost", "migration_q", "packing"});
     std::int64_t mpl = get_int(t, "mpl", "gang.", s.rows);
     if (mpl < 1 || mpl > 32)
         fail("key 'gang.mpl' must be between 1 and 32, got " + std::to_string(mpl));
@@ -147,6 +147,15 @@ void parse_gang(const toml::table& t, SchedulerConfig& s) {
     if (q < -1 || q > 1'000'000'000)
         fail("key 'gang.migration_q' must be -1 (unlimited) or 0..1000000000");
     s.migration_q = static_cast<std::int32_t>(q);
+    // How a job's columns are chosen in a row: seed 000's first fit, or
+    // seed 003 §3's buddy scheme (engine/config.h, Packing).
+    const std::string packing = get_string(t, "packing", "gang.");
+    if (packing == "buddy")
+        s.packing = Packing::buddy;
+    else if (packing.empty() || packing == "first_fit")
+        s.packing = Packing::first_fit;
+    else
+        fail("key 'gang.packing' must be \"first_fit\" or \"buddy\", got \"" + packing + "\"");
 }
 
 // Seed 004's iScheduler: malleable jobs, harvest and distribution.
@@ -301,6 +310,28 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
         if (script_for(c, Hook::migration_option))
             fail("key 'policy.migration_option' is never called: gang.migration is false" +
                  (c.preset.empty() ? std::string() : " (preset '" + c.preset + "')"));
+    }
+    // Buddy packing (seed 003 §3) places a job only where a whole block of
+    // columns is free now. A reservation is a count of columns in a row's
+    // profile, which can come due with enough columns free and no block;
+    // migration (§5.4) moves jobs to any free columns; clusters, [malleable]
+    // and [classes] place jobs by rules of their own.
+    if (s.packing == Packing::buddy) {
+        const std::string mode = c.preset.empty() ? std::string() : " (preset '" + c.preset + "')";
+        if (!s.clusters.empty() || s.malleable.enabled || s.classes.enabled)
+            fail(
+                "key 'gang.packing' = \"buddy\" cannot be combined with [[machine.clusters]], "
+                "[malleable] or [classes], which place jobs by rules of their own");
+        if (s.reservation_depth != 0)
+            fail(
+                "key 'gang.packing' = \"buddy\" cannot be combined with reservations "
+                "(scheduler.reservation_depth = " +
+                std::to_string(s.reservation_depth) + mode +
+                "): a reservation counts columns and could come due with no free block; use "
+                "preset \"gs\", or scheduler.reservation_depth = 0");
+        if (s.migration)
+            fail("key 'gang.packing' = \"buddy\" cannot be combined with gang.migration" + mode +
+                 ": migration moves jobs to any free columns, off their blocks");
     }
     // Co-allocation (seed 001) is space sharing: a component's cluster is
     // where it runs, and no row of a matrix could say which.

@@ -61,7 +61,7 @@ int rota_job_info_get(const rota_engine* e, int64_t id, rota_job_info* out) {
         full.estimate = j->spec.estimate;
         full.procs = j->spec.procs;
         full.jumps = j->jumps;
-        full.nodes = j->state == JobState::running ? j->alloc.procs : 0;
+        full.nodes = j->state == JobState::running ? executing_nodes(*j) : 0;
         full.min_procs = j->min_procs();
         full.harvests = j->harvests;
         full.progress = e->sched->progress(*j);
@@ -115,8 +115,10 @@ int rota_job_nodes(const rota_engine* e, int64_t id, int32_t* out, size_t cap, s
         if (!j) throw Error(Errc::not_found, "no job " + std::to_string(id));
         if (j->state != JobState::running)
             throw Error(Errc::state, "job " + std::to_string(id) + " is not running");
+        std::vector<NodeRun> runs;
+        executing_runs(*j, runs);
         std::vector<int32_t> nodes;
-        NodePool::expand(j->alloc.runs, nodes);
+        NodePool::expand(runs, nodes);
         return copy_out<int32_t>(nodes, out, cap, n);
     });
 }

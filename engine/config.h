@@ -118,6 +118,16 @@ struct ClassesConfig {
     bool operator==(const ClassesConfig&) const = default;
 };
 
+// How a job's columns are chosen in a row of the matrix (docs/design.md,
+// "Packing"). first_fit: the lowest free columns, wherever they are.
+// buddy: seed 003 §3's buddy scheme (Feitelson 1996, "Packing schemes for
+// gang scheduling", its reference [4]): a job of n processors holds a whole
+// block of the buddy tree, n rounded up to the power of two p, aligned at a
+// multiple of p, and runs on the block's first n columns; its replicas in
+// other rows take the same block. The tree is over the power of two that
+// covers the machine, its blocks clipped to the machine's columns.
+enum class Packing : std::uint8_t { first_fit, buddy };
+
 struct SchedulerConfig {
     // The machine (docs/design.md, "The machine model"): `procs` nodes, the
     // columns of an Ousterhout matrix of `rows` time slices (seed 000 §4),
@@ -145,6 +155,8 @@ struct SchedulerConfig {
     bool backfill = true;
     std::int32_t reservation_depth = 1;
     static constexpr std::int32_t kUnlimited = -1;
+
+    Packing packing = Packing::first_fit;
 
     // Migration between rows (seed 000 §5.4, MGS and MBGS).
     bool migration = false;

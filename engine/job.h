@@ -60,6 +60,8 @@ struct JobSpec {
 // model"): its columns, as node runs, in its home row and in every row it
 // is replicated into (seed 000 §4: a job keeps its columns in every row).
 // With one row (space sharing) the home row is 0 and the mask 1.
+// Under buddy packing (gang.packing = "buddy") the columns held are the
+// job's whole buddy block, more than it runs on: executing_runs below.
 struct Allocation {
     std::vector<NodeRun> runs;
     std::int32_t procs = 0;  // columns held, the sum of the runs
@@ -121,5 +123,15 @@ struct Job {
     std::int32_t min_procs() const { return spec.min_procs > 0 ? spec.min_procs : spec.procs; }
     Time estimated_end() const { return start + window; }
 };
+
+// The nodes a running job executes on, as runs appended to `out`: the
+// first spec.procs of the columns it holds. Only a job placed by buddy
+// packing holds more (its block); under the iScheduler it may hold fewer.
+inline void executing_runs(const Job& j, std::vector<NodeRun>& out) {
+    NodePool::first(j.alloc.runs, j.spec.procs, out);
+}
+inline std::int32_t executing_nodes(const Job& j) {
+    return j.alloc.procs < j.spec.procs ? j.alloc.procs : j.spec.procs;
+}
 
 }  // namespace rota

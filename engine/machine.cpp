@@ -18,6 +18,7 @@ std::vector<std::int64_t> capacities(const SchedulerConfig& cfg) {
 
 Machine::Machine(const SchedulerConfig& cfg)
     : matrix_(cfg.rows, cfg.procs),
+      packing_(cfg.packing),
       rows_(static_cast<std::size_t>(cfg.rows), Profile({cfg.procs})),
       pool_capacity_(capacities(cfg)),
       limit_(static_cast<std::size_t>(cfg.procs) + 1, 0),
@@ -151,7 +152,15 @@ std::int32_t Machine::row_for_now(const Demand& d, Time now) const {
     for (std::int32_t r = 0; r < rows(); ++r) {
         if (matrix_.free(r) < d.procs) continue;
         if (best >= 0 && matrix_.free(r) >= matrix_.free(best)) continue;  // best fit
-        if (fits_at(r, d, now)) best = r;
+        if (buddy()) {
+            NodeRun block{};
+            if (!matrix_.buddy_block(r, d.procs, block)) continue;
+            Demand whole = d;
+            whole.procs = block.count;
+            if (fits_at(r, whole, now)) best = r;
+        } else if (fits_at(r, d, now)) {
+            best = r;
+        }
     }
     return best;
 }

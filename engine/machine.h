@@ -86,7 +86,14 @@ class Machine {
     // The best-fit row (fewest free columns) in which `d` can start now:
     // enough free columns, and its row's profile and the pools hold it for
     // the whole window, so that no reservation is touched. -1 if none.
+    // Under buddy packing the row needs a free block for the job
+    // (buddy_block), and its profile must hold the whole block.
     std::int32_t row_for_now(const Demand& d, Time now) const;
+    // Buddy packing: the block of `row` a job of `procs` would hold now.
+    bool buddy() const { return packing_ == Packing::buddy; }
+    bool buddy_block(std::int32_t row, std::int32_t procs, NodeRun& out) const {
+        return matrix_.buddy_block(row, procs, out);
+    }
     // The earliest start at or after `from` over the rows `ok` accepts
     // (nullptr: all), ties to the lowest row. {kForever, -1} if no row is
     // accepted; {kForever, row} if no window ends by kHorizon.
@@ -147,6 +154,7 @@ class Machine {
 
   private:
     Matrix matrix_;
+    Packing packing_;
     std::vector<std::int32_t> cluster_first_, cluster_nodes_;
     std::vector<Profile> cluster_prof_;
     mutable std::vector<std::pair<std::int64_t, std::int32_t>> room_;  // worst_fit's scratch

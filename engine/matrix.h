@@ -83,6 +83,11 @@ class Matrix {
     std::int32_t free_in(std::int32_t row, std::int32_t first, std::int32_t end) const {
         return free_[idx(row)].idle_in(first, end);
     }
+    // Buddy packing (gang.packing = "buddy"): the block of `row` a job of
+    // `n` columns would hold (NodePool::buddy_block); false if none is free.
+    bool buddy_block(std::int32_t row, std::int32_t n, NodeRun& out) const {
+        return free_[idx(row)].buddy_block(n, out);
+    }
     // The `n` lowest free columns of `row`, as runs; the caller checked free().
     void lowest_free(std::int32_t row, std::int32_t n, std::vector<NodeRun>& out) const {
         free_[idx(row)].lowest(n, out);

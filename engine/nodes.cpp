@@ -83,6 +83,44 @@ std::int32_t NodePool::idle_in(std::int32_t first, std::int32_t end) const {
     return n;
 }
 
+bool NodePool::buddy_block(std::int32_t count, NodeRun& out) const {
+    if (count <= 0 || count > idle_) return false;
+    const auto p = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint32_t>(count)));
+    const auto top = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint32_t>(size_)));
+    std::int64_t best = 0;  // the size of the chosen free block, 0: none yet
+    // Depth first, lower half first: a later block of the same size is
+    // never preferred. A block stops the descent when it is idle (it is a
+    // free block: its parent was not idle) or has too few idle nodes.
+    auto visit = [&](auto& self, std::int64_t first, std::int64_t size) -> void {
+        if (best == p || first >= size_) return;  // nothing smaller than p holds it
+        const auto clipped = static_cast<std::int32_t>(std::min<std::int64_t>(size, size_ - first));
+        if (clipped < count) return;
+        const auto lo = static_cast<std::int32_t>(first);
+        const std::int32_t idle = idle_in(lo, lo + clipped);
+        if (idle < count) return;
+        if (idle == clipped) {
+            if (best == 0 || size < best) {
+                best = size;
+                out = {lo, clipped};
+            }
+            return;
+        }
+        if (size == p) return;  // partly busy and no smaller block holds the job
+        self(self, first, size / 2);
+        self(self, first + size / 2, size / 2);
+    };
+    visit(visit, 0, top);
+    if (best == 0) return false;
+    out.count = static_cast<std::int32_t>(std::min<std::int64_t>(p, out.count));
+    return true;
+}
+
+bool NodePool::is_buddy_block(const NodeRun& r, std::int32_t count, std::int32_t size) {
+    if (count <= 0 || r.first < 0 || r.count < count || r.first > size - r.count) return false;
+    const auto p = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint32_t>(count)));
+    return r.first % p == 0 && r.count == std::min<std::int64_t>(p, size - r.first);
+}
+
 void NodePool::allocate_in(std::int32_t first, std::int32_t end, std::int32_t count,
                            std::vector<NodeRun>& out) {
     const std::size_t from = out.size();
@@ -189,6 +227,17 @@ void NodePool::idle_nodes(std::vector<std::int32_t>& out) const {
 void NodePool::expand(const std::vector<NodeRun>& runs, std::vector<std::int32_t>& out) {
     for (const NodeRun& r : runs)
         for (std::int32_t k = 0; k < r.count; ++k) out.push_back(r.first + k);
+}
+
+std::int32_t NodePool::first(const std::vector<NodeRun>& runs, std::int32_t n,
+                             std::vector<NodeRun>& out) {
+    std::int32_t left = n;
+    for (const NodeRun& r : runs) {
+        if (left <= 0) break;
+        out.push_back({r.first, std::min(r.count, left)});
+        left -= out.back().count;
+    }
+    return n - std::max(left, 0);
 }
 
 std::int32_t NodePool::count(const std::vector<NodeRun>& runs) {

@@ -30,6 +30,18 @@ class NodePool {
     void allocate_in(std::int32_t first, std::int32_t end, std::int32_t count,
                      std::vector<NodeRun>& out);
     std::int32_t idle_in(std::int32_t first, std::int32_t end) const;
+    // The buddy system's choice for `count` nodes (gang.packing = "buddy"):
+    // the nodes form a binary tree of aligned blocks over the power of two
+    // covering size(), each block clipped to the nodes that exist; of the
+    // idle blocks whose parent is not idle (the buddy system's free blocks)
+    // that hold `count` nodes, the smallest, the lowest on a tie, is split
+    // down to its first block of bit_ceil(count) nodes, clipped. False if
+    // no idle block holds `count` nodes.
+    bool buddy_block(std::int32_t count, NodeRun& out) const;
+    // Whether `r` is a block buddy_block() can give for `count` nodes out
+    // of `size`: aligned at a multiple of bit_ceil(count), that long or
+    // clipped at `size`, and at least `count` long.
+    static bool is_buddy_block(const NodeRun& r, std::int32_t count, std::int32_t size);
     // Marks the nodes of `runs` busy (they must be idle) or idle again.
     void take(const std::vector<NodeRun>& runs);
     void release(const std::vector<NodeRun>& runs);
@@ -46,6 +58,10 @@ class NodePool {
 
     static void expand(const std::vector<NodeRun>& runs, std::vector<std::int32_t>& out);
     static std::int32_t count(const std::vector<NodeRun>& runs);
+    // Appends to `out` the runs of the first `n` nodes of `runs` (all of
+    // them if they have fewer); returns how many nodes that is.
+    static std::int32_t first(const std::vector<NodeRun>& runs, std::int32_t n,
+                              std::vector<NodeRun>& out);
 
   private:
     std::vector<std::uint64_t> bits_;  // 1 = idle

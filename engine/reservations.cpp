@@ -17,6 +17,11 @@ namespace rota {
 
 void Scheduler::start(Slot s, std::int32_t row) {
     Job& j = job(s);
+    Matrix& m = machine_.matrix();
+    // Buddy packing: the job holds its whole block, in the profile too.
+    NodeRun block{0, 0};
+    if (machine_.buddy() && !m.buddy_block(row, j.spec.procs, block))
+        throw Error(Errc::internal, "start: no buddy block is free in the row");
     if (j.reserved()) {
         if (j.reserved_row != row || j.reserved_start != now_)
             throw Error(Errc::internal, "start outside the job's reservation");
@@ -32,18 +37,23 @@ void Scheduler::start(Slot s, std::int32_t row) {
             if (policy_[static_cast<int>(Hook::placement)] && !quarantined(Hook::placement))
                 choose_placement(s);
         }
-        machine_.take(row, now_, now_ + j.window, demand(j));
+        Demand d = demand(j);
+        if (block.count > 0) d.procs = block.count;
+        machine_.take(row, now_, now_ + j.window, d);
     }
-    Matrix& m = machine_.matrix();
     if (m.free(row) < j.spec.procs)
         throw Error(Errc::internal, "start: the profile and the matrix disagree");
     Allocation& a = j.alloc;
     a.runs.clear();
-    if (clustered())
+    if (clustered()) {
         machine_.allocate_components(demand(j), a.runs);
-    else
+    } else if (block.count > 0) {
+        a.runs.push_back(block);
+        m.place(row, a.runs, s);
+    } else {
         m.allocate(row, j.spec.procs, a.runs, s);
-    a.procs = j.spec.procs;
+    }
+    a.procs = block.count > 0 ? block.count : j.spec.procs;
     a.home_row = static_cast<std::int16_t>(row);
     a.row_mask = 1u << row;
     j.start = now_;
@@ -58,8 +68,7 @@ void Scheduler::start(Slot s, std::int32_t row) {
     }
     // With one row the estimate is the walltime and the engine kills.
     expiries_.push({j.estimated_end(), j.seq, s});
-    Action act{ActionType::start, j.spec.id, now_};
-    emit_with_runs(act, a.runs, a.procs);
+    emit_job_runs(Action{ActionType::start, j.spec.id, now_}, j, a.runs);
 }
 
 bool Scheduler::can_reserve() const {

@@ -26,6 +26,7 @@ void Scheduler::check_retune(const SchedulerConfig& next) const {
     if (next.backfill != cfg_.backfill) fixed("scheduler.backfill");
     if (next.reservation_depth != cfg_.reservation_depth) fixed("scheduler.reservation_depth");
     if (next.migration != cfg_.migration) fixed("gang.migration");
+    if (next.packing != cfg_.packing) fixed("gang.packing");
     if (next.usage_half_life != cfg_.usage_half_life) fixed("scheduler.usage_half_life");
     if (!(next.malleable == cfg_.malleable)) fixed("malleable");
     if (!(next.classes == cfg_.classes)) fixed("classes");

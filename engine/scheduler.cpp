@@ -18,6 +18,19 @@ SchedulerConfig checked(SchedulerConfig cfg) {
         fail("scheduler.reservation_depth must be -1 (unlimited) or >= 0");
     if (cfg.migration_cost < 0) fail("gang.migration_cost must not be negative");
     if (cfg.migration_q < -1) fail("gang.migration_q must be -1 (unlimited) or >= 0");
+    // Buddy packing places a job in a block of columns free now; a promise
+    // in a row's profile counts columns, and could come due with enough of
+    // them free but no block; migration moves jobs to any free columns.
+    if (cfg.packing == Packing::buddy) {
+        if (!cfg.clusters.empty() || cfg.malleable.enabled || cfg.classes.enabled)
+            fail(
+                "gang.packing = \"buddy\" cannot be combined with machine.clusters, [malleable] "
+                "or [classes]");
+        if (cfg.reservation_depth != 0)
+            fail(
+                "gang.packing = \"buddy\" needs scheduler.reservation_depth = 0 (no reservations)");
+        if (cfg.migration) fail("gang.packing = \"buddy\" cannot be combined with gang.migration");
+    }
     if (cfg.rekey_interval < 0) fail("scheduler.rekey_interval must not be negative");
     if (cfg.usage_half_life < 0) fail("scheduler.usage_half_life must not be negative");
     for (const auto& p : cfg.pools)
@@ -424,6 +437,17 @@ void Scheduler::emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::
     run_arena_.insert(run_arena_.end(), runs.begin(), runs.end());
     if (clustered())
         for (const NodeRun& r : runs) run_cluster_arena_.push_back(machine_.cluster_of(r.first));
+    emit(a);
+}
+
+void Scheduler::emit_job_runs(Action a, const Job& j, const std::vector<NodeRun>& runs) {
+    const std::size_t from = run_arena_.size();
+    a.run_offset = static_cast<std::uint32_t>(from);
+    a.nodes = NodePool::first(runs, j.spec.procs, run_arena_);
+    a.run_count = static_cast<std::uint32_t>(run_arena_.size() - from);
+    if (clustered())
+        for (std::size_t k = from; k < run_arena_.size(); ++k)
+            run_cluster_arena_.push_back(machine_.cluster_of(run_arena_[k].first));
     emit(a);
 }
 

@@ -342,7 +342,12 @@ class Scheduler {
     bool clustered() const { return !cfg_.clusters.empty(); }
     // One row, no pools, no clusters: the questions of the walk have their
     // fast answers (Machine::fits_now_fast, the queue's block index).
-    bool simple() const { return cfg_.rows == 1 && cfg_.pools.empty() && cfg_.clusters.empty(); }
+    // Buddy packing needs a block, not a count of free columns, so it is
+    // never simple.
+    bool simple() const {
+        return cfg_.rows == 1 && cfg_.pools.empty() && cfg_.clusters.empty() &&
+               cfg_.packing == Packing::first_fit;
+    }
 
     // Co-allocation (placement.cpp, seed 001 §3): where the components of
     // a job starting afresh go, when a placement policy is configured.
@@ -373,6 +378,9 @@ class Scheduler {
     void forget(Slot s);
     void emit(Action a) { (buffer_pass_ ? pass_actions_ : actions_).push_back(a); }
     void emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::int32_t nodes);
+    // The same for job j on the columns `runs` it holds, of which the
+    // action names those it executes on (executing_runs, job.h).
+    void emit_job_runs(Action a, const Job& j, const std::vector<NodeRun>& runs);
     void reject(Slot s, std::string reason);
 
     // The pass (pass.cpp).

@@ -28,6 +28,8 @@ bool same_runs(const std::vector<NodeRun>& x, const std::vector<NodeRun>& y) {
 // the columns it now holds); applied in this order no action puts a job on
 // cells another still holds. MIGRATE actions then say what was
 // checkpointed and restarted and for how long (they place nothing).
+// Under buddy packing the columns named are those the job runs on, the
+// first of its block (emit_job_runs); the rest of the block stays idle.
 void Scheduler::announce_placements() {
     auto on = [](std::uint32_t mask, std::int32_t r) { return (mask & bit(r)) != 0; };
     const std::int32_t rows = cfg_.rows;
@@ -41,7 +43,7 @@ void Scheduler::announce_placements() {
             if (on(p.mask, r) && (!on(a.row_mask, r) || moved_columns)) {
                 Action act{ActionType::unreplicate, job(s).spec.id, now_};
                 act.row = r;
-                emit_with_runs(act, p.runs, a.procs);
+                emit_job_runs(act, job(s), p.runs);
             }
     }
     b = 0;
@@ -52,14 +54,14 @@ void Scheduler::announce_placements() {
         if (p.home != a.home_row) {
             Action act{ActionType::move, job(s).spec.id, now_};
             act.row = a.home_row;
-            emit_with_runs(act, a.runs, a.procs);
+            emit_job_runs(act, job(s), a.runs);
         }
     }
     for (Slot s : started_in_pass_) {  // new jobs, in their final place
         const Allocation& a = job(s).alloc;
         Action act{ActionType::start, job(s).spec.id, now_};
         act.row = a.home_row;
-        emit_with_runs(act, a.runs, a.procs);
+        emit_job_runs(act, job(s), a.runs);
     }
     b = 0;
     for (Slot s : running_) {  // placements
@@ -73,7 +75,7 @@ void Scheduler::announce_placements() {
             if (on(a.row_mask, r) && !on(held, r)) {
                 Action act{ActionType::replicate, job(s).spec.id, now_};
                 act.row = r;
-                emit_with_runs(act, a.runs, a.procs);
+                emit_job_runs(act, job(s), a.runs);
             }
     }
     actions_.insert(actions_.end(), pass_actions_.begin(), pass_actions_.end());

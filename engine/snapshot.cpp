@@ -107,6 +107,10 @@ struct Record {
         if (*end) bad("'" + t + "' is not a number");
         return v;
     }
+    bool more() {
+        in >> std::ws;
+        return in.peek() != std::char_traits<char>::eof();
+    }
     std::string word() {
         std::string t;
         if (!(in >> t)) bad("record '" + line.substr(0, 40) + "' is short");
@@ -225,6 +229,7 @@ std::string Scheduler::snapshot() const {
     }
     num(cfg_.classes.enabled ? cfg_.classes.base.classes.size() : 0);
     num(cfg_.malleable.enabled ? 1 : 0);
+    if (cfg_.packing == Packing::buddy) o += " buddy";  // absent: first fit (format 1 as before)
     o += "\nclock";
     num(now_);
     num(next_seq_);
@@ -500,6 +505,10 @@ void Scheduler::restore(const std::string& text) {
         if ((malleable != 0) != cfg_.malleable.enabled)
             mismatch("[malleable]", malleable ? "on" : "off",
                      cfg_.malleable.enabled ? "on" : "off");
+        const std::string packing = r.more() ? r.word() : "first_fit";
+        if (packing != "first_fit" && packing != "buddy") bad("unknown packing '" + packing + "'");
+        const std::string have_packing = cfg_.packing == Packing::buddy ? "buddy" : "first_fit";
+        if (packing != have_packing) mismatch("gang.packing", packing, have_packing);
         r.done();
     }
     {
@@ -721,11 +730,14 @@ void Scheduler::restore(const std::string& text) {
         if (index_.find(sp.id) != JobIndex::kNone) bad(who + " is listed twice");
         index_.insert(sp.id, s);
         if (j.state == JobState::running) {
-            // A malleable job runs on anything from its min to its ideal.
+            // A malleable job runs on anything from its min to its ideal;
+            // under buddy packing one the engine placed holds its block.
+            const bool block = machine_.buddy() && j.alloc.runs.size() == 1 &&
+                               NodePool::is_buddy_block(j.alloc.runs[0], sp.procs, cfg_.procs);
             const bool size_ok =
                 cfg_.malleable.enabled
                     ? held == alloc_procs && held >= j.min_procs() && held <= sp.procs
-                    : held == sp.procs && alloc_procs == held;
+                    : (held == sp.procs || block) && alloc_procs == held;
             if (!size_ok || j.reserved())
                 bad(who + ": running on " + std::to_string(held) + " nodes for " +
                     std::to_string(sp.procs));

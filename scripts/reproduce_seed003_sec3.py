@@ -13,7 +13,9 @@ repeated runs follow the run before them, SWF fields 17 and 18). Every
 scheme of §3.1 runs over the loads: FCFS, backfilling with exact runtimes
 (conservative, and EASY), prime/non-prime time
 (policies/admission/prime_time.lua, on a first-fit queue and on a strict
-FCFS queue) and gang scheduling with 10 s and 600 s quanta. The average
+FCFS queue) and gang scheduling with 10 s and 600 s quanta, with buddy
+packing as in the paper (`--packing buddy`) and, for comparison, with
+rota's first fit. The average
 slowdown and its 90 % confidence interval are computed here, in Python,
 from the simulator's per-job CSV: batch means over job terminations, 3,333
 per batch, the first discarded, at least 3 batches, stopping as soon as
@@ -28,6 +30,7 @@ import os
 import resource
 import subprocess
 import sys
+import textwrap
 import time
 from multiprocessing import Pool
 
@@ -50,7 +53,10 @@ SATURATED = 0.01      # work in the system at the last new arrival, share of the
 # and for 10 s slices fewer loads.
 GANG600_BATCHES = 20
 GANG10_BATCHES = 5
-LOADS_OF = {"gang10": [0.2, 0.4, 0.6, 0.8, 0.9, 0.95]}
+LOADS_OF = {"gang10": [0.2, 0.4, 0.6, 0.8, 0.9, 0.95],
+            "gang10-ff": [0.2, 0.4, 0.6, 0.8, 0.9, 0.95]}
+GANG = ["--policy", "gs", "--mpl", "32"]
+BUDDY = ["--packing", "buddy"]
 
 PRIME_TOML = """[policy.admission]
 script = "admission/prime_time.lua"
@@ -69,15 +75,17 @@ SCHEMES = [
      FIRST_FIT + PRIME_TOML, MAX_BATCHES),
     ("prime-fcfs", "Prime (FCFS)", ["--policy", "fcfs", "--cycle", "43200"], PRIME_TOML,
      MAX_BATCHES),
-    ("gang600", "Gang 600 s", ["--policy", "gs", "--mpl", "32", "--slice", "600"], None,
-     GANG600_BATCHES),
-    ("gang10", "Gang 10 s", ["--policy", "gs", "--mpl", "32", "--slice", "10"], None,
-     GANG10_BATCHES),
+    ("gang600", "Gang 600 s (buddy)", GANG + ["--slice", "600"] + BUDDY, None, GANG600_BATCHES),
+    ("gang10", "Gang 10 s (buddy)", GANG + ["--slice", "10"] + BUDDY, None, GANG10_BATCHES),
+    ("gang600-ff", "Gang 600 s (first fit)", GANG + ["--slice", "600"], None, GANG600_BATCHES),
+    ("gang10-ff", "Gang 10 s (first fit)", GANG + ["--slice", "10"], None, GANG10_BATCHES),
 ]
+GANG_KEYS = ("gang600", "gang10", "gang600-ff", "gang10-ff")
 LABEL = {k: lab for k, lab, *_ in SCHEMES}
 STYLE = {"fcfs": ("k", "o", "-"), "cons": ("tab:blue", "s", "-"), "easy": ("tab:blue", "s", ":"),
          "prime": ("tab:orange", "^", "-"), "prime-fcfs": ("tab:orange", "^", ":"),
-         "gang600": ("tab:green", "D", "-"), "gang10": ("tab:red", "v", "-")}
+         "gang600": ("tab:green", "D", "-"), "gang10": ("tab:red", "v", "-"),
+         "gang600-ff": ("tab:green", "d", "--"), "gang10-ff": ("tab:red", "1", "--")}
 
 # Prime's parameters (§3.3: "relatively insensitive to the exact values"),
 # on the first-fit queue at one load.
@@ -178,6 +186,10 @@ def workload_stats(recs):
         "le10m": sum(1 for r in rt if r <= 600) / n,
         "gt4h": sum(1 for r in rt if r > 14400) / n,
         "corr": cov / (sd * sp), "mean_size": mp, "buckets": buckets,
+        # Buddy packing holds n rounded up to a power of two (at most PROCS):
+        # the work of the blocks over the work of the jobs.
+        "buddy_work": sum(min(1 << (p - 1).bit_length(), PROCS) * r for r, p in zip(rt, pr)) /
+        sum(p * r for r, p in zip(rt, pr)),
     }
 
 
@@ -374,12 +386,19 @@ def main():
 
     # Longest chains first: gang 10 s, then gang 600 s.
     jobs = [(a, key, flags, cfg, b, seed) for key, _, flags, cfg, b in SCHEMES for seed in seeds]
-    jobs.sort(key=lambda j: {"gang10": 0, "gang600": 1}.get(j[1], 2))
+    jobs.sort(key=lambda j: {"gang10": 0, "gang10-ff": 0, "gang600": 1,
+                             "gang600-ff": 1}.get(j[1], 2))
     sens = [(a, lab, th, sh, seed) for lab, th, sh in SENSITIVITY for seed in seeds]
     with Pool(a.parallel) as pool:
         chains = pool.map(chain, jobs, chunksize=1)
         sens_runs = pool.map(sensitivity, sens, chunksize=1)
-    elapsed = time.time() - t0
+    # Wall time over every invocation on this work folder: a resumed run
+    # reads the earlier simulations back and adds only its own time.
+    wall_file = os.path.join(a.workdir, "wall_seconds")
+    before = float(open(wall_file).read()) if os.path.exists(wall_file) else 0.0
+    elapsed = before + time.time() - t0
+    with open(wall_file, "w") as f:
+        f.write("%.1f\n" % elapsed)
     runs = [r for c in chains for r in c]
     sim_cpu = sum(r.get("cpu", 0) for r in runs + sens_runs)
 
@@ -459,11 +478,13 @@ def main():
         "          # --workdir DIR, --parallel N, --seeds 1,2,3")
     out("")
     out("This run: `%s` built from %s; %d simulations taking %s CPU-seconds (%s of them "
-        "gang scheduling with 10 s quanta), %.0f s of wall time with the analysis, %d at a "
+        "gang scheduling with 10 s quanta, buddy and first fit), %.0f s of wall time with the "
+        "analysis (over every invocation on the work folder), %d at a "
         "time, on a 2-core machine shared with other work. Seeds %s. The script resumes from "
         "its work folder (`%s`): delete it to start afresh."
         % (a.rota, commit_stamp(), len(runs) + len(sens_runs), "{:,.0f}".format(sim_cpu),
-           "{:,.0f}".format(sum(r.get("cpu", 0) for r in runs if r["scheme"] == "gang10")),
+           "{:,.0f}".format(sum(r.get("cpu", 0) for r in runs
+                                if r["scheme"] in ("gang10", "gang10-ff"))),
            elapsed, a.parallel, ", ".join(map(str, seeds)), a.workdir))
     out("")
     out("## What the paper shows")
@@ -473,7 +494,9 @@ def main():
         "(variable partitioning, first come first served), **Backfill** with exact runtimes, "
         "**Prime** (during prime time jobs above 32 nodes may run 10 minutes and smaller jobs "
         "4 hours provided at least 32 nodes are available; no limits in non-prime time; shifts "
-        "of 12 hours) and **Gang** scheduling without runtime knowledge, with 10 s and 600 s "
+        "of 12 hours) and **Gang** scheduling without runtime knowledge, \"packed into slots "
+        "using the buddy scheme, including alternate scheduling\" (its reference [4], "
+        "Feitelson's *Packing schemes for gang scheduling*, 1996), with 10 s and 600 s "
         "quanta. The figure is not in the text we have; §3.3 states its shape:")
     out("")
     out("1. FCFS saturates at extremely low loads and, even before, has very high slowdowns.")
@@ -547,10 +570,17 @@ def main():
         "starts, as a batch system's FIFO scheduler does when it is not strict; the NASA Ames "
         "SP2 ran PBS, §3.1's reference [14]) and, as a variant, on a **strict FCFS** queue "
         "(`--policy fcfs`); §3.1 does not say which |")
-    out("| Gang | `--policy gs --mpl 32 --slice 10` and `--slice 600`: rota's gang scheduler "
-        "(seed 000's GS: FCFS into the first row with room, replication into idle columns of "
-        "other rows as in FillMatrix, empty rows skipped), no context-switch overhead (§3.3 "
-        "models none) |")
+    out("| Gang (buddy) | `--policy gs --mpl 32 --slice 10` and `--slice 600` with "
+        "`--packing buddy` ([buddy packing](../config.md#buddy-packing)): FCFS; a job of n "
+        "nodes holds a block of the buddy tree, n rounded up to a power of two and aligned, "
+        "the smallest free block that holds it split down to size, and runs on its first n "
+        "nodes; its row is the one with the fewest free nodes among those that have such a "
+        "block; alternate scheduling is seed 000's FillMatrix, the job copied into every "
+        "other row where the same block is idle; empty rows are skipped; no context-switch "
+        "overhead (§3.3 models none) |")
+    out("| Gang (first fit) | the same without the buddy tree (`--packing first_fit`, rota's "
+        "default): a job takes the lowest free nodes of its row, wherever they are, and is "
+        "copied into other rows where those nodes are idle |")
     out("")
     out("## Method")
     out("")
@@ -560,7 +590,8 @@ def main():
         "terminations and drops the first. §3.2's rule then runs per seed: the 90 %% Student-t "
         "interval of the batch means after k = 3, 4, … batches, stopping at the first k whose "
         "half-width is at most 10 %% of the mean, or at the last batch simulated: 100 (FCFS, "
-        "Backfill, Prime, as the paper's maximum), %d (gang 600 s) or %d (gang 10 s), the "
+        "Backfill, Prime, as the paper's maximum), %d (gang 600 s) or %d (gang 10 s, "
+        "buddy and first fit alike), the "
         "gang runs being the first %s and %s jobs of the same workloads, for run time. The "
         "point plotted pools the seeds' batches up to where each stopped: its value is their "
         "mean and its bar their 90 %% interval. The batch means are computed here, not by the "
@@ -647,7 +678,7 @@ def main():
     out("")
     out("| # | the paper (§3.2–3.3) | rota | holds? |")
     out("|---|---|---|---|")
-    f_vs = min((val(k, low)["mean"] for k in ("cons", "easy", "prime", "gang600", "gang10")
+    f_vs = min((val(k, low)["mean"] for k in ("cons", "easy", "prime") + GANG_KEYS
                 if val(k, low)), default=float("nan"))
     out("| 1 | FCFS saturates at extremely low loads and has very high slowdowns before | FCFS "
         "%s; slowdown %s at load %.2f, where the best other scheme has %s | %s |"
@@ -696,6 +727,7 @@ def main():
     both = [x for x in LOADS if val("gang600", x) and val("cons", x)]
     below = [x for x in both if val("gang600", x)["mean"] < val("cons", x)["mean"]]
     above = [x for x in both if x not in below]
+    bw = ws["buddy_work"]
     out("| 5 | Gang, even with 600 s quanta, has very low slowdowns and saturates only near "
         "load 1 | gang 600 s %s, slowdown %s at %.2f and %s at %.2f; below Backfill's at "
         "%d of %d loads%s. Gang 10 s %s, slowdown %s at %.2f and %s at %.2f | %s |"
@@ -710,7 +742,12 @@ def main():
            "yes" if (g6 or 0) >= 0.9 and not above else
            "yes up to %.2f; at %s gang 600 s nears saturation and climbs above Backfill, "
            "which the paper does not report" % (max(below), ", ".join("%.2f" % x for x in above))
-           if below and (g6 or 0) >= 0.9 else "partly"))
+           if below and (g6 or 0) >= 0.9 else
+           "low slowdowns: yes, below Backfill's wherever gang 600 s is stable; saturation "
+           "near 1: no, at %.2f: a job holds its whole block, %.2f × its own work on this "
+           "workload, so the blocks need %.2f of the machine there (first fit: see the "
+           "discussion)" % (sat["gang600"], bw, sat["gang600"] * bw)
+           if sat["gang600"] and not above else "partly"))
     used = {k: [b for load in LOADS if val(k, load) for b in val(k, load)["batches"]]
             for k, *_ in SCHEMES}
     metf = {k: [m for load in LOADS if val(k, load) for m in val(k, load)["met"]]
@@ -764,11 +801,62 @@ def main():
                                                 fmt(p["small"]), fmt(p["large"]),
                                                 "/".join(map(str, p["batches"]))))
     out("")
-    out(DISCUSSION % (GANG600_BATCHES, GANG10_BATCHES))
+    out(DISCUSSION % (gang_text(val, sat_text, sat_load, ws), GANG600_BATCHES,
+                      GANG10_BATCHES))
     page = os.path.join(a.out, "classes-sec3.md")
     with open(page, "w") as f:
         f.write("\n".join(L) + "\n")
     print("wrote %s and %s in %.0f s" % (page, os.path.join(a.out, FIG), time.time() - t0))
+
+
+def gang_text(val, sat_text, sat_load, ws):
+    """The discussion's paragraph on buddy packing: what it changed
+    against first fit, from this run's numbers."""
+    parts = []
+    for q in ("600", "10"):
+        b, f = "gang" + q, "gang%s-ff" % q
+        both = [x for x in LOADS if val(b, x) and val(f, x)]
+        if not both:
+            parts.append("at %s s quanta no load is sustained by both" % q)
+            continue
+        ratio = [val(b, x)["mean"] / val(f, x)["mean"] for x in both]
+        worse = [x for x, r in zip(both, ratio) if
+                 val(b, x)["mean"] - val(b, x)["hw"] > val(f, x)["mean"] + val(f, x)["hw"]]
+        parts.append(
+            "at %s s quanta buddy's average slowdown is %.2f to %.2f times first fit's over the "
+            "%d loads both sustain (%s at %.2f against %s; %s at %.2f against %s), the "
+            "intervals apart at %s; buddy %s, first fit %s"
+            % (q, min(ratio), max(ratio), len(both), fmt(val(b, both[0])["mean"]), both[0],
+               fmt(val(f, both[0])["mean"]), fmt(val(b, both[-1])["mean"]), both[-1],
+               fmt(val(f, both[-1])["mean"]),
+               ("%d of them (%s)" % (len(worse), ", ".join("%.2f" % x for x in worse))
+                if worse else "none of them"),
+               sat_text(b), sat_text(f)))
+    bw = ws["buddy_work"]
+    sats = sorted({x for x in (sat_load("gang600"), sat_load("gang10")) if x})
+    why = (" Buddy saturates first at %s: the blocks hold %.2f × the offered load, %s of the "
+           "machine there, more than it has however the rows are packed, where first fit "
+           "needs the offered load itself." % (
+               " and ".join("%.2f" % x for x in sats), bw,
+               " and ".join("%.2f" % (x * bw) for x in sats)) if sats else "")
+    text = (
+        "* **Gang scheduling packs with the buddy scheme, as the paper's; first fit is shown "
+        "beside it.** The paper packs jobs \"using the buddy scheme, including alternate "
+        "scheduling\" [4] in as many slots as needed. The gang curves use rota's buddy "
+        "packing (`--packing buddy`): a job holds a power-of-two block of the buddy tree, "
+        "aligned, and runs on its first n nodes, so the rest of the block is idle in its "
+        "rows; rounding every job up to a power of two holds %.2f times the jobs' own work "
+        "on this workload (Σ block × runtime over Σ n × runtime; %.0f %% of its jobs of two "
+        "nodes or more are powers of two already). What buddy packing changed, against rota's "
+        "first fit on the same runs: %s.%s What remains rota's: at most 32 rows, so a job that "
+        "finds no row with a free block waits in the queue and, FCFS, holds up the jobs "
+        "behind it (the paper opens as many slots as needed); the row is the best-fit one "
+        "(the fewest free nodes among the rows with a block); a job's idle nodes are its "
+        "own in every row it occupies, so alternate scheduling copies only whole jobs into "
+        "rows where their whole block is idle and never runs another job on them (the "
+        "paper's reference [4] is not in our text, and it may use them); no migration."
+        % (bw, 100 * ws["pow2"] / (1 - ws["serial"]), "; ".join(parts), why))
+    return textwrap.fill(text, width=95, subsequent_indent="  ", break_on_hyphens=False)
 
 
 DISCUSSION = """## Where rota departs from the paper, and why
@@ -794,12 +882,7 @@ DISCUSSION = """## Where rota departs from the paper, and why
   admitted in non-prime time that is still waiting when prime time begins keeps its place, and
   jobs running across a shift change are not stopped. The shift is switched every 12 hours
   from time 0, prime first; the workload has no daily cycle (footnote 1).
-* **rota's gang scheduler is not the paper's.** The paper packs jobs with the buddy scheme and
-  alternate scheduling [4] in as many slots as needed. rota's GS puts a job into the first row
-  with room for it in any columns (no buddy constraint, so less fragmentation), replicates jobs
-  into idle columns of other rows (as alternate scheduling does), skips empty rows, and has at
-  most 32 rows: a job that finds every row full waits in the queue. Its slowdown is bounded by
-  the number of busy rows rather than by a buddy tree's fragmentation.
+%s
 * **Fewer batches for gang scheduling.** The gang runs simulate %d (600 s) and %d (10 s)
   batches per seed instead of up to 100 (a 10 s quantum means a pass every 10 simulated
   seconds), to keep the script's run time to minutes; their intervals are pooled over the

@@ -354,6 +354,7 @@ nlohmann::json run_config_json(const RunConfig& rc) {
             {"cs_overhead", rc.cs_overhead},
             {"migration_cost", rc.migration_cost},
             {"migration_q", rc.migration_q},
+            {"packing", rc.packing},
             {"pools", pools},
             {"memory", rc.memory},
             {"memory_units", rc.memory_units},
@@ -971,7 +972,7 @@ int main(int argc, char** argv) {
     double min_pct = -1, adapt_latency = -1, adapt_per_byte = -1;
     std::int64_t interactive_procs = -1, interactive_time = -1;
     std::int64_t mpl_limit = -1;
-    std::string exec_model;
+    std::string exec_model, packing;
     bool json_flag = false;
     auto* sim = app.add_subcommand(
         "simulate", "simulate a trace or a generated workload under one or more policies");
@@ -1078,6 +1079,11 @@ int main(int argc, char** argv) {
                     "[simulator.migration_q]")
         ->check(int_at_least(-1))
         ->default_str("-1");
+    sim->add_option("--packing", packing,
+                    "gang: a job's columns in a row, first_fit or buddy (seed 003 §3) "
+                    "[simulator.packing]")
+        ->check(CLI::IsMember({"first_fit", "buddy"}))
+        ->default_str("first_fit");
     sim->add_option("--matrix-at", matrix_at,
                     "gang: print the matrix at this simulated time in seconds "
                     "[simulator.matrix_at]")
@@ -1471,6 +1477,7 @@ int main(int argc, char** argv) {
         if (given("--cs-overhead")) rc.cs_overhead = cs_overhead;
         if (given("--migration-cost")) rc.migration_cost = migration_cost;
         if (given("--migration-q")) rc.migration_q = migration_q;
+        if (given("--packing")) rc.packing = packing;
         if (given("--matrix-at")) {
             if (!(matrix_at >= 0))
                 throw std::invalid_argument("--matrix-at must be a time >= 0 in seconds");

@@ -97,6 +97,8 @@ void check_statistics(const RunConfig& rc) {
     if (rc.mpl < 1 || rc.mpl > 32) fail("mpl must be 1..32, not " + std::to_string(rc.mpl));
     if (rc.migration_q < -1)
         fail("migration_q must be -1 (unlimited) or >= 0, not " + std::to_string(rc.migration_q));
+    if (rc.packing != "first_fit" && rc.packing != "buddy")
+        fail("packing must be \"first_fit\" or \"buddy\", not \"" + rc.packing + "\"");
     if (rc.workload.jobs < 1) fail("the workload needs at least 1 job");
     const bool fitted_rates = rc.workload.model == WorkloadModel::weissman ||
                               rc.workload.model == WorkloadModel::weissman_apps;
@@ -176,6 +178,7 @@ RunConfig load_run_config(const std::string& path) {
               "cs_overhead",
               "migration_cost",
               "migration_q",
+              "packing",
               "matrix_at",
               "memory",
               "memory_units",
@@ -241,6 +244,7 @@ RunConfig load_run_config(const std::string& path) {
         rc.cs_overhead = get<double>(t, "cs_overhead", "simulator", rc.cs_overhead);
         rc.migration_cost = get<double>(t, "migration_cost", "simulator", rc.migration_cost);
         rc.migration_q = get<std::int64_t>(t, "migration_q", "simulator", rc.migration_q);
+        rc.packing = get<std::string>(t, "packing", "simulator", rc.packing);
         rc.matrix_at = get<double>(t, "matrix_at", "simulator", rc.matrix_at);
         rc.memory = get<std::string>(t, "memory", "simulator", rc.memory);
         rc.memory_units = get<std::string>(t, "memory_units", "simulator", rc.memory_units);
@@ -523,6 +527,11 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
             pools.push_back(toml::table{{"name", p.name}, {"capacity", p.capacity}});
         machine.insert_or_assign("pools", std::move(pools));
     }
+    // Like mpl and slice, packing describes the gang presets' [gang] table.
+    if (!is_gang_preset(policy) && rc.packing != "first_fit" && note)
+        *note = "packing = \"" + rc.packing + "\" (--packing) is for the gang presets gs, bgs, " +
+                "mgs and mbgs; '" + policy + "' does not use it" +
+                (policy == "custom" ? " (set gang.packing in the file)" : "");
     std::ostringstream os;
     if (policy == "custom") {  // the file's [scheduler] and [policy] as they are
         os << t;
@@ -547,8 +556,8 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
         // The simulator's gang keys (and flags) describe the rows.
         if (t.get("gang"))
             fail(
-                "table [gang] is set by the simulator keys mpl, slice, migration_cost and "
-                "migration_q with the preset '" +
+                "table [gang] is set by the simulator keys mpl, slice, migration_cost, "
+                "migration_q and packing with the preset '" +
                 policy + "'; use policy = \"custom\" to set it yourself");
         toml::table g;
         g.insert("mpl", rc.mpl);
@@ -558,6 +567,9 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
             g.insert("migration_cost", rc.migration_cost);
             g.insert("migration_q", rc.migration_q);
         }
+        // Only buddy is written: first fit is the engine's default, and the
+        // table stays as it was before the key existed.
+        if (rc.packing != "first_fit") g.insert("packing", rc.packing);
         t.insert("gang", std::move(g));
     }
     // A preset that never backfills never calls backfill_select: when the
@@ -567,9 +579,8 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
         if (!backfills && pol->as_table()->get("backfill_select")) {
             pol->as_table()->erase("backfill_select");
             if (note)
-                *note = "preset '" + policy +
-                        "' does not backfill: [policy.backfill_select] is not "
-                        "used for it";
+                *note += (note->empty() ? "" : "; ") + std::string("preset '") + policy +
+                         "' does not backfill: [policy.backfill_select] is not used for it";
         }
     }
     if (policy == "fpfs") {

@@ -41,6 +41,8 @@ struct RunConfig {
     double migration_cost = 0.0;    // C, seconds
     std::int64_t migration_q = -1;  // tasks per slice, -1 unlimited
     double matrix_at = -1;          // print the matrix at this time (seconds)
+    // gang.packing of the gang presets: first_fit | buddy (seed 003 §3).
+    std::string packing = "first_fit";
     bool progress = true;
     // The machine's pools: the file's [[machine.pools]], then --pool flags
     // (a flag replaces the file's pool of the same name). engine_toml()

@@ -489,7 +489,9 @@ typedef struct rota_job_info {
     int32_t procs;
     int32_t jumps; /* times jumped while at the queue head */
     /* Seed 004 (ABI 5). */
-    int32_t nodes;     /* RUNNING: nodes it holds now (procs but under the iScheduler); else 0 */
+    int32_t nodes;     /* RUNNING: nodes it runs on now (procs but under the iScheduler); else 0.
+                       ** Under gang.packing = "buddy" it holds its whole block of the matrix
+                       ** (rota_matrix_row) and runs on the first procs nodes of it. */
     int32_t min_procs; /* the fewest it runs on (procs for a rigid job) */
     int32_t harvests;  /* harvest events it suffered */
     double progress;   /* RUNNING: share of its work done, [0, 1], reported or estimated */
@@ -524,8 +526,9 @@ ROTA_API int rota_queue(const rota_engine* e, int64_t* out, size_t cap, size_t* 
 ROTA_API int rota_held(const rota_engine* e, int64_t* out, size_t cap, size_t* n);
 /* Running jobs, by start time. */
 ROTA_API int rota_running(const rota_engine* e, int64_t* out, size_t cap, size_t* n);
-/* The nodes a running job holds, one number each, in increasing order.
-** ROTA_ESTATE if it is not running. */
+/* The nodes a running job runs on, one number each, in increasing order:
+** those its START named (under gang.packing = "buddy", the first procs
+** nodes of the block it holds). ROTA_ESTATE if it is not running. */
 ROTA_API int rota_job_nodes(const rota_engine* e, int64_t id, int32_t* out, size_t cap, size_t* n);
 /* Idle nodes, in increasing order (gang scheduling: the free columns of
 ** the active row). */
@@ -625,8 +628,9 @@ ROTA_API int rota_job_clusters(const rota_engine* e, int64_t id, int32_t* out, s
 /* The active row: the one executing now. */
 ROTA_API int rota_active_row(const rota_engine* e, int32_t* row);
 /* The job in each column of `row` (-1 for an empty cell): writes up to cap
-** ids into out and sets *n to the number of columns. ROTA_EINVAL for a row
-** out of range. */
+** ids into out and sets *n to the number of columns. Under gang.packing =
+** "buddy" a job holds every cell of its block, the ones it leaves idle
+** too. ROTA_EINVAL for a row out of range. */
 ROTA_API int rota_matrix_row(const rota_engine* e, int32_t row, int64_t* out, size_t cap,
                              size_t* n);
 /* The free columns of `row`, in increasing order (list protocol above).

@@ -304,6 +304,7 @@ struct Mode {
     const char* name;
     const char* preset;
     const char* extra;
+    const char* packing = "first_fit";  // the simulator's packing (gang presets)
 };
 
 const Mode kModes[] = {
@@ -329,6 +330,7 @@ const Mode kModes[] = {
     {"conservative on two clusters", "conservative",
      "[[machine.clusters]]\nnodes = 16\n[[machine.clusters]]\nnodes = 16\n"},
     {"gs, MPL 5", "gs", ""},
+    {"gs, MPL 5, buddy packing", "gs", "", "buddy"},
     {"bgs, MPL 5", "bgs", ""},
     {"mbgs, MPL 5, Q = 8, C = 10 s", "mbgs", ""},
     {"malleable, even-h-fr (harvest and distribution)", "even-h-fr", ""},
@@ -357,6 +359,7 @@ void cut_and_compare(const Mode& m, const std::vector<rota::sim::TraceJob>& jobs
         rc.migration_cost = 10;
     }
     if (*m.extra) rc.engine = toml::parse(m.extra);
+    rc.packing = m.packing;
     const std::string cfg = rota::sim::engine_toml(rc, m.preset, procs);
     auto a = rota::test::engine_from(cfg);
     Driver da;
@@ -491,6 +494,7 @@ TEST_CASE("snapshot: restored at every step, an engine takes the next step as th
             rc.migration_cost = 10;
         }
         if (*m.extra) rc.engine = toml::parse(m.extra);
+        rc.packing = m.packing;
         const std::string cfg = rota::sim::engine_toml(rc, m.preset, g.procs);
         auto a = rota::test::engine_from(cfg);
         Driver da;
