@@ -20,6 +20,7 @@
 // it waits again, to be loaded anywhere. Moving a job's state out and
 // back in costs classes.swap_time per processor, half each way.
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <limits>
 
@@ -87,28 +88,32 @@ Time Scheduler::dnd_end_from(const Job& j, Time from) const {
 
 // --- Limits ---------------------------------------------------------------
 
-// Why a job can never be loaded under any parameter set, or "".
+// Why a job can never be loaded under any parameter set, or "". Asked at
+// every admission: the limits are compared first, and the reason is only
+// put into words for a job that is refused.
 std::string Scheduler::never_loads(const Job& j) const {
-    auto most = [&](const ClassParams& p, std::string& why) {
+    auto most = [&](const ClassParams& p, std::string* why) {
         std::int64_t m = cfg_.procs;
-        why = "the machine has " + std::to_string(cfg_.procs);
-        auto cap = [&](std::int32_t v, const std::string& what) {
-            if (v > 0 && v < m) m = v, why = what + " is " + std::to_string(v);
+        if (why) *why = "the machine has " + std::to_string(cfg_.procs);
+        auto cap = [&](std::int32_t v, auto what) {
+            if (v > 0 && v < m) {
+                m = v;
+                if (why) *why = what() + " is " + std::to_string(v);
+            }
         };
         const JobClassConfig& c = p.classes[static_cast<std::size_t>(j.cls)];
-        cap(p.limits.job_procs, "the job processor limit");
-        cap(c.procs, "class " + c.name + "'s processor limit");
-        cap(p.limits.system_procs, "the system processor limit");
+        cap(p.limits.job_procs, [] { return std::string("the job processor limit"); });
+        cap(c.procs, [&] { return "class " + c.name + "'s processor limit"; });
+        cap(p.limits.system_procs, [] { return std::string("the system processor limit"); });
         if (p.limits.large_job > 0 && j.spec.procs >= p.limits.large_job)
-            cap(p.limits.large_procs, "the large job processor limit");
+            cap(p.limits.large_procs, [] { return std::string("the large job processor limit"); });
         return m;
     };
+    if (most(cfg_.classes.base, nullptr) >= j.spec.procs) return "";
+    for (const ClassPeriod& p : cfg_.classes.periods)
+        if (most(p.params, nullptr) >= j.spec.procs) return "";
     std::string why;
-    if (most(cfg_.classes.base, why) >= j.spec.procs) return "";
-    for (const ClassPeriod& p : cfg_.classes.periods) {
-        std::string w;
-        if (most(p.params, w) >= j.spec.procs) return "";
-    }
+    most(cfg_.classes.base, &why);
     return "requests " + std::to_string(j.spec.procs) + " processors; " + why;
 }
 
@@ -160,15 +165,19 @@ double Scheduler::victim_cost(const Job& v, const Job& for_job) const {
 void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     Job& j = job(s);
     const std::int32_t n = j.spec.procs;
-    Time wait_nodes = 0;  // former jobs still writing their state out
+    // Former jobs still writing their state out: none once the last
+    // swap-out anywhere is over, without a look at the nodes.
+    const bool writing = node_free_max_ > now_;
+    Time wait_nodes = 0;
     for (const NodeRun& r : runs) {
         if (r.count <= 0) continue;
         const auto at = static_cast<std::ptrdiff_t>(r.first);
-        const Time last =
-            *std::max_element(node_free_at_.begin() + at, node_free_at_.begin() + at + r.count);
-        wait_nodes = std::max(wait_nodes, last - now_);
+        if (writing) {
+            const Time last =
+                *std::max_element(node_free_at_.begin() + at, node_free_at_.begin() + at + r.count);
+            wait_nodes = std::max(wait_nodes, last - now_);
+        }
         std::fill_n(owner_.begin() + at, r.count, s);
-        std::fill_n(in_set_.begin() + at, r.count, std::uint8_t{0});
     }
     const bool swap_in = j.swapped;
     const Time in = swap_in ? sat_mul(cfg_.classes.swap_time, n) / 2 : 0;
@@ -230,6 +239,7 @@ void Scheduler::swap_out(Slot s, bool by_user) {
     const Time out = sat_mul(cfg_.classes.swap_time, n) / 2;
     for (const NodeRun& r : j.alloc.runs)
         std::fill_n(node_free_at_.begin() + r.first, r.count, now_ + out);
+    node_free_max_ = std::max(node_free_max_, now_ + out);
     Action a{ActionType::swap_out, j.spec.id, now_};
     a.delay = out;
     emit_with_runs(a, j.alloc.runs, n);
@@ -256,23 +266,13 @@ void Scheduler::swap_out(Slot s, bool by_user) {
 // --- Processor sets --------------------------------------------------------
 
 // The idle processors as runs, without the reserved set's if asked (a
-// node out of service is not idle).
+// node out of service is not idle): word by word against the set's bitset.
 void Scheduler::free_runs(bool outside_set, std::vector<NodeRun>& out) const {
     out.clear();
-    if (!outside_set || class_set_.empty()) {
+    if (!outside_set || class_set_.empty())
         machine_.matrix().free_runs(0, out);
-        return;
-    }
-    idle_scratch_.clear();
-    machine_.matrix().free_runs(0, idle_scratch_);
-    for (const NodeRun& r : idle_scratch_)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k) {
-            if (in_set_[static_cast<std::size_t>(k)]) continue;
-            if (!out.empty() && out.back().first + out.back().count == k)
-                ++out.back().count;
-            else
-                out.push_back({k, 1});
-        }
+    else
+        machine_.matrix().free_runs_where_idle(0, set_nodes_, out);
 }
 
 // §4.3's best fit among the idle processors: the smallest run that holds
@@ -313,70 +313,101 @@ void Scheduler::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& o
 void Scheduler::candidate_sets(Slot s) {
     sets_.clear();
     const Job& j = job(s);
-    // The eligible victims with what the four orders compare, in the
-    // running jobs' order (the sorts are stable).
+    // The eligible victims with what the four orders compare and their
+    // cost, in the running jobs' order (the sorts are stable).
     using Victim = CandidateVictim;
     std::vector<Victim>& eligible = eligible_;
     eligible.clear();
     for (Slot v : running_) {
         const Job& x = job(v);
-        if (may_preempt(x, j, true))
-            eligible.push_back({v, victim_cost(x, j) / x.alloc.procs,
-                                std::max<Time>(0, x.dnd_end - now_), x.alloc.procs,
-                                job_class(x).priority});
+        if (may_preempt(x, j, true)) {
+            const double cost = victim_cost(x, j);
+            eligible.push_back({v, cost, cost / x.alloc.procs, std::max<Time>(0, x.dnd_end - now_),
+                                x.alloc.procs, job_class(x).priority});
+        }
     }
     const std::int64_t idle = machine_.matrix().free(0);
-    std::vector<Victim>& order = order_scratch_;
-    std::vector<std::uint8_t>& taken = taken_scratch_;
-    Victims& set = set_scratch_;
+    const std::int64_t need = j.spec.procs;
     const std::size_t n = eligible.size();
-    auto take = [&](auto less) {
-        // The first victims of the stable sort by `less`: a set needs a
-        // few, so they are selected one at a time (the first least one not
-        // taken yet); past a handful the rest is sorted, stably, in one go.
+    // Each order as unsigned keys, one per victim, that compare as the
+    // order does (a key ties where the order ties): per-node cost (a
+    // non-negative double, whose bits order as its value), time left,
+    // width (widest first), class priority (lowest first).
+    std::vector<std::uint64_t>& keys = order_keys_;
+    keys.resize(4 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Victim& v = eligible[i];
+        keys[i] = std::bit_cast<std::uint64_t>(v.per_node);
+        keys[n + i] = static_cast<std::uint64_t>(v.dnd_left);
+        keys[2 * n + i] = static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max() -
+                                                     static_cast<std::int64_t>(v.procs));
+        keys[3 * n + i] = static_cast<std::uint64_t>(static_cast<std::int64_t>(v.priority) -
+                                                     std::numeric_limits<std::int32_t>::min());
+    }
+    constexpr std::uint64_t kTaken = std::numeric_limits<std::uint64_t>::max();  // above any key
+    std::vector<std::uint64_t>& left = left_keys_;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>>& rest = rest_scratch_;
+    std::vector<std::uint32_t>& chosen = chosen_idx_;
+    for (std::size_t o = 0; o < 4; ++o) {
+        // The first victims of the stable sort by the order: a set needs
+        // a few, so they are selected one at a time (the first least one
+        // not taken yet); past a handful the rest is sorted in one go, by
+        // key then position (the stable order).
         constexpr std::size_t kSelect = 8;
-        taken.assign(n, 0);
-        set.jobs.clear();
-        set.procs = idle;
-        set.cost = 0;
-        Time ready = 0;
-        for (std::size_t k = 0; k < n && set.procs < j.spec.procs; ++k) {
-            const Victim* v = nullptr;
+        left.assign(keys.begin() + static_cast<std::ptrdiff_t>(o * n),
+                    keys.begin() + static_cast<std::ptrdiff_t>((o + 1) * n));
+        chosen.clear();
+        std::int64_t have = idle;
+        for (std::size_t k = 0; k < n && have < need; ++k) {
+            std::uint32_t pick = 0;
             if (k < kSelect) {
-                std::size_t least = n;
-                for (std::size_t i = 0; i < n; ++i)
-                    if (!taken[i] && (least == n || less(eligible[i], eligible[least]))) least = i;
-                taken[least] = 1;
-                v = &eligible[least];
+                std::size_t least = 0;
+                for (std::size_t i = 1; i < n; ++i)
+                    if (left[i] < left[least]) least = i;
+                left[least] = kTaken;
+                pick = static_cast<std::uint32_t>(least);
             } else {
                 if (k == kSelect) {
-                    order.clear();
+                    rest.clear();
                     for (std::size_t i = 0; i < n; ++i)
-                        if (!taken[i]) order.push_back(eligible[i]);
-                    std::stable_sort(order.begin(), order.end(), less);
+                        if (left[i] != kTaken)
+                            rest.push_back({left[i], static_cast<std::uint32_t>(i)});
+                    std::sort(rest.begin(), rest.end());
                 }
-                v = &order[k - kSelect];
+                pick = rest[k - kSelect].second;
             }
-            set.jobs.push_back(v->v);
-            set.procs += v->procs;
+            chosen.push_back(pick);
+            have += eligible[pick].procs;
         }
-        if (set.procs < j.spec.procs) return;
-        drop_needless(set.jobs, set.procs, j.spec.procs);
-        for (Slot v : set.jobs) {
-            set.cost += victim_cost(job(v), j);
-            ready = std::max(ready, std::max<Time>(0, job(v).dnd_end - now_));
+        if (have < need) continue;
+        // drop_needless, on positions in `eligible`.
+        for (std::size_t k = chosen.size(); k-- > 0;) {
+            const std::int32_t p = eligible[chosen[k]].procs;
+            if (have - p >= need) {
+                have -= p;
+                chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
+            }
         }
-        set.ready = now_ + ready;
-        set.cost += static_cast<double>(ready) / static_cast<double>(kSecond);
+        double cost = 0;
+        Time ready = 0;
+        for (std::uint32_t i : chosen) {
+            cost += eligible[i].cost;
+            ready = std::max(ready, eligible[i].dnd_left);
+        }
+        cost += static_cast<double>(ready) / static_cast<double>(kSecond);
+        Victims& set = sets_.add();
+        set.jobs.clear();
+        for (std::uint32_t i : chosen) set.jobs.push_back(eligible[i].v);
         std::sort(set.jobs.begin(), set.jobs.end());
-        bool seen = false;
-        for (const Victims& o : sets_) seen = seen || o.jobs == set.jobs;
-        if (!seen) sets_.push_back(set);
-    };
-    take([](const Victim& a, const Victim& b) { return a.per_node < b.per_node; });
-    take([](const Victim& a, const Victim& b) { return a.dnd_left < b.dnd_left; });
-    take([](const Victim& a, const Victim& b) { return a.procs > b.procs; });
-    take([](const Victim& a, const Victim& b) { return a.priority < b.priority; });
+        set.procs = have;
+        set.cost = cost;
+        set.ready = now_ + ready;
+        for (std::size_t k = 0; k + 1 < sets_.size(); ++k)
+            if (sets_[k].jobs == set.jobs) {
+                sets_.pop();
+                break;
+            }
+    }
 }
 
 // Greedy choices can overshoot: a victim taken early may be needless once
@@ -440,7 +471,8 @@ std::size_t Scheduler::class_level(const Job& j) {
 
 // The loaded jobs on the reserved set's processors, in the order of their
 // first processor there. Listed once per set (a job's run at a time, past
-// idle processors); then those still on their first processor there.
+// idle processors; pass 1 lists them as it reserves the set, from its
+// victims); then those still on their first processor there.
 void Scheduler::set_owners(std::vector<Slot>& out) {
     out.clear();
     if (set_owners_known_) {
@@ -476,8 +508,6 @@ bool Scheduler::outside_set(const Job& v) const {
 }
 
 void Scheduler::drop_class_reservation() {
-    for (const NodeRun& r : class_set_)
-        std::fill_n(in_set_.begin() + r.first, r.count, std::uint8_t{0});
     set_nodes_.release(class_set_);
     set_owners_known_ = false;
     class_set_.clear();
@@ -586,6 +616,14 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
             : kAny;
     for (; w.level < levels.size(); ++w.level, w.fresh = true) {
         const ClassLevel& level = levels[w.level];
+        // A level with no job the pass could take is passed over before
+        // its cap is asked for (the cap only shrinks down the levels, so
+        // one below 1 here would be below 1 at the next level too).
+        bool any = false;
+        for (std::int32_t c : level.classes)
+            any = any || (class_queues_[static_cast<std::size_t>(c)].size() > 0 &&
+                          (!pass1 || p.classes[static_cast<std::size_t>(c)].max_wait != kForever));
+        if (!any) continue;
         const std::int64_t cap = pass1 ? free + preemptable_procs(w.level, true)
                                        : free - w.set_idle + preemptable_procs(w.level, false);
         // What preemption could add only shrinks down the levels: no job
@@ -598,12 +636,19 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
             w.cursor.assign(level.classes.size(), 0);
             w.fresh = false;
         } else {
+            // After the job returned last: in its class, the next entry
+            // (entries keep their places during a pass: a job that leaves
+            // the queue leaves a tombstone); in the others, found again.
             for (std::size_t k = 0; k < level.classes.size(); ++k) {
                 const ClassQueue& q = class_queues_[static_cast<std::size_t>(level.classes[k])];
-                if (q.size() > 0) w.cursor[k] = q.upper_bound(w.key, w.seq);
+                if (k == w.last_k)
+                    w.cursor[k] = w.last_i + 1;
+                else if (q.size() > 0)
+                    w.cursor[k] = q.upper_bound(w.key, w.seq);
             }
         }
         const ClassQueue::Entry* best = nullptr;
+        std::size_t best_k = 0;
         for (std::size_t k = 0; k < level.classes.size(); ++k) {
             const auto c = static_cast<std::size_t>(level.classes[k]);
             const ClassQueue& q = class_queues_[c];
@@ -635,11 +680,16 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
                        job(e.slot).state == JobState::queued;  // (always: a safeguard)
             });
             w.cursor[k] = i;
-            if (i < q.span() && (!best || q[i].before(best->key, best->seq))) best = &q[i];
+            if (i < q.span() && (!best || q[i].before(best->key, best->seq))) {
+                best = &q[i];
+                best_k = k;
+            }
         }
         if (best) {
             w.key = best->key;
             w.seq = best->seq;
+            w.last_k = best_k;
+            w.last_i = w.cursor[best_k];
             return best->slot;
         }
     }
@@ -716,15 +766,24 @@ void Scheduler::pass1() {
             class_reserved_ = s;
             ++counters_.class_reservations;
             class_set_.clear();
+            // Its jobs, as set_owners would list them now: each victim
+            // with processors in the set, at the first of them.
+            set_owner_nodes_.clear();
             std::int32_t need = j.spec.procs;
-            for (Slot v : sets_[pick].jobs)
+            for (Slot v : sets_[pick].jobs) {
+                bool listed = false;
                 for (const NodeRun& r : job(v).alloc.runs) {
                     const std::int32_t k = std::min(need, r.count);
-                    if (k > 0) class_set_.push_back({r.first, k});
+                    if (k > 0) {
+                        class_set_.push_back({r.first, k});
+                        if (!listed) set_owner_nodes_.push_back({v, r.first});
+                        listed = true;
+                    }
                     need -= k;
                 }
+            }
             if (need > 0) {
-                std::vector<NodeRun> idle;
+                std::vector<NodeRun>& idle = idle_scratch_;
                 free_runs(false, idle);
                 for (const NodeRun& r : idle) {
                     if (need == 0) break;
@@ -733,11 +792,9 @@ void Scheduler::pass1() {
                     need -= k;
                 }
             }
-            for (const NodeRun& r : class_set_)
-                std::fill_n(in_set_.begin() + r.first, r.count, std::uint8_t{1});
             if (set_nodes_.size() != cfg_.procs) set_nodes_ = NodePool(cfg_.procs);
             set_nodes_.take(class_set_);
-            set_owners_known_ = false;
+            set_owners_known_ = true;
             victims_dirty_ = true;
             break;
         }
@@ -750,20 +807,27 @@ void Scheduler::pass1() {
     // Elsewhere, if enough processors are free now (§4.3).
     if (machine_.matrix().free(0) >= j.spec.procs) {
         std::vector<NodeRun> runs;
-        // The set's idle processors first: they are free of other claims.
+        // The set's idle processors first: they are free of other claims;
+        // the lowest of each kind, a run continuing the last one taken
+        // joining it.
         std::int32_t need = j.spec.procs;
-        std::vector<NodeRun> idle;
-        free_runs(false, idle);
-        for (int in_pass = 1; in_pass >= 0 && need > 0; --in_pass)
-            for (const NodeRun& r : idle)
-                for (std::int32_t k = r.first; k < r.first + r.count && need > 0; ++k)
-                    if (in_set_[static_cast<std::size_t>(k)] == in_pass) {
-                        if (!runs.empty() && runs.back().first + runs.back().count == k)
-                            ++runs.back().count;
-                        else
-                            runs.push_back({k, 1});
-                        --need;
-                    }
+        std::vector<NodeRun>& idle = idle_scratch_;
+        for (int in_set = 1; in_set >= 0 && need > 0; --in_set) {
+            idle.clear();
+            if (in_set)
+                machine_.matrix().free_runs_where_busy(0, set_nodes_, idle);
+            else
+                machine_.matrix().free_runs_where_idle(0, set_nodes_, idle);
+            for (const NodeRun& r : idle) {
+                if (need == 0) break;
+                const std::int32_t k = std::min(need, r.count);
+                if (!runs.empty() && runs.back().first + runs.back().count == r.first)
+                    runs.back().count += k;
+                else
+                    runs.push_back({r.first, k});
+                need -= k;
+            }
+        }
         std::sort(runs.begin(), runs.end(),
                   [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
         drop_class_reservation();
@@ -778,9 +842,17 @@ void Scheduler::pass1() {
             drop_class_reservation();
             return;
         }
-    for (Slot v : on_set)
-        if (job(v).dnd_end <= now_) swap_out(v, false);
-    if (machine_.matrix().columns_free(0, class_set_)) {
+    bool gone = true;  // every job of the set has left it
+    for (Slot v : on_set) {
+        if (job(v).dnd_end <= now_)
+            swap_out(v, false);
+        else
+            gone = false;
+    }
+    // A job still there holds a processor of the set; else the set is free
+    // when all its processors are idle, counted word by word.
+    if (gone &&
+        machine_.matrix().free_where_busy(0, set_nodes_) == set_nodes_.size() - set_nodes_.idle()) {
         const std::vector<NodeRun> set = class_set_;
         drop_class_reservation();
         load(u, set);

@@ -449,12 +449,12 @@ class Scheduler {
     void distribute();
 
     // Job classes and lazy preemption (classes.cpp, seed 003 §4.3).
-    std::vector<Slot> owner_;           // per node: the loaded job, kNoSlot if idle
-    std::vector<Time> node_free_at_;    // per node: when its last job's state is on disk
-    Slot class_reserved_ = kNoSlot;     // pass 1's one reservation
-    std::vector<NodeRun> class_set_;    // its processors
-    std::vector<std::uint8_t> in_set_;  // per node
-    NodePool set_nodes_;                // the same as a bitset: a node of the set is busy
+    std::vector<Slot> owner_;         // per node: the loaded job, kNoSlot if idle
+    std::vector<Time> node_free_at_;  // per node: when its last job's state is on disk
+    Time node_free_max_ = 0;          // the latest of node_free_at_
+    Slot class_reserved_ = kNoSlot;   // pass 1's one reservation
+    std::vector<NodeRun> class_set_;  // its processors
+    NodePool set_nodes_;              // its processors as a bitset: a node of the set is busy
     std::int64_t loaded_procs_ = 0, swapped_procs_ = 0, large_loaded_ = 0;
     std::vector<std::int64_t> class_loaded_;
     std::vector<std::int32_t> period_bounds_;  // seconds of the week where a period starts or ends
@@ -484,8 +484,9 @@ class Scheduler {
         bool fresh = true;  // the level's cursors are not set yet
         double key = 0;     // the job returned last
         std::uint64_t seq = 0;
-        std::int64_t set_idle = 0;  // pass 2: idle processors of the reserved set
-        Slot skip = kNoSlot;        // pass 2: the reserved job
+        std::size_t last_k = 0, last_i = 0;  // its class in the level, its entry there
+        std::int64_t set_idle = 0;           // pass 2: idle processors of the reserved set
+        Slot skip = kNoSlot;                 // pass 2: the reserved job
     };
     ClassWalk walk_;  // the passes' walk, kept for its cursors' storage
     bool victims_dirty_ = true;
@@ -523,16 +524,43 @@ class Scheduler {
         double cost = 0;
         Time ready = 0;  // when the last one's do-not-disturb time is over
     };
-    std::vector<Victims> sets_;
+    // pass 1's candidate sets; cleared without freeing the sets' storage,
+    // so that listing them allocates nothing once it has grown.
+    class VictimSets {
+      public:
+        void clear() { n_ = 0; }
+        bool empty() const { return n_ == 0; }
+        std::size_t size() const { return n_; }
+        Victims& add() {
+            if (n_ == sets_.size()) sets_.emplace_back();
+            return sets_[n_++];
+        }
+        void pop() { --n_; }  // the last one added
+        const Victims& operator[](std::size_t i) const { return sets_[i]; }
+        std::vector<Victims>::const_iterator begin() const { return sets_.begin(); }
+        std::vector<Victims>::const_iterator end() const {
+            return sets_.begin() + static_cast<std::ptrdiff_t>(n_);
+        }
+
+      private:
+        std::vector<Victims> sets_;
+        std::size_t n_ = 0;
+    };
+    VictimSets sets_;
     struct CandidateVictim {  // candidate_sets: a victim and what its orders compare
         Slot v;
+        double cost;      // victim_cost
         double per_node;  // victim_cost per node
         Time dnd_left;
         std::int32_t procs, priority;
     };
-    std::vector<CandidateVictim> eligible_, order_scratch_;
-    std::vector<std::uint8_t> taken_scratch_;  // candidate_sets: by position in eligible_
-    Victims set_scratch_;                      // candidate_sets: the set being built
+    std::vector<CandidateVictim> eligible_;
+    // candidate_sets' scratch, by position in eligible_: the orders' keys,
+    // those of one order not taken yet, the rest of an order sorted, the
+    // set being built.
+    std::vector<std::uint64_t> order_keys_, left_keys_;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> rest_scratch_;
+    std::vector<std::uint32_t> chosen_idx_;
     struct DndMark {  // a loaded job's do-not-disturb end, as it was at load
         Time end, start;
         std::uint64_t seq;
