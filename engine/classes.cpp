@@ -42,6 +42,14 @@ Time sat_mul(Time per, std::int64_t n) {
     return per * n;
 }
 
+// A victim's cost per node for a job (victim_cost): 1 plus its priority
+// relative to the job's.
+double node_weight(std::int32_t victim_priority, std::int32_t job_priority) {
+    const double pv = victim_priority, pj = job_priority;
+    const double rel = pj > 0 ? std::max(pv, 0.0) / pj : 1.0;
+    return 1.0 + rel;
+}
+
 }  // namespace
 
 // --- The parameter set in force ---------------------------------------------
@@ -155,9 +163,8 @@ bool Scheduler::may_preempt(const Job& v, const Job& for_job, bool pass1) const 
 // it has left (a set is as slow as its slowest victim: candidate_sets adds
 // the largest of those once per set).
 double Scheduler::victim_cost(const Job& v, const Job& for_job) const {
-    const double pv = job_class(v).priority, pj = job_class(for_job).priority;
-    const double rel = pj > 0 ? std::max(pv, 0.0) / pj : 1.0;
-    return static_cast<double>(v.alloc.procs) * (1.0 + rel);
+    return static_cast<double>(v.alloc.procs) *
+           node_weight(job_class(v).priority, job_class(for_job).priority);
 }
 
 // --- Loading and swapping --------------------------------------------------
@@ -210,8 +217,8 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     if (class_pos_stale_) refresh_class_pos();
     queue_.kill(class_pos_[s]);
     // What preemption could free is as it was (preemptable_procs): a job
-    // loaded now is no victim before a later time, whose pass counts again.
-    victims_load_min_ = std::min(victims_load_min_, now_);
+    // loaded now is no victim before a later time.
+    victim_loaded(s);
     expiries_.push({j.estimated_end(), j.seq, s});
     mark_dnd(s);
     Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now_};
@@ -224,7 +231,7 @@ void Scheduler::unload(Slot s) {
     Job& j = job(s);
     const std::int32_t n = j.alloc.procs;
     for (const NodeRun& r : j.alloc.runs) std::fill_n(owner_.begin() + r.first, r.count, kNoSlot);
-    victims_dirty_ = true;
+    victim_unloaded(s);
     loaded_procs_ -= n;
     class_loaded_[static_cast<std::size_t>(j.cls)] -= n;
     // Counted as it was at load: a period may have changed what is large.
@@ -260,7 +267,6 @@ void Scheduler::swap_out(Slot s, bool by_user) {
         if (!policy_[static_cast<int>(Hook::order)]) j.order_key = static_cast<double>(now_);
         requeued_.push_back(s);
     }
-    victims_dirty_ = true;
 }
 
 // --- Processor sets --------------------------------------------------------
@@ -315,16 +321,23 @@ void Scheduler::candidate_sets(Slot s) {
     const Job& j = job(s);
     // The eligible victims with what the four orders compare and their
     // cost, in the running jobs' order (the sorts are stable).
+    // (may_preempt and victim_cost for pass 1, by class.)
     using Victim = CandidateVictim;
     std::vector<Victim>& eligible = eligible_;
     eligible.clear();
+    const std::vector<JobClassConfig>& classes = class_params().classes;
+    const std::int32_t pj = classes[static_cast<std::size_t>(j.cls)].priority;
+    std::vector<double>& weight = class_weight_;
+    weight.resize(classes.size());
+    for (std::size_t c = 0; c < classes.size(); ++c)
+        weight[c] = node_weight(classes[c].priority, pj);
     for (Slot v : running_) {
         const Job& x = job(v);
-        if (may_preempt(x, j, true)) {
-            const double cost = victim_cost(x, j);
-            eligible.push_back({v, cost, cost / x.alloc.procs, std::max<Time>(0, x.dnd_end - now_),
-                                x.alloc.procs, job_class(x).priority});
-        }
+        const auto c = static_cast<std::size_t>(x.cls);
+        if (!classes[c].preemptable || x.start == now_ || classes[c].priority > pj) continue;
+        const double cost = static_cast<double>(x.alloc.procs) * weight[c];
+        eligible.push_back({v, cost, cost / x.alloc.procs, std::max<Time>(0, x.dnd_end - now_),
+                            x.alloc.procs, classes[c].priority});
     }
     const std::int64_t idle = machine_.matrix().free(0);
     const std::int64_t need = j.spec.procs;
@@ -348,7 +361,28 @@ void Scheduler::candidate_sets(Slot s) {
     std::vector<std::uint64_t>& left = left_keys_;
     std::vector<std::pair<std::uint64_t, std::uint32_t>>& rest = rest_scratch_;
     std::vector<std::uint32_t>& chosen = chosen_idx_;
-    for (std::size_t o = 0; o < 4; ++o) {
+    // The lowest class first is the cheapest per node first when the cost
+    // per node is one for each priority and rises with it (as it does for
+    // victims of priority >= 0, unless rounding tells apart victims of one
+    // class): it would list the cheapest order's set again.
+    bool same_order = true;
+    std::vector<std::pair<std::int32_t, double>>& by_priority = priority_cost_;
+    by_priority.clear();
+    for (std::size_t i = 0; i < n && same_order; ++i) {
+        const Victim& v = eligible[i];
+        auto it = std::find_if(by_priority.begin(), by_priority.end(),
+                               [&](const auto& e) { return e.first == v.priority; });
+        if (it == by_priority.end())
+            by_priority.push_back({v.priority, v.per_node});
+        else
+            same_order = it->second == v.per_node;
+    }
+    if (same_order) {
+        std::sort(by_priority.begin(), by_priority.end());
+        for (std::size_t k = 1; k < by_priority.size(); ++k)
+            same_order = same_order && by_priority[k - 1].second < by_priority[k].second;
+    }
+    for (std::size_t o = 0; o < (same_order ? 3 : 4); ++o) {
         // The first victims of the stable sort by the order: a set needs
         // a few, so they are selected one at a time (the first least one
         // not taken yet); past a handful the rest is sorted in one go, by
@@ -425,43 +459,154 @@ void Scheduler::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
     }
 }
 
-// What preemption could free for a job of priority `p`, counted once per
-// change of the loaded jobs: pass 1 may take preemptable jobs of priority
-// <= p, pass 2 those of priority < p past their do-not-disturb time and
-// outside the reserved set. Most waiting jobs are ruled out by these sums
-// alone, without listing victims. As time passes the sums change only when
-// a job loaded at or after the count becomes a victim (at a later time) or
-// a do-not-disturb time runs out (classes_phase checks both); the other
-// changes set victims_dirty_.
-std::int64_t Scheduler::preemptable_procs(std::size_t level, bool pass1) {
-    const std::vector<ClassLevel>& levels = class_levels();
-    if (victims_dirty_) {
-        victims_dirty_ = false;
-        victims_load_min_ = kForever;
-        victims_next_dnd_ = kForever;
+// What preemption could free for a job of priority `p`: pass 1 may take
+// preemptable jobs of priority <= p, pass 2 those of priority < p past
+// their do-not-disturb time and outside the reserved set, neither a job
+// loaded now. Most waiting jobs are ruled out by these sums alone, without
+// listing victims. They are counted from the loaded jobs when the class
+// parameters, a job's class or the loaded jobs change otherwise than by
+// the passes (victims_dirty_), and kept up to date in between
+// (victims_at_now): a job loaded counts from the next time on (victims_fresh_),
+// one whose do-not-disturb time runs out then moves to pass 2's sum
+// (victims_heap_), one that leaves takes out what it added
+// (victims_counted_), and a job whose processors the reserved set takes
+// leaves pass 2's sum while the set is kept.
+void Scheduler::sum_victims() {
+    const std::vector<ClassLevel>& levels = class_levels();  // a new parameter set counts afresh
+    if (victims_dirty_ || victims_at_ != now_) victims_at_now();
+    if (victims_sums_stale_) {
+        victims_sums_stale_ = false;
         pre1_.assign(levels.size() + 1, 0);
         pre2_.assign(levels.size() + 1, 0);
-        for (Slot v : running_) {
-            const Job& j = job(v);
-            const JobClassConfig& c = job_class(j);
-            if (!c.preemptable) continue;
-            if (j.dnd_end > now_) victims_next_dnd_ = std::min(victims_next_dnd_, j.dnd_end);
-            if (j.start == now_) {
-                victims_load_min_ = now_;
-                continue;
-            }
-            const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
-            pre1_[at] += j.alloc.procs;
-            if (j.dnd_end <= now_ && outside_set(j)) pre2_[at] += j.alloc.procs;
-        }
         for (std::size_t i = levels.size(); i-- > 0;) {  // and every lower level's
-            pre1_[i] += pre1_[i + 1];
-            pre2_[i] += pre2_[i + 1];
+            pre1_[i] = pre1_[i + 1] + victims1_[i];
+            pre2_[i] = pre2_[i + 1] + victims2_[i];
         }
     }
-    // Levels have distinct priorities, highest first: those of priority <=
-    // the level's from it on, those of lower priority from the next.
-    return pass1 ? pre1_[level] : pre2_[level + 1];
+}
+
+// A loaded job's share of the sums: pass 1's (from the time after its
+// load), pass 2's too once its do-not-disturb time is over if it is
+// outside the reserved set. `k` is victims_counted_'s mark for it.
+void Scheduler::victim_add(Slot v, std::uint8_t k) {
+    const Job& j = job(v);
+    const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
+    std::uint8_t& mark = victims_counted_[v];
+    if (mark < 1 && k >= 1) victims1_[at] += j.alloc.procs;
+    if (mark < 2 && k >= 2) victims2_[at] += j.alloc.procs;
+    mark = std::max(mark, k);
+    victims_sums_stale_ = true;
+}
+
+// Pass 2's share of a counted job whose do-not-disturb time is over:
+// added if it is outside the reserved set (else when the set is dropped).
+void Scheduler::victim_past_dnd(Slot v) {
+    if (outside_set(job(v))) victim_add(v, 2);
+}
+
+// Brings the sums to now: counted afresh when victims_dirty_, else by the
+// jobs loaded at the last time counted and the do-not-disturb times that
+// ran out since.
+void Scheduler::victims_at_now() {
+    if (victims_counted_.size() < jobs_.size()) victims_counted_.resize(jobs_.size(), 0);
+    if (victims_dirty_) {
+        victims_dirty_ = false;
+        const std::size_t levels = class_levels_.size();
+        victims1_.assign(levels, 0);
+        victims2_.assign(levels, 0);
+        victims_sums_stale_ = true;
+        victims_fresh_.clear();
+        victims_heap_.clear();
+        for (Slot v : running_) victims_counted_[v] = 0;
+        for (Slot v : running_) {
+            const Job& j = job(v);
+            if (!job_class(j).preemptable) continue;
+            if (j.start == now_) {
+                victims_fresh_.push_back({v, j.seq});
+                continue;
+            }
+            victim_add(v, 1);
+            if (j.dnd_end <= now_)
+                victim_past_dnd(v);
+            else
+                victims_heap_.push_back({j.dnd_end, j.start, j.seq, v});
+        }
+        std::make_heap(victims_heap_.begin(), victims_heap_.end(), std::greater<>{});
+        victims_at_ = now_;
+        return;
+    }
+    if (victims_at_ == now_) return;
+    // Loaded at the last time counted: victims from now on.
+    for (const auto& [v, seq] : victims_fresh_) {
+        const Job& j = job(v);
+        if (j.state != JobState::running || j.seq != seq || j.start != victims_at_ ||
+            victims_counted_[v] != 0)
+            continue;  // left since (its slot may be another job's), or listed twice
+        victim_add(v, 1);
+        if (j.dnd_end <= now_)
+            victim_past_dnd(v);
+        else {
+            victims_heap_.push_back({j.dnd_end, j.start, j.seq, v});
+            std::push_heap(victims_heap_.begin(), victims_heap_.end(), std::greater<>{});
+        }
+    }
+    victims_fresh_.clear();
+    while (!victims_heap_.empty() && victims_heap_.front().end <= now_) {
+        const DndMark m = victims_heap_.front();
+        std::pop_heap(victims_heap_.begin(), victims_heap_.end(), std::greater<>{});
+        victims_heap_.pop_back();
+        const Job& j = job(m.slot);
+        if (j.state == JobState::running && j.seq == m.seq && j.start == m.start &&
+            victims_counted_[m.slot] == 1)
+            victim_past_dnd(m.slot);
+    }
+    victims_at_ = now_;
+    // Marks of jobs that left stay until their time: counted afresh (the
+    // heap rebuilt from the loaded jobs) before they outnumber those jobs.
+    if (victims_heap_.size() > 4 * running_.size() + 64) victims_dirty_ = true;
+}
+
+// A job loaded now: a victim from the next time on.
+void Scheduler::victim_loaded(Slot v) {
+    if (victims_dirty_) return;  // counted afresh when next asked
+    victims_at_now();
+    if (job_class(job(v)).preemptable) victims_fresh_.push_back({v, job(v).seq});
+}
+
+// A job leaving its processors takes out what it added.
+void Scheduler::victim_unloaded(Slot v) {
+    if (victims_dirty_) {  // counted afresh when next asked; its slot counts nothing
+        if (v < victims_counted_.size()) victims_counted_[v] = 0;
+        return;
+    }
+    victims_at_now();
+    const Job& j = job(v);
+    const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
+    std::uint8_t& mark = victims_counted_[v];
+    if (mark >= 1) victims1_[at] -= j.alloc.procs;
+    if (mark >= 2) victims2_[at] -= j.alloc.procs;
+    if (mark != 0) victims_sums_stale_ = true;
+    mark = 0;
+}
+
+// The reserved set was taken (`taken`) or dropped: its jobs, those on its
+// processors (set_owner_nodes_), leave pass 2's sum or may come back.
+void Scheduler::victims_set_changed(bool taken) {
+    if (victims_dirty_) return;
+    victims_at_now();
+    for (const auto& [v, node] : set_owner_nodes_) {
+        std::uint8_t& mark = victims_counted_[v];
+        const Job& j = job(v);
+        if (owner_[static_cast<std::size_t>(node)] != v || mark == 0) continue;  // left
+        const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
+        if (taken && mark == 2) {
+            victims2_[at] -= j.alloc.procs;
+            mark = 1;
+            victims_sums_stale_ = true;
+        } else if (!taken && mark == 1 && j.dnd_end <= now_) {
+            victim_past_dnd(v);
+        }
+    }
 }
 
 std::size_t Scheduler::class_level(const Job& j) {
@@ -508,11 +653,15 @@ bool Scheduler::outside_set(const Job& v) const {
 }
 
 void Scheduler::drop_class_reservation() {
+    const bool listed = set_owners_known_;  // set_owner_nodes_ are the set's jobs
     set_nodes_.release(class_set_);
     set_owners_known_ = false;
     class_set_.clear();
     class_reserved_ = kNoSlot;
-    victims_dirty_ = true;
+    if (listed)
+        victims_set_changed(false);
+    else
+        victims_dirty_ = true;
 }
 
 // --- The two passes ---------------------------------------------------------
@@ -566,7 +715,7 @@ void Scheduler::refresh_class_pos() {
     class_pos_stale_ = false;
 }
 
-const std::vector<Scheduler::ClassLevel>& Scheduler::class_levels() {
+const std::vector<Scheduler::ClassLevel>& Scheduler::find_class_levels() {
     const ClassParams& p = class_params();
     if (class_levels_for_ == &p) return class_levels_;
     class_levels_.clear();
@@ -710,7 +859,6 @@ void Scheduler::classes_phase() {
     if (queue_.maybe_compact()) class_pos_stale_ = true;
     if (class_index_stale_) rebuild_class_index();
     for (ClassQueue& q : class_queues_) q.maybe_compact(class_queue_pos_);
-    if (victims_load_min_ < now_ || victims_next_dnd_ <= now_) victims_dirty_ = true;
     requeued_.clear();
     pass1();
     pass2();
@@ -795,7 +943,7 @@ void Scheduler::pass1() {
             if (set_nodes_.size() != cfg_.procs) set_nodes_ = NodePool(cfg_.procs);
             set_nodes_.take(class_set_);
             set_owners_known_ = true;
-            victims_dirty_ = true;
+            victims_set_changed(true);
             break;
         }
     }

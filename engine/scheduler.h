@@ -488,12 +488,9 @@ class Scheduler {
         std::int64_t set_idle = 0;           // pass 2: idle processors of the reserved set
         Slot skip = kNoSlot;                 // pass 2: the reserved job
     };
-    ClassWalk walk_;  // the passes' walk, kept for its cursors' storage
-    bool victims_dirty_ = true;
-    // preemptable_procs: the earliest load since its count (kForever if
-    // none), and the earliest do-not-disturb end after it.
-    Time victims_load_min_ = kForever, victims_next_dnd_ = kForever;
-    bool classes_dirty_ = true;                    // an event since the last pass: run both passes
+    ClassWalk walk_;             // the passes' walk, kept for its cursors' storage
+    bool victims_dirty_ = true;  // preemptable_procs: count afresh from the loaded jobs
+    bool classes_dirty_ = true;  // an event since the last pass: run both passes
     mutable const ClassParams* params_ = nullptr;  // class_params() at params_at_
     mutable Time params_at_ = kNoTime;
     const ClassParams& find_class_params() const;
@@ -504,11 +501,32 @@ class Scheduler {
     std::vector<Slot> victims_scratch_, chosen_scratch_;
     // By level of class_levels_: the processors of the loaded jobs of that
     // level's priority or lower that pass 1 (pre1_) and pass 2 (pre2_: also
-    // past their do-not-disturb time, outside the reserved set) may preempt.
-    std::vector<std::int64_t> pre1_, pre2_;
+    // past their do-not-disturb time, outside the reserved set) may preempt,
+    // from the same sums at each level (victims1_, victims2_), kept as of
+    // victims_at_; by slot, what a loaded job adds to them (0: nothing, 1:
+    // to pass 1's, 2: to both).
+    std::vector<std::int64_t> pre1_, pre2_, victims1_, victims2_;
+    bool victims_sums_stale_ = true;  // pre1_ and pre2_ not summed since
+    Time victims_at_ = kNoTime;
+    std::vector<std::uint8_t> victims_counted_;
+    // Loaded at victims_at_ (slot, seq): victims from the next time on.
+    std::vector<std::pair<Slot, std::uint64_t>> victims_fresh_;
     std::vector<std::size_t> class_level_of_;  // by class: its level in class_levels_
-    // For a job of class level `level` (class_levels()).
-    std::int64_t preemptable_procs(std::size_t level, bool pass1);
+    // For a job of class level `level` (class_levels()). Levels have
+    // distinct priorities, highest first: those of priority <= the level's
+    // from it on, those of lower priority from the next.
+    std::int64_t preemptable_procs(std::size_t level, bool pass1) {
+        if (victims_dirty_ || victims_sums_stale_ || victims_at_ != now_ || !levels_known())
+            sum_victims();
+        return pass1 ? pre1_[level] : pre2_[level + 1];
+    }
+    void sum_victims();
+    void victims_at_now();
+    void victim_add(Slot v, std::uint8_t k);
+    void victim_past_dnd(Slot v);
+    void victim_loaded(Slot v);
+    void victim_unloaded(Slot v);
+    void victims_set_changed(bool taken);
     std::size_t class_level(const Job& j);
     bool outside_set(const Job& v) const;
     void set_owners(std::vector<Slot>& out);
@@ -561,6 +579,8 @@ class Scheduler {
     std::vector<std::uint64_t> order_keys_, left_keys_;
     std::vector<std::pair<std::uint64_t, std::uint32_t>> rest_scratch_;
     std::vector<std::uint32_t> chosen_idx_;
+    std::vector<double> class_weight_;                            // by class: node_weight
+    std::vector<std::pair<std::int32_t, double>> priority_cost_;  // cost per node by priority
     struct DndMark {  // a loaded job's do-not-disturb end, as it was at load
         Time end, start;
         std::uint64_t seq;
@@ -568,7 +588,10 @@ class Scheduler {
         auto operator<=>(const DndMark&) const = default;
     };
     std::vector<DndMark> dnd_marks_;  // a min-heap by end (next_dnd_wakeup)
-    std::vector<Slot> fresh_;         // loaded at fresh_at_ with no do-not-disturb time left
+    // preemptable_procs: loaded jobs counted in pass 1's sums only, a
+    // min-heap by do-not-disturb end.
+    std::vector<DndMark> victims_heap_;
+    std::vector<Slot> fresh_;  // loaded at fresh_at_ with no do-not-disturb time left
     Time fresh_at_ = kNoTime;
     bool dnd_marks_stale_ = true;  // rebuilt from running_ when next needed
     bool dnd_fixed_ = false;       // no class's preemptable flag varies by period
@@ -608,7 +631,14 @@ class Scheduler {
     void class_index_erase(Slot s);
     void rebuild_class_index();
     void refresh_class_pos();
-    const std::vector<ClassLevel>& class_levels();
+    // The class levels of the parameter set in force.
+    bool levels_known() const {
+        return params_at_ == now_ && params_ && class_levels_for_ == params_;
+    }
+    const std::vector<ClassLevel>& class_levels() {
+        return levels_known() ? class_levels_ : find_class_levels();
+    }
+    const std::vector<ClassLevel>& find_class_levels();
     Slot walk_next(ClassWalk& w, bool pass1);
 
     // Migration (migration.cpp).
