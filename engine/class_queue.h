@@ -58,7 +58,7 @@ class ClassQueue {
         blocks_.clear();
         dead_ = 0;
         all_known_ = false;
-        ++version_;
+        after_known_ = false;
     }
 
     // The summary of every live entry, as a block's: a walk that no job of
@@ -89,7 +89,8 @@ class ClassQueue {
     // In (key, seq) order: appended when it sorts last (the common case),
     // else inserted, and the summaries from its block on recomputed.
     void insert(const Entry& e, Where& where) {
-        ++version_;
+        if (after_known_ && e.live() && e.wait_from > after_from_ && e.wait_from < after_)
+            after_ = e.wait_from;  // now the earliest after after_from_
         if (all_known_) add(all_, e);
         if (entries_.empty() || !e.before(entries_.back().key, entries_.back().seq)) {
             entries_.push_back(e);
@@ -121,11 +122,11 @@ class ClassQueue {
         }
         entries_[i].slot = kDead;
         ++dead_;
-        ++version_;
         // An entry strictly inside its block's bounds leaves them as they
         // are: only the count changes, without a walk over the block.
         Block& k = blocks_[i / kBlock];
         const Entry& e = entries_[i];
+        if (after_known_ && e.wait_from == after_) after_known_ = false;  // (perhaps) the answer
         if (all_known_) {
             if (--all_.live == 0 || e.procs == all_.min_procs[e.swapped ? 1 : 0] ||
                 e.wait_from == all_.min_wait || e.wait_from == all_.max_wait)
@@ -176,9 +177,11 @@ class ClassQueue {
     // kForever if none.
     Time min_wait_after(Time t) const {
         // The answer holds for every time from the one it was found for up
-        // to itself, until the entries change.
-        if (after_version_ == version_ && after_from_ <= t && t < after_) return after_;
-        after_version_ = version_;
+        // to itself (no live entry starts its wait in between), until an
+        // entry comes in between (the new answer) or the one answered
+        // leaves; others coming and going leave it as it is.
+        if (after_known_ && after_from_ <= t && t < after_) return after_;
+        after_known_ = true;
         after_from_ = t;
         after_ = min_wait_after_scan(t);
         return after_;
@@ -209,8 +212,7 @@ class ClassQueue {
     std::size_t dead_ = 0;
     mutable Block all_{};  // summary()
     mutable bool all_known_ = false;
-    std::uint64_t version_ = 0;  // changes with the entries
-    mutable std::uint64_t after_version_ = static_cast<std::uint64_t>(-1);
+    mutable bool after_known_ = false;
     mutable Time after_from_ = 0, after_ = 0;  // min_wait_after(after_from_)
 
     // Records the positions of the live entries from `from` on.

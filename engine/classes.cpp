@@ -20,6 +20,7 @@
 // it waits again, to be loaded anywhere. Moving a job's state out and
 // back in costs classes.swap_time per processor, half each way.
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <limits>
 
@@ -39,6 +40,14 @@ Time sat_add(Time a, Time b) {
 Time sat_mul(Time per, std::int64_t n) {
     if (n != 0 && per > kForever / n) return kForever;
     return per * n;
+}
+
+// A victim's cost per node for a job (victim_cost): 1 plus its priority
+// relative to the job's.
+double node_weight(std::int32_t victim_priority, std::int32_t job_priority) {
+    const double pv = victim_priority, pj = job_priority;
+    const double rel = pj > 0 ? std::max(pv, 0.0) / pj : 1.0;
+    return 1.0 + rel;
 }
 
 }  // namespace
@@ -87,28 +96,32 @@ Time Scheduler::dnd_end_from(const Job& j, Time from) const {
 
 // --- Limits ---------------------------------------------------------------
 
-// Why a job can never be loaded under any parameter set, or "".
+// Why a job can never be loaded under any parameter set, or "". Asked at
+// every admission: the limits are compared first, and the reason is only
+// put into words for a job that is refused.
 std::string Scheduler::never_loads(const Job& j) const {
-    auto most = [&](const ClassParams& p, std::string& why) {
+    auto most = [&](const ClassParams& p, std::string* why) {
         std::int64_t m = cfg_.procs;
-        why = "the machine has " + std::to_string(cfg_.procs);
-        auto cap = [&](std::int32_t v, const std::string& what) {
-            if (v > 0 && v < m) m = v, why = what + " is " + std::to_string(v);
+        if (why) *why = "the machine has " + std::to_string(cfg_.procs);
+        auto cap = [&](std::int32_t v, auto what) {
+            if (v > 0 && v < m) {
+                m = v;
+                if (why) *why = what() + " is " + std::to_string(v);
+            }
         };
         const JobClassConfig& c = p.classes[static_cast<std::size_t>(j.cls)];
-        cap(p.limits.job_procs, "the job processor limit");
-        cap(c.procs, "class " + c.name + "'s processor limit");
-        cap(p.limits.system_procs, "the system processor limit");
+        cap(p.limits.job_procs, [] { return std::string("the job processor limit"); });
+        cap(c.procs, [&] { return "class " + c.name + "'s processor limit"; });
+        cap(p.limits.system_procs, [] { return std::string("the system processor limit"); });
         if (p.limits.large_job > 0 && j.spec.procs >= p.limits.large_job)
-            cap(p.limits.large_procs, "the large job processor limit");
+            cap(p.limits.large_procs, [] { return std::string("the large job processor limit"); });
         return m;
     };
+    if (most(cfg_.classes.base, nullptr) >= j.spec.procs) return "";
+    for (const ClassPeriod& p : cfg_.classes.periods)
+        if (most(p.params, nullptr) >= j.spec.procs) return "";
     std::string why;
-    if (most(cfg_.classes.base, why) >= j.spec.procs) return "";
-    for (const ClassPeriod& p : cfg_.classes.periods) {
-        std::string w;
-        if (most(p.params, w) >= j.spec.procs) return "";
-    }
+    most(cfg_.classes.base, &why);
     return "requests " + std::to_string(j.spec.procs) + " processors; " + why;
 }
 
@@ -150,9 +163,8 @@ bool Scheduler::may_preempt(const Job& v, const Job& for_job, bool pass1) const 
 // it has left (a set is as slow as its slowest victim: candidate_sets adds
 // the largest of those once per set).
 double Scheduler::victim_cost(const Job& v, const Job& for_job) const {
-    const double pv = job_class(v).priority, pj = job_class(for_job).priority;
-    const double rel = pj > 0 ? std::max(pv, 0.0) / pj : 1.0;
-    return static_cast<double>(v.alloc.procs) * (1.0 + rel);
+    return static_cast<double>(v.alloc.procs) *
+           node_weight(job_class(v).priority, job_class(for_job).priority);
 }
 
 // --- Loading and swapping --------------------------------------------------
@@ -160,15 +172,19 @@ double Scheduler::victim_cost(const Job& v, const Job& for_job) const {
 void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     Job& j = job(s);
     const std::int32_t n = j.spec.procs;
-    Time wait_nodes = 0;  // former jobs still writing their state out
+    // Former jobs still writing their state out: none once the last
+    // swap-out anywhere is over, without a look at the nodes.
+    const bool writing = node_free_max_ > now_;
+    Time wait_nodes = 0;
     for (const NodeRun& r : runs) {
         if (r.count <= 0) continue;
         const auto at = static_cast<std::ptrdiff_t>(r.first);
-        const Time last =
-            *std::max_element(node_free_at_.begin() + at, node_free_at_.begin() + at + r.count);
-        wait_nodes = std::max(wait_nodes, last - now_);
+        if (writing) {
+            const Time last =
+                *std::max_element(node_free_at_.begin() + at, node_free_at_.begin() + at + r.count);
+            wait_nodes = std::max(wait_nodes, last - now_);
+        }
         std::fill_n(owner_.begin() + at, r.count, s);
-        std::fill_n(in_set_.begin() + at, r.count, std::uint8_t{0});
     }
     const bool swap_in = j.swapped;
     const Time in = swap_in ? sat_mul(cfg_.classes.swap_time, n) / 2 : 0;
@@ -201,8 +217,8 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     if (class_pos_stale_) refresh_class_pos();
     queue_.kill(class_pos_[s]);
     // What preemption could free is as it was (preemptable_procs): a job
-    // loaded now is no victim before a later time, whose pass counts again.
-    victims_load_min_ = std::min(victims_load_min_, now_);
+    // loaded now is no victim before a later time.
+    victim_loaded(s);
     expiries_.push({j.estimated_end(), j.seq, s});
     mark_dnd(s);
     Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now_};
@@ -215,7 +231,7 @@ void Scheduler::unload(Slot s) {
     Job& j = job(s);
     const std::int32_t n = j.alloc.procs;
     for (const NodeRun& r : j.alloc.runs) std::fill_n(owner_.begin() + r.first, r.count, kNoSlot);
-    victims_dirty_ = true;
+    victim_unloaded(s);
     loaded_procs_ -= n;
     class_loaded_[static_cast<std::size_t>(j.cls)] -= n;
     // Counted as it was at load: a period may have changed what is large.
@@ -230,6 +246,7 @@ void Scheduler::swap_out(Slot s, bool by_user) {
     const Time out = sat_mul(cfg_.classes.swap_time, n) / 2;
     for (const NodeRun& r : j.alloc.runs)
         std::fill_n(node_free_at_.begin() + r.first, r.count, now_ + out);
+    node_free_max_ = std::max(node_free_max_, now_ + out);
     Action a{ActionType::swap_out, j.spec.id, now_};
     a.delay = out;
     emit_with_runs(a, j.alloc.runs, n);
@@ -250,29 +267,18 @@ void Scheduler::swap_out(Slot s, bool by_user) {
         if (!policy_[static_cast<int>(Hook::order)]) j.order_key = static_cast<double>(now_);
         requeued_.push_back(s);
     }
-    victims_dirty_ = true;
 }
 
 // --- Processor sets --------------------------------------------------------
 
 // The idle processors as runs, without the reserved set's if asked (a
-// node out of service is not idle).
+// node out of service is not idle): word by word against the set's bitset.
 void Scheduler::free_runs(bool outside_set, std::vector<NodeRun>& out) const {
     out.clear();
-    if (!outside_set || class_set_.empty()) {
+    if (!outside_set || class_set_.empty())
         machine_.matrix().free_runs(0, out);
-        return;
-    }
-    idle_scratch_.clear();
-    machine_.matrix().free_runs(0, idle_scratch_);
-    for (const NodeRun& r : idle_scratch_)
-        for (std::int32_t k = r.first; k < r.first + r.count; ++k) {
-            if (in_set_[static_cast<std::size_t>(k)]) continue;
-            if (!out.empty() && out.back().first + out.back().count == k)
-                ++out.back().count;
-            else
-                out.push_back({k, 1});
-        }
+    else
+        machine_.matrix().free_runs_where_idle(0, set_nodes_, out);
 }
 
 // §4.3's best fit among the idle processors: the smallest run that holds
@@ -313,70 +319,129 @@ void Scheduler::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& o
 void Scheduler::candidate_sets(Slot s) {
     sets_.clear();
     const Job& j = job(s);
-    // The eligible victims with what the four orders compare, in the
-    // running jobs' order (the sorts are stable).
+    // The eligible victims with what the four orders compare and their
+    // cost, in the running jobs' order (the sorts are stable).
+    // (may_preempt and victim_cost for pass 1, by class.)
     using Victim = CandidateVictim;
     std::vector<Victim>& eligible = eligible_;
     eligible.clear();
+    const std::vector<JobClassConfig>& classes = class_params().classes;
+    const std::int32_t pj = classes[static_cast<std::size_t>(j.cls)].priority;
+    std::vector<double>& weight = class_weight_;
+    weight.resize(classes.size());
+    for (std::size_t c = 0; c < classes.size(); ++c)
+        weight[c] = node_weight(classes[c].priority, pj);
     for (Slot v : running_) {
         const Job& x = job(v);
-        if (may_preempt(x, j, true))
-            eligible.push_back({v, victim_cost(x, j) / x.alloc.procs,
-                                std::max<Time>(0, x.dnd_end - now_), x.alloc.procs,
-                                job_class(x).priority});
+        const auto c = static_cast<std::size_t>(x.cls);
+        if (!classes[c].preemptable || x.start == now_ || classes[c].priority > pj) continue;
+        const double cost = static_cast<double>(x.alloc.procs) * weight[c];
+        eligible.push_back({v, cost, cost / x.alloc.procs, std::max<Time>(0, x.dnd_end - now_),
+                            x.alloc.procs, classes[c].priority});
     }
     const std::int64_t idle = machine_.matrix().free(0);
-    std::vector<Victim>& order = order_scratch_;
-    std::vector<std::uint8_t>& taken = taken_scratch_;
-    Victims& set = set_scratch_;
+    const std::int64_t need = j.spec.procs;
     const std::size_t n = eligible.size();
-    auto take = [&](auto less) {
-        // The first victims of the stable sort by `less`: a set needs a
-        // few, so they are selected one at a time (the first least one not
-        // taken yet); past a handful the rest is sorted, stably, in one go.
+    // Each order as unsigned keys, one per victim, that compare as the
+    // order does (a key ties where the order ties): per-node cost (a
+    // non-negative double, whose bits order as its value), time left,
+    // width (widest first), class priority (lowest first).
+    std::vector<std::uint64_t>& keys = order_keys_;
+    keys.resize(4 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Victim& v = eligible[i];
+        keys[i] = std::bit_cast<std::uint64_t>(v.per_node);
+        keys[n + i] = static_cast<std::uint64_t>(v.dnd_left);
+        keys[2 * n + i] = static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max() -
+                                                     static_cast<std::int64_t>(v.procs));
+        keys[3 * n + i] = static_cast<std::uint64_t>(static_cast<std::int64_t>(v.priority) -
+                                                     std::numeric_limits<std::int32_t>::min());
+    }
+    constexpr std::uint64_t kTaken = std::numeric_limits<std::uint64_t>::max();  // above any key
+    std::vector<std::uint64_t>& left = left_keys_;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>>& rest = rest_scratch_;
+    std::vector<std::uint32_t>& chosen = chosen_idx_;
+    // The lowest class first is the cheapest per node first when the cost
+    // per node is one for each priority and rises with it (as it does for
+    // victims of priority >= 0, unless rounding tells apart victims of one
+    // class): it would list the cheapest order's set again.
+    bool same_order = true;
+    std::vector<std::pair<std::int32_t, double>>& by_priority = priority_cost_;
+    by_priority.clear();
+    for (std::size_t i = 0; i < n && same_order; ++i) {
+        const Victim& v = eligible[i];
+        auto it = std::find_if(by_priority.begin(), by_priority.end(),
+                               [&](const auto& e) { return e.first == v.priority; });
+        if (it == by_priority.end())
+            by_priority.push_back({v.priority, v.per_node});
+        else
+            same_order = it->second == v.per_node;
+    }
+    if (same_order) {
+        std::sort(by_priority.begin(), by_priority.end());
+        for (std::size_t k = 1; k < by_priority.size(); ++k)
+            same_order = same_order && by_priority[k - 1].second < by_priority[k].second;
+    }
+    for (std::size_t o = 0; o < (same_order ? 3 : 4); ++o) {
+        // The first victims of the stable sort by the order: a set needs
+        // a few, so they are selected one at a time (the first least one
+        // not taken yet); past a handful the rest is sorted in one go, by
+        // key then position (the stable order).
         constexpr std::size_t kSelect = 8;
-        taken.assign(n, 0);
-        set.jobs.clear();
-        set.procs = idle;
-        set.cost = 0;
-        Time ready = 0;
-        for (std::size_t k = 0; k < n && set.procs < j.spec.procs; ++k) {
-            const Victim* v = nullptr;
+        left.assign(keys.begin() + static_cast<std::ptrdiff_t>(o * n),
+                    keys.begin() + static_cast<std::ptrdiff_t>((o + 1) * n));
+        chosen.clear();
+        std::int64_t have = idle;
+        for (std::size_t k = 0; k < n && have < need; ++k) {
+            std::uint32_t pick = 0;
             if (k < kSelect) {
-                std::size_t least = n;
-                for (std::size_t i = 0; i < n; ++i)
-                    if (!taken[i] && (least == n || less(eligible[i], eligible[least]))) least = i;
-                taken[least] = 1;
-                v = &eligible[least];
+                std::size_t least = 0;
+                for (std::size_t i = 1; i < n; ++i)
+                    if (left[i] < left[least]) least = i;
+                left[least] = kTaken;
+                pick = static_cast<std::uint32_t>(least);
             } else {
                 if (k == kSelect) {
-                    order.clear();
+                    rest.clear();
                     for (std::size_t i = 0; i < n; ++i)
-                        if (!taken[i]) order.push_back(eligible[i]);
-                    std::stable_sort(order.begin(), order.end(), less);
+                        if (left[i] != kTaken)
+                            rest.push_back({left[i], static_cast<std::uint32_t>(i)});
+                    std::sort(rest.begin(), rest.end());
                 }
-                v = &order[k - kSelect];
+                pick = rest[k - kSelect].second;
             }
-            set.jobs.push_back(v->v);
-            set.procs += v->procs;
+            chosen.push_back(pick);
+            have += eligible[pick].procs;
         }
-        if (set.procs < j.spec.procs) return;
-        drop_needless(set.jobs, set.procs, j.spec.procs);
-        for (Slot v : set.jobs) {
-            set.cost += victim_cost(job(v), j);
-            ready = std::max(ready, std::max<Time>(0, job(v).dnd_end - now_));
+        if (have < need) continue;
+        // drop_needless, on positions in `eligible`.
+        for (std::size_t k = chosen.size(); k-- > 0;) {
+            const std::int32_t p = eligible[chosen[k]].procs;
+            if (have - p >= need) {
+                have -= p;
+                chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
+            }
         }
-        set.ready = now_ + ready;
-        set.cost += static_cast<double>(ready) / static_cast<double>(kSecond);
+        double cost = 0;
+        Time ready = 0;
+        for (std::uint32_t i : chosen) {
+            cost += eligible[i].cost;
+            ready = std::max(ready, eligible[i].dnd_left);
+        }
+        cost += static_cast<double>(ready) / static_cast<double>(kSecond);
+        Victims& set = sets_.add();
+        set.jobs.clear();
+        for (std::uint32_t i : chosen) set.jobs.push_back(eligible[i].v);
         std::sort(set.jobs.begin(), set.jobs.end());
-        bool seen = false;
-        for (const Victims& o : sets_) seen = seen || o.jobs == set.jobs;
-        if (!seen) sets_.push_back(set);
-    };
-    take([](const Victim& a, const Victim& b) { return a.per_node < b.per_node; });
-    take([](const Victim& a, const Victim& b) { return a.dnd_left < b.dnd_left; });
-    take([](const Victim& a, const Victim& b) { return a.procs > b.procs; });
-    take([](const Victim& a, const Victim& b) { return a.priority < b.priority; });
+        set.procs = have;
+        set.cost = cost;
+        set.ready = now_ + ready;
+        for (std::size_t k = 0; k + 1 < sets_.size(); ++k)
+            if (sets_[k].jobs == set.jobs) {
+                sets_.pop();
+                break;
+            }
+    }
 }
 
 // Greedy choices can overshoot: a victim taken early may be needless once
@@ -394,43 +459,154 @@ void Scheduler::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
     }
 }
 
-// What preemption could free for a job of priority `p`, counted once per
-// change of the loaded jobs: pass 1 may take preemptable jobs of priority
-// <= p, pass 2 those of priority < p past their do-not-disturb time and
-// outside the reserved set. Most waiting jobs are ruled out by these sums
-// alone, without listing victims. As time passes the sums change only when
-// a job loaded at or after the count becomes a victim (at a later time) or
-// a do-not-disturb time runs out (classes_phase checks both); the other
-// changes set victims_dirty_.
-std::int64_t Scheduler::preemptable_procs(std::size_t level, bool pass1) {
-    const std::vector<ClassLevel>& levels = class_levels();
-    if (victims_dirty_) {
-        victims_dirty_ = false;
-        victims_load_min_ = kForever;
-        victims_next_dnd_ = kForever;
+// What preemption could free for a job of priority `p`: pass 1 may take
+// preemptable jobs of priority <= p, pass 2 those of priority < p past
+// their do-not-disturb time and outside the reserved set, neither a job
+// loaded now. Most waiting jobs are ruled out by these sums alone, without
+// listing victims. They are counted from the loaded jobs when the class
+// parameters, a job's class or the loaded jobs change otherwise than by
+// the passes (victims_dirty_), and kept up to date in between
+// (victims_at_now): a job loaded counts from the next time on (victims_fresh_),
+// one whose do-not-disturb time runs out then moves to pass 2's sum
+// (victims_heap_), one that leaves takes out what it added
+// (victims_counted_), and a job whose processors the reserved set takes
+// leaves pass 2's sum while the set is kept.
+void Scheduler::sum_victims() {
+    const std::vector<ClassLevel>& levels = class_levels();  // a new parameter set counts afresh
+    if (victims_dirty_ || victims_at_ != now_) victims_at_now();
+    if (victims_sums_stale_) {
+        victims_sums_stale_ = false;
         pre1_.assign(levels.size() + 1, 0);
         pre2_.assign(levels.size() + 1, 0);
-        for (Slot v : running_) {
-            const Job& j = job(v);
-            const JobClassConfig& c = job_class(j);
-            if (!c.preemptable) continue;
-            if (j.dnd_end > now_) victims_next_dnd_ = std::min(victims_next_dnd_, j.dnd_end);
-            if (j.start == now_) {
-                victims_load_min_ = now_;
-                continue;
-            }
-            const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
-            pre1_[at] += j.alloc.procs;
-            if (j.dnd_end <= now_ && outside_set(j)) pre2_[at] += j.alloc.procs;
-        }
         for (std::size_t i = levels.size(); i-- > 0;) {  // and every lower level's
-            pre1_[i] += pre1_[i + 1];
-            pre2_[i] += pre2_[i + 1];
+            pre1_[i] = pre1_[i + 1] + victims1_[i];
+            pre2_[i] = pre2_[i + 1] + victims2_[i];
         }
     }
-    // Levels have distinct priorities, highest first: those of priority <=
-    // the level's from it on, those of lower priority from the next.
-    return pass1 ? pre1_[level] : pre2_[level + 1];
+}
+
+// A loaded job's share of the sums: pass 1's (from the time after its
+// load), pass 2's too once its do-not-disturb time is over if it is
+// outside the reserved set. `k` is victims_counted_'s mark for it.
+void Scheduler::victim_add(Slot v, std::uint8_t k) {
+    const Job& j = job(v);
+    const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
+    std::uint8_t& mark = victims_counted_[v];
+    if (mark < 1 && k >= 1) victims1_[at] += j.alloc.procs;
+    if (mark < 2 && k >= 2) victims2_[at] += j.alloc.procs;
+    mark = std::max(mark, k);
+    victims_sums_stale_ = true;
+}
+
+// Pass 2's share of a counted job whose do-not-disturb time is over:
+// added if it is outside the reserved set (else when the set is dropped).
+void Scheduler::victim_past_dnd(Slot v) {
+    if (outside_set(job(v))) victim_add(v, 2);
+}
+
+// Brings the sums to now: counted afresh when victims_dirty_, else by the
+// jobs loaded at the last time counted and the do-not-disturb times that
+// ran out since.
+void Scheduler::victims_at_now() {
+    if (victims_counted_.size() < jobs_.size()) victims_counted_.resize(jobs_.size(), 0);
+    if (victims_dirty_) {
+        victims_dirty_ = false;
+        const std::size_t levels = class_levels_.size();
+        victims1_.assign(levels, 0);
+        victims2_.assign(levels, 0);
+        victims_sums_stale_ = true;
+        victims_fresh_.clear();
+        victims_heap_.clear();
+        for (Slot v : running_) victims_counted_[v] = 0;
+        for (Slot v : running_) {
+            const Job& j = job(v);
+            if (!job_class(j).preemptable) continue;
+            if (j.start == now_) {
+                victims_fresh_.push_back({v, j.seq});
+                continue;
+            }
+            victim_add(v, 1);
+            if (j.dnd_end <= now_)
+                victim_past_dnd(v);
+            else
+                victims_heap_.push_back({j.dnd_end, j.start, j.seq, v});
+        }
+        std::make_heap(victims_heap_.begin(), victims_heap_.end(), std::greater<>{});
+        victims_at_ = now_;
+        return;
+    }
+    if (victims_at_ == now_) return;
+    // Loaded at the last time counted: victims from now on.
+    for (const auto& [v, seq] : victims_fresh_) {
+        const Job& j = job(v);
+        if (j.state != JobState::running || j.seq != seq || j.start != victims_at_ ||
+            victims_counted_[v] != 0)
+            continue;  // left since (its slot may be another job's), or listed twice
+        victim_add(v, 1);
+        if (j.dnd_end <= now_)
+            victim_past_dnd(v);
+        else {
+            victims_heap_.push_back({j.dnd_end, j.start, j.seq, v});
+            std::push_heap(victims_heap_.begin(), victims_heap_.end(), std::greater<>{});
+        }
+    }
+    victims_fresh_.clear();
+    while (!victims_heap_.empty() && victims_heap_.front().end <= now_) {
+        const DndMark m = victims_heap_.front();
+        std::pop_heap(victims_heap_.begin(), victims_heap_.end(), std::greater<>{});
+        victims_heap_.pop_back();
+        const Job& j = job(m.slot);
+        if (j.state == JobState::running && j.seq == m.seq && j.start == m.start &&
+            victims_counted_[m.slot] == 1)
+            victim_past_dnd(m.slot);
+    }
+    victims_at_ = now_;
+    // Marks of jobs that left stay until their time: counted afresh (the
+    // heap rebuilt from the loaded jobs) before they outnumber those jobs.
+    if (victims_heap_.size() > 4 * running_.size() + 64) victims_dirty_ = true;
+}
+
+// A job loaded now: a victim from the next time on.
+void Scheduler::victim_loaded(Slot v) {
+    if (victims_dirty_) return;  // counted afresh when next asked
+    victims_at_now();
+    if (job_class(job(v)).preemptable) victims_fresh_.push_back({v, job(v).seq});
+}
+
+// A job leaving its processors takes out what it added.
+void Scheduler::victim_unloaded(Slot v) {
+    if (victims_dirty_) {  // counted afresh when next asked; its slot counts nothing
+        if (v < victims_counted_.size()) victims_counted_[v] = 0;
+        return;
+    }
+    victims_at_now();
+    const Job& j = job(v);
+    const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
+    std::uint8_t& mark = victims_counted_[v];
+    if (mark >= 1) victims1_[at] -= j.alloc.procs;
+    if (mark >= 2) victims2_[at] -= j.alloc.procs;
+    if (mark != 0) victims_sums_stale_ = true;
+    mark = 0;
+}
+
+// The reserved set was taken (`taken`) or dropped: its jobs, those on its
+// processors (set_owner_nodes_), leave pass 2's sum or may come back.
+void Scheduler::victims_set_changed(bool taken) {
+    if (victims_dirty_) return;
+    victims_at_now();
+    for (const auto& [v, node] : set_owner_nodes_) {
+        std::uint8_t& mark = victims_counted_[v];
+        const Job& j = job(v);
+        if (owner_[static_cast<std::size_t>(node)] != v || mark == 0) continue;  // left
+        const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
+        if (taken && mark == 2) {
+            victims2_[at] -= j.alloc.procs;
+            mark = 1;
+            victims_sums_stale_ = true;
+        } else if (!taken && mark == 1 && j.dnd_end <= now_) {
+            victim_past_dnd(v);
+        }
+    }
 }
 
 std::size_t Scheduler::class_level(const Job& j) {
@@ -440,7 +616,8 @@ std::size_t Scheduler::class_level(const Job& j) {
 
 // The loaded jobs on the reserved set's processors, in the order of their
 // first processor there. Listed once per set (a job's run at a time, past
-// idle processors); then those still on their first processor there.
+// idle processors; pass 1 lists them as it reserves the set, from its
+// victims); then those still on their first processor there.
 void Scheduler::set_owners(std::vector<Slot>& out) {
     out.clear();
     if (set_owners_known_) {
@@ -476,13 +653,15 @@ bool Scheduler::outside_set(const Job& v) const {
 }
 
 void Scheduler::drop_class_reservation() {
-    for (const NodeRun& r : class_set_)
-        std::fill_n(in_set_.begin() + r.first, r.count, std::uint8_t{0});
+    const bool listed = set_owners_known_;  // set_owner_nodes_ are the set's jobs
     set_nodes_.release(class_set_);
     set_owners_known_ = false;
     class_set_.clear();
     class_reserved_ = kNoSlot;
-    victims_dirty_ = true;
+    if (listed)
+        victims_set_changed(false);
+    else
+        victims_dirty_ = true;
 }
 
 // --- The two passes ---------------------------------------------------------
@@ -536,7 +715,7 @@ void Scheduler::refresh_class_pos() {
     class_pos_stale_ = false;
 }
 
-const std::vector<Scheduler::ClassLevel>& Scheduler::class_levels() {
+const std::vector<Scheduler::ClassLevel>& Scheduler::find_class_levels() {
     const ClassParams& p = class_params();
     if (class_levels_for_ == &p) return class_levels_;
     class_levels_.clear();
@@ -586,6 +765,14 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
             : kAny;
     for (; w.level < levels.size(); ++w.level, w.fresh = true) {
         const ClassLevel& level = levels[w.level];
+        // A level with no job the pass could take is passed over before
+        // its cap is asked for (the cap only shrinks down the levels, so
+        // one below 1 here would be below 1 at the next level too).
+        bool any = false;
+        for (std::int32_t c : level.classes)
+            any = any || (class_queues_[static_cast<std::size_t>(c)].size() > 0 &&
+                          (!pass1 || p.classes[static_cast<std::size_t>(c)].max_wait != kForever));
+        if (!any) continue;
         const std::int64_t cap = pass1 ? free + preemptable_procs(w.level, true)
                                        : free - w.set_idle + preemptable_procs(w.level, false);
         // What preemption could add only shrinks down the levels: no job
@@ -598,12 +785,19 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
             w.cursor.assign(level.classes.size(), 0);
             w.fresh = false;
         } else {
+            // After the job returned last: in its class, the next entry
+            // (entries keep their places during a pass: a job that leaves
+            // the queue leaves a tombstone); in the others, found again.
             for (std::size_t k = 0; k < level.classes.size(); ++k) {
                 const ClassQueue& q = class_queues_[static_cast<std::size_t>(level.classes[k])];
-                if (q.size() > 0) w.cursor[k] = q.upper_bound(w.key, w.seq);
+                if (k == w.last_k)
+                    w.cursor[k] = w.last_i + 1;
+                else if (q.size() > 0)
+                    w.cursor[k] = q.upper_bound(w.key, w.seq);
             }
         }
         const ClassQueue::Entry* best = nullptr;
+        std::size_t best_k = 0;
         for (std::size_t k = 0; k < level.classes.size(); ++k) {
             const auto c = static_cast<std::size_t>(level.classes[k]);
             const ClassQueue& q = class_queues_[c];
@@ -635,11 +829,16 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
                        job(e.slot).state == JobState::queued;  // (always: a safeguard)
             });
             w.cursor[k] = i;
-            if (i < q.span() && (!best || q[i].before(best->key, best->seq))) best = &q[i];
+            if (i < q.span() && (!best || q[i].before(best->key, best->seq))) {
+                best = &q[i];
+                best_k = k;
+            }
         }
         if (best) {
             w.key = best->key;
             w.seq = best->seq;
+            w.last_k = best_k;
+            w.last_i = w.cursor[best_k];
             return best->slot;
         }
     }
@@ -660,7 +859,6 @@ void Scheduler::classes_phase() {
     if (queue_.maybe_compact()) class_pos_stale_ = true;
     if (class_index_stale_) rebuild_class_index();
     for (ClassQueue& q : class_queues_) q.maybe_compact(class_queue_pos_);
-    if (victims_load_min_ < now_ || victims_next_dnd_ <= now_) victims_dirty_ = true;
     requeued_.clear();
     pass1();
     pass2();
@@ -716,15 +914,24 @@ void Scheduler::pass1() {
             class_reserved_ = s;
             ++counters_.class_reservations;
             class_set_.clear();
+            // Its jobs, as set_owners would list them now: each victim
+            // with processors in the set, at the first of them.
+            set_owner_nodes_.clear();
             std::int32_t need = j.spec.procs;
-            for (Slot v : sets_[pick].jobs)
+            for (Slot v : sets_[pick].jobs) {
+                bool listed = false;
                 for (const NodeRun& r : job(v).alloc.runs) {
                     const std::int32_t k = std::min(need, r.count);
-                    if (k > 0) class_set_.push_back({r.first, k});
+                    if (k > 0) {
+                        class_set_.push_back({r.first, k});
+                        if (!listed) set_owner_nodes_.push_back({v, r.first});
+                        listed = true;
+                    }
                     need -= k;
                 }
+            }
             if (need > 0) {
-                std::vector<NodeRun> idle;
+                std::vector<NodeRun>& idle = idle_scratch_;
                 free_runs(false, idle);
                 for (const NodeRun& r : idle) {
                     if (need == 0) break;
@@ -733,12 +940,10 @@ void Scheduler::pass1() {
                     need -= k;
                 }
             }
-            for (const NodeRun& r : class_set_)
-                std::fill_n(in_set_.begin() + r.first, r.count, std::uint8_t{1});
             if (set_nodes_.size() != cfg_.procs) set_nodes_ = NodePool(cfg_.procs);
             set_nodes_.take(class_set_);
-            set_owners_known_ = false;
-            victims_dirty_ = true;
+            set_owners_known_ = true;
+            victims_set_changed(true);
             break;
         }
     }
@@ -750,20 +955,27 @@ void Scheduler::pass1() {
     // Elsewhere, if enough processors are free now (§4.3).
     if (machine_.matrix().free(0) >= j.spec.procs) {
         std::vector<NodeRun> runs;
-        // The set's idle processors first: they are free of other claims.
+        // The set's idle processors first: they are free of other claims;
+        // the lowest of each kind, a run continuing the last one taken
+        // joining it.
         std::int32_t need = j.spec.procs;
-        std::vector<NodeRun> idle;
-        free_runs(false, idle);
-        for (int in_pass = 1; in_pass >= 0 && need > 0; --in_pass)
-            for (const NodeRun& r : idle)
-                for (std::int32_t k = r.first; k < r.first + r.count && need > 0; ++k)
-                    if (in_set_[static_cast<std::size_t>(k)] == in_pass) {
-                        if (!runs.empty() && runs.back().first + runs.back().count == k)
-                            ++runs.back().count;
-                        else
-                            runs.push_back({k, 1});
-                        --need;
-                    }
+        std::vector<NodeRun>& idle = idle_scratch_;
+        for (int in_set = 1; in_set >= 0 && need > 0; --in_set) {
+            idle.clear();
+            if (in_set)
+                machine_.matrix().free_runs_where_busy(0, set_nodes_, idle);
+            else
+                machine_.matrix().free_runs_where_idle(0, set_nodes_, idle);
+            for (const NodeRun& r : idle) {
+                if (need == 0) break;
+                const std::int32_t k = std::min(need, r.count);
+                if (!runs.empty() && runs.back().first + runs.back().count == r.first)
+                    runs.back().count += k;
+                else
+                    runs.push_back({r.first, k});
+                need -= k;
+            }
+        }
         std::sort(runs.begin(), runs.end(),
                   [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
         drop_class_reservation();
@@ -778,9 +990,17 @@ void Scheduler::pass1() {
             drop_class_reservation();
             return;
         }
-    for (Slot v : on_set)
-        if (job(v).dnd_end <= now_) swap_out(v, false);
-    if (machine_.matrix().columns_free(0, class_set_)) {
+    bool gone = true;  // every job of the set has left it
+    for (Slot v : on_set) {
+        if (job(v).dnd_end <= now_)
+            swap_out(v, false);
+        else
+            gone = false;
+    }
+    // A job still there holds a processor of the set; else the set is free
+    // when all its processors are idle, counted word by word.
+    if (gone &&
+        machine_.matrix().free_where_busy(0, set_nodes_) == set_nodes_.size() - set_nodes_.idle()) {
         const std::vector<NodeRun> set = class_set_;
         drop_class_reservation();
         load(u, set);

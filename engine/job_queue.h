@@ -73,13 +73,17 @@ class JobQueue {
 
     // The same order, found from the back over the live entries, without
     // compacting: positions after the one returned move up by one. Cheap
-    // when `e` sorts near the end (a job that waits again from now).
+    // when `e` sorts near the end (a job that waits again from now): each
+    // block from its own on takes in the entry that moved into it, as a
+    // removal its minima stay bounds.
     template <class Before>
     std::size_t insert_from_back(const Entry& e, Before before) {
         std::size_t at = entries_.size();
         while (at > 0 && (!entries_[at - 1].live() || before(e, entries_[at - 1]))) --at;
         entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(at), e);
-        rebuild(at / kBlock);
+        note(at);
+        for (std::size_t b = at / kBlock + 1; b * kBlock < entries_.size(); ++b)
+            if (entries_[b * kBlock].live()) note(b * kBlock);
         return at;
     }
 

@@ -55,6 +55,16 @@ class Matrix {
     void free_runs(std::int32_t row, std::vector<NodeRun>& out) const {
         free_[idx(row)].idle_runs(out);
     }
+    // The free columns of `row` that are idle in `other` (outside a set),
+    // or busy there (in the set).
+    void free_runs_where_idle(std::int32_t row, const NodePool& other,
+                              std::vector<NodeRun>& out) const {
+        free_[idx(row)].idle_runs_where_idle(other, out);
+    }
+    void free_runs_where_busy(std::int32_t row, const NodePool& other,
+                              std::vector<NodeRun>& out) const {
+        free_[idx(row)].idle_runs_where_busy(other, out);
+    }
     void place(std::int32_t row, const std::vector<NodeRun>& runs, Slot s) {
         free_[idx(row)].take(runs);
         set(row, runs, s);

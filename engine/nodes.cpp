@@ -213,6 +213,35 @@ void NodePool::idle_runs(std::vector<NodeRun>& out) const {
     }
 }
 
+namespace {
+
+// Appends the set bits of the words f(w), w from `from` on, as runs.
+template <class F>
+void runs_of(std::size_t from, std::size_t words, F f, std::vector<NodeRun>& out) {
+    for (std::size_t w = from; w < words; ++w) {
+        std::uint64_t word = f(w);
+        while (word != 0) {
+            const int b = std::countr_zero(word);
+            const std::uint64_t rest = word >> b;
+            const int len = rest == ~std::uint64_t{0} >> b ? 64 - b : std::countr_one(rest);
+            push_run(out, static_cast<std::int32_t>(w * 64 + static_cast<std::size_t>(b)), len);
+            word &= ~ones(b, len);
+        }
+    }
+}
+
+}  // namespace
+
+void NodePool::idle_runs_where_idle(const NodePool& other, std::vector<NodeRun>& out) const {
+    runs_of(
+        first_word_, bits_.size(), [&](std::size_t w) { return bits_[w] & other.bits_[w]; }, out);
+}
+
+void NodePool::idle_runs_where_busy(const NodePool& other, std::vector<NodeRun>& out) const {
+    runs_of(
+        first_word_, bits_.size(), [&](std::size_t w) { return bits_[w] & ~other.bits_[w]; }, out);
+}
+
 void NodePool::idle_nodes(std::vector<std::int32_t>& out) const {
     for (std::size_t w = first_word_; w < bits_.size(); ++w) {
         std::uint64_t word = bits_[w];

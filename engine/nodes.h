@@ -55,6 +55,11 @@ class NodePool {
     std::int32_t next_busy(std::int32_t from, std::int32_t end) const;  // in [from, end), or end
     void idle_nodes(std::vector<std::int32_t>& out) const;
     void idle_runs(std::vector<NodeRun>& out) const;  // appends the idle nodes as runs
+    // Appends as runs the nodes idle here and idle in `other`, a pool of the
+    // same size (those outside a set kept as a pool with its nodes busy).
+    void idle_runs_where_idle(const NodePool& other, std::vector<NodeRun>& out) const;
+    // The same for the nodes idle here and busy in `other` (those of the set).
+    void idle_runs_where_busy(const NodePool& other, std::vector<NodeRun>& out) const;
 
     static void expand(const std::vector<NodeRun>& runs, std::vector<std::int32_t>& out);
     static std::int32_t count(const std::vector<NodeRun>& runs);

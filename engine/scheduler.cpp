@@ -115,7 +115,6 @@ Scheduler::Scheduler(SchedulerConfig cfg)
         const auto n = static_cast<std::size_t>(cfg_.procs);
         owner_.assign(n, kNoSlot);
         node_free_at_.assign(n, 0);
-        in_set_.assign(n, 0);
         // Where in the week each period starts and ends.
         for (const ClassPeriod& p : cfg_.classes.periods)
             for (int d = 0; d < 7; ++d) {

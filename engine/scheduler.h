@@ -457,12 +457,12 @@ class Scheduler {
     void distribute();
 
     // Job classes and lazy preemption (classes.cpp, seed 003 §4.3).
-    std::vector<Slot> owner_;           // per node: the loaded job, kNoSlot if idle
-    std::vector<Time> node_free_at_;    // per node: when its last job's state is on disk
-    Slot class_reserved_ = kNoSlot;     // pass 1's one reservation
-    std::vector<NodeRun> class_set_;    // its processors
-    std::vector<std::uint8_t> in_set_;  // per node
-    NodePool set_nodes_;                // the same as a bitset: a node of the set is busy
+    std::vector<Slot> owner_;         // per node: the loaded job, kNoSlot if idle
+    std::vector<Time> node_free_at_;  // per node: when its last job's state is on disk
+    Time node_free_max_ = 0;          // the latest of node_free_at_
+    Slot class_reserved_ = kNoSlot;   // pass 1's one reservation
+    std::vector<NodeRun> class_set_;  // its processors
+    NodePool set_nodes_;              // its processors as a bitset: a node of the set is busy
     std::int64_t loaded_procs_ = 0, swapped_procs_ = 0, large_loaded_ = 0;
     std::vector<std::int64_t> class_loaded_;
     std::vector<std::int32_t> period_bounds_;  // seconds of the week where a period starts or ends
@@ -492,15 +492,13 @@ class Scheduler {
         bool fresh = true;  // the level's cursors are not set yet
         double key = 0;     // the job returned last
         std::uint64_t seq = 0;
-        std::int64_t set_idle = 0;  // pass 2: idle processors of the reserved set
-        Slot skip = kNoSlot;        // pass 2: the reserved job
+        std::size_t last_k = 0, last_i = 0;  // its class in the level, its entry there
+        std::int64_t set_idle = 0;           // pass 2: idle processors of the reserved set
+        Slot skip = kNoSlot;                 // pass 2: the reserved job
     };
-    ClassWalk walk_;  // the passes' walk, kept for its cursors' storage
-    bool victims_dirty_ = true;
-    // preemptable_procs: the earliest load since its count (kForever if
-    // none), and the earliest do-not-disturb end after it.
-    Time victims_load_min_ = kForever, victims_next_dnd_ = kForever;
-    bool classes_dirty_ = true;                    // an event since the last pass: run both passes
+    ClassWalk walk_;             // the passes' walk, kept for its cursors' storage
+    bool victims_dirty_ = true;  // preemptable_procs: count afresh from the loaded jobs
+    bool classes_dirty_ = true;  // an event since the last pass: run both passes
     mutable const ClassParams* params_ = nullptr;  // class_params() at params_at_
     mutable Time params_at_ = kNoTime;
     const ClassParams& find_class_params() const;
@@ -511,11 +509,32 @@ class Scheduler {
     std::vector<Slot> victims_scratch_, chosen_scratch_;
     // By level of class_levels_: the processors of the loaded jobs of that
     // level's priority or lower that pass 1 (pre1_) and pass 2 (pre2_: also
-    // past their do-not-disturb time, outside the reserved set) may preempt.
-    std::vector<std::int64_t> pre1_, pre2_;
+    // past their do-not-disturb time, outside the reserved set) may preempt,
+    // from the same sums at each level (victims1_, victims2_), kept as of
+    // victims_at_; by slot, what a loaded job adds to them (0: nothing, 1:
+    // to pass 1's, 2: to both).
+    std::vector<std::int64_t> pre1_, pre2_, victims1_, victims2_;
+    bool victims_sums_stale_ = true;  // pre1_ and pre2_ not summed since
+    Time victims_at_ = kNoTime;
+    std::vector<std::uint8_t> victims_counted_;
+    // Loaded at victims_at_ (slot, seq): victims from the next time on.
+    std::vector<std::pair<Slot, std::uint64_t>> victims_fresh_;
     std::vector<std::size_t> class_level_of_;  // by class: its level in class_levels_
-    // For a job of class level `level` (class_levels()).
-    std::int64_t preemptable_procs(std::size_t level, bool pass1);
+    // For a job of class level `level` (class_levels()). Levels have
+    // distinct priorities, highest first: those of priority <= the level's
+    // from it on, those of lower priority from the next.
+    std::int64_t preemptable_procs(std::size_t level, bool pass1) {
+        if (victims_dirty_ || victims_sums_stale_ || victims_at_ != now_ || !levels_known())
+            sum_victims();
+        return pass1 ? pre1_[level] : pre2_[level + 1];
+    }
+    void sum_victims();
+    void victims_at_now();
+    void victim_add(Slot v, std::uint8_t k);
+    void victim_past_dnd(Slot v);
+    void victim_loaded(Slot v);
+    void victim_unloaded(Slot v);
+    void victims_set_changed(bool taken);
     std::size_t class_level(const Job& j);
     bool outside_set(const Job& v) const;
     void set_owners(std::vector<Slot>& out);
@@ -531,16 +550,45 @@ class Scheduler {
         double cost = 0;
         Time ready = 0;  // when the last one's do-not-disturb time is over
     };
-    std::vector<Victims> sets_;
+    // pass 1's candidate sets; cleared without freeing the sets' storage,
+    // so that listing them allocates nothing once it has grown.
+    class VictimSets {
+      public:
+        void clear() { n_ = 0; }
+        bool empty() const { return n_ == 0; }
+        std::size_t size() const { return n_; }
+        Victims& add() {
+            if (n_ == sets_.size()) sets_.emplace_back();
+            return sets_[n_++];
+        }
+        void pop() { --n_; }  // the last one added
+        const Victims& operator[](std::size_t i) const { return sets_[i]; }
+        std::vector<Victims>::const_iterator begin() const { return sets_.begin(); }
+        std::vector<Victims>::const_iterator end() const {
+            return sets_.begin() + static_cast<std::ptrdiff_t>(n_);
+        }
+
+      private:
+        std::vector<Victims> sets_;
+        std::size_t n_ = 0;
+    };
+    VictimSets sets_;
     struct CandidateVictim {  // candidate_sets: a victim and what its orders compare
         Slot v;
+        double cost;      // victim_cost
         double per_node;  // victim_cost per node
         Time dnd_left;
         std::int32_t procs, priority;
     };
-    std::vector<CandidateVictim> eligible_, order_scratch_;
-    std::vector<std::uint8_t> taken_scratch_;  // candidate_sets: by position in eligible_
-    Victims set_scratch_;                      // candidate_sets: the set being built
+    std::vector<CandidateVictim> eligible_;
+    // candidate_sets' scratch, by position in eligible_: the orders' keys,
+    // those of one order not taken yet, the rest of an order sorted, the
+    // set being built.
+    std::vector<std::uint64_t> order_keys_, left_keys_;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> rest_scratch_;
+    std::vector<std::uint32_t> chosen_idx_;
+    std::vector<double> class_weight_;                            // by class: node_weight
+    std::vector<std::pair<std::int32_t, double>> priority_cost_;  // cost per node by priority
     struct DndMark {  // a loaded job's do-not-disturb end, as it was at load
         Time end, start;
         std::uint64_t seq;
@@ -548,7 +596,10 @@ class Scheduler {
         auto operator<=>(const DndMark&) const = default;
     };
     std::vector<DndMark> dnd_marks_;  // a min-heap by end (next_dnd_wakeup)
-    std::vector<Slot> fresh_;         // loaded at fresh_at_ with no do-not-disturb time left
+    // preemptable_procs: loaded jobs counted in pass 1's sums only, a
+    // min-heap by do-not-disturb end.
+    std::vector<DndMark> victims_heap_;
+    std::vector<Slot> fresh_;  // loaded at fresh_at_ with no do-not-disturb time left
     Time fresh_at_ = kNoTime;
     bool dnd_marks_stale_ = true;  // rebuilt from running_ when next needed
     bool dnd_fixed_ = false;       // no class's preemptable flag varies by period
@@ -588,7 +639,14 @@ class Scheduler {
     void class_index_erase(Slot s);
     void rebuild_class_index();
     void refresh_class_pos();
-    const std::vector<ClassLevel>& class_levels();
+    // The class levels of the parameter set in force.
+    bool levels_known() const {
+        return params_at_ == now_ && params_ && class_levels_for_ == params_;
+    }
+    const std::vector<ClassLevel>& class_levels() {
+        return levels_known() ? class_levels_ : find_class_levels();
+    }
+    const std::vector<ClassLevel>& find_class_levels();
     Slot walk_next(ClassWalk& w, bool pass1);
 
     // Migration (migration.cpp).

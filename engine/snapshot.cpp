@@ -874,6 +874,7 @@ void Scheduler::restore(const std::string& text) {
             const std::int64_t n = r.i64();
             if (n < 0 || n >= cfg_.procs) bad("a swapping node is outside the machine");
             node_free_at_[static_cast<std::size_t>(n)] = r.i64();
+            node_free_max_ = std::max(node_free_max_, node_free_at_[static_cast<std::size_t>(n)]);
         }
         r.done();
         if (reserved >= 0) {
@@ -882,8 +883,6 @@ void Scheduler::restore(const std::string& text) {
                 jobs_[u].state != JobState::queued || set_procs != jobs_[u].spec.procs)
                 bad("the class reservation is not a queued job's, on its processors");
             class_reserved_ = static_cast<Slot>(u);
-            for (const NodeRun& nr : class_set_)
-                std::fill_n(in_set_.begin() + nr.first, nr.count, std::uint8_t{1});
             set_nodes_ = NodePool(cfg_.procs);
             set_nodes_.take(class_set_);
         } else if (!class_set_.empty()) {
