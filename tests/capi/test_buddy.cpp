@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "shadow_matrix.h"
 #include "sim/generate.h"
 #include "support.h"
 
@@ -422,80 +423,12 @@ TEST_CASE("buddy: every placed job holds an aligned power-of-two block in every 
 TEST_CASE("buddy: the actions of every pass describe where jobs run", "[buddy][properties]") {
     const int32_t procs = 32, rows = 4;
     auto e = rota::test::engine_from(buddy_config(procs, rows));
-    rota_engine* eng = e.get();
-    std::vector<std::vector<int64_t>> shadow(rows, std::vector<int64_t>(procs, -1));
-    std::map<int64_t, int32_t> width;
-    std::uint64_t rng = 4242;
-    auto next = [&] {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        return rng;
-    };
-    std::map<int64_t, rota_time> ends;
-    auto apply = [&](const rota_action& a) {
-        auto cells = [&](int64_t expect, int64_t put) {
-            REQUIRE(a.nnodes == width[a.job]);
-            for (int32_t k = 0; k < a.nruns; ++k)
-                for (int32_t c = a.runs[k].first; c < a.runs[k].first + a.runs[k].count; ++c) {
-                    INFO("row " << a.row << " col " << c << " action " << a.type << " job "
-                                << a.job);
-                    REQUIRE(shadow[a.row][c] == expect);
-                    shadow[a.row][c] = put;
-                }
-        };
-        if (a.type == ROTA_ACTION_START) {
-            cells(-1, a.job);
-            ends[a.job] = a.time + static_cast<rota_time>(50 + next() % 400) * kS;
-        } else if (a.type == ROTA_ACTION_REPLICATE) {
-            cells(-1, a.job);
-        } else if (a.type == ROTA_ACTION_UNREPLICATE) {
-            cells(a.job, -1);
-        }
-    };
-    rota_time now = 0;
-    int64_t id = 0;
-    std::uint64_t replicas = 0;
-    for (int step = 0; step < 400; ++step) {
-        now += static_cast<rota_time>(next() % 60) * kS;
-        REQUIRE(rota_advance(eng, now) == ROTA_OK);
-        rota_action a{};
-        a.size = sizeof(rota_action);
-        while (rota_next_action(eng, &a) == ROTA_OK) apply(a);
-        for (auto it = ends.begin(); it != ends.end();) {
-            if (it->second <= now) {
-                REQUIRE(rota_job_end(eng, it->first) == ROTA_OK);
-                for (auto& row : shadow)
-                    for (auto& c : row)
-                        if (c == it->first) c = -1;
-                it = ends.erase(it);
-            } else {
-                ++it;
-            }
-        }
-        if (next() % 3 != 0) {
-            rota_job j{};
-            j.size = sizeof(rota_job);
-            j.id = id++;
-            j.procs = 1 + static_cast<int32_t>(next() % 16);
-            j.estimate = 500 * kS;
-            width[j.id] = j.procs;
-            REQUIRE(rota_submit(eng, &j) == ROTA_OK);
-        }
-        REQUIRE(rota_schedule(eng) == ROTA_OK);
-        while (rota_next_action(eng, &a) == ROTA_OK) {
-            replicas += a.type == ROTA_ACTION_REPLICATE;
-            apply(a);
-        }
-        for (int32_t r = 0; r < rows; ++r) {
-            std::vector<int64_t> row(procs);
-            size_t n = 0;
-            REQUIRE(rota_matrix_row(eng, r, row.data(), row.size(), &n) == ROTA_OK);
+    const auto run = rota::test::shadow_matrix_run(
+        e.get(), procs, rows, 4242, true,
+        [](std::vector<int64_t>& row, const std::map<int64_t, int32_t>& width) {
             std::map<int64_t, int32_t> seen;  // cells of each job so far, left to right
             for (auto& c : row)
-                if (c >= 0 && ++seen[c] > width[c]) c = -1;  // the block's idle part
-            REQUIRE(row == shadow[r]);
-        }
-    }
-    CHECK(replicas > 0);
+                if (c >= 0 && ++seen[c] > width.at(c)) c = -1;  // the block's idle part
+        });
+    CHECK(run.replicas > 0);
 }

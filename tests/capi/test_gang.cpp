@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "shadow_matrix.h"
 #include "sim/generate.h"
 #include "sim/swf.h"
 #include "support.h"
@@ -470,81 +471,7 @@ TEST_CASE("gang: the actions of every pass describe the matrix, migrations inclu
         const int32_t procs = 32, rows = 4;
         auto e = rota::test::gang_engine(policy, procs, rows, 100, 10.0, -1);
         rota_engine* eng = e.get();
-        std::vector<std::vector<int64_t>> shadow(rows, std::vector<int64_t>(procs, -1));
-        std::uint64_t rng = 12345;
-        auto next = [&] {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            return rng;
-        };
-        std::map<int64_t, rota_time> ends;  // running jobs and when they end
-        auto apply = [&](const rota_action& a) {
-            auto cells = [&](int32_t row, int64_t expect, int64_t put) {
-                for (int32_t k = 0; k < a.nruns; ++k)
-                    for (int32_t c = a.runs[k].first; c < a.runs[k].first + a.runs[k].count; ++c) {
-                        INFO("row " << row << " col " << c << " action " << a.type << " job "
-                                    << a.job);
-                        REQUIRE(shadow[row][c] == expect);
-                        shadow[row][c] = put;
-                    }
-            };
-            switch (a.type) {
-                case ROTA_ACTION_START:
-                    cells(a.row, -1, a.job);
-                    ends[a.job] = a.time + static_cast<rota_time>(50 + next() % 400) * kS;
-                    break;
-                case ROTA_ACTION_REPLICATE:
-                    cells(a.row, -1, a.job);
-                    break;
-                case ROTA_ACTION_UNREPLICATE:
-                    cells(a.row, a.job, -1);
-                    break;
-                default:
-                    break;
-            }
-        };
-        auto pass = [&] {
-            REQUIRE(rota_schedule(eng) == ROTA_OK);
-            rota_action a{};
-            a.size = sizeof(rota_action);
-            while (rota_next_action(eng, &a) == ROTA_OK) apply(a);
-            for (int32_t r = 0; r < rows; ++r) {
-                std::vector<int64_t> row(procs);
-                size_t n = 0;
-                REQUIRE(rota_matrix_row(eng, r, row.data(), row.size(), &n) == ROTA_OK);
-                REQUIRE(row == shadow[r]);
-            }
-        };
-        rota_time now = 0;
-        int64_t id = 0;
-        for (int step = 0; step < 400; ++step) {
-            now += static_cast<rota_time>(next() % 60) * kS;
-            REQUIRE(rota_advance(eng, now) == ROTA_OK);
-            rota_action a{};
-            a.size = sizeof(rota_action);
-            while (rota_next_action(eng, &a) == ROTA_OK) apply(a);
-            for (auto it = ends.begin(); it != ends.end();) {
-                if (it->second <= now) {
-                    REQUIRE(rota_job_end(eng, it->first) == ROTA_OK);
-                    for (auto& row : shadow)
-                        for (auto& c : row)
-                            if (c == it->first) c = -1;
-                    it = ends.erase(it);
-                } else {
-                    ++it;
-                }
-            }
-            if (next() % 3 != 0) {
-                rota_job j{};
-                j.size = sizeof(rota_job);
-                j.id = id++;
-                j.procs = 1 + static_cast<int32_t>(next() % 16);
-                j.estimate = 500 * kS;
-                REQUIRE(rota_submit(eng, &j) == ROTA_OK);
-            }
-            pass();
-        }
+        rota::test::shadow_matrix_run(eng, procs, rows, 12345);
         rota_counters c{};
         c.size = sizeof(c);
         REQUIRE(rota_counters_get(eng, &c) == ROTA_OK);
