@@ -4,6 +4,7 @@
 //
 //   build/bin/bench_latency [--policy easy|conservative] [--waiting W[,W...]]
 //                           [--passes P] [--nodes N] [--budget S] [--skip-wakeups]
+//                           [--reservation-depth D]
 //
 // Setting: a machine of N nodes (default 100,000); job widths log-uniform
 // on 1..1,024 nodes, estimates log-uniform on 10 min..24 h, drawn from a
@@ -30,7 +31,9 @@
 // 1 to 10 s (rota_advance), or only to the engine's next wakeup if that
 // comes first, and the KILL actions it gives are drained.
 //
-// Prints p50, p99 and max per setting, and the command reproducing it.
+// Prints p50, p99 and max per setting, the reservations a compression
+// moved per pass (rota_counters.reservations_moved, read outside the
+// measure), and the command reproducing it.
 //
 // Conservative backfilling is slow with deep queues: an early end may let
 // every reservation move, and the warm-up grows quadratically (on
@@ -38,6 +41,11 @@
 // Hence --budget: a setting stops after S wall seconds (default 300), is
 // skipped if still warming up, and is reported over the passes done
 // otherwise.
+//
+// --reservation-depth D gives conservative backfilling a reservation depth
+// (scheduler.reservation_depth, Flux's reservation-depth): only the first
+// D waiting jobs hold a reservation, so a compression moves at most D
+// (-1, the default, every waiting job, as pyss does).
 //
 // --skip-wakeups advances by the full step even past a reservation coming
 // due, which an embedder may do: the engine must then place such a
@@ -76,8 +84,9 @@ const char* name(Policy p) {
 // so that renaming the engine's keys changes this function alone. The
 // parts are given rather than `scheduler.preset = "easy"` so that the
 // shipped Lua first fit is named, whatever a preset's default becomes.
-std::string engine_toml(Policy p, std::int32_t nodes) {
-    const int depth = p == Policy::easy ? 1 : -1;  // 1 is EASY, -1 unlimited (conservative)
+std::string engine_toml(Policy p, std::int32_t nodes, int conservative_depth) {
+    // 1 is EASY; -1, unlimited, is conservative, which a depth bounds.
+    const int depth = p == Policy::easy ? 1 : conservative_depth;
     char buf[512];
     std::snprintf(buf, sizeof buf,
                   "[machine]\n"
@@ -100,6 +109,7 @@ struct Options {
     std::int32_t nodes = 100000;
     double budget = 300;  // wall seconds per setting; 0: none
     bool skip_wakeups = false;
+    int reservation_depth = -1;  // conservative's; -1 unlimited
 };
 
 [[noreturn]] void die(const std::string& msg) {
@@ -277,8 +287,16 @@ struct Figures {
     double warmup_s = 0;
     std::vector<double> ns;  // one per measured pass
     std::int64_t submitted = 0, started = 0;
+    std::uint64_t moved = 0;            // reservations moved by the measured passes
     std::size_t idle_after_warmup = 0;  // nodes
 };
+
+std::uint64_t reservations_moved(rota_engine* e) {
+    rota_counters c{};
+    c.size = sizeof c;
+    check(e, rota_counters_get(e, &c), "rota_counters_get");
+    return c.reservations_moved;
+}
 
 // Submits in batches, one pass each, until W jobs wait (the machine is then
 // full: a job waits only when it does not fit). Progress goes to stderr.
@@ -309,7 +327,7 @@ bool warm_up(Machine& m, std::int64_t w, const Options& o, Clock::time_point t0,
 Figures measure(Policy p, std::int64_t w, const Options& o) {
     Figures f;
     rota_engine* e = nullptr;
-    const std::string toml = engine_toml(p, o.nodes);
+    const std::string toml = engine_toml(p, o.nodes, o.reservation_depth);
     if (rota_engine_new(toml.c_str(), nullptr, &e) != ROTA_OK)
         die(std::string("rota_engine_new: ") + rota_errmsg(e) +
             "\n(the configuration is written by engine_toml() in bench/bench_latency.cpp)");
@@ -330,6 +348,7 @@ Figures measure(Policy p, std::int64_t w, const Options& o) {
     for (std::int64_t i = 0; i < o.passes; ++i) {
         // Replace what left the queue since the last pass, at least one job.
         const std::int64_t n = std::max<std::int64_t>(1, w - m.waiting());
+        const std::uint64_t moved0 = reservations_moved(e);
         const double c0 = thread_cpu_ns();
         m.end_random();
         for (std::int64_t k = 0; k < n; ++k) m.submit();
@@ -337,6 +356,7 @@ Figures measure(Policy p, std::int64_t w, const Options& o) {
         m.drain();
         const double c1 = thread_cpu_ns();
         f.ns.push_back(c1 - c0);
+        f.moved += reservations_moved(e) - moved0;
         f.submitted += n;
         f.started += m.apply();
 
@@ -393,19 +413,22 @@ void report(Policy p, std::int64_t w, const Options& o, Figures f) {
         const double n = static_cast<double>(f.ns.size());
         std::printf(
             "p50 %9s  p99 %9s  max %9s  (%zu passes%s; warm-up %.1f s, then %zu idle nodes; per "
-            "pass %.2f submits, %.2f starts)\n",
+            "pass %.2f submits, %.2f starts, %.0f reservations moved)\n",
             format_latency(percentile(f.ns, 0.50)).c_str(),
             format_latency(percentile(f.ns, 0.99)).c_str(), format_latency(f.ns.back()).c_str(),
             f.ns.size(),
             static_cast<std::int64_t>(f.ns.size()) < o.passes ? ", stopped by the budget" : "",
             f.warmup_s, f.idle_after_warmup, static_cast<double>(f.submitted) / n,
-            static_cast<double>(f.started) / n);
+            static_cast<double>(f.started) / n, static_cast<double>(f.moved) / n);
     }
     std::printf(
         "  reproduce: build/bin/bench_latency --policy %s --waiting %lld --passes %lld "
-        "--nodes %d --budget %.0f%s\n",
+        "--nodes %d --budget %.0f%s%s\n",
         name(p), static_cast<long long>(w), static_cast<long long>(o.passes), o.nodes, o.budget,
-        o.skip_wakeups ? " --skip-wakeups" : "");
+        o.skip_wakeups ? " --skip-wakeups" : "",
+        o.reservation_depth >= 0
+            ? (" --reservation-depth " + std::to_string(o.reservation_depth)).c_str()
+            : "");
     std::fflush(stdout);
 }
 
@@ -425,9 +448,12 @@ std::vector<std::int64_t> parse_list(const char* s) {
 const char* kUsage =
     "usage: bench_latency [--policy easy|conservative] [--waiting W[,W...]] [--passes P]\n"
     "                     [--nodes N] [--budget SECONDS] [--skip-wakeups]\n"
+    "                     [--reservation-depth D]\n"
     "  defaults: both policies, --waiting 1000,10000,100000, --passes 2000,\n"
     "  --nodes 100000, --budget 300 (wall seconds per setting; 0: none)\n"
-    "  --skip-wakeups: advance the clock past reservations coming due\n";
+    "  --skip-wakeups: advance the clock past reservations coming due\n"
+    "  --reservation-depth D: conservative reserves for the first D waiting jobs\n"
+    "  only (scheduler.reservation_depth; default -1, all of them)\n";
 
 Options parse(int argc, char** argv) {
     Options o;
@@ -458,6 +484,8 @@ Options parse(int argc, char** argv) {
             o.nodes = std::atoi(v);
         } else if (!std::strcmp(a, "--budget")) {
             o.budget = std::atof(v);
+        } else if (!std::strcmp(a, "--reservation-depth")) {
+            o.reservation_depth = std::atoi(v);
         } else {
             die(std::string("unknown option ") + a + "\n" + kUsage);
         }
@@ -465,6 +493,7 @@ Options parse(int argc, char** argv) {
     if (o.passes <= 0) die("--passes must be positive");
     if (o.nodes <= 0) die("--nodes must be positive");
     if (o.budget < 0) die("--budget must be >= 0");
+    if (o.reservation_depth < -1) die("--reservation-depth must be -1 (unlimited) or >= 0");
     return o;
 }
 

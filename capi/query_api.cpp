@@ -330,6 +330,7 @@ int rota_counters_get(const rota_engine* e, rota_counters* out) {
         full.class_reservations = c.class_reservations;
         full.rekeys = c.rekeys;
         full.resorts = c.resorts;
+        full.reservations_moved = c.reservations_moved;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

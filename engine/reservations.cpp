@@ -231,6 +231,7 @@ void Scheduler::compress_reservations() {
         }
         if (t == kForever) continue;  // placed anew from a jumped clock, and nothing fits
         reserve_at(s, t, row);
+        if (old >= now_ && t < old) ++counters_.reservations_moved;
         if (!use_reach || (t == old && row == old_row)) continue;
         // The window it left is free again: widths that fit there may now
         // start as early as its old start in that row.

@@ -272,7 +272,7 @@ std::string Scheduler::snapshot() const {
         c.migrations, c.migrated_tasks,   c.window_extensions, c.requeued,
         c.adopted,    c.harvest_attempts, c.harvests,          c.grows,
         c.shrinks,    c.preemptions,      c.swap_ins,          c.class_reservations,
-        c.rekeys,     c.resorts};
+        c.rekeys,     c.resorts,          c.reservations_moved};
     o += "counters";
     num(std::size(cs));
     for (auto v : cs) num(v);
@@ -577,9 +577,13 @@ void Scheduler::restore(const std::string& text) {
             &c.migrations, &c.migrated_tasks,   &c.window_extensions, &c.requeued,
             &c.adopted,    &c.harvest_attempts, &c.harvests,          &c.grows,
             &c.shrinks,    &c.preemptions,      &c.swap_ins,          &c.class_reservations,
-            &c.rekeys,     &c.resorts};
-        if (r.count(1024) != std::size(cs)) bad("the counters record has the wrong length");
-        for (auto* v : cs) *v = r.u64();
+            &c.rekeys,     &c.resorts,          &c.reservations_moved};
+        // 22 counters before reservations_moved was added: it reads as 0.
+        const std::size_t n = r.count(1024);
+        if (n != std::size(cs) && n != std::size(cs) - 1)
+            bad("the counters record has the wrong length");
+        c.reservations_moved = 0;
+        for (std::size_t i = 0; i < n; ++i) *cs[i] = r.u64();
         r.done();
     }
     // Usage records, then the node states.

@@ -691,6 +691,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                              {"shrinks", c.shrinks},
                              {"rekeys", c.rekeys},
                              {"resorts", c.resorts},
+                             {"reservations_moved", c.reservations_moved},
                              {"slices", r.slices},
                              {"event_times", r.event_times}};
             j["migration_node_seconds"] = r.migration_node_seconds;

@@ -121,6 +121,7 @@ static void layout(void) {
     FIELD(rota_counters, class_reservations);
     FIELD(rota_counters, rekeys);
     FIELD(rota_counters, resorts);
+    FIELD(rota_counters, reservations_moved);
     STRUCT(rota_user_info);
     FIELD(rota_user_info, size);
     FIELD(rota_user_info, usage);

@@ -60,7 +60,7 @@ SEC = 1_000_000  # rota_time counts microseconds
 # rota.h, transcribed. Field order and types must match the header exactly;
 # --check-layout verifies them against the C compiler.
 
-ROTA_ABI_VERSION = 7
+ROTA_ABI_VERSION = 8
 
 ROTA_OK, ROTA_DONE, ROTA_EINVAL, ROTA_ECONFIG, ROTA_ENOTFOUND, ROTA_EEXIST = range(6)
 ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE = range(6, 12)
@@ -204,6 +204,7 @@ class RotaCounters(Structure):
         ("class_reservations", c_uint64),
         ("rekeys", c_uint64),
         ("resorts", c_uint64),
+        ("reservations_moved", c_uint64),
     ]
 
 

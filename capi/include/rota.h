@@ -101,8 +101,8 @@ extern "C" {
 ** and level from creation on, an allocator for the scripts' memory);
 ** rota_job_requeue(); the account, partition and qos of rota_job,
 ** rota_job_info and rota_batch; rota_snapshot() and rota_restore(), and
-** ROTA_EABORT. */
-#define ROTA_ABI_VERSION 7
+** ROTA_EABORT. 8: rota_counters.reservations_moved. */
+#define ROTA_ABI_VERSION 8
 
 /* Status codes. */
 #define ROTA_OK 0        /* success */
@@ -662,6 +662,10 @@ typedef struct rota_counters {
     ** reload, and at scheduler.rekey_interval when the order policy's keys
     ** age), and those that changed the queue's order. Added in ABI 6. */
     uint64_t rekeys, resorts;
+    /* Reservations a compression moved earlier when capacity came back
+    ** (conservative backfilling, BGS): most of a deep queue's pass, which
+    ** scheduler.reservation_depth bounds. Added in ABI 8. */
+    uint64_t reservations_moved;
     /* New counters are appended here; per-hook figures are rota_hook_stats_get(). */
 } rota_counters;
 

@@ -28,6 +28,9 @@ struct Variant {
     const char* name;
     const char* preset;
     const char* extra_toml;
+    // At most this many reservations (scheduler.reservation_depth times
+    // the rows), when the variant bounds them: no pass may move more.
+    std::int32_t most_reserved = -1;
 };
 
 // Order keys that age, the queue re-keyed every minute (docs/design.md,
@@ -57,6 +60,14 @@ const Variant kVariants[] = {
     {"easy multifactor, re-keyed", "easy", ROTA_MULTIFACTOR},
     {"conservative multifactor, re-keyed", "conservative", ROTA_MULTIFACTOR},
     {"bgs multifactor, re-keyed (mpl 5)", "bgs", ROTA_MULTIFACTOR},
+    {"reservation depth 8", "custom",
+     "[scheduler]\nbackfill = true\nreservation_depth = 8\n[policy.backfill_select]\nscript = "
+     "\"backfill/first_fit.lua\"\n",
+     8},
+    {"reservation depth 4 per row (mpl 5)", "custom",
+     "[scheduler]\nbackfill = true\nreservation_depth = 4\n[gang]\nmpl = 5\nslice = "
+     "200\n[policy.backfill_select]\nscript = \"backfill/first_fit.lua\"\n",
+     4 * 5},
 };
 
 std::vector<sim::TraceJob> first_jobs(const std::string& rel, std::size_t n, std::int32_t& procs) {
@@ -172,7 +183,16 @@ void check_workload(const std::string& name, const std::vector<sim::TraceJob>& j
         auto e = rota::test::preset_engine(v.preset, procs, 3, v.extra_toml);
         Checker checker(procs);
         sim::SimOptions opt;
-        opt.after_pass = [&](rota_engine* eng, std::int64_t) { checker.after_pass(eng); };
+        std::uint64_t moved = 0;
+        opt.after_pass = [&](rota_engine* eng, std::int64_t) {
+            checker.after_pass(eng);
+            const std::uint64_t now_moved = rota::test::counters(eng).reservations_moved;
+            if (v.most_reserved >= 0 &&
+                now_moved - moved > static_cast<std::uint64_t>(v.most_reserved))
+                FAIL("a pass moved " << now_moved - moved << " reservations of at most "
+                                     << v.most_reserved);
+            moved = now_moved;
+        };
         auto r = sim::simulate(e.get(), jobs, opt);
         CHECK(checker.passes() > 0);
         std::map<std::int64_t, std::string> reasons(r.rejections.begin(), r.rejections.end());

@@ -113,6 +113,29 @@ TEST_CASE("scenario: backfill picks compete for the same processors") {
     CHECK(run("conservative", 10, jobs) == want);
 }
 
+// Compression (docs/design.md, "Compression"): job 1 ends at 50 instead of
+// 100. Job 3, first in line, needs the whole machine and cannot move
+// before job 2 ends at 300; job 4, reserved at [100, 300), moves up to 50
+// and starts: rota_counters.reservations_moved counts that one move. EASY
+// gives job 4 no reservation and backfills it at 50: the same schedule,
+// with no move.
+TEST_CASE("scenario: compression moves a later reservation up, and the move is counted") {
+    std::vector<sim::TraceJob> jobs{
+        job(1, 0, 6, 50, 100),  // ends early, at 50
+        job(2, 0, 4, 300),      // holds 4 processors until 300
+        job(3, 0, 10, 100),     // reserved at [300, 400)
+        job(4, 0, 6, 200),      // reserved at [100, 300) under conservative
+    };
+    const Starts want{{1, 0}, {2, 0}, {3, 300}, {4, 50}};
+    for (const char* policy : {"conservative", "easy"}) {
+        INFO(policy);
+        auto e = rota::test::preset_engine(policy, 10);
+        const sim::SimResult r = sim::simulate(e.get(), jobs, {});
+        CHECK(rota::test::starts(r) == want);
+        CHECK(r.counters.reservations_moved == (std::string(policy) == "easy" ? 0u : 1u));
+    }
+}
+
 // Seed 002 §2.2, Figure 1: 16 CPUs and 32 GB of memory, six jobs of equal
 // runtime t. FCFS needs four epochs, FCFS/FF (first-fit backfilling)
 // three: jobs 4 and 5 join jobs 0 and 1 in the first.

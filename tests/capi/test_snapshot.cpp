@@ -2,6 +2,7 @@
 // exactly as the one snapshotted would have, whatever happens next; bad
 // snapshots and mismatched configurations are refused with a reason.
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
 #include <map>
 #include <random>
@@ -536,6 +537,55 @@ TEST_CASE("snapshot: refused with actions not yet pulled, or when the writer giv
     CHECK(rota_snapshot(e.get(), refuse, nullptr) == ROTA_EABORT);
     CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("writer returned nonzero"));
     CHECK(rota_snapshot(e.get(), append, &s) == ROTA_OK);
+}
+
+// Snapshots of ABI 7 libraries end their counters record before
+// reservations_moved: they restore, with the count starting at zero.
+TEST_CASE("snapshot: a counters record without reservations_moved restores it as 0") {
+    const std::string cfg = "[machine]\nprocs = 8\n[scheduler]\npreset = \"conservative\"\n";
+    auto a = rota::test::engine_from(cfg);
+    // 1 ends at 10 instead of 100: 2's reservation moves up from 100.
+    for (const rota_job& j : {job(1, 8, 100), job(2, 8, 50), job(3, 8, 30)})
+        REQUIRE(rota_submit(a.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(a.get()) == ROTA_OK);
+    drain(a.get());
+    REQUIRE(rota_advance(a.get(), 10 * kS) == ROTA_OK);
+    REQUIRE(rota_job_end(a.get(), 1) == ROTA_OK);
+    REQUIRE(rota_schedule(a.get()) == ROTA_OK);
+    drain(a.get());
+    const rota_counters before = rota::test::counters(a.get());
+    REQUIRE(before.reservations_moved == 2);  // 2 to now, where it starts, and 3 to 60
+    std::string snap = snapshot_of(a.get());
+
+    // Drop the last counter and seal the record again, as ABI 7 wrote it.
+    const auto at = snap.find("\ncounters ");
+    REQUIRE(at != std::string::npos);
+    const auto eol = snap.find('\n', at + 1);
+    std::istringstream in(snap.substr(at + 10, eol - at - 10));
+    std::size_t n = 0;
+    in >> n;
+    std::vector<std::string> values(n);
+    for (auto& v : values) in >> v;
+    REQUIRE(values.back() == "2");
+    std::string old = "counters " + std::to_string(n - 1);
+    for (std::size_t i = 0; i + 1 < n; ++i) old += " " + values[i];
+    snap.replace(at + 1, eol - at - 1, old);
+    snap.erase(snap.rfind("end "));
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a 64 (docs/snapshot.md)
+    for (const char c : snap) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ull;
+    }
+    char end[32];
+    std::snprintf(end, sizeof end, "end %016llx\n", static_cast<unsigned long long>(h));
+    snap += end;
+
+    auto b = restored(cfg, snap);
+    const rota_counters after = rota::test::counters(b.get());
+    CHECK(after.reservations_moved == 0);
+    CHECK(after.passes == before.passes);
+    CHECK(after.resorts == before.resorts);
+    CHECK(after.started == before.started);
 }
 
 TEST_CASE("snapshot: a newer, truncated, altered or foreign snapshot is refused") {
