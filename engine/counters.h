@@ -47,7 +47,8 @@ struct Counters {
     // changed the queue's order (docs/design.md, "Order keys that change").
     std::uint64_t rekeys = 0;
     std::uint64_t resorts = 0;
-    // Reservations a compression moved earlier (docs/design.md, "Compression").
+    // Reservations a compression moved earlier (docs/design.md, "Reservations
+    // persist and are compressed").
     std::uint64_t reservations_moved = 0;
     std::array<HookStats, kHookCount> hooks{};
 };

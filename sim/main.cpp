@@ -989,10 +989,14 @@ int main(int argc, char** argv) {
         ->check(int_at_least(1));
     sim->add_option(
            "--policy", policies,
-           "the policies to compare, comma-separated: fcfs, easy, conservative, fpfs, ff-easy, "
+           "the policies to compare, comma-separated or the flag repeated: fcfs, easy, "
+           "conservative, fpfs, ff-easy, "
            "bl-easy, bb-easy, ff-cons, bl-cons, bb-cons, gs, bgs, mgs, mbgs or custom (the "
            "configuration file's own engine tables) [simulator.policy]")
         ->delimiter(',')
+        // One value per --policy, so that a configuration file given after
+        // it is the file, not a policy name.
+        ->allow_extra_args(false)
         ->default_str("fcfs,easy,conservative");
     sim->add_option("--compat", compat,
                     "none, or pyss: pyss's job mapping and event order [simulator.compat]")
