@@ -30,6 +30,10 @@ Profile::Pos Profile::next(Pos p) const {
 }
 
 Profile::Pos Profile::locate(Time t) const {
+    // Most searches start now, in the first step (advance() trims the
+    // steps before it): that one needs no binary search.
+    const std::vector<Time>& head = chunk_[0].time;
+    if (t < (head.size() > 1 ? head[1] : chunk_.size() > 1 ? first_[1] : kForever)) return {0, 0};
     // The first chunk starts in the past (kNoTime), so some chunk holds t.
     const std::size_t c =
         first_.size() == 1
