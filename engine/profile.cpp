@@ -220,9 +220,11 @@ Time Profile::earliest_runs(Time from, std::int64_t x, Time duration, Time lates
         }
         if (!ch.runs_ok) {
             // Runs cost a sort to build and the next change to the chunk
-            // throws them away: the first crossing after a change scans.
-            if (!ch.crossed) {
-                ch.crossed = true;
+            // throws them away: the first two crossings after a change
+            // scan (a compression searches a reservation's slot, then
+            // moves it, changing the chunks the search crossed).
+            if (ch.crossed < 2) {
+                ++ch.crossed;
                 if (scan(c, 0)) return result;
                 continue;
             }
@@ -277,6 +279,26 @@ Time Profile::fit_limit(Time from, std::int64_t need) const {
 std::int64_t Profile::free_at(Time t, std::size_t column) const {
     const Pos p = locate(t);
     return value(chunk_[p.c], p.i, column);
+}
+
+Time Profile::run_start(Time floor, Time before, std::int64_t need) const {
+    if (before <= floor) return before;
+    const Pos p = locate(before - 1);
+    Time start = before;  // the run found so far is [start, before)
+    for (std::size_t c = p.c + 1; c-- > 0;) {
+        const Chunk& ch = chunk_[c];
+        if (c != p.c && summarized() && ch.lo[0] >= need) {  // the whole chunk has room
+            start = ch.time[0];
+            if (start <= floor) return floor;
+            continue;
+        }
+        for (std::size_t i = c == p.c ? p.i + 1 : ch.time.size(); i-- > 0;) {
+            if (value(ch, i, 0) < need) return std::max(start, floor);
+            start = ch.time[i];
+            if (start <= floor) return floor;
+        }
+    }
+    return floor;
 }
 
 void Profile::steps_of(Time from, std::size_t column,
@@ -359,7 +381,7 @@ Profile::Pos Profile::split_at(Time t) {
     Chunk& ch = chunk_[p.c];
     if (ch.time[p.i] == t) return p;
     const std::size_t at = p.i + 1;
-    ch.runs_ok = ch.crossed = false;
+    ch.runs_ok = false, ch.crossed = 0;
     ch.time.insert(ch.time.begin() + static_cast<std::ptrdiff_t>(at), t);
     // The new step repeats its predecessor, relative to the same add.
     const auto src = static_cast<std::ptrdiff_t>(p.i * k_);
@@ -385,8 +407,8 @@ void Profile::add_range(Chunk& ch, std::size_t from, std::size_t to, const std::
                         std::int64_t sign) {
     if (from >= to) return;
     if (!(from == 0 && to == ch.time.size()))
-        ch.runs_ok = ch.crossed = false;  // a whole chunk: add only
-    if (!summarized()) {                  // one chunk: nothing to skip, so no min and max to keep
+        ch.runs_ok = false, ch.crossed = 0;  // a whole chunk: add only
+    if (!summarized()) {  // one chunk: nothing to skip, so no min and max to keep
         for (std::size_t i = from; i < to; ++i)
             for (std::size_t j = 0; j < k_; ++j) ch.val[i * k_ + j] += sign * d[j];
         return;
@@ -437,7 +459,7 @@ bool Profile::same_as_previous(Pos p) const {
 
 void Profile::erase_step(Pos p) {
     Chunk& ch = chunk_[p.c];
-    ch.runs_ok = ch.crossed = false;
+    ch.runs_ok = false, ch.crossed = 0;
     ch.time.erase(ch.time.begin() + static_cast<std::ptrdiff_t>(p.i));
     const auto at = static_cast<std::ptrdiff_t>(p.i * k_);
     ch.val.erase(ch.val.begin() + at, ch.val.begin() + at + static_cast<std::ptrdiff_t>(k_));
@@ -453,7 +475,7 @@ void Profile::erase_step(Pos p) {
 }
 
 void Profile::normalize(Chunk& ch) {
-    ch.runs_ok = ch.crossed = false;
+    ch.runs_ok = false, ch.crossed = 0;
     for (std::size_t i = 0; i < ch.time.size(); ++i)
         for (std::size_t j = 0; j < k_; ++j) ch.val[i * k_ + j] += ch.add[j];
     std::fill(ch.add.begin(), ch.add.end(), 0);
@@ -474,7 +496,7 @@ void Profile::rebalance(std::size_t c) {
         upper.hi.resize(k_);
         ch.time.resize(half);
         ch.val.resize(half * k_);
-        ch.runs_ok = ch.crossed = false;
+        ch.runs_ok = false, ch.crossed = 0;
         refresh(ch);
         refresh(upper);
         const Time f = upper.time[0];
@@ -516,7 +538,7 @@ void Profile::trim_head() {
     // A boundary at the origin leaves a first step wholly in the past.
     Chunk& head = chunk_[0];
     if (head.time.size() > 1 && head.time[1] <= origin_) {
-        head.runs_ok = head.crossed = false;
+        head.runs_ok = false, head.crossed = 0;
         head.time.erase(head.time.begin());
         head.val.erase(head.val.begin(), head.val.begin() + static_cast<std::ptrdiff_t>(k_));
         head.time[0] = kNoTime;
@@ -587,7 +609,7 @@ void Profile::advance(Time now) {
     chunk_.erase(chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(p.c));
     first_.erase(first_.begin(), first_.begin() + static_cast<std::ptrdiff_t>(p.c));
     Chunk& ch = chunk_[0];
-    ch.runs_ok = ch.crossed = false;
+    ch.runs_ok = false, ch.crossed = 0;
     ch.time.erase(ch.time.begin(), ch.time.begin() + static_cast<std::ptrdiff_t>(p.i));
     ch.val.erase(ch.val.begin(), ch.val.begin() + static_cast<std::ptrdiff_t>(p.i * k_));
     ch.time[0] = kNoTime;  // the step holding now reaches back into the past

@@ -57,6 +57,10 @@ class Profile {
     // `from` for any duration up to limit - from.
     Time fit_limit(Time from, std::int64_t need) const;
     std::int64_t free_at(Time t, std::size_t column = 0) const;
+    // The earliest t >= floor from which column 0 has at least `need` free
+    // at every instant up to `before` (`before` itself if the instant just
+    // before it has less): where a run of room that ends at `before` begins.
+    Time run_start(Time floor, Time before, std::int64_t need) const;
     // The most column `column` has free at any instant of [from, to).
     std::int64_t max_free(Time from, Time to, std::size_t column = 0) const;
     // The least it has free at any instant of [from, to): what a job over
@@ -99,8 +103,9 @@ class Profile {
         // chunk's end and holds at least run_val[r] everywhere (run_val
         // descending). A search crosses a chunk by binary searches in these.
         mutable bool runs_ok = false;
-        // Crossed by a search since the last change (runs not built).
-        mutable bool crossed = false;
+        // Crossings by a search since the last change (runs not built):
+        // the runs are built at the third (docs/design.md).
+        mutable std::uint8_t crossed = 0;
         mutable std::vector<std::int64_t> pre_min, suf_min, run_val;
         mutable std::vector<Time> run_len;
     };

@@ -126,45 +126,81 @@ void Scheduler::unreserve(Slot s) {
     j.reserved_row = -1;
 }
 
-// Whether a reservation [s, s + window) would start earlier if it were
-// given up and placed again (no pools). It was at its earliest slot at
-// gain epoch `settled`; since then a row's profile only lost capacity
-// unless the row gained (Scheduler::gained), so only rows that gained can
-// offer an earlier window. In its own row, before s the reservation holds
-// nothing, and a window [t, t + window) with t < s ends inside the
-// reservation's own capacity: so it fits without the reservation exactly
-// when its part before s fits as the profile stands, that is when the
-// instant just before s has its width free, or a whole window ends by s.
-// In another row any window starting before s will do, if the row may take
-// one more reservation. `reach[r]` is a lower bound of the first time the
-// job's width is free in row r.
-bool Scheduler::can_move_earlier(const Job& j, const Time* reach) const {
+// Where a reservation [s, s + window) would go if it were given up and
+// placed again (no pools): the earliest (t, row) with t < s, the first row
+// on a tie as Machine::earliest has it, or (kForever, -1) if it stays.
+//
+// It was at its earliest slot at gain epoch `settled`; since then a row's
+// profile only lost capacity unless the row gained (Scheduler::gained), so
+// only rows that gained can offer an earlier window. In its own row, before
+// s the reservation holds nothing, and a window [t, t + window) with t < s
+// ends inside the reservation's own capacity: so it fits without the
+// reservation exactly when its part before s fits as the profile stands.
+// The first window that fits as the profile stands is therefore the answer
+// if it starts before s (had the run of room that ends at s begun earlier,
+// that run's window would fit as the profile stands too); failing that, the
+// start of that run, if the width is free just before s. In another row
+// any window starting before s will do, if the row may take one more
+// reservation. `reach[r]` is a lower bound of the first time the job's
+// width is free in row r.
+std::pair<Time, std::int32_t> Scheduler::earliest_move(const Job& j, const Time* reach) const {
     const Time s = j.reserved_start;
     const Time d = j.window;
     const std::int64_t p = j.spec.procs;
     const std::int32_t own = j.reserved_row;
     const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
+    Time best = kForever;
+    std::int32_t best_row = -1;
     for (std::int32_t r = 0; r < cfg_.rows; ++r) {
         const auto ri = static_cast<std::size_t>(r);
         if (row_gain_[ri] <= j.settled) continue;
         const Profile& prof = machine_.profile(r);
+        const Time latest = std::min(best, s) - 1;  // only an earlier start can win
+        Time t = kForever;
         if (r == own) {
-            if (prof.free_at(s - 1) >= p) return true;
-            if (reach[ri] > s - d) continue;
-            if (prof.earliest(now_, &p, d, s - d) != kForever) return true;
-            continue;
+            const bool adjacent = prof.free_at(s - 1) >= p;
+            const Time bound = adjacent ? latest : std::min(latest, s - d);
+            if (reach[ri] <= bound) t = prof.earliest(now_, &p, d, bound);
+            if (t == kForever && adjacent) t = prof.run_start(now_, s, p);
+        } else {
+            if (!unlimited && reserved_in_row_[ri] >= cfg_.reservation_depth) continue;
+            if (reach[ri] > latest) continue;
+            t = prof.earliest(now_, &p, d, latest);
         }
-        if (!unlimited && reserved_in_row_[ri] >= cfg_.reservation_depth) continue;
-        if (reach[ri] >= s) continue;
-        if (prof.earliest(now_, &p, d, s - 1) != kForever) return true;
+        if (t < best) {
+            best = t;
+            best_row = r;
+        }
     }
-    return false;
+    return {best, best_row};
+}
+
+// Moves a reservation earlier, to (t, row) from earliest_move. In its own
+// row the old and the new window overlap or not; either way only the part
+// of the new one before s is taken and only the part of the old one after
+// the new end is given back, which leaves the profile as a give and a take
+// of the whole windows would, with fewer steps touched.
+void Scheduler::move_reservation(Slot s, Time t, std::int32_t row) {
+    Job& j = job(s);
+    if (row != j.reserved_row) {
+        unreserve(s);
+        reserve_at(s, t, row);
+        return;
+    }
+    const Time old = j.reserved_start;
+    const Demand d = demand(j);
+    machine_.take(row, t, std::min(old, t + j.window), d);
+    machine_.give(row, std::max(old, t + j.window), old + j.window, d);
+    gained(row);
+    j.reserved_start = t;
+    j.settled = gain_epoch_;
+    next_reservation_ = std::min(next_reservation_, t);
 }
 
 // In queue order, every reservation moves to its earliest slot with all the
 // others in place, so none is delayed. Most reservations of a deep queue
 // cannot move, and that is decided without touching the profile: with one
-// row and no pools exactly (can_move_earlier); otherwise a reservation of
+// row and no pools exactly (earliest_move); otherwise a reservation of
 // width w at s stays when no row has w columns free at any instant before
 // s. The first such instant per width and row comes from one sweep of each
 // profile (Profile::first_reach) and is kept a lower bound as reservations
@@ -203,6 +239,19 @@ void Scheduler::compress_reservations() {
     // answer that needs no change to the profile.
     const bool exact = cfg_.pools.empty() && !clustered();
     reach_now_.assign(static_cast<std::size_t>(cfg_.rows), now_);
+    // The window a moved reservation left is free again: widths that fit
+    // there may now start as early as its old start in that row.
+    const auto vacated = [&](const Job& j, Time old, std::int32_t old_row) {
+        auto& reach = reach_[static_cast<std::size_t>(old_row)];
+        const Time from = std::max(old, now_);
+        const auto top = static_cast<std::size_t>(
+            std::min<std::int64_t>(machine_.profile(old_row).max_free(from, old + j.window),
+                                   static_cast<std::int64_t>(w_max)));
+        for (std::size_t v = top; v >= 1 && reach[v] > from; --v) {  // reach grows with v
+            reach[v] = from;
+            reach_min_[v] = std::min(reach_min_[v], from);
+        }
+    };
     for (const Slot s : compress_order_) {
         Job& j = job(s);
         const Time old = j.reserved_start;
@@ -214,10 +263,15 @@ void Scheduler::compress_reservations() {
             if (old > now_ && exact) {
                 if (use_reach)
                     for (std::size_t r = 0; r < reach_.size(); ++r) reach_now_[r] = reach_[r][w];
-                if (!can_move_earlier(j, reach_now_.data())) {
+                const auto [t, row] = earliest_move(j, reach_now_.data());
+                if (t == kForever) {
                     j.settled = gain_epoch_;
                     continue;
                 }
+                move_reservation(s, t, row);
+                ++counters_.reservations_moved;
+                if (use_reach) vacated(j, old, old_row);
+                continue;
             }
         }
         unreserve(s);
@@ -232,18 +286,7 @@ void Scheduler::compress_reservations() {
         if (t == kForever) continue;  // placed anew from a jumped clock, and nothing fits
         reserve_at(s, t, row);
         if (old >= now_ && t < old) ++counters_.reservations_moved;
-        if (!use_reach || (t == old && row == old_row)) continue;
-        // The window it left is free again: widths that fit there may now
-        // start as early as its old start in that row.
-        auto& reach = reach_[static_cast<std::size_t>(old_row)];
-        const Time from = std::max(old, now_);
-        const auto top = static_cast<std::size_t>(
-            std::min<std::int64_t>(machine_.profile(old_row).max_free(from, old + j.window),
-                                   static_cast<std::int64_t>(w_max)));
-        for (std::size_t v = top; v >= 1 && reach[v] > from; --v) {  // reach grows with v
-            reach[v] = from;
-            reach_min_[v] = std::min(reach_min_[v], from);
-        }
+        if (use_reach && (t != old || row != old_row)) vacated(j, old, old_row);
     }
 }
 

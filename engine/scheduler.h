@@ -420,7 +420,8 @@ class Scheduler {
     void reserve_at(Slot s, Time t, std::int32_t row);
     void unreserve(Slot s);
     void compress_reservations();
-    bool can_move_earlier(const Job& j, const Time* reach) const;
+    std::pair<Time, std::int32_t> earliest_move(const Job& j, const Time* reach) const;
+    void move_reservation(Slot s, Time t, std::int32_t row);
 
     // Time sharing (matrix_phases.cpp, slices.cpp).
     void clean_matrix();

@@ -136,6 +136,30 @@ TEST_CASE("scenario: compression moves a later reservation up, and the move is c
     }
 }
 
+// Both ways a reservation moves within its row: job 3 into the run of free
+// processors that ends at its old start, its new window overlapping the
+// old one; then job 4 into the window job 3 left, which ends before job 4's
+// old start.
+TEST_CASE("scenario: compression moves reservations into overlapping and disjoint windows") {
+    std::vector<sim::TraceJob> jobs{
+        job(1, 0, 6, 20, 100),  // ends early, at 20
+        job(2, 0, 4, 400),      // holds 4 processors until 400
+        job(3, 0, 6, 100),      // reserved at [100, 200), moves to [20, 120)
+        job(4, 0, 6, 30),       // reserved at [200, 230), moves to [120, 150)
+        job(5, 0, 10, 50),      // reserved at [400, 450), stays
+    };
+    const Starts want{{1, 0}, {2, 0}, {3, 20}, {4, 120}, {5, 400}};
+    // EASY reserves for its head only: job 3's reservation moves, and job 4
+    // has none until job 3 starts.
+    for (const auto& [policy, moved] : {std::pair{"conservative", 2u}, std::pair{"easy", 1u}}) {
+        INFO(policy);
+        auto e = rota::test::preset_engine(policy, 10);
+        const sim::SimResult r = sim::simulate(e.get(), jobs, {});
+        CHECK(rota::test::starts(r) == want);
+        CHECK(r.counters.reservations_moved == moved);
+    }
+}
+
 // Seed 002 §2.2, Figure 1: 16 CPUs and 32 GB of memory, six jobs of equal
 // runtime t. FCFS needs four epochs, FCFS/FF (first-fit backfilling)
 // three: jobs 4 and 5 join jobs 0 and 1 in the first.

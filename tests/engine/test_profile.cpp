@@ -106,6 +106,18 @@ TEST_CASE("profile: first_reach gives the first time each width could start") {
     CHECK(first[6] == 100);
 }
 
+TEST_CASE("profile: run_start finds where a run of room that ends at a time begins") {
+    Profile p({8});
+    take(p, 0, 100, {8});
+    give(p, 20, 100, {2});  // 2 free from 20
+    give(p, 50, 100, {3});  // 5 free from 50
+    CHECK(p.run_start(0, 80, 5) == 50);
+    CHECK(p.run_start(0, 80, 2) == 20);
+    CHECK(p.run_start(30, 80, 2) == 30);  // clipped to the floor
+    CHECK(p.run_start(0, 40, 5) == 40);   // the instant before has less: no run
+    CHECK(p.run_start(0, 150, 8) == 100);
+}
+
 namespace {
 
 // A step function over integer times [0, kT) with a constant tail from kT
@@ -243,6 +255,9 @@ void random_walk(const D& cap, std::uint64_t seed, int ops, Time max_len = 400, 
             REQUIRE(p.free_at(from, j) == m.v(from, j));
             Time to = from + uni(1, 700);
             REQUIRE(p.max_free(from, to, j) == m.max_free(from, to, j));
+            Time run = to;
+            while (run > from && m.v(run - 1, 0) >= d[0]) --run;
+            REQUIRE(p.run_start(from, to, d[0]) == run);
             std::vector<Time> first(static_cast<std::size_t>(cap[0]) + 2);
             p.first_reach(from, first);
             for (std::size_t w = 1; w < first.size(); ++w) {
