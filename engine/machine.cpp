@@ -224,15 +224,4 @@ void Machine::give(std::int32_t row, Time start, Time end, const Demand& d) {
     }
 }
 
-void Machine::rewindow(std::int32_t row, Time start, Time old_end, Time new_end, std::int32_t was,
-                       std::int32_t now) {
-    if (pools_ || !cluster_prof_.empty()) {
-        give(row, start, old_end, Demand{was, nullptr, 0});
-        take(row, start, new_end, Demand{now, nullptr, 0});
-        return;
-    }
-    const std::int64_t w = was, n = now;
-    rows_[static_cast<std::size_t>(row)].rewindow(start, old_end, new_end, &w, &n);
-}
-
 }  // namespace rota

@@ -119,11 +119,6 @@ class Machine {
     // Promise (take) or give back the window [start, end) of `d` in `row`.
     void take(std::int32_t row, Time start, Time end, const Demand& d);
     void give(std::int32_t row, Time start, Time end, const Demand& d);
-    // A window [start, old_end) of `was` processors becomes [start, new_end)
-    // of `now` in `row`: give then take, one pass over the profile on a
-    // machine without pools or clusters (the iScheduler's, seed 004).
-    void rewindow(std::int32_t row, Time start, Time old_end, Time new_end, std::int32_t was,
-                  std::int32_t now);
 
     // Space sharing's hot question, from the queue entry alone: can a job
     // of `procs` columns and this window start now? Answers are cached per

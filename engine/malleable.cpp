@@ -15,6 +15,11 @@
 // as it is resized: the engine keeps the share of the work still to do,
 // consumed at the rate of its current allocation, and an adaptation
 // suspends it for its cost (§4.1).
+//
+// Running jobs' windows are not promised in the availability profile here
+// (Scheduler::keeps_profile): Figure 3(a) asks only how many processors are
+// idle and which jobs run, never about the future, and nothing else reads
+// the profile under [malleable].
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -120,22 +125,18 @@ void Scheduler::report_progress(JobId id, double done) {
     }
     // The embedder knows better than the model (seed 004 §3's sensing):
     // the rest of the work at the current size gives the new end.
-    const Time old_end = j.estimated_end();
     j.work_left = 1.0 - done;
     j.resized = now_;
     const Time from = std::max(now_, j.paused_until);
     const Time end =
         from +
         static_cast<Time>(std::ceil(j.work_left * static_cast<double>(run_time(j, j.alloc.procs))));
-    retime(s, old_end, std::max(end, now_ + 1));
+    retime(s, std::max(end, now_ + 1));
 }
 
-// Moves a running job's expected end from `old_end` to `end`.
-void Scheduler::retime(Slot s, Time old_end, Time end) {
+// Moves a running job's expected end to `end`.
+void Scheduler::retime(Slot s, Time end) {
     Job& j = job(s);
-    const Demand d{j.alloc.procs, nullptr, 0};
-    if (now_ < old_end) machine_.give(0, now_, old_end, d);
-    machine_.take(0, now_, end, d);
     j.window = end - j.start;
     expiries_.push({end, j.seq, s});
 }
@@ -147,7 +148,6 @@ void Scheduler::start_malleable(Slot s, std::int32_t p) {
     j.resized = now_;
     j.paused_until = now_;
     j.window = run_time(j, p);
-    machine_.take(0, now_, now_ + j.window, Demand{p, nullptr, 0});
     Allocation& a = j.alloc;
     a.runs.clear();
     machine_.matrix().allocate(0, p, a.runs, s);
@@ -170,7 +170,6 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     const Time cost = adapt_cost(j);
     settle_work(j);
     const Time old_end = j.estimated_end();
-    const std::int32_t was = j.alloc.procs;
     Allocation& a = j.alloc;
     moved_.clear();
     if (delta > 0) {
@@ -190,8 +189,6 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     const Time end =
         j.paused_until +
         static_cast<Time>(std::ceil(j.work_left * static_cast<double>(run_time(j, a.procs))));
-    // One pass over the profile for the old window given back and the new one taken.
-    machine_.rewindow(0, now_, std::max(now_, old_end), end, was, a.procs);
     j.window = end - j.start;
     // The heap holds an entry for the job no later than its old end; an end
     // that moved later is queued when that entry surfaces (next_wakeup), so

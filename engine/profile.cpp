@@ -562,36 +562,6 @@ void Profile::apply(Time start, Time end, const std::int64_t* d, std::int64_t si
     rebalance(std::min(a.c, chunk_.size() - 1));
 }
 
-void Profile::rewindow(Time start, Time old_end, Time new_end, const std::int64_t* was,
-                       const std::int64_t* now) {
-    start = std::max(start, origin_);  // the past is gone
-    if (start >= old_end || start >= new_end || old_end == new_end) {
-        apply(start, old_end, was, +1);
-        apply(start, new_end, now, -1);
-        return;
-    }
-    ++version_;
-    // Until the earlier end the step changes by was - now; between the two
-    // ends by -now (the window grew) or +was (it shrank).
-    delta_.resize(k_);
-    for (std::size_t j = 0; j < k_; ++j) delta_[j] = was[j] - now[j];
-    const bool longer = new_end > old_end;
-    const Pos a = split_at(start);
-    const Pos m = split_at(longer ? old_end : new_end);  // later than a: a stays
-    const Pos b = split_at(longer ? new_end : old_end);  // later than m: m stays
-    add_between(a, m, delta_.data(), +1);
-    add_between(m, b, longer ? now : was, longer ? -1 : +1);
-    // Only the three boundaries can have become equal to their predecessor;
-    // erasing a later step does not move an earlier one.
-    if (same_as_previous(b)) erase_step(b);
-    if (same_as_previous(m)) erase_step(m);
-    if (same_as_previous(a)) erase_step(a);
-    trim_head();
-    rebalance(std::min(b.c, chunk_.size() - 1));
-    rebalance(std::min(m.c, chunk_.size() - 1));
-    rebalance(std::min(a.c, chunk_.size() - 1));
-}
-
 void Profile::take(Time start, Time end, const std::int64_t* d) {
     apply(start, end, d, -1);
 }

@@ -45,13 +45,6 @@ class Profile {
     // give it back (a job ends early, a reservation is dropped).
     void take(Time start, Time end, const std::int64_t* d);
     void give(Time start, Time end, const std::int64_t* d);
-    // A window [start, old_end) holding `was` becomes [start, new_end)
-    // holding `now` (a malleable job resized, seed 004): give(start,
-    // old_end, was) then take(start, new_end, now), in one pass over the
-    // steps between, with the same result.
-    void rewindow(Time start, Time old_end, Time new_end, const std::int64_t* was,
-                  const std::int64_t* now);
-
     // The first time >= from at which column 0 has less than `need` free
     // (kForever if never): a job that needs `need` of column 0 fits from
     // `from` for any duration up to limit - from.
@@ -115,9 +108,8 @@ class Profile {
 
     std::size_t k_;
     std::vector<Chunk> chunk_;
-    std::vector<Time> first_;          // first_[c] == chunk_[c].time[0], for the search
-    Time origin_ = kNoTime;            // updates before this are clipped
-    std::vector<std::int64_t> delta_;  // rewindow's scratch
+    std::vector<Time> first_;  // first_[c] == chunk_[c].time[0], for the search
+    Time origin_ = kNoTime;    // updates before this are clipped
     std::uint64_t version_ = 0;
 
     // Chunks carry their min and max (and searches use them) only when

@@ -334,11 +334,12 @@ class Scheduler {
 
     bool time_sharing() const { return cfg_.rows > 1; }
     // Whether running jobs' windows are promised in the availability
-    // profile. Under [classes] nothing asks it (the two passes look at idle
-    // processors and victims, never at the future; one row, no pools or
-    // clusters, and [classes] cannot be switched while running), so
-    // loading and swapping skip it.
-    bool keeps_profile() const { return !cfg_.classes.enabled; }
+    // profile. Under [classes] and [malleable] nothing asks it (the two
+    // passes and the iScheduler look at idle processors and running jobs,
+    // never at the future; one row, no pools or clusters, and neither mode
+    // can be switched while running), so loading, swapping, starts, grows
+    // and shrinks skip it.
+    bool keeps_profile() const { return !cfg_.classes.enabled && !cfg_.malleable.enabled; }
     bool clustered() const { return !cfg_.clusters.empty(); }
     // One row, no pools, no clusters: the questions of the walk have their
     // fast answers (Machine::fits_now_fast, the queue's block index).
@@ -445,7 +446,7 @@ class Scheduler {
     Time run_time(const Job& j, std::int32_t p) const;
     Time adapt_cost(const Job& j) const;
     void settle_work(Job& j);
-    void retime(Slot s, Time old_end, Time end);
+    void retime(Slot s, Time end);
     void start_malleable(Slot s, std::int32_t p);
     void resize(Slot s, std::int32_t delta);
     void push_malleable(Slot s);
