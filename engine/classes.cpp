@@ -219,7 +219,7 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     // What preemption could free is as it was (preemptable_procs): a job
     // loaded now is no victim before a later time.
     victim_loaded(s);
-    expiries_.push({j.estimated_end(), j.seq, s});
+    expiries_.set({j.estimated_end(), j.seq, s});
     mark_dnd(s);
     Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now_};
     a.delay = delay;

@@ -138,7 +138,7 @@ void Scheduler::report_progress(JobId id, double done) {
 void Scheduler::retime(Slot s, Time end) {
     Job& j = job(s);
     j.window = end - j.start;
-    expiries_.push({end, j.seq, s});
+    expiries_.set({end, j.seq, s});
 }
 
 void Scheduler::start_malleable(Slot s, std::int32_t p) {
@@ -160,7 +160,7 @@ void Scheduler::start_malleable(Slot s, std::int32_t p) {
     ++running_count_;
     ++counters_.started;
     running_.push_back(s);
-    expiries_.push({j.estimated_end(), j.seq, s});
+    expiries_.set({j.estimated_end(), j.seq, s});
     emit_with_runs(Action{ActionType::start, j.spec.id, now_}, a.runs, p);
 }
 
@@ -169,7 +169,6 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     Job& j = job(s);
     const Time cost = adapt_cost(j);
     settle_work(j);
-    const Time old_end = j.estimated_end();
     Allocation& a = j.alloc;
     moved_.clear();
     if (delta > 0) {
@@ -190,10 +189,7 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
         j.paused_until +
         static_cast<Time>(std::ceil(j.work_left * static_cast<double>(run_time(j, a.procs))));
     j.window = end - j.start;
-    // The heap holds an entry for the job no later than its old end; an end
-    // that moved later is queued when that entry surfaces (next_wakeup), so
-    // a job shrunk many times costs one entry, not one per shrink.
-    if (end < old_end) expiries_.push({end, j.seq, s});
+    expiries_.set({end, j.seq, s});
     Action act{delta > 0 ? ActionType::grow : ActionType::shrink, j.spec.id, now_};
     act.delay = cost;
     emit_with_runs(act, moved_, std::abs(delta));

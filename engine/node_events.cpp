@@ -257,7 +257,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     }
     ++running_count_;
     ++counters_.adopted;
-    if (!time_sharing()) expiries_.push({j.estimated_end(), j.seq, s});
+    if (!time_sharing()) expiries_.set({j.estimated_end(), j.seq, s});
     replace_reservations();  // its nodes may have been promised
 }
 

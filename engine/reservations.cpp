@@ -67,7 +67,7 @@ void Scheduler::start(Slot s, std::int32_t row) {
         return;
     }
     // With one row the estimate is the walltime and the engine kills.
-    expiries_.push({j.estimated_end(), j.seq, s});
+    expiries_.set({j.estimated_end(), j.seq, s});
     emit_job_runs(Action{ActionType::start, j.spec.id, now_}, j, a.runs);
 }
 

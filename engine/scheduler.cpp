@@ -279,6 +279,7 @@ void Scheduler::release(Slot s) {
     // A job killed at its walltime stopped using its processors then.
     usage_.stopped(j.spec.user, a.procs, std::min(now_, end));
     if (!node_state_.empty()) retire_drained(a.runs);
+    expiries_.erase(s);
     dirty_ = true;
     rescan_ = true;
     classes_dirty_ = true;
@@ -373,17 +374,21 @@ void Scheduler::advance(Time t) {
     // Jobs are killed at their estimate (walltime), as the papers assume.
     // Only with one row: with more, only the embedder knows a job's
     // dedicated time (seed 000 §2.1), so it ends the job.
+    // Every change to a running job's end updates its entry and release()
+    // removes it; an entry that does not match its job is corrected here
+    // rather than trusted.
     while (!expiries_.empty() && expiries_.top().end <= now_) {
-        Expiry e = expiries_.top();
-        expiries_.pop();
+        const ExpiryHeap::Entry e = expiries_.top();
         Job& j = job(e.slot);
-        if (j.state != JobState::running || j.seq != e.seq) continue;  // ended or restarted
-        if (j.estimated_end() > e.end) {
-            // Its end moved later since (a malleable job shrunk): queue it there.
-            expiries_.push({j.estimated_end(), j.seq, e.slot});
+        if (j.state != JobState::running || j.seq != e.seq) {
+            expiries_.pop();
             continue;
         }
-        if (j.estimated_end() != e.end) continue;  // its end moved earlier: queued again then
+        if (j.estimated_end() != e.end) {
+            expiries_.set({j.estimated_end(), j.seq, e.slot});
+            continue;
+        }
+        expiries_.pop();
         emit(Action{ActionType::kill, j.spec.id, e.end});
         ++counters_.killed;
         stop_running(e.slot, JobState::killed);
@@ -394,15 +399,17 @@ void Scheduler::advance(Time t) {
 std::optional<Time> Scheduler::next_wakeup() const {
     std::optional<Time> best;
     while (!expiries_.empty()) {
-        const Expiry e = expiries_.top();
+        const ExpiryHeap::Entry e = expiries_.top();
         const Job& j = job(e.slot);
         const bool live = j.state == JobState::running && j.seq == e.seq;
         if (live && j.estimated_end() == e.end) {
             best = e.end;
             break;
         }
-        expiries_.pop();
-        if (live && j.estimated_end() > e.end) expiries_.push({j.estimated_end(), j.seq, e.slot});
+        if (live)
+            expiries_.set({j.estimated_end(), j.seq, e.slot});
+        else
+            expiries_.pop();
     }
     if (time_sharing() && slice_end_ != kForever && (!best || slice_end_ < *best))
         best = slice_end_;

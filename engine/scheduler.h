@@ -27,6 +27,7 @@
 #include "class_queue.h"
 #include "config.h"
 #include "counters.h"
+#include "expiry_heap.h"
 #include "job.h"
 #include "job_index.h"
 #include "job_queue.h"
@@ -239,14 +240,10 @@ class Scheduler {
     std::vector<std::uint8_t> pick_mark_;  // flush_candidates: which candidates were picked
     bool stream_ended_ = false;            // a streaming policy wants no more this walk
 
-    struct Expiry {
-        Time end;
-        std::uint64_t seq;
-        Slot slot;
-        bool operator>(const Expiry& o) const { return end != o.end ? end > o.end : seq > o.seq; }
-    };
-    // Mutable: next_wakeup() drops stale tops (jobs that ended early) lazily.
-    mutable std::priority_queue<Expiry, std::vector<Expiry>, std::greater<>> expiries_;
+    // One entry per running job (one row); mutable: next_wakeup() drops an
+    // entry that no longer matches its job, which only a restored or
+    // re-adopted job could leave.
+    mutable ExpiryHeap expiries_;
 
     std::vector<Action> actions_;
     std::size_t action_head_ = 0;

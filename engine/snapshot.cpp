@@ -766,7 +766,7 @@ void Scheduler::restore(const std::string& text) {
             // cells that would otherwise be idle (seed 000 §4.3).
             if (j.estimated_end() > now_ && keeps_profile())
                 machine_.take(j.alloc.home_row, now_, j.estimated_end(), demand(j));
-            if (!time_sharing()) expiries_.push({j.estimated_end(), j.seq, s});
+            if (!time_sharing()) expiries_.set({j.estimated_end(), j.seq, s});
             ++running_count_;
             if (cfg_.classes.enabled) {  // loaded: owner of its nodes
                 for (const NodeRun& nr : j.alloc.runs)
