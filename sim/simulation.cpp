@@ -68,6 +68,37 @@ struct EndEvent {
     }
 };
 
+// Executing jobs' ends, earliest first. A job's end moves at every resize
+// (seed 004) and migration, and a new event is queued each time; the one
+// it replaces stays, stale, until it would come due. A harvest-heavy run
+// held some 320 events for a few dozen executing jobs, most of them stale,
+// so the queue is rebuilt from its live events whenever it has doubled
+// since the last rebuild: O(1) amortized a push, and a heap a few times
+// the number of executing jobs. Live events are ordered by (time, start
+// order), unique per job, so dropping stale ones early changes no order.
+class EndQueue {
+  public:
+    bool empty() const { return heap_.empty(); }
+    const EndEvent& top() const { return heap_.front(); }
+    void pop() {
+        std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
+        heap_.pop_back();
+    }
+    template <class Live>
+    void push(const EndEvent& e, Live live) {
+        heap_.push_back(e);
+        std::push_heap(heap_.begin(), heap_.end(), std::greater<>{});
+        if (heap_.size() <= 2 * kept_ + 64) return;
+        std::erase_if(heap_, [&](const EndEvent& x) { return !live(x); });
+        std::make_heap(heap_.begin(), heap_.end(), std::greater<>{});
+        kept_ = heap_.size();
+    }
+
+  private:
+    std::vector<EndEvent> heap_;
+    std::size_t kept_ = 0;  // its size after the last rebuild
+};
+
 class Machine {
   public:
     Machine(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt)
@@ -236,7 +267,7 @@ class Machine {
     std::span<const std::uint32_t> arrival_;
     std::vector<std::uint32_t> own_arrival_;
     std::size_t next_arrival_ = 0;
-    std::priority_queue<EndEvent, std::vector<EndEvent>, std::greater<>> ends_;
+    EndQueue ends_;
     std::vector<std::uint32_t> executing_;  // jobs of the active row
     // pyss: killed at their estimate by rota_advance(t), with their start order
     std::vector<std::pair<std::uint64_t, std::uint32_t>> killed_;
@@ -350,18 +381,19 @@ class Machine {
         ++r.version;
         // With one row a job outliving its estimate is the engine's to kill.
         if (rows_ == 1 && in_[i].runtime >= in_[i].estimate) return;
-        ends_.push({completion(i), r.order, i, r.version});
+        queue_end({completion(i), r.order, i, r.version});
     }
 
+    // A finished job's events are all stale (and its state is gone).
+    bool live(const EndEvent& ev) const {
+        return res_.jobs[ev.job].state == FinalState::unfinished &&
+               state(ev.job).version == ev.version;
+    }
+    void queue_end(const EndEvent& ev) {
+        ends_.push(ev, [this](const EndEvent& x) { return live(x); });
+    }
     void drop_stale_ends() {
-        while (!ends_.empty()) {
-            const EndEvent& ev = ends_.top();
-            // A finished job's events are all stale (and its state is gone).
-            if (res_.jobs[ev.job].state == FinalState::unfinished &&
-                state(ev.job).version == ev.version)
-                return;
-            ends_.pop();
-        }
+        while (!ends_.empty() && !live(ends_.top())) ends_.pop();
     }
 
     std::int64_t next_time() {
@@ -505,7 +537,7 @@ class Machine {
         // Suspended exactly as its work ran out: it ends now, not when its
         // row comes round again.
         if (r.done >= r.need && res_.jobs[i].state == FinalState::unfinished)
-            ends_.push({t, r.order, i, r.version});
+            queue_end({t, r.order, i, r.version});
     }
 
     void finish(std::uint32_t i, std::int64_t t_us, FinalState st) {
