@@ -195,6 +195,13 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     emit_with_runs(act, moved_, std::abs(delta));
 }
 
+void Scheduler::begin_malleable_batch() {
+    mall_.clear();
+    mall_slots_.clear();
+    mall_.filled = MalleableBatch::kAlwaysFilled;
+}
+
+// The columns every reader needs; the rest wait for fill_malleable().
 void Scheduler::push_malleable(Slot s) {
     const Job& j = job(s);
     MalleableBatch& b = mall_;
@@ -204,16 +211,47 @@ void Scheduler::push_malleable(Slot s) {
     b.min.push_back(j.min_procs());
     b.ideal.push_back(j.spec.procs);
     b.queued.push_back(queued ? 1 : 0);
-    b.age.push_back(queued ? now_ - j.submit : now_ - j.start);
-    b.time_left.push_back(queued ? j.spec.estimate : std::max<Time>(0, j.estimated_end() - now_));
-    b.harvests.push_back(j.harvests);
-    b.cost.push_back(queued ? 0.0 : static_cast<double>(adapt_cost(j)) / 1e6);
-    b.progress.push_back(progress(j));
-    b.user.push_back(j.spec.user);
-    b.account.push_back(j.account);
-    b.partition.push_back(j.partition);
-    b.qos.push_back(j.qos);
     mall_slots_.push_back(s);
+}
+
+// One column of the batch being asked, for every job, as things stand now:
+// a hook reads it during its call, before the engine changes anything.
+void Scheduler::fill_malleable(MalleableColumn c) {
+    MalleableBatch& b = mall_;
+    const auto each = [&](auto& column, auto value) {
+        column.resize(mall_slots_.size());
+        for (std::size_t i = 0; i < mall_slots_.size(); ++i) {
+            const Job& j = job(mall_slots_[i]);
+            column[i] = value(j, j.state != JobState::running);
+        }
+    };
+    switch (c) {
+        case MalleableColumn::age:
+            return each(b.age,
+                        [&](const Job& j, bool q) { return q ? now_ - j.submit : now_ - j.start; });
+        case MalleableColumn::time_left:
+            return each(b.time_left, [&](const Job& j, bool q) {
+                return q ? j.spec.estimate : std::max<Time>(0, j.estimated_end() - now_);
+            });
+        case MalleableColumn::harvests:
+            return each(b.harvests, [](const Job& j, bool) { return j.harvests; });
+        case MalleableColumn::cost:
+            return each(b.cost, [&](const Job& j, bool q) {
+                return q ? 0.0 : static_cast<double>(adapt_cost(j)) / 1e6;
+            });
+        case MalleableColumn::progress:
+            return each(b.progress, [&](const Job& j, bool) { return progress(j); });
+        case MalleableColumn::user:
+            return each(b.user, [](const Job& j, bool) { return j.spec.user; });
+        case MalleableColumn::account:
+            return each(b.account, [](const Job& j, bool) { return j.account; });
+        case MalleableColumn::partition:
+            return each(b.partition, [](const Job& j, bool) { return j.partition; });
+        case MalleableColumn::qos:
+            return each(b.qos, [](const Job& j, bool) { return j.qos; });
+        default:  // filled by push_malleable
+            return;
+    }
 }
 
 MalleableContext Scheduler::malleable_context(std::int32_t needed) const {
@@ -270,8 +308,7 @@ bool Scheduler::harvest_for(Slot s, std::int32_t needed) {
     Job& j = job(s);
     const MalleableConfig& m = cfg_.malleable;
     ++counters_.harvest_attempts;
-    mall_.clear();
-    mall_slots_.clear();
+    begin_malleable_batch();
     std::int64_t room = 0;
     for (Slot r : running_) {
         const Job& v = job(r);
@@ -356,8 +393,7 @@ void Scheduler::distribute() {
     }
     if (avail == 0) return;
 
-    mall_.clear();
-    mall_slots_.clear();
+    begin_malleable_batch();
     bool can_change = false;
     for (Slot r : running_)
         if (job(r).alloc.procs < job(r).spec.procs) {

@@ -133,6 +133,7 @@ Scheduler::Scheduler(SchedulerConfig cfg)
     batch_.names = &names_;
     place_batch_.names = &names_;
     mall_.names = &names_;
+    mall_.fill = [this](MalleableColumn c) { fill_malleable(c); };
     mig_.names = &names_;
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "names.h"
@@ -396,12 +397,41 @@ struct MigrationBatch {
     void clear();
 };
 
+// A MalleableBatch's columns by number, in declaration order.
+enum class MalleableColumn : int {
+#define ROTA_X(name, type, doc) name,
+    ROTA_MALLEABLE_COLUMNS(ROTA_X)
+#undef ROTA_X
+};
+
 // The running and queued jobs of one harvest or distribution (seed 004).
+//
+// A column is filled when a reader first needs it (need()): id, procs,
+// min, ideal and queued always, which every rule and every answer's check
+// reads; the others (the age, the time left, the adaptation cost and the
+// progress each cost a computation per job) only if the script or native
+// rule reads them, and the shipped rules read none of them but harvests
+// (fair) and age or time_left (long, short). A batch built whole, as tests
+// build one, has no `fill` and every column filled.
 struct MalleableBatch {
 #define ROTA_X(name, type, doc) std::vector<type> name;
     ROTA_MALLEABLE_COLUMNS(ROTA_X)
 #undef ROTA_X
-    const NameTable* names = nullptr;  // spells the name columns; set once by the engine
+    const NameTable* names = nullptr;           // spells the name columns; set once by the engine
+    std::function<void(MalleableColumn)> fill;  // fills one column for every job
+    mutable std::uint32_t filled = ~0u;         // bit c: column c is filled
+    static constexpr std::uint32_t kAlwaysFilled = 1u << static_cast<int>(MalleableColumn::id) |
+                                                   1u << static_cast<int>(MalleableColumn::procs) |
+                                                   1u << static_cast<int>(MalleableColumn::min) |
+                                                   1u << static_cast<int>(MalleableColumn::ideal) |
+                                                   1u << static_cast<int>(MalleableColumn::queued);
+
+    void need(MalleableColumn c) const {
+        const std::uint32_t bit = 1u << static_cast<int>(c);
+        if ((filled & bit) != 0) return;
+        filled |= bit;
+        fill(c);
+    }
     std::size_t size() const {
         return id.size();
     }

@@ -107,6 +107,7 @@ void store_migration_column(lua_State* L, int table, const void* batch, int colu
 
 void store_malleable_column(lua_State* L, int table, const void* batch, int column) {
     const auto& b = *static_cast<const MalleableBatch*>(batch);
+    b.need(static_cast<MalleableColumn>(column));
     int k = 0;
 #define ROTA_X(name, type, doc) \
     if (column == k++) return store_job_vec(L, table, b, b.name);

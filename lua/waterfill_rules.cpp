@@ -61,6 +61,7 @@ void candidates(Plan& p, Candidates c, double T) {
         return;
     }
     if (c == Candidates::fair) {
+        b.need(MalleableColumn::harvests);
         std::int64_t sum = 0;
         for (std::size_t j = 0; j < n; ++j) sum += b.harvests[j];
         const double avg = n > 0 ? static_cast<double>(sum) / static_cast<double>(n) : 0.0;
@@ -70,6 +71,7 @@ void candidates(Plan& p, Candidates c, double T) {
             if (!any || b.harvests[j] < avg) p.order.push_back(j);
         return;
     }
+    b.need(c == Candidates::longest ? MalleableColumn::age : MalleableColumn::time_left);
     const std::vector<Time>& x = c == Candidates::longest ? b.age : b.time_left;
     // A negative T asks for the average, and a victim exactly at it counts.
     const bool average = T < 0;
@@ -211,6 +213,7 @@ void give_by_share(Plan& p) {
 
 void give_most_harvested(Plan& p) {
     const MalleableBatch& b = *p.batch;
+    b.need(MalleableColumn::harvests);
     const auto before = [&](std::size_t i, std::size_t j) {
         if (b.harvests[i] != b.harvests[j]) return b.harvests[i] > b.harvests[j];
         if (p.amount[i] != p.amount[j]) return p.amount[i] < p.amount[j];

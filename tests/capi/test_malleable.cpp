@@ -401,6 +401,55 @@ TEST_CASE("seed 004: a harvest policy sees the arriving job's user, account, par
     }
 }
 
+TEST_CASE("seed 004: a harvest policy reads every column of its victims as the job stands",
+          "[capi][malleable][names]") {
+    // 8 processors, a 2 s adaptation. A (min 2, ideal 8, estimate 1000 s,
+    // user 7, account "lab", QOS "high") runs on all 8 from 0. B (min 4)
+    // arrives at 100: A is the one victim, 100 s old, 900 s of its 1000 s
+    // at 8 processors left (a tenth done), never harvested. After the
+    // harvest A holds 4 and, 2 s of pause later, runs at half speed: its
+    // 0.9 of the work left takes 1,800 s, so it ends at 1,902. C (min 2)
+    // arrives at 300 and harvests A again: 1,602 s left, one harvest, 0.2
+    // done (0.1 + 198 s at 1/2000 of the work a second).
+    const std::string dir = std::string(ROTA_TEST_DATA) + "/lua";
+    EnginePtr e = engine_from(malleable(8, "", "",
+                                        "adapt_latency = 2\n[policy.harvest]\n"
+                                        "script = \"harvest_columns.lua\"\n"),
+                              dir.c_str());
+    std::vector<std::string> lines;
+    auto sink = [](void* ud, int, const char* l) {
+        static_cast<std::vector<std::string>*>(ud)->push_back(l);
+    };
+    REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);
+    rota_job a{};
+    a.size = sizeof(a);
+    a.id = 1;
+    a.estimate = 1000 * kUs;
+    a.procs = 8;
+    a.min_procs = 2;
+    a.user = 7;
+    a.account = "lab";
+    a.qos = "high";
+    REQUIRE(rota_submit(e.get(), &a) == ROTA_OK);
+    REQUIRE(at(e.get(), 0).size() == 1);
+    submit(e.get(), 2, 4, 4, 5000);
+    REQUIRE(at(e.get(), 100).size() == 2);
+    submit(e.get(), 3, 2, 2, 5000);
+    REQUIRE(at(e.get(), 300).size() == 2);
+    const std::vector<std::string> want = {
+        "victim 1 procs=8 min=2 ideal=8 queued=0 age=100000000 time_left=900000000 harvests=0 "
+        "cost=2.000 progress=0.100 user=7 account=lab partition= qos=high",
+        "victim 1 procs=4 min=2 ideal=8 queued=0 age=300000000 time_left=1602000000 harvests=1 "
+        "cost=2.000 progress=0.199 user=7 account=lab partition= qos=high",
+    };
+    for (const std::string& w : want) {
+        INFO(w);
+        CHECK(std::any_of(lines.begin(), lines.end(),
+                          [&](const std::string& l) { return l.find(w) != std::string::npos; }));
+    }
+    CHECK(counters(e.get()).harvests == 2);
+}
+
 TEST_CASE("seed 004: bad malleable input is refused with a clear error", "[capi][malleable]") {
     EnginePtr e = engine_from(malleable(8, "", ""));
     rota_job j{};
