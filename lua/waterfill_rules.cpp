@@ -145,6 +145,114 @@ void by_share(Plan& p, First first, Key key) {
     }
 }
 
+// Most of a large amount in one step, before the heap moves the rest one
+// processor at a time. A job's successive processors have shares k / ideal
+// for consecutive k, so the heap hands them out in order of (share, job)
+// over every job at once. All those with share at most a level tau (give;
+// at least tau, take) are a prefix of that order; the level is the last
+// a / kDen that keeps the prefix within p.left, found by bisection with
+// integer arithmetic, so the shares are compared exactly. Distinct shares
+// of ideals up to 2^20 differ by far more than a double's rounding, so the
+// heap's order on doubles is this one too.
+constexpr std::int64_t kDen = std::int64_t{1} << 20;
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// first[j] .. first[j] + cap[j] - 1: the numerators of job j's shares in
+// the order the heap reaches them (ascending to give, descending to take).
+template <class Count>
+std::int64_t bulk_level(Plan& p, std::int64_t lo, std::int64_t hi, Count count) {
+    // count(level) is monotone; the answer is the level whose count is the
+    // largest not above p.left: lo's count is within it, hi's beyond.
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        if (count(mid) <= p.left)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void give_bulk(Plan& p) {
+    const MalleableBatch& b = *p.batch;
+    std::size_t m = 0;
+    std::int64_t total = 0;
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        const std::int64_t held = b.procs[j] + p.amount[j];
+        if (b.queued[j] == 0 && held < b.ideal[j]) {
+            ++m;
+            total += b.ideal[j] - held;
+        }
+    }
+    if (p.left <= static_cast<std::int64_t>(2 * m)) return;  // few enough for the heap
+    // Job j's share before its next processor k is (held + k) / ideal.
+    const auto units = [&](std::size_t j, std::int64_t level) {
+        const std::int64_t held = b.procs[j] + p.amount[j];
+        if (b.queued[j] != 0 || held >= b.ideal[j]) return std::int64_t{0};
+        const std::int64_t upto = floor_div(level * b.ideal[j], kDen);  // held + k <= upto
+        return std::clamp<std::int64_t>(upto - held + 1, 0, b.ideal[j] - held);
+    };
+    const auto count = [&](std::int64_t level) {
+        std::int64_t n = 0;
+        for (std::size_t j = 0; j < b.size(); ++j) n += units(j, level);
+        return n;
+    };
+    std::int64_t level = kDen;  // every share is below 1
+    if (total > p.left) {
+        if (count(0) > p.left) return;
+        level = bulk_level(p, 0, kDen, count);
+    }
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        const std::int64_t g = units(j, level);
+        p.amount[j] += g;
+        p.left -= g;
+    }
+}
+
+void take_bulk(Plan& p) {
+    const MalleableBatch& b = *p.batch;
+    std::size_t m = 0;
+    std::int64_t total = 0;
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        const std::int64_t room = b.procs[j] - p.amount[j] - b.min[j];
+        if (room > 0) {
+            ++m;
+            total += room;
+        }
+    }
+    if (p.left <= static_cast<std::int64_t>(2 * m)) return;
+    // Job j keeps (procs - amount - 1 - k) / ideal after its next processor
+    // k, at least its min; the largest kept share goes first.
+    const auto units = [&](std::size_t j, std::int64_t level) {
+        const std::int64_t base = b.procs[j] - p.amount[j];
+        const std::int64_t room = base - b.min[j];
+        if (room <= 0) return std::int64_t{0};
+        // kept >= level * ideal / kDen, kept = base - 1 - k
+        const std::int64_t least = -floor_div(-level * b.ideal[j], kDen);  // ceil
+        return std::clamp<std::int64_t>(base - least, 0, room);
+    };
+    const auto count = [&](std::int64_t level) {
+        std::int64_t n = 0;
+        for (std::size_t j = 0; j < b.size(); ++j) n += units(j, level);
+        return n;
+    };
+    // Units at or above level kDen + 1: none; at or above 0: all of them.
+    std::int64_t level = 0;
+    if (total > p.left) {
+        // Descending: bisect on the negated level so that count grows with it.
+        const auto rising = [&](std::int64_t x) { return count(kDen + 1 - x); };
+        level = kDen + 1 - bulk_level(p, 0, kDen + 1, rising);
+    }
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        const std::int64_t g = units(j, level);
+        p.amount[j] += g;
+        p.left -= g;
+    }
+}
+
 }  // namespace
 
 void take_in_turn(Plan& p, Candidates c, double T) {
@@ -158,6 +266,7 @@ void take_in_turn(Plan& p, Candidates c, double T) {
 
 void take_by_share(Plan& p) {
     const MalleableBatch& b = *p.batch;
+    take_bulk(p);
     // The largest share kept first; among equal shares, the earlier job.
     // A victim gives up its next processor while it keeps at least its min.
     by_share(
@@ -196,6 +305,7 @@ void give_in_turn(Plan& p) {
 
 void give_by_share(Plan& p) {
     const MalleableBatch& b = *p.batch;
+    give_bulk(p);
     // The smallest share held first; among equal shares, the earlier job.
     // A running job takes processors until it holds its ideal.
     by_share(
