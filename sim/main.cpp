@@ -519,8 +519,9 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         engine_configs[policy] = cfg;
     }
     // The provenance: the version, the command, the trace and its digest,
-    // the effective configuration and the seeds.
-    {
+    // the effective configuration and the seeds. Only a summary printed as
+    // JSON carries it: hashing the trace is a read of the whole file.
+    if (summary_file || rc.json) {
         nlohmann::json p;
         p["rota_version"] = rota_version();
         p["abi_version"] = rota_abi_version();
