@@ -48,6 +48,19 @@ std::string malleable(int procs, const std::string& harvest, const std::string& 
     return os.str();
 }
 
+// The lines the engine logs (a script's print()) go to `lines`.
+void capture_log(rota_engine* e, std::vector<std::string>& lines) {
+    auto sink = [](void* ud, int, const char* l) {
+        static_cast<std::vector<std::string>*>(ud)->push_back(l);
+    };
+    REQUIRE(rota_set_log(e, sink, &lines) == ROTA_OK);
+}
+
+bool logged(const std::vector<std::string>& lines, const std::string& text) {
+    return std::any_of(lines.begin(), lines.end(),
+                       [&](const std::string& l) { return l.find(text) != std::string::npos; });
+}
+
 }  // namespace
 
 TEST_CASE("seed 004 Figure 3(b): Even-H-FQ on 8 processors step by step", "[capi][malleable]") {
@@ -354,10 +367,7 @@ TEST_CASE("seed 004: a harvest policy sees the arriving job's user, account, par
                                         "refuse = \"blocked\"\n"),
                               dir.c_str());
     std::vector<std::string> lines;
-    auto sink = [](void* ud, int, const char* l) {
-        static_cast<std::vector<std::string>*>(ud)->push_back(l);
-    };
-    REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);
+    capture_log(e.get(), lines);
     auto named = [&](std::int64_t id, std::int32_t min, std::int32_t ideal, std::int32_t user,
                      const char* account, const char* partition, const char* qos) {
         rota_job j{};
@@ -396,8 +406,7 @@ TEST_CASE("seed 004: a harvest policy sees the arriving job's user, account, par
     };
     for (const std::string& w : want) {
         INFO(w);
-        CHECK(std::any_of(lines.begin(), lines.end(),
-                          [&](const std::string& l) { return l.find(w) != std::string::npos; }));
+        CHECK(logged(lines, w));
     }
 }
 
@@ -417,10 +426,7 @@ TEST_CASE("seed 004: a harvest policy reads every column of its victims as the j
                                         "script = \"harvest_columns.lua\"\n"),
                               dir.c_str());
     std::vector<std::string> lines;
-    auto sink = [](void* ud, int, const char* l) {
-        static_cast<std::vector<std::string>*>(ud)->push_back(l);
-    };
-    REQUIRE(rota_set_log(e.get(), sink, &lines) == ROTA_OK);
+    capture_log(e.get(), lines);
     rota_job a{};
     a.size = sizeof(a);
     a.id = 1;
@@ -444,8 +450,7 @@ TEST_CASE("seed 004: a harvest policy reads every column of its victims as the j
     };
     for (const std::string& w : want) {
         INFO(w);
-        CHECK(std::any_of(lines.begin(), lines.end(),
-                          [&](const std::string& l) { return l.find(w) != std::string::npos; }));
+        CHECK(logged(lines, w));
     }
     CHECK(counters(e.get()).harvests == 2);
 }
