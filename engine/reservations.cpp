@@ -82,6 +82,10 @@ void Scheduler::count_reservation(std::int32_t row, std::int32_t delta) {
     const bool was_full = n >= cfg_.reservation_depth;
     n += delta;
     rows_at_depth_ += (n >= cfg_.reservation_depth) - was_full;
+    // A row that may take one more reservation again can offer a slot it
+    // could not before: for compression that is a gain (earliest_move skips
+    // rows that gained nothing since a reservation settled).
+    if (was_full && n < cfg_.reservation_depth) gained(row);
 }
 
 // A reservation at the earliest slot of the rows that may take one more;

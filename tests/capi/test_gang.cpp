@@ -583,3 +583,42 @@ TEST_CASE("gang: reservation_depth per row turns BGS into EASY per row") {
     CHECK(run("easy") == V{{3, 0, 200 * kS}, {7, 1, 200 * kS}});
     CHECK(run("fpfs").empty());
 }
+
+// A row that was at its reservation depth and falls below it (its reserved
+// job started) can take a reservation again: compression must look there.
+// 10 processors, two rows, depth 1. At 0 job 1 (10) runs in row 0, jobs 2
+// (6) and 3 (4, estimate 150) in row 1; job 4 (2) is reserved in row 0 at
+// 100, so job 5 (8) can only be reserved in row 1, at 300. Job 1 ends at 90
+// and job 4 starts there: row 0 has 8 columns free and no reservation. Job
+// 3 ends early at 150: job 5's earliest slot is now row 0 at 150, not row 1
+// at 200.
+TEST_CASE("gang: a row freed from its reservation depth takes a compressed reservation") {
+    auto e = rota::test::engine_from(
+        "[machine]\nprocs = 10\n[scheduler]\nbackfill = true\nreservation_depth = 1\n"
+        "[gang]\nmpl = 2\nslice = 100000\n");
+    auto submit = [&](std::int64_t id, std::int32_t procs, std::int64_t estimate_s) {
+        rota_job j{};
+        j.size = sizeof(j);
+        j.id = id;
+        j.procs = procs;
+        j.estimate = estimate_s * kS;
+        j.user = -1;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    };
+    auto started = [](const std::vector<rota::test::Act>& acts, std::int64_t job) {
+        return std::any_of(acts.begin(), acts.end(), [&](const rota::test::Act& a) {
+            return a.type == ROTA_ACTION_START && a.job == job;
+        });
+    };
+    for (auto [id, procs, est] :
+         {std::tuple{1, 10, 50}, {2, 6, 100}, {3, 4, 150}, {4, 2, 100}, {5, 8, 100}}) {
+        submit(id, procs, est);
+        rota::test::at(e.get(), 0);
+    }
+    REQUIRE(rota_advance(e.get(), 90 * kS) == ROTA_OK);
+    REQUIRE(rota_job_end(e.get(), 1) == ROTA_OK);
+    CHECK(started(rota::test::at(e.get(), 90), 4));
+    REQUIRE(rota_advance(e.get(), 150 * kS) == ROTA_OK);
+    REQUIRE(rota_job_end(e.get(), 3) == ROTA_OK);
+    CHECK(started(rota::test::at(e.get(), 150), 5));
+}
