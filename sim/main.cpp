@@ -570,7 +570,9 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     for (const auto& policy : rc.policies) try {
             rota_engine* e = engines[policy].get();
             SimOptions opt;
-            opt.record_nodes = true;
+            // Only the CSVs print the nodes: a run without them does not
+            // keep a text per job.
+            opt.record_nodes = jobs_csv.count(policy) > 0 || batsim_csv.count(policy) > 0;
             opt.order = rc.compat == "pyss" ? EventOrder::pyss : EventOrder::batched;
             opt.cs_overhead = rc.cs_overhead;
             opt.pools = &w.pools;
