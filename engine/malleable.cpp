@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 
 #include "answers.h"
 #include "error.h"
@@ -35,21 +36,24 @@ namespace {
 // Sorts runs and merges neighbours, so a grown job's nodes stay few runs.
 // The runs from `sorted_to` on were appended by a grow, and each part is
 // normally in order already, so a merge of the two does (the runs are
-// disjoint: the order is the same whichever way it is reached).
+// disjoint: the order is the same whichever way it is reached). The merge
+// goes through a buffer kept per thread: std::inplace_merge would allocate
+// one at every grow.
 void normalise(std::vector<NodeRun>& runs, std::size_t sorted_to) {
     const auto by_first = [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; };
     const auto mid = runs.begin() + static_cast<std::ptrdiff_t>(sorted_to);
     if (!std::is_sorted(runs.begin(), mid, by_first)) std::sort(runs.begin(), mid, by_first);
     if (!std::is_sorted(mid, runs.end(), by_first)) std::sort(mid, runs.end(), by_first);
-    std::inplace_merge(runs.begin(), mid, runs.end(), by_first);
-    std::size_t out = 0;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        if (out > 0 && runs[out - 1].first + runs[out - 1].count == runs[i].first)
-            runs[out - 1].count += runs[i].count;
+    static thread_local std::vector<NodeRun> merged;
+    merged.clear();
+    std::merge(runs.begin(), mid, mid, runs.end(), std::back_inserter(merged), by_first);
+    runs.clear();
+    for (const NodeRun& r : merged) {
+        if (!runs.empty() && runs.back().first + runs.back().count == r.first)
+            runs.back().count += r.count;
         else
-            runs[out++] = runs[i];
+            runs.push_back(r);
     }
-    runs.resize(out);
 }
 
 // Moves the `n` highest nodes of `runs` into `cut` (lowest first).
