@@ -176,28 +176,31 @@ std::int64_t bulk_level(Plan& p, std::int64_t lo, std::int64_t hi, Count count) 
     return lo;
 }
 
+// The bulk steps count over the jobs that can still move, gathered first
+// (a distribution's batch also lists the queued jobs, most of it).
 void give_bulk(Plan& p) {
     const MalleableBatch& b = *p.batch;
-    std::size_t m = 0;
+    p.order.clear(), p.base.clear(), p.ideal.clear();
     std::int64_t total = 0;
     for (std::size_t j = 0; j < b.size(); ++j) {
         const std::int64_t held = b.procs[j] + p.amount[j];
         if (b.queued[j] == 0 && held < b.ideal[j]) {
-            ++m;
+            p.order.push_back(j);
+            p.base.push_back(held);
+            p.ideal.push_back(b.ideal[j]);
             total += b.ideal[j] - held;
         }
     }
+    const std::size_t m = p.order.size();
     if (p.left <= static_cast<std::int64_t>(2 * m)) return;  // few enough for the heap
-    // Job j's share before its next processor k is (held + k) / ideal.
-    const auto units = [&](std::size_t j, std::int64_t level) {
-        const std::int64_t held = b.procs[j] + p.amount[j];
-        if (b.queued[j] != 0 || held >= b.ideal[j]) return std::int64_t{0};
-        const std::int64_t upto = floor_div(level * b.ideal[j], kDen);  // held + k <= upto
-        return std::clamp<std::int64_t>(upto - held + 1, 0, b.ideal[j] - held);
+    // Job k's share before its next processor i is (held + i) / ideal.
+    const auto units = [&](std::size_t k, std::int64_t level) {
+        const std::int64_t upto = floor_div(level * p.ideal[k], kDen);  // held + i <= upto
+        return std::clamp<std::int64_t>(upto - p.base[k] + 1, 0, p.ideal[k] - p.base[k]);
     };
     const auto count = [&](std::int64_t level) {
         std::int64_t n = 0;
-        for (std::size_t j = 0; j < b.size(); ++j) n += units(j, level);
+        for (std::size_t k = 0; k < m; ++k) n += units(k, level);
         return n;
     };
     std::int64_t level = kDen;  // every share is below 1
@@ -205,38 +208,39 @@ void give_bulk(Plan& p) {
         if (count(0) > p.left) return;
         level = bulk_level(p, 0, kDen, count);
     }
-    for (std::size_t j = 0; j < b.size(); ++j) {
-        const std::int64_t g = units(j, level);
-        p.amount[j] += g;
+    for (std::size_t k = 0; k < m; ++k) {
+        const std::int64_t g = units(k, level);
+        p.amount[p.order[k]] += g;
         p.left -= g;
     }
 }
 
 void take_bulk(Plan& p) {
     const MalleableBatch& b = *p.batch;
-    std::size_t m = 0;
+    p.order.clear(), p.base.clear(), p.ideal.clear(), p.floor.clear();
     std::int64_t total = 0;
     for (std::size_t j = 0; j < b.size(); ++j) {
-        const std::int64_t room = b.procs[j] - p.amount[j] - b.min[j];
-        if (room > 0) {
-            ++m;
-            total += room;
+        const std::int64_t base = b.procs[j] - p.amount[j];
+        if (base > b.min[j]) {
+            p.order.push_back(j);
+            p.base.push_back(base);
+            p.ideal.push_back(b.ideal[j]);
+            p.floor.push_back(b.min[j]);
+            total += base - b.min[j];
         }
     }
+    const std::size_t m = p.order.size();
     if (p.left <= static_cast<std::int64_t>(2 * m)) return;
-    // Job j keeps (procs - amount - 1 - k) / ideal after its next processor
-    // k, at least its min; the largest kept share goes first.
-    const auto units = [&](std::size_t j, std::int64_t level) {
-        const std::int64_t base = b.procs[j] - p.amount[j];
-        const std::int64_t room = base - b.min[j];
-        if (room <= 0) return std::int64_t{0};
-        // kept >= level * ideal / kDen, kept = base - 1 - k
-        const std::int64_t least = -floor_div(-level * b.ideal[j], kDen);  // ceil
-        return std::clamp<std::int64_t>(base - least, 0, room);
+    // Job k keeps (base - 1 - i) / ideal after its next processor i, at
+    // least its min; the largest kept share goes first.
+    const auto units = [&](std::size_t k, std::int64_t level) {
+        // kept >= level * ideal / kDen, kept = base - 1 - i
+        const std::int64_t least = -floor_div(-level * p.ideal[k], kDen);  // ceil
+        return std::clamp<std::int64_t>(p.base[k] - least, 0, p.base[k] - p.floor[k]);
     };
     const auto count = [&](std::int64_t level) {
         std::int64_t n = 0;
-        for (std::size_t j = 0; j < b.size(); ++j) n += units(j, level);
+        for (std::size_t k = 0; k < m; ++k) n += units(k, level);
         return n;
     };
     // Units at or above level kDen + 1: none; at or above 0: all of them.
@@ -246,9 +250,9 @@ void take_bulk(Plan& p) {
         const auto rising = [&](std::int64_t x) { return count(kDen + 1 - x); };
         level = kDen + 1 - bulk_level(p, 0, kDen + 1, rising);
     }
-    for (std::size_t j = 0; j < b.size(); ++j) {
-        const std::int64_t g = units(j, level);
-        p.amount[j] += g;
+    for (std::size_t k = 0; k < m; ++k) {
+        const std::int64_t g = units(k, level);
+        p.amount[p.order[k]] += g;
         p.left -= g;
     }
 }

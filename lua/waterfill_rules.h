@@ -24,6 +24,7 @@ struct Plan {
     // Scratch, kept so that a call allocates nothing once it has grown.
     std::vector<std::size_t> order, heap;
     std::vector<std::int64_t> caps, sorted;
+    std::vector<std::int64_t> base, ideal, floor;  // the bulk steps' movable jobs
     std::vector<double> key;
 
     void reset(const MalleableBatch& b, std::int64_t needed);
