@@ -2,6 +2,7 @@
 #include "scheduler.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -170,6 +171,17 @@ void Scheduler::submit(const JobSpec& spec) {
     ++counters_.submitted;
 }
 
+namespace {
+
+// A duration in microseconds, too large for an integer, as seconds.
+std::string seconds_text(double us) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3g s", us / 1e6);
+    return buf;
+}
+
+}  // namespace
+
 // Checks a job as submitted and gives it a slot, indexed, pending.
 Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     const std::string who = "job " + std::to_string(spec.id);
@@ -204,6 +216,28 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
                                        " must be between 1 and procs = " +
                                        std::to_string(spec.procs) + " (0: rigid)");
     if (spec.adapt_bytes < 0) throw Error(Errc::invalid, who + ": adapt_bytes must be >= 0");
+    if (cfg_.malleable.enabled) {
+        // On its min it runs longest (both execution models slow down as
+        // processors are taken) and adapts at the highest cost: both must
+        // fit in the time axis as the estimate does.
+        const std::int32_t least = spec.min_procs > 0 ? spec.min_procs : spec.procs;
+        const auto limit = static_cast<double>((kForever / 4 - now_) / cfg_.rows);
+        const double longest = static_cast<double>(spec.estimate) *
+                               exec_factor(cfg_.malleable.exec_model, least, spec.procs);
+        if (!(longest <= limit))
+            throw Error(Errc::invalid, who + ": estimate " + std::to_string(spec.estimate) +
+                                           " us runs " + std::to_string(longest) +
+                                           " us on its min of " + std::to_string(least) +
+                                           " processors, beyond the time axis");
+        const double cost = static_cast<double>(cfg_.malleable.adapt_latency) +
+                            cfg_.malleable.adapt_per_byte * static_cast<double>(spec.adapt_bytes) /
+                                static_cast<double>(least);
+        if (!(cost <= limit / 1024))
+            throw Error(Errc::invalid, who + ": adapting its " + std::to_string(spec.adapt_bytes) +
+                                           " bytes on its min of " + std::to_string(least) +
+                                           " processors takes " + seconds_text(cost) +
+                                           ", beyond the time axis");
+    }
     if (spec.job_class != -1) {
         const auto classes = static_cast<std::int32_t>(cfg_.classes.base.classes.size());
         // Numbered from 1 in the ABI (rota.h); the engine counts from 0.

@@ -455,6 +455,35 @@ TEST_CASE("seed 004: a harvest policy reads every column of its victims as the j
     CHECK(counters(e.get()).harvests == 2);
 }
 
+TEST_CASE(
+    "seed 004: a job whose run on its min or whose adaptation leaves the time axis is refused",
+    "[capi][malleable]") {
+    // An estimate the engine accepts for a rigid job runs ideal / min times
+    // longer on the min (linear model): 8x past the axis here, where it
+    // once wrapped round and the job was killed as it started.
+    EnginePtr e = engine_from(malleable(16, "", "", "adapt_per_byte = 1000\n"));
+    rota_job j{};
+    j.size = sizeof(j);
+    j.id = 1;
+    j.estimate = std::int64_t{1} << 60;  // 2^60 us: below the axis's quarter
+    j.procs = 8;
+    j.min_procs = 1;
+    CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
+    CHECK(std::string(rota_errmsg(e.get())).find("on its min of 1 processors") !=
+          std::string::npos);
+    j.min_procs = 8;  // rigid: the estimate alone, accepted
+    CHECK(rota_submit(e.get(), &j) == ROTA_OK);
+    // 2^62 bytes at 1000 s a byte: an adaptation cost far past the axis.
+    j.id = 2;
+    j.estimate = 100 * kUs;
+    j.min_procs = 1;
+    j.adapt_bytes = std::int64_t{1} << 62;
+    CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
+    CHECK(std::string(rota_errmsg(e.get())).find("adapting its") != std::string::npos);
+    j.adapt_bytes = 1000;  // 1e6 s: within the axis
+    CHECK(rota_submit(e.get(), &j) == ROTA_OK);
+}
+
 TEST_CASE("seed 004: bad malleable input is refused with a clear error", "[capi][malleable]") {
     EnginePtr e = engine_from(malleable(8, "", ""));
     rota_job j{};
