@@ -491,8 +491,9 @@ HookOutcome Vm::harvest(const MalleableBatch& victims, const MalleableContext& c
         call(h, slot::mall, mall_view_, &victims, slot::malleable, malleable_view_, ctx);
     if (status != LUA_OK) return failure(h, status);
     // A plan of rota.waterfill answers for itself, without a table of amounts.
-    if (!waterfill_answer(L(), -1, victims, out) &&
-        !decode_amounts(L(), -1, victims.size(), out, why_))
+    const PlanAnswer plan = waterfill_answer(L(), -1, victims, true, out, why_);
+    if (plan == PlanAnswer::bad_plan ||
+        (plan == PlanAnswer::not_a_plan && !decode_amounts(L(), -1, victims.size(), out, why_)))
         return invalid(h);
     lua_settop(L(), slot::top);
     return {};
@@ -506,7 +507,9 @@ HookOutcome Vm::distribution(const MalleableBatch& jobs, const MalleableContext&
     const int status =
         call(h, slot::mall, mall_view_, &jobs, slot::malleable, malleable_view_, ctx);
     if (status != LUA_OK) return failure(h, status);
-    if (!waterfill_answer(L(), -1, jobs, out) && !decode_amounts(L(), -1, jobs.size(), out, why_))
+    const PlanAnswer plan = waterfill_answer(L(), -1, jobs, false, out, why_);
+    if (plan == PlanAnswer::bad_plan ||
+        (plan == PlanAnswer::not_a_plan && !decode_amounts(L(), -1, jobs.size(), out, why_)))
         return invalid(h);
     if (out.empty()) out.assign(jobs.size(), 0);  // nil: nobody gets anything
     lua_settop(L(), slot::top);

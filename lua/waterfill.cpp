@@ -1,5 +1,7 @@
 #include "waterfill.h"
 
+#include <cmath>
+
 #include "batch_view.h"
 #include "state_object.h"
 #include "waterfill_rules.h"
@@ -54,6 +56,8 @@ int take(lua_State* L) {
     static const char* const rules[] = {"even", "fair", "long", "short", "low_impact", nullptr};
     const int rule = luaL_checkoption(L, 2, nullptr, rules);
     const double T = luaL_optnumber(L, 3, -1);
+    // NaN compares false with every age and time left: no victim at all.
+    luaL_argcheck(L, !std::isnan(T), 3, "T is NaN");
     direct(L, w, Waterfill::Direction::take);
     switch (rule) {
         case 0:
@@ -153,15 +157,24 @@ int waterfill(lua_State* L) {
     return 1;
 }
 
-bool waterfill_answer(lua_State* L, int idx, const MalleableBatch& batch,
-                      std::vector<std::int64_t>& out) {
+PlanAnswer waterfill_answer(lua_State* L, int idx, const MalleableBatch& batch, bool takes,
+                            std::vector<std::int64_t>& out, std::string& why) {
     const auto* w = static_cast<const Waterfill*>(luaL_testudata(L, idx, kMeta));
+    if (w == nullptr) return PlanAnswer::not_a_plan;
     // Made in this call (the batch's view has not begun another) for this batch.
-    if (w == nullptr || w->view == nullptr || w->view->serial() != w->serial ||
-        w->plan.batch != &batch)
-        return false;
+    if (w->view == nullptr || w->view->serial() != w->serial || w->plan.batch != &batch) {
+        why = "the plan belongs to an earlier call: make it with rota.waterfill(b, ctx)";
+        return PlanAnswer::bad_plan;
+    }
+    const auto wrong = takes ? Waterfill::Direction::give : Waterfill::Direction::take;
+    if (w->direction == wrong) {
+        why = takes ? "the plan gives processors (w:give, w:admit); a harvest takes them (w:take)"
+                    : "the plan takes processors (w:take); a distribution gives them (w:give, "
+                      "w:admit)";
+        return PlanAnswer::bad_plan;
+    }
     out = w->plan.amount;
-    return true;
+    return PlanAnswer::plan;
 }
 
 }  // namespace rota::lua

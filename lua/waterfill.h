@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <lua.hpp>
+#include <string>
 #include <vector>
 
 #include "engine/vocabulary.h"
@@ -18,10 +19,14 @@ namespace rota::lua {
 // and context ctx of the harvest or distribution call under way.
 int waterfill(lua_State* L);
 
-// Whether the value at `idx` is this state's plan for `batch` in the call
-// under way; if so, its amounts are copied to `out`. A hook may return its
-// plan as its answer instead of a table of amounts.
-bool waterfill_answer(lua_State* L, int idx, const MalleableBatch& batch,
-                      std::vector<std::int64_t>& out);
+// What the value at `idx` is as a hook's answer: not a plan of
+// rota.waterfill (then it is read as a table of amounts), this call's plan
+// in the hook's direction (its amounts copied to `out`), or a plan the
+// hook cannot return (`why` says why): one from an earlier call, or one
+// that gives processors as a harvest's answer or takes them as a
+// distribution's.
+enum class PlanAnswer { not_a_plan, plan, bad_plan };
+PlanAnswer waterfill_answer(lua_State* L, int idx, const MalleableBatch& batch, bool takes,
+                            std::vector<std::int64_t>& out, std::string& why);
 
 }  // namespace rota::lua

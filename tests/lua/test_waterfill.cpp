@@ -228,6 +228,7 @@ TEST_CASE("rota.waterfill refuses what is not its call's, and misuse", "[lua][wa
         if mode == 3 then return rota.waterfill(ctx, v) end
         -- Before rota.waterfill: there is one plan per state, which it resets.
         if mode == 9 then return kept:left() end
+        if mode == 12 then return kept end
         local w = rota.waterfill(v, ctx)
         if mode == 4 then w:take("sideways") end
         if mode == 5 then w:take("even"); w:give("even") end
@@ -235,6 +236,8 @@ TEST_CASE("rota.waterfill refuses what is not its call's, and misuse", "[lua][wa
         if mode == 7 then w:take("long", "soon") end
         if mode == 8 then kept = w; return nil end
         if mode == 10 then w.take = nil end
+        if mode == 11 then w:give("even"); return w end
+        if mode == 13 then w:take("long", 0/0) end
         return nil
       end }
     )");
@@ -256,6 +259,11 @@ TEST_CASE("rota.waterfill refuses what is not its call's, and misuse", "[lua][wa
     REQUIRE(s.policy.harvest(v, needing(8), out).ok);
     CHECK_THAT(error_of(9), Catch::Contains("this plan belongs to an earlier call"));
     CHECK_THAT(error_of(10), Catch::Contains("index a"));
+    // A plan that gives is no harvest's answer (it was applied in reverse).
+    CHECK_THAT(error_of(11), Catch::Contains("a harvest takes them"));
+    REQUIRE(s.policy.harvest(v, needing(8), out).ok);
+    CHECK_THAT(error_of(12), Catch::Contains("the plan belongs to an earlier call"));
+    CHECK_THAT(error_of(13), Catch::Contains("T is NaN"));
 }
 
 // A plan returned as the answer stands for its amounts: the engine reads
