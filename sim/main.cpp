@@ -504,6 +504,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     };
     std::map<std::string, std::unique_ptr<rota_engine, EngineFree>> engines;
     std::map<std::string, std::string> engine_configs;
+    std::map<std::string, std::string> exec_models;  // the policies whose jobs are malleable
     for (const auto& policy : rc.policies) {
         std::string note;
         std::string cfg = engine_toml(rc, policy, w.procs, &note);
@@ -517,6 +518,12 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         }
         engines[policy].reset(e);
         engine_configs[policy] = cfg;
+        // Seed 004's jobs run at min..ideal under a named policy or a
+        // custom configuration with [malleable], at the engine's model.
+        if (uses_min(policy))
+            exec_models[policy] = rc.exec_model;
+        else if (policy == "custom")
+            if (std::string m = malleable_model(cfg); !m.empty()) exec_models[policy] = m;
     }
     // The provenance: the version, the command, the trace and its digest,
     // the effective configuration and the seeds. Only a summary printed as
@@ -558,10 +565,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         summary_json["provenance"] = p;
     }
     std::vector<std::string> failures;
-    const bool malleable = std::any_of(rc.policies.begin(), rc.policies.end(),
-                                       [](const std::string& p) { return uses_min(p); });
     const std::vector<std::int32_t> mins =
-        malleable ? min_procs(w.jobs, rc.min_pct) : std::vector<std::int32_t>{};
+        !exec_models.empty() ? min_procs(w.jobs, rc.min_pct) : std::vector<std::int32_t>{};
     std::int64_t first_submit = 0, last_submit = 0;
     if (!order.empty()) {
         first_submit = w.jobs[order.front()].submit;
@@ -584,10 +589,11 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             const std::vector<std::int32_t> classes =
                 job_classes(e, w.jobs, rc.interactive_procs, rc.interactive_time);
             if (!classes.empty()) opt.job_class = &classes;  // seed 003
-            if (uses_min(policy)) {  // seed 004: min..ideal, scaled by the execution model
+            if (auto m = exec_models.find(policy); m != exec_models.end()) {
+                // seed 004: min..ideal, scaled by the execution model
                 opt.min_procs = &mins;
                 opt.adapt_bytes = &w.adapt_bytes;  // seed 004 §4.1's overhead
-                opt.exec_model = rc.exec_model == "parabolic" ? 1 : 0;
+                opt.exec_model = m->second == "parabolic" ? 1 : 0;
             }
             std::unique_ptr<StopMonitor> monitor;
             if (rc.stop_rel_error > 0) {
@@ -698,15 +704,17 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                              {"slices", r.slices},
                              {"event_times", r.event_times}};
             j["migration_node_seconds"] = r.migration_node_seconds;
-            if (uses_min(policy)) {
+            if (exec_models.count(policy) > 0) {
                 // Seed 004's Table 2: harvest success rate, harvest events
                 // per job (a victim's SHRINK is one event for it).
                 std::int64_t events = 0;
                 for (const auto& o : r.jobs) events += o.harvested;
                 j["malleable"] = {
                     {"min_pct", rc.min_pct},
-                    {"mpl_limit", rc.mpl_limit},
-                    {"exec_model", rc.exec_model},
+                    // A custom configuration's M is its own [malleable]'s.
+                    {"mpl_limit",
+                     policy == "custom" ? nlohmann::json(nullptr) : nlohmann::json(rc.mpl_limit)},
+                    {"exec_model", exec_models.at(policy)},
                     {"harvest_success_rate",
                      c.harvest_attempts > 0
                          ? static_cast<double>(c.harvests) / static_cast<double>(c.harvest_attempts)

@@ -46,6 +46,13 @@ bool uses_min(const std::string& name) {
     return is_malleable_policy(name) && name != "ideal-only" && name != "ideal-backfill";
 }
 
+std::string malleable_model(const std::string& engine_toml) {
+    const toml::table t = toml::parse(engine_toml);
+    const toml::table* m = t["malleable"].as_table();
+    if (m == nullptr) return "";
+    return (*m)["exec_model"].value_or(std::string("linear"));
+}
+
 void malleable_engine(toml::table& t, const RunConfig& rc, const std::string& policy) {
     for (const char* k : {"scheduler", "malleable"})
         if (t.get(k))

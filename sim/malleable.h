@@ -24,6 +24,12 @@ bool is_malleable_policy(const std::string& name);
 // ideal-only and ideal-backfill baselines run every job on its ideal.
 bool uses_min(const std::string& name);
 
+// An engine configuration's execution model if it has a [malleable] table
+// ("linear" when the table leaves it out), else "": with policy "custom"
+// the simulator gives jobs their mins and runs them at the engine's model
+// as it does for the named policies.
+std::string malleable_model(const std::string& engine_toml);
+
 // Writes the engine tables of a seed 004 policy into `t`: [malleable] and
 // the harvest and distribution scripts, or the FCFS/EASY preset.
 void malleable_engine(toml::table& t, const RunConfig& rc, const std::string& policy);
