@@ -887,6 +887,11 @@ CLI::Validator real_in(double lo, double hi, bool open_lo, bool open_hi, const s
 CLI::Validator positive_real() {
     return real_in(0, std::numeric_limits<double>::max(), true, false, "a positive number");
 }
+// Far below 0.001 the gaps between arrivals leave the time axis (and
+// lublin's calibration never ends); far above, nothing is left to measure.
+CLI::Validator offered_load() {
+    return real_in(kMinLoad, kMaxLoad, false, false, "an offered load in [0.001, 1000]");
+}
 CLI::Validator nonnegative_real() {
     return real_in(0, std::numeric_limits<double>::max(), false, false, "a number >= 0");
 }
@@ -1068,7 +1073,7 @@ int main(int argc, char** argv) {
         ->check(int_at_least(1))
         ->default_str("10000");
     sim->add_option("--load", load, "generated workload: offered load [simulator.workload.load]")
-        ->check(positive_real())
+        ->check(offered_load())
         ->default_str("0.5");
     sim->add_option("--seed", seed, "generated workload: random seed [simulator.workload.seed]")
         ->check(int_at_least(0))
@@ -1262,7 +1267,7 @@ int main(int argc, char** argv) {
     gen->add_option("--load", g.load,
                     "offered load (standard, lublin, feitelson-k and feitelson96; default 0.9, "
                     "lublin and feitelson96 0.5)")
-        ->check(positive_real());
+        ->check(offered_load());
     gen->add_option("--phi", g.phi,
                     "Φ: fraction of jobs whose estimate is their runtime (seed 000 §2.1)")
         ->check(real_in(0, 1, false, false, "a number in [0, 1]"))

@@ -102,9 +102,9 @@ void check_statistics(const RunConfig& rc) {
     if (rc.workload.jobs < 1) fail("the workload needs at least 1 job");
     const bool fitted_rates = rc.workload.model == WorkloadModel::weissman ||
                               rc.workload.model == WorkloadModel::weissman_apps;
-    if (!(rc.workload.load > 0 || (fitted_rates && rc.workload.load == 0)) ||
-        !std::isfinite(rc.workload.load))
-        fail("the offered load must be a positive number, not " + std::to_string(rc.workload.load));
+    if (!((rc.workload.load >= kMinLoad && rc.workload.load <= kMaxLoad) ||
+          (fitted_rates && rc.workload.load == 0)))
+        fail("the offered load must be in [0.001, 1000], not " + std::to_string(rc.workload.load));
     // Numbers that become times or fractions: NaN and infinities would
     // reach float-to-integer conversions.
     if (!(rc.cs_overhead >= 0 && rc.cs_overhead < 1))

@@ -23,6 +23,10 @@ class ConfigError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The offered loads a generated workload may ask for: far below the least,
+// the gaps between arrivals leave the time axis.
+constexpr double kMinLoad = 0.001, kMaxLoad = 1000;
+
 struct RunConfig {
     std::string trace;                  // empty: the generated workload
     std::int32_t procs = 0;             // 0: from the trace header
