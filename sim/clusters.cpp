@@ -25,6 +25,14 @@ std::int64_t positive(const std::string& part, const std::string& what) {
 }  // namespace
 
 std::vector<ClusterSpec> parse_clusters(const std::string& text) {
+    // Blanks separate too ("20, 20"), but a comma with nothing before or
+    // after it is a slip, not a cluster fewer.
+    std::string squeezed;
+    for (char c : text)
+        if (c != ' ' && c != '\t') squeezed += c;
+    if (!squeezed.empty() && (squeezed.front() == ',' || squeezed.back() == ',' ||
+                              squeezed.find(",,") != std::string::npos))
+        throw std::invalid_argument("clusters: an empty item in '" + text + "'");
     std::vector<ClusterSpec> out;
     std::string part;
     auto flush = [&] {

@@ -340,5 +340,9 @@ TEST_CASE("clusters parse as 5x20, lists and their mixes", "[clusters]") {
     CHECK_THROWS_WITH(parse_clusters("5x"), Catch::Contains("nodes '' is not a number"));
     CHECK_THROWS_WITH(parse_clusters("20,abc"), Catch::Contains("'abc' is not a number"));
     CHECK_THROWS_WITH(parse_clusters(""), Catch::Contains("none given"));
+    CHECK_THROWS_WITH(parse_clusters("8,,8"), Catch::Contains("an empty item in '8,,8'"));
+    CHECK_THROWS_WITH(parse_clusters(",8"), Catch::Contains("an empty item"));
+    CHECK_THROWS_WITH(parse_clusters("8, "), Catch::Contains("an empty item"));
+    CHECK(parse_clusters("20, 16").size() == 2);
     CHECK_THROWS_WITH(parse_clusters("0x20"), Catch::Contains("positive"));
 }
