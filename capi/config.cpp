@@ -177,7 +177,7 @@ void parse_malleable(const toml::table& t, SchedulerConfig& s) {
         const std::int64_t v = get_int(t, key, "malleable.", 0);
         if (v < 0 || v > 1'000'000'000)
             fail(std::string("key 'malleable.") + key +
-                 "' must be 0 (no limit) or a positive count");
+                 "' must be 0 (no limit) or a count up to 1000000000, not " + std::to_string(v));
         return static_cast<std::int32_t>(v);
     };
     m.mpl_limit = count("mpl_limit");

@@ -522,6 +522,8 @@ TEST_CASE("seed 004: bad malleable input is refused with a clear error", "[capi]
     };
     refused("[machine]\nprocs = 8\n[malleable]\nexec_model = \"cubic\"\n", "malleable.exec_model");
     refused("[machine]\nprocs = 8\n[malleable]\nmpl_limit = -1\n", "malleable.mpl_limit");
+    refused("[machine]\nprocs = 8\n[malleable]\nmpl_limit = 99999999999\n",
+            "up to 1000000000, not 99999999999");
     refused("[machine]\nprocs = 8\n[malleable]\n[scheduler]\npreset = \"easy\"\n",
             "scheduler.preset");
     refused("[machine]\nprocs = 8\n[policy.harvest]\nscript = \"harvest/even.lua\"\n",
