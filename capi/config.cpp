@@ -71,6 +71,9 @@ void parse_machine(const toml::table& m, SchedulerConfig& s) {
             PoolConfig pc;
             pc.name = get_string(t, "name", where);
             if (pc.name.empty()) fail("key '" + where + "name' is required");
+            for (const PoolConfig& other : s.pools)
+                if (other.name == pc.name)
+                    fail("key '" + where + "name': pool '" + pc.name + "' is given twice");
             pc.capacity = get_int(t, "capacity", where, 0);
             if (pc.capacity <= 0) fail("key '" + where + "capacity' must be positive");
             s.pools.push_back(pc);

@@ -152,3 +152,14 @@ TEST_CASE("rota_job_pools and rota_pool_profile report demands and the pool over
     CHECK(rota_pool_profile(e.get(), 1, t, free, 8, &n) == ROTA_EINVAL);
     CHECK(std::string(rota_errmsg(e.get())).find("pool 1 is outside 0..0") != std::string::npos);
 }
+
+TEST_CASE("a pool named twice is refused", "[capi][kresource]") {
+    rota_engine* e = nullptr;
+    const std::string cfg =
+        "[machine]\nprocs = 8\n[[machine.pools]]\nname = \"m\"\ncapacity = 10\n"
+        "[[machine.pools]]\nname = \"m\"\ncapacity = 1\n";
+    CHECK(rota_engine_new(cfg.c_str(), nullptr, &e) == ROTA_ECONFIG);
+    CHECK(std::string(rota_errmsg(e)).find("machine.pools[1].name': pool 'm' is given twice") !=
+          std::string::npos);
+    rota_engine_free(e);
+}
