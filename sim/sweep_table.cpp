@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "batch_means.h"
 
@@ -105,8 +106,18 @@ SweepTable collect_table(const SweepPlan& plan, const std::string& dir) {
             throw SweepError("'" + f.string() + "': " + e.what());
         }
     }
+    // A metric no run reports is a misspelling, not an empty column (some
+    // are reported by some policies only, e.g. the malleable ones).
+    std::set<std::string> reported;
+    for (const auto& s : summaries)
+        if (!s.is_null())
+            for (const auto& p : numeric_paths(s)) reported.insert(p);
     for (const auto& m : plan.metrics) {
         if (m != "*") {
+            if (!reported.empty() && reported.count(m) == 0)
+                throw SweepError("metric '" + m +
+                                 "' is in no run's summary; metrics are paths such as "
+                                 "utilization or all.wait.mean, or * for all");
             t.metrics.push_back(m);
             continue;
         }

@@ -128,6 +128,11 @@ TEST_CASE("sweep: a 2 x 2 x 2 sweep gives 8 runs, the merged table and the plot 
     CHECK(t.missing == 0);
     REQUIRE(t.rows.size() == 4);
     REQUIRE(t.metrics.size() == 3);
+    // A metric no run reports is a misspelling, refused by name.
+    SweepPlan misspelt = plan;
+    misspelt.metrics.push_back("utilizaton");
+    CHECK_THROWS_WITH(collect_table(misspelt, out),
+                      Catch::Contains("metric 'utilizaton' is in no run's summary"));
     for (const auto& row : t.rows) {
         CHECK(row.runs == 2);
         REQUIRE(row.stats[0].n == 2);
