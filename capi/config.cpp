@@ -84,7 +84,12 @@ void parse_machine(const toml::table& m, SchedulerConfig& s) {
 ParamValue param_of(const toml::node& n, const std::string& key) {
     if (n.is_boolean()) return n.as_boolean()->get();
     if (n.is_integer()) return n.as_integer()->get();
-    if (n.is_floating_point()) return n.as_floating_point()->get();
+    if (n.is_floating_point()) {
+        // NaN compares false with everything a script would test it against.
+        if (std::isnan(n.as_floating_point()->get()))
+            fail("key '" + key + "' is nan: a policy parameter must be a number it can compare");
+        return n.as_floating_point()->get();
+    }
     if (n.is_string()) return n.as_string()->get();
     fail("key '" + key + "' must be a boolean, number or string (a policy parameter), got " +
          type_name(n));

@@ -529,6 +529,10 @@ TEST_CASE("seed 004: bad malleable input is refused with a clear error", "[capi]
     refused("[machine]\nprocs = 8\n[policy.harvest]\nscript = \"harvest/even.lua\"\n",
             "no [malleable]");
     refused("[machine]\nprocs = 8\n[malleable]\nbogus = 1\n", "malleable.bogus");
+    refused(
+        "[machine]\nprocs = 8\n[malleable]\n[policy.harvest]\nscript = \"harvest/long.lua\"\nT = "
+        "nan\n",
+        "policy.harvest.T' is nan");
     refused("[machine]\nprocs = 8\n[gang]\nmpl = 2\n[malleable]\n", "gang");
 }
 
