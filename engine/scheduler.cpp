@@ -226,8 +226,8 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
                                exec_factor(cfg_.malleable.exec_model, least, spec.procs);
         if (!(longest <= limit))
             throw Error(Errc::invalid, who + ": estimate " + std::to_string(spec.estimate) +
-                                           " us runs " + std::to_string(longest) +
-                                           " us on its min of " + std::to_string(least) +
+                                           " us runs " + seconds_text(longest) + " on its min of " +
+                                           std::to_string(least) +
                                            " processors, beyond the time axis");
         const double cost = static_cast<double>(cfg_.malleable.adapt_latency) +
                             cfg_.malleable.adapt_per_byte * static_cast<double>(spec.adapt_bytes) /
