@@ -218,16 +218,6 @@ void BatchView::create(lua_State* L) {
     lua_setfield(L, -2, "__newindex");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
-    // The column names as Lua strings, anchored by the metatable: Lua
-    // interns short strings, so a key equal to a name is the same string,
-    // and __index finds its column by comparing pointers.
-    lua_createtable(L, kind_->columns, 0);
-    interned_.resize(static_cast<std::size_t>(kind_->columns));
-    for (int k = 0; k < kind_->columns; ++k) {
-        interned_[static_cast<std::size_t>(k)] = lua_pushstring(L, kind_->names[k]);
-        lua_rawseti(L, -2, k + 1);
-    }
-    lua_rawseti(L, -2, 1);
     lua_setmetatable(L, -2);
     batch_ = nullptr;
     bound_ = 0;
@@ -273,14 +263,8 @@ int BatchView::index(lua_State* L) {
     auto* self = static_cast<BatchView*>(lua_touserdata(L, lua_upvalueindex(1)));
     if (self->batch_ == nullptr || lua_type(L, 2) != LUA_TSTRING) return 0;
     const char* key = lua_tostring(L, 2);
-    int k = 0;
-    while (k < self->kind_->columns && key != self->interned_[static_cast<std::size_t>(k)]) ++k;
-    // Not interned (a long name) or not a column: compare the text.
-    if (k == self->kind_->columns) k = 0;
-    for (; k < self->kind_->columns; ++k) {
-        if (key != self->interned_[static_cast<std::size_t>(k)] &&
-            std::strcmp(key, self->kind_->names[k]) != 0)
-            continue;
+    for (int k = 0; k < self->kind_->columns; ++k) {
+        if (std::strcmp(key, self->kind_->names[k]) != 0) continue;
         const int column = lua_upvalueindex(2 + k);
         self->fill_column(L, k, column);
         lua_pushvalue(L, 2);

@@ -91,7 +91,6 @@ class BatchView {
     int components_bit() const { return kind_->columns + 1; }
 
     const BatchKind* kind_;
-    std::vector<const char*> interned_;  // the column names' Lua strings (create())
     const void* batch_ = nullptr;
     std::uint64_t serial_ = 0;
     std::uint32_t bound_ = 0;  // bit per column bound in this call
