@@ -6,6 +6,29 @@
 
 namespace rota {
 
+namespace {
+
+// std::partition_point over a chunk's summaries without a branch per
+// level: the searches of a deep profile cross hundreds of chunks, and
+// their halvings went the unpredictable way about half the time
+// (docs/benchmarks.md, "Why conservative stays slow here").
+template <class Pred>
+std::size_t split_point(const std::vector<std::int64_t>& a, Pred pred) {
+    std::size_t len = a.size();
+    if (len == 0) return 0;
+    const std::int64_t* base = a.data();
+    while (len > 1) {
+        const std::size_t half = len / 2;
+        // A mask, not a ?: that the compiler turns back into a branch.
+        const std::size_t take = static_cast<std::size_t>(pred(base[half - 1]));
+        base += half & (std::size_t{0} - take);
+        len -= half;
+    }
+    return static_cast<std::size_t>(base - a.data()) + (pred(*base) ? 1 : 0);
+}
+
+}  // namespace
+
 Profile::Profile(std::vector<std::int64_t> capacity) : k_(capacity.size()) {
     if (k_ == 0) throw Error(Errc::internal, "profile: no column");
     Chunk ch;
@@ -172,6 +195,25 @@ void Profile::build_runs(const Chunk& ch) const {
 Time Profile::earliest_runs(Time from, std::int64_t x, Time duration, Time latest) const {
     bool open = false;
     Time rs = 0;  // start of the open run
+    // A run opened by a chunk's suffix: where in the suffix it starts is
+    // looked up only when a run long enough depends on it, as most runs
+    // end too soon; until then the chunk's first instant bounds it.
+    constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    std::size_t pend = kNone;
+    std::int64_t pend_x = 0;  // x relative to that chunk's pending add
+    const auto soonest = [&] { return pend != kNone ? first_[pend] : rs; };
+    const auto run_from = [&] {
+        if (pend != kNone) {
+            const Chunk& pc = chunk_[pend];
+            const std::int64_t y = pend_x;
+            rs = pc.time[split_point(pc.suf_min, [y](std::int64_t v) { return v < y; })];
+            pend = kNone;
+        }
+        return rs;
+    };
+    // Starts only grow as the search goes on, so a start found past
+    // `latest` (a run looked up late) means there is none by then.
+    const auto found = [latest](Time t) { return t > latest ? kForever : t; };
     auto end_of = [&](std::size_t c, std::size_t i) {
         if (i + 1 < chunk_[c].time.size()) return chunk_[c].time[i + 1];
         return c + 1 < chunk_.size() ? first_[c + 1] : kForever;
@@ -179,6 +221,7 @@ Time Profile::earliest_runs(Time from, std::int64_t x, Time duration, Time lates
     Time result = kForever;
     // Steps one by one from step i0 of chunk c; true when decided.
     auto scan = [&](std::size_t c, std::size_t i0) {
+        if (open) run_from();
         const Chunk& ch = chunk_[c];
         for (std::size_t i = i0; i < ch.time.size(); ++i) {
             if (ch.val[i] + ch.add[0] < x) {
@@ -209,13 +252,15 @@ Time Profile::earliest_runs(Time from, std::int64_t x, Time duration, Time lates
                 rs = t0;
                 open = true;
             }
-            if (t_end == kForever || t_end - rs >= duration) return rs;
+            if (t_end == kForever) return found(run_from());
+            if (t_end - soonest() >= duration && t_end - run_from() >= duration) return found(rs);
             continue;
         }
         if (!open && t0 > latest) return kForever;
         if (ch.hi[0] < x) {  // the open run ends where this chunk begins
-            if (open && t0 - rs >= duration) return rs;
+            if (open && t0 - soonest() >= duration && t0 - run_from() >= duration) return found(rs);
             open = false;
+            pend = kNone;
             continue;
         }
         if (!ch.runs_ok) {
@@ -225,37 +270,34 @@ Time Profile::earliest_runs(Time from, std::int64_t x, Time duration, Time lates
             // moves it, changing the chunks the search crossed).
             if (ch.crossed < 2) {
                 ++ch.crossed;
-                if (scan(c, 0)) return result;
+                if (scan(c, 0)) return found(result);
                 continue;
             }
             build_runs(ch);
         }
         const std::int64_t xr = x - ch.add[0];
-        if (open) {  // it ends at the first step below x
-            const auto k = static_cast<std::size_t>(
-                std::partition_point(ch.pre_min.begin(), ch.pre_min.end(),
-                                     [xr](std::int64_t v) { return v >= xr; }) -
-                ch.pre_min.begin());
-            if (ch.time[k] - rs >= duration) return rs;
-            open = false;
+        // It ends at the first step below x, by the chunk's last step at
+        // the latest (some step is below x): no search if that is too soon.
+        const Time last = ch.time.back();
+        if (open && last - soonest() >= duration && last - run_from() >= duration) {
+            const std::size_t k = split_point(ch.pre_min, [xr](std::int64_t v) { return v >= xr; });
+            if (ch.time[k] - rs >= duration) return found(rs);
         }
-        const auto r = static_cast<std::size_t>(
-            std::partition_point(ch.run_val.begin(), ch.run_val.end(),
-                                 [xr](std::int64_t v) { return v >= xr; }) -
-            ch.run_val.begin());
-        if (r > 0 && ch.run_len[r - 1] >= duration) {
-            if (scan(c, 0)) return result;
-            continue;
+        open = false;
+        pend = kNone;
+        // No inner run of the chunk is long enough at any width: no search.
+        if (!ch.run_len.empty() && ch.run_len.back() >= duration) {
+            const std::size_t r = split_point(ch.run_val, [xr](std::int64_t v) { return v >= xr; });
+            if (r > 0 && ch.run_len[r - 1] >= duration) {
+                if (scan(c, 0)) return found(result);
+                continue;
+            }
         }
-        const auto s =
-            static_cast<std::size_t>(std::partition_point(ch.suf_min.begin(), ch.suf_min.end(),
-                                                          [xr](std::int64_t v) { return v < xr; }) -
-                                     ch.suf_min.begin());
-        if (s == ch.time.size()) continue;  // its last step is below x
-        if (ch.time[s] > latest) return kForever;
-        rs = ch.time[s];
+        if (ch.suf_min.back() < xr) continue;  // its last step is below x
         open = true;
-        if (t_end == kForever) return rs;
+        pend = c;
+        pend_x = xr;
+        if (t_end == kForever) return found(run_from());
     }
     if (latest != kForever) return kForever;
     throw Error(Errc::internal, "profile: demand exceeds the machine");

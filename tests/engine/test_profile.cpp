@@ -249,6 +249,11 @@ void random_walk(const D& cap, std::uint64_t seed, int ops, Time max_len = 400, 
             } else {
                 REQUIRE(p.earliest(from, d.data(), dur) == want);
             }
+            // A bounded search (compression's "could it start earlier?")
+            // gives the same start, or none if that is past the bound.
+            const Time latest = uni(from, Model::kT + 600);
+            const Time bounded = want >= 0 && want <= latest ? want : kForever;
+            REQUIRE(p.earliest(from, d.data(), dur, latest) == bounded);
             REQUIRE(p.fits(from, d.data(), dur) == (want == from));
             REQUIRE(p.fit_limit(from, d[0]) == m.fit_limit(from, d[0]));
             const auto j = static_cast<std::size_t>(uni(0, static_cast<Time>(cap.size()) - 1));
@@ -335,7 +340,10 @@ TEST_CASE("profile: a search crossing chunks finds runs that end at a chunk boun
             const std::int64_t x = uni(40, 60);
             const Time dur = uni(1, 10 * block + 20);
             INFO("block " << block << " from " << from << " x " << x << " dur " << dur);
-            REQUIRE(p.earliest(from, &x, dur) == brute(from, x, dur));
+            const Time want = brute(from, x, dur);
+            REQUIRE(p.earliest(from, &x, dur) == want);
+            const Time latest = uni(from, end + 20);
+            REQUIRE(p.earliest(from, &x, dur, latest) == (want <= latest ? want : kForever));
         }
     }
 }
