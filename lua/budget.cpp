@@ -58,6 +58,11 @@ void count_hook(lua_State* L, lua_Debug* ar) {
 
 }  // namespace
 
+bool budget_tripped(lua_State* L) {
+    const InstructionBudget* b = budget_of(L);
+    return b != nullptr && b->tripped;
+}
+
 void InstructionBudget::install(lua_State* L) {
     InstructionBudget* self = this;
     std::memcpy(lua_getextraspace(L), &self, sizeof self);

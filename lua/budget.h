@@ -57,4 +57,8 @@ struct InstructionBudget {
     }
 };
 
+// Whether the budget of the call running on L has run out (false when the
+// state has no budget installed).
+bool budget_tripped(lua_State* L);
+
 }  // namespace rota::lua

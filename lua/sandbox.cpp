@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "bounded.h"
+#include "budget.h"
 #include "kselect.h"
 #include "waterfill.h"
 
@@ -20,8 +21,8 @@ const char kRotaMetaKey = 0;  // metatable of each env's read-only `rota`
 const char kLockMetaKey = 0;  // metatable of a locked env
 
 constexpr const char* kBaseFunctions[] = {
-    "assert", "error",  "ipairs", "next",     "pairs",    "pcall", "rawequal", "rawget",
-    "rawlen", "rawset", "select", "tonumber", "tostring", "type",  "xpcall",   "getmetatable",
+    "assert", "error",  "ipairs", "next",     "pairs",    "pcall", "rawequal",     "rawget",
+    "rawlen", "rawset", "select", "tonumber", "tostring", "type",  "getmetatable",
 };
 constexpr const char* kLibraries[] = {"string", "table", "math", "utf8"};
 
@@ -92,6 +93,30 @@ int sandbox_setmetatable(lua_State* L) {
     return 1;
 }
 
+// xpcall's message handler, run only while the budget holds. Lua runs a
+// handler inside the count hook that raised the budget's error, where no
+// hook fires: a handler that looped there would never be stopped. Once
+// the budget is out the message goes through untouched.
+int guarded_handler(lua_State* L) {
+    if (budget_tripped(L)) return 1;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+// xpcall(f, msgh, ...): the standard one with its handler guarded.
+int sandbox_xpcall(lua_State* L) {
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, guarded_handler, 1);
+    lua_replace(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));  // the standard xpcall
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 int refuse_global(lua_State* L) {
     return luaL_error(L,
                       "assignment to undeclared global '%s' (hooks keep no state between "
@@ -139,6 +164,9 @@ void push_template(lua_State* L, const LogSink* log) {
     lua_setfield(L, -2, "print");
     lua_pushcfunction(L, sandbox_setmetatable);
     lua_setfield(L, -2, "setmetatable");
+    lua_getglobal(L, "xpcall");
+    lua_pushcclosure(L, sandbox_xpcall, 1);
+    lua_setfield(L, -2, "xpcall");
 }
 
 void push_rota_meta(lua_State* L) {

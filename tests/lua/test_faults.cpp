@@ -54,6 +54,17 @@ TEST_CASE("an endless loop runs out of the instruction budget", "[lua][faults]")
         CHECK_THAT(backfill_fault(p, 12),
                    Catch::StartsWith("backfill_select: instruction budget of 1000000 exceeded"));
     }
+    SECTION("even when an xpcall handler loops once the budget is out") {
+        CHECK_THAT(backfill_fault(p, 21),
+                   Catch::StartsWith("backfill_select: instruction budget of 1000000 exceeded"));
+    }
+    SECTION("or when an xpcall handler loops on an ordinary error") {
+        CHECK_THAT(backfill_fault(p, 22),
+                   Catch::StartsWith("backfill_select: instruction budget of 1000000 exceeded"));
+    }
+    SECTION("while a handler within the budget still runs") {
+        CHECK_THAT(backfill_fault(p, 23), Catch::EndsWith("faults.lua:50: xy"));
+    }
     SECTION("or catches memory errors in a loop") {
         CHECK_THAT(backfill_fault(p, 13),
                    Catch::StartsWith("backfill_select: instruction budget of 1000000 exceeded"));

@@ -41,6 +41,13 @@ local backfill_faults = {
   -- The smallest integer has no 0-based index (found by fuzz_answers).
   [20] = function() return { 1, math.mininteger } end,
   [18] = function() local t = setmetatable({}, { __index = function(t, k) return t[k] end }); return t.x end,
+  -- xpcall's handler runs inside the hook that raised the budget's error,
+  -- where no hook fires: a handler that loops must not run there.
+  [21] = function() xpcall(function() while true do end end, function() while true do end end) end,
+  -- An ordinary error's handler runs under the budget and is stopped.
+  [22] = function() xpcall(function() error("x") end, function() while true do end end) end,
+  -- A handler that runs within the budget still does its work.
+  [23] = function() local ok, m = xpcall(function() error("x", 0) end, function(m) return m .. "y" end); error(m, 0) end,
 }
 
 local function backfill_select(c, ctx, params)
