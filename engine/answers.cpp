@@ -26,13 +26,18 @@ std::string one_based(std::int64_t i) {
                                                          : std::to_string(i + 1);
 }
 
+// Answers are read by position; "job 2" would read as a job id.
+std::string at_position(std::size_t i) {
+    return "the job at position " + std::to_string(i);
+}
+
 }  // namespace
 
 std::string check_admission(const std::vector<Admission>& a, std::size_t jobs) {
     if (a.size() != jobs) return count_mismatch(a.size(), "decisions", jobs, "jobs");
     for (std::size_t i = 0; i < a.size(); ++i)
         if (a[i].kind == AdmissionKind::reject && a[i].reason.empty())
-            return "a reject without a non-empty reason for job " + std::to_string(i + 1);
+            return "a reject without a non-empty reason for " + at_position(i + 1);
     return {};
 }
 
@@ -40,7 +45,7 @@ std::string check_keys(const std::vector<double>& keys, std::size_t jobs) {
     if (keys.size() != jobs) return count_mismatch(keys.size(), "keys", jobs, "jobs");
     for (std::size_t i = 0; i < keys.size(); ++i)
         if (!std::isfinite(keys[i]))
-            return number_text(keys[i]) + " as the key of job " + std::to_string(i + 1);
+            return number_text(keys[i]) + " as the key of " + at_position(i + 1);
     return {};
 }
 
@@ -90,11 +95,11 @@ std::string check_placement(const std::vector<std::int64_t>& a, const JobBatch& 
         for (std::size_t i = 0; i < k; ++i) {
             const std::int64_t c = a[at + i];
             if (c < 0 || c >= clusters)
-                return "job " + std::to_string(j + 1) + ": cluster " + one_based(c) +
-                       " is outside 1.." + std::to_string(clusters);
+                return at_position(j + 1) + ": cluster " + one_based(c) + " is outside 1.." +
+                       std::to_string(clusters);
             for (std::size_t o = 0; o < i; ++o)
                 if (a[at + o] == c)
-                    return "job " + std::to_string(j + 1) + ": cluster " + one_based(c) +
+                    return at_position(j + 1) + ": cluster " + one_based(c) +
                            " holds two of its components";
         }
         at += k;
@@ -124,9 +129,9 @@ std::string check_harvest(const std::vector<std::int64_t>& take, const Malleable
     for (std::size_t i = 0; i < take.size(); ++i) {
         const std::int64_t most = victims.procs[i] - victims.min[i];
         if (take[i] < 0 || take[i] > most)
-            return std::to_string(take[i]) + " processors from victim " + std::to_string(i + 1) +
-                   ", which can give 0.." + std::to_string(most) + " (it holds " +
-                   std::to_string(victims.procs[i]) + ", its min is " +
+            return std::to_string(take[i]) + " processors from the victim at position " +
+                   std::to_string(i + 1) + ", which can give 0.." + std::to_string(most) +
+                   " (it holds " + std::to_string(victims.procs[i]) + ", its min is " +
                    std::to_string(victims.min[i]) + ")";
         sum += take[i];
     }
@@ -144,14 +149,14 @@ std::string check_distribution(const std::vector<std::int64_t>& give, const Mall
     for (std::size_t i = 0; i < give.size(); ++i) {
         const std::int64_t g = give[i];
         // Spelled only for an error: this runs on every distribution.
-        const auto who = [&] { return "job " + std::to_string(i + 1); };
+        const auto who = [&] { return "job at position " + std::to_string(i + 1); };
         if (jobs.queued[i]) {
             if (g != 0 && (g < jobs.min[i] || g > jobs.ideal[i]))
-                return std::to_string(g) + " processors for queued " + who() +
+                return std::to_string(g) + " processors for the queued " + who() +
                        ", whose min..ideal is " + std::to_string(jobs.min[i]) + ".." +
                        std::to_string(jobs.ideal[i]) + " (or 0)";
         } else if (g < 0 || g > jobs.ideal[i] - jobs.procs[i]) {
-            return std::to_string(g) + " more processors for running " + who() +
+            return std::to_string(g) + " more processors for the running " + who() +
                    ", which can take 0.." + std::to_string(jobs.ideal[i] - jobs.procs[i]);
         }
         sum += g;

@@ -76,6 +76,53 @@ bool equals(const char* s, std::size_t len, const char* lit) {
     return len == std::strlen(lit) && std::memcmp(s, lit, len) == 0;
 }
 
+// Answers are read by position; "job 2" would read as a job id.
+std::string at_position(std::size_t i) {
+    return "the job at position " + std::to_string(i);
+}
+
+// An answer of one entry per batch element holds no key but 1..n: a longer
+// table, or a key of another kind, answers some other batch (an off-by-one
+// or a misspelt field), and reading only 1..n would hide it.
+// The load's dry run asks about an empty batch: what a script answers there
+// is not held against it.
+bool keys_within(lua_State* L, int t, std::size_t n, const char* entries, std::string& why) {
+    if (n == 0) return true;
+    lua_pushnil(L);
+    while (lua_next(L, t) != 0) {
+        lua_pop(L, 1);
+        int ok = 0;
+        const lua_Integer k = lua_tointegerx(L, -1, &ok);
+        if (lua_type(L, -1) != LUA_TNUMBER || ok == 0 || k < 1 ||
+            static_cast<lua_Unsigned>(k) > n) {
+            why = "a key " + std::string(luaL_tolstring(L, -1, nullptr)) + " in a table of " +
+                  entries + " for " + std::to_string(n) + " (expected keys 1.." +
+                  std::to_string(n) + ")";
+            lua_pop(L, 2);
+            return false;
+        }
+    }
+    return true;
+}
+
+// A decision table holds reject or hold, and nothing else.
+bool decision_keys_known(lua_State* L, int t, std::size_t i, std::string& why) {
+    lua_pushnil(L);
+    while (lua_next(L, t) != 0) {
+        lua_pop(L, 1);
+        std::size_t len = 0;
+        const char* s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : nullptr;
+        if (s == nullptr || !(equals(s, len, "reject") || equals(s, len, "hold"))) {
+            why = "an unknown key " + std::string(luaL_tolstring(L, -1, nullptr)) +
+                  " in the decision for " + at_position(i) +
+                  "; expected {reject = \"reason\"} or {hold = time}";
+            lua_pop(L, 2);
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::string& why) {
@@ -118,6 +165,7 @@ bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admissio
         why = "a " + type_of(L, idx) + "; expected a table of decisions";
         return false;
     }
+    if (!keys_within(L, idx, n, "decisions", why)) return false;
     out.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         Admission& a = out[i];
@@ -135,8 +183,7 @@ bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admissio
             } else if (equals(s, len, "hold")) {
                 a.kind = AdmissionKind::hold;
             } else {
-                why = "the decision \"" + std::string(s, len) + "\" for job " +
-                      std::to_string(i + 1) +
+                why = "the decision \"" + std::string(s, len) + "\" for " + at_position(i + 1) +
                       "; expected \"accept\", \"hold\" or {reject = reason}";
                 ok = false;
             }
@@ -146,11 +193,17 @@ bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admissio
             lua_pushliteral(L, "hold");
             const int ht = lua_rawget(L, -3);
             lua_Integer until = 0;
-            if (rt == LUA_TNIL && ht != LUA_TNIL) {
+            if (!decision_keys_known(L, lua_absindex(L, -3), i + 1, why)) {
+                ok = false;
+            } else if (rt != LUA_TNIL && ht != LUA_TNIL) {
+                why = "both reject and hold in the decision for " + at_position(i + 1) +
+                      "; expected one of them";
+                ok = false;
+            } else if (rt == LUA_TNIL && ht != LUA_TNIL) {
                 a.kind = AdmissionKind::hold;
                 if (!integer_at(L, -1, ht, until, why, "hold time",
                                 "an engine time in microseconds")) {
-                    why += " (for job " + std::to_string(i + 1) + ")";
+                    why += " (for " + at_position(i + 1) + ")";
                     ok = false;
                 } else {
                     a.until = static_cast<Time>(until);
@@ -163,13 +216,13 @@ bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admissio
                 // JSON and CSV (the engine refuses an empty one).
                 a.reason = printable(std::string_view(s, len), kReasonMax);
             } else {
-                why = "a reject without a non-empty reason for job " + std::to_string(i + 1) +
+                why = "a reject without a non-empty reason for " + at_position(i + 1) +
                       "; expected {reject = \"reason\"} or {hold = time}";
                 ok = false;
             }
             lua_pop(L, 2);
         } else {
-            why = "a " + type_of(L, -1) + " as the decision for job " + std::to_string(i + 1) +
+            why = "a " + type_of(L, -1) + " as the decision for " + at_position(i + 1) +
                   "; expected nil, true, \"accept\", \"hold\", {hold = time} or {reject = reason}";
             ok = false;
         }
@@ -189,8 +242,8 @@ bool decode_keys(lua_State* L, int idx, std::vector<double>& keys, std::string& 
     }
     return for_each_element(L, idx, lua_rawlen(L, idx), [&](int at, int type, lua_Unsigned i) {
         if (type != LUA_TNUMBER) {
-            why = "a " + type_of(L, at) + " as the key of job " + std::to_string(i) +
-                  "; expected a number";
+            why =
+                "a " + type_of(L, at) + " as the key of " + at_position(i) + "; expected a number";
             return false;
         }
         keys.push_back(lua_tonumber(L, at));
@@ -209,6 +262,7 @@ bool decode_options(lua_State* L, int idx, std::size_t n, std::vector<std::int64
         why = "a " + type_of(L, idx) + "; expected a table of options";
         return false;
     }
+    if (!keys_within(L, idx, n, "options", why)) return false;
     out.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
         const int type = lua_rawgeti(L, idx, static_cast<lua_Integer>(i + 1));
@@ -233,8 +287,9 @@ bool decode_placement(lua_State* L, int idx, const JobBatch& jobs, std::vector<s
         why = "a " + type_of(L, idx) + "; expected a table with the clusters of each job";
         return false;
     }
+    if (!keys_within(L, idx, jobs.size(), "placements", why)) return false;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
-        const std::string job = " (job " + std::to_string(j + 1) + ")";
+        const std::string job = " (" + at_position(j + 1) + ")";
         if (lua_rawgeti(L, idx, static_cast<lua_Integer>(j + 1)) != LUA_TTABLE) {
             why = "a " + type_of(L, -1) + " where an array of clusters was expected" + job;
             lua_pop(L, 1);
@@ -275,6 +330,7 @@ bool decode_amounts(lua_State* L, int idx, std::size_t n, std::vector<std::int64
         why = "a " + type_of(L, idx) + "; expected a table of processor counts, or nil";
         return false;
     }
+    if (!keys_within(L, idx, n, "processor counts", why)) return false;
     out.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
         const int type = lua_rawgeti(L, idx, static_cast<lua_Integer>(i + 1));
@@ -283,7 +339,7 @@ bool decode_amounts(lua_State* L, int idx, std::size_t n, std::vector<std::int64
             type == LUA_TNIL || integer_at(L, -1, type, v, why, "amount", "a processor count");
         lua_pop(L, 1);
         if (!ok) {
-            why += " (job " + std::to_string(i + 1) + ")";
+            why += " (" + at_position(i + 1) + ")";
             return false;
         }
         out[i] = static_cast<std::int64_t>(v);

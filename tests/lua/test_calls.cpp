@@ -150,6 +150,7 @@ TEST_CASE("migration_option answers one option per candidate move", "[lua][calls
     const std::string bad = dir.write("bad.lua", R"(
         return { migration_option = function(m, ctx)
             if ctx.now == 1 then return { 3 } end
+            if ctx.now == 2 then return { 1, 1, 1, 1 } end
             local out = {}
             for i = 1, m.n do out[i] = 1 end
             return out
@@ -160,6 +161,11 @@ TEST_CASE("migration_option answers one option per candidate move", "[lua][calls
     const HookOutcome r = checked_migration(q, m, ctx, out);
     CHECK_FALSE(r.ok);
     CHECK_THAT(r.error, Catch::Contains("option 1 is 3, not 0, 1 or 2"));
+    ctx.now = 2;  // an answer for a longer batch is refused, not cut short
+    const HookOutcome longer = checked_migration(q, m, ctx, out);
+    CHECK_FALSE(longer.ok);
+    CHECK_THAT(longer.error,
+               Catch::EndsWith("a key 4 in a table of options for 3 (expected keys 1..3)"));
     ctx.now = 0;
     REQUIRE(checked_migration(q, m, ctx, out).ok);
     CHECK(out == std::vector<std::int64_t>{1, 1, 1});

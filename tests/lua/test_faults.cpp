@@ -130,19 +130,35 @@ TEST_CASE("invalid admission answers fail the call", "[lua][faults]") {
         return bad.error;
     };
     CHECK_THAT(fault(1),
-               Catch::StartsWith(prefix + "a reject without a non-empty reason for job 1"));
+               Catch::StartsWith(prefix +
+                                 "a reject without a non-empty reason for the job at position 1"));
     CHECK_THAT(fault(2),
-               Catch::StartsWith(prefix + "a reject without a non-empty reason for job 1"));
+               Catch::StartsWith(prefix +
+                                 "a reject without a non-empty reason for the job at position 1"));
     CHECK_THAT(fault(3),
-               Catch::StartsWith(prefix + "a reject without a non-empty reason for job 1"));
-    CHECK_THAT(fault(4), Catch::StartsWith(prefix + "the decision \"maybe\" for job 1"));
-    CHECK_THAT(fault(5), Catch::StartsWith(prefix + "a boolean as the decision for job 1"));
+               Catch::StartsWith(prefix +
+                                 "a reject without a non-empty reason for the job at position 1"));
+    CHECK_THAT(fault(4),
+               Catch::StartsWith(prefix + "the decision \"maybe\" for the job at position 1"));
+    CHECK_THAT(fault(5),
+               Catch::StartsWith(prefix + "a boolean as the decision for the job at position 1"));
     CHECK(fault(6) == prefix + "a nil; expected a table of decisions");
-    CHECK_THAT(fault(7), Catch::StartsWith(prefix + "a number as the decision for job 1"));
-    CHECK(fault(8) ==
-          prefix + "a string where an engine time in microseconds was expected (for job 1)");
-    CHECK(fault(9) == prefix + "hold time 1.5 is not an integer (for job 1)");
-    // Holding until a time is an answer; with a reason too, it is a reject.
+    CHECK_THAT(fault(7),
+               Catch::StartsWith(prefix + "a number as the decision for the job at position 1"));
+    CHECK(fault(8) == prefix +
+                          "a string where an engine time in microseconds was expected (for the job "
+                          "at position 1)");
+    CHECK(fault(9) == prefix + "hold time 1.5 is not an integer (for the job at position 1)");
+    // Ambiguous answers, and answers for some other batch, fail too.
+    CHECK(fault(11) == prefix +
+                           "both reject and hold in the decision for the job at position 2; "
+                           "expected one of them");
+    CHECK(fault(12) == prefix +
+                           "an unknown key reason in the decision for the job at position 1; "
+                           "expected {reject = \"reason\"} or {hold = time}");
+    CHECK(fault(13) == prefix + "a key 4 in a table of decisions for 3 (expected keys 1..3)");
+    CHECK(fault(14) == prefix + "a key hold in a table of decisions for 3 (expected keys 1..3)");
+    // Holding until a time is an answer.
     std::vector<Admission> out;
     REQUIRE(checked_admission(p, kBatch, make_ctx(10), out).ok);
     REQUIRE(out.size() == 3);
@@ -164,9 +180,9 @@ TEST_CASE("invalid order answers fail the call", "[lua][faults]") {
         return bad.error;
     };
     CHECK(fault(1) == prefix + "0 keys for 3 jobs");
-    CHECK(fault(2) == prefix + "NaN as the key of job 1");
-    CHECK(fault(5) == prefix + "inf as the key of job 1");
-    CHECK(fault(3) == prefix + "a string as the key of job 1; expected a number");
+    CHECK(fault(2) == prefix + "NaN as the key of the job at position 1");
+    CHECK(fault(5) == prefix + "inf as the key of the job at position 1");
+    CHECK(fault(3) == prefix + "a string as the key of the job at position 1; expected a number");
     CHECK(fault(4) == prefix + "a number; expected an array of sort keys");
 }
 

@@ -71,7 +71,11 @@ local admission_faults = {
   [7] = function() return { 17 } end,
   [8] = function() return { { hold = "later" } } end,
   [9] = function() return { { hold = 1.5 } } end,
-  [10] = function() return { { hold = 7 }, "hold", { hold = 7, reject = "no" } } end,
+  [10] = function() return { { hold = 7 }, "hold", { reject = "no" } } end,
+  [11] = function() return { "accept", { hold = 7, reject = "no" } } end,
+  [12] = function() return { { reject = "no", reason = "typo" } } end,
+  [13] = function() return { "accept", "accept", "accept", "accept" } end,
+  [14] = function() return { "accept", hold = true } end,
 }
 
 local function admission(jobs, ctx, params)
