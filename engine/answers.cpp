@@ -50,7 +50,11 @@ std::string check_keys(const std::vector<double>& keys, std::size_t jobs) {
 }
 
 std::string check_picks(const std::vector<std::int64_t>& picks, std::size_t candidates,
-                        std::vector<std::uint8_t>& seen) {
+                        std::vector<std::uint8_t>& seen, std::int64_t first) {
+    // The smallest integer stays itself as given (see one_based).
+    const auto shown = [first](std::int64_t i) {
+        return first == 1 ? one_based(i) : std::to_string(i);
+    };
     if (picks.size() > candidates)
         return count_mismatch(picks.size(), "picks", candidates, "candidates");
     if (seen.size() < candidates) seen.resize(candidates);
@@ -59,12 +63,12 @@ std::string check_picks(const std::vector<std::int64_t>& picks, std::size_t cand
     for (; k < picks.size(); ++k) {
         const std::int64_t p = picks[k];
         if (p < 0 || static_cast<std::uint64_t>(p) >= candidates) {
-            why = "index " + one_based(p) + " is outside the candidates 1.." +
-                  std::to_string(candidates);
+            why = "index " + shown(p) + " is outside the candidates " + std::to_string(first) +
+                  ".." + std::to_string(static_cast<std::int64_t>(candidates) - 1 + first);
             break;
         }
         if (seen[static_cast<std::size_t>(p)] != 0) {
-            why = "index " + std::to_string(p + 1) + " appears twice";
+            why = "index " + std::to_string(p + first) + " appears twice";
             break;
         }
         seen[static_cast<std::size_t>(p)] = 1;

@@ -15,9 +15,10 @@ namespace rota {
 
 std::string check_admission(const std::vector<Admission>& a, std::size_t jobs);
 std::string check_keys(const std::vector<double>& keys, std::size_t jobs);
-// `seen` is scratch kept by the caller so that no call allocates.
+// `seen` is scratch kept by the caller so that no call allocates. Messages
+// count indices from `first`, as the policy that answered does (Lua 1, C 0).
 std::string check_picks(const std::vector<std::int64_t>& picks, std::size_t candidates,
-                        std::vector<std::uint8_t>& seen);
+                        std::vector<std::uint8_t>& seen, std::int64_t first = 1);
 std::string check_options(const std::vector<std::int64_t>& options, std::size_t moves);
 // A cluster in 0..clusters-1 for every component of every job, distinct
 // within a job (whether they have room is the engine's to check).

@@ -53,6 +53,10 @@ class Policy {
     virtual bool ages(Hook) const { return false; }
     // Where the hook's decisions come from, for messages (a script's path).
     virtual std::string source(Hook) const { return "the policy"; }
+    // Where the policy's indices count from, for messages: 0 in C and
+    // C++, 1 in Lua (which the Lua runtime converts before the engine
+    // sees them).
+    virtual std::int64_t first_index() const { return 0; }
     // The work of the last call, counted against the pass budget
     // (policy.pass_budget): VM instructions for a Lua script, 0 for a
     // policy that does not count.

@@ -259,7 +259,7 @@ bool Scheduler::flush_candidates(Slot head) {
         auto t0 = std::chrono::steady_clock::now();
         HookOutcome o = p->backfill_select(batch_, backfill_context(head), picks_);
         if (o.ok) {
-            std::string why = check_picks(picks_, n, seen_);
+            std::string why = check_picks(picks_, n, seen_, p->first_index());
             if (!why.empty()) o = invalid_answer(Hook::backfill_select, *p, why);
         }
         ok =

@@ -57,6 +57,7 @@ class LuaPolicy : public Policy {
     bool streams(Hook h) const override;
     bool ages(Hook h) const override;
     std::string source(Hook h) const override { return resolved_path(h); }
+    std::int64_t first_index() const override { return 1; }
     std::int64_t last_work() const override { return last_work_; }
     // Never throw: a broken script gives HookOutcome::failure("<hook>: ...").
     HookOutcome admission(const JobBatch& jobs, const CommonContext& ctx,

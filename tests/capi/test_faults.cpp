@@ -736,3 +736,54 @@ TEST_CASE("faults: lua.instruction_budget = 0 runs scripts without a budget") {
               nullptr, &ok) == ROTA_OK);
     rota_engine_free(ok);
 }
+
+// A native policy counts candidates from 0: the message about a bad pick
+// says so in its own terms (a Lua script's counts from 1).
+TEST_CASE("faults: a native backfill_select's bad picks are reported 0-based") {
+    struct Case {
+        uint32_t picks[2];
+        int n;
+        const char* why;
+    };
+    const Case cases[] = {
+        {{2, 0}, 1, "index 2 is outside the candidates 0..1 (at position 1)"},
+        {{0, 0}, 2, "index 0 appears twice (at position 2)"},
+    };
+    for (const Case& c : cases) {
+        auto e = rota::test::engine_from("[machine]\nprocs = 8\n[scheduler]\npreset = \"easy\"\n");
+        std::vector<std::string> lines;
+        REQUIRE(rota_set_log(
+                    e.get(),
+                    [](void* ud, int, const char* l) {
+                        static_cast<std::vector<std::string>*>(ud)->push_back(l);
+                    },
+                    &lines) == ROTA_OK);
+        REQUIRE(rota_set_backfill_select(
+                    e.get(),
+                    [](void* ud, const rota_batch*, const rota_backfill_context*, uint32_t* picks) {
+                        const auto* k = static_cast<const Case*>(ud);
+                        picks[0] = k->picks[0];
+                        if (k->n > 1) picks[1] = k->picks[1];
+                        return k->n;
+                    },
+                    const_cast<Case*>(&c), 0) == ROTA_OK);
+        for (int64_t id : {1, 2, 3, 4}) {
+            rota_job j{};
+            j.size = sizeof j;
+            j.id = id;
+            j.estimate = (id >= 3 ? 50 : 100) * 1'000'000;
+            j.procs = id == 1 ? 6 : id == 2 ? 8 : 1;  // 2 is the blocked head: 3 and 4 candidates
+            j.user = -1;
+            REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+        }
+        REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+        CHECK(rota::test::hook_stats(e.get(), ROTA_HOOK_BACKFILL_SELECT).failures == 1);
+        bool said = false;
+        for (const auto& l : lines)
+            said = said || l.find(std::string("the native backfill_select returned an invalid "
+                                              "answer: ") +
+                                  c.why) != std::string::npos;
+        INFO((lines.empty() ? std::string("no log line") : lines.front()));
+        CHECK(said);
+    }
+}
