@@ -236,8 +236,14 @@ void parse_lua(const toml::table& t, EngineConfig& c) {
     only_keys(t, "lua", {"instruction_budget", "memory_limit_mb"});
     c.instruction_budget = get_int(t, "instruction_budget", "lua.", c.instruction_budget);
     c.memory_limit_mb = get_int(t, "memory_limit_mb", "lua.", c.memory_limit_mb);
-    if (c.instruction_budget != 0 && c.instruction_budget < 1000)
-        fail("key 'lua.instruction_budget' must be at least 1000, or 0 for none");
+    // Past 10^12 instructions (minutes to hours of one call) a budget stops
+    // nothing in practice; a script trusted to end asks for none with 0.
+    if (c.instruction_budget != 0 &&
+        (c.instruction_budget < 1000 || c.instruction_budget > 1'000'000'000'000))
+        fail(
+            "key 'lua.instruction_budget' must be between 1000 and 1000000000000, or 0 for "
+            "none; it is " +
+            std::to_string(c.instruction_budget));
     if (c.memory_limit_mb < 1 || c.memory_limit_mb > 65536)
         fail("key 'lua.memory_limit_mb' must be between 1 and 65536");
 }
@@ -255,6 +261,9 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
     SchedulerConfig& s = c.scheduler;
     const std::string preset = sched ? get_string(*sched, "preset", "scheduler.") : "";
     auto given = [](const toml::table* t, const char* key) { return t && t->get(key); };
+    // An empty name is a preset left blank, not a choice of none.
+    if (preset.empty() && given(sched, "preset"))
+        fail("key 'scheduler.preset': an empty name (expected " + preset_names() + ")");
     if (!preset.empty()) {
         const Preset* p = find_preset(preset);
         if (!p)

@@ -113,6 +113,8 @@ void parse_classes(const toml::table& t, SchedulerConfig& s) {
     ClassesConfig& c = s.classes;
     c.enabled = true;
     const std::string preset = get_string(t, "preset", "classes.");
+    if (preset.empty() && t.get("preset"))
+        fail("key 'classes.preset': an empty name (expected llnl-t3d)");
     if (!preset.empty()) {
         if (preset != "llnl-t3d")
             fail("key 'classes.preset': unknown preset '" + preset + "' (expected llnl-t3d)");

@@ -1,6 +1,7 @@
 // Life cycle, errors, versions and policies of the C ABI.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -315,10 +316,14 @@ int rota_engine_new_file(const char* path, rota_engine** out) {
         *out = nullptr;
         return ROTA_EINVAL;
     }
+    std::error_code ec;
+    const bool directory = std::filesystem::is_directory(path, ec);
     std::ifstream in(path);
-    if (!in) {
+    if (!in || directory) {
         int rc = capi::create("", path, ".", nullptr, out);  // a handle that carries the error
-        if (*out) (*out)->err = std::string("cannot open config file '") + path + "'";
+        if (*out)
+            (*out)->err = std::string("cannot open config file '") + path + "'" +
+                          (directory ? ": it is a directory" : "");
         return rc == ROTA_ENOMEM ? rc : ROTA_ECONFIG;
     }
     std::stringstream ss;

@@ -25,8 +25,11 @@ namespace {
 
 // A rota_job as the engine's JobSpec; `fn` names the call in messages.
 JobSpec spec_of(const rota_job* job, const std::string& fn) {
-    if (!job || job->size < offsetof(rota_job, priority))
-        throw Error(Errc::invalid, fn + ": job is NULL or its size field is not set");
+    if (!job) throw Error(Errc::invalid, fn + ": job is NULL");
+    if (job->size < offsetof(rota_job, priority))
+        throw Error(Errc::invalid, fn + ": job.size is " + std::to_string(job->size) +
+                                       "; set it to sizeof(rota_job) (at least " +
+                                       std::to_string(offsetof(rota_job, priority)) + ")");
     JobSpec s;
     s.id = job->id;
     s.estimate = job->estimate;

@@ -63,6 +63,9 @@ std::string resolve_script_path(const std::string& path,
     const fs::path p(path);
     if (p.is_absolute()) {
         if (is_file(p)) return p.lexically_normal().string();
+        std::error_code ec;
+        if (fs::is_directory(p, ec))
+            throw Error(Errc::script, "policy script '" + path + "' is a directory, not a file");
         throw Error(Errc::script, "policy script '" + path + "' not found");
     }
     std::vector<std::string> dirs = search_path;
@@ -71,6 +74,10 @@ std::string resolve_script_path(const std::string& path,
     for (const std::string& dir : dirs) {
         const fs::path candidate = (fs::path(dir) / p).lexically_normal();
         if (is_file(candidate)) return candidate.string();
+        std::error_code ec;
+        if (fs::is_directory(candidate, ec))
+            throw Error(Errc::script, "policy script '" + path + "' is a directory (" +
+                                          candidate.string() + "), not a file");
         if (!tried.empty()) tried += ", ";
         tried += dir.empty() ? std::string(".") : dir;
     }

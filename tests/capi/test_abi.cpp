@@ -166,6 +166,19 @@ TEST_CASE("abi: job ids must not be negative") {
     CHECK(std::string(rota_errmsg(e.get())).find("ids must be >= 0") != std::string::npos);
 }
 
+TEST_CASE("abi: a job struct too small for its fixed fields is refused with its size") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
+    rota_job j{};
+    j.size = 16;  // set, but to something other than sizeof(rota_job)
+    j.id = 1;
+    j.procs = 1;
+    j.estimate = 10;
+    CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
+    CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("job.size is 16; set it to sizeof(rota_job)"));
+    CHECK(rota_submit(e.get(), nullptr) == ROTA_EINVAL);
+    CHECK_THAT(rota_errmsg(e.get()), Catch::EndsWith("job is NULL"));
+}
+
 TEST_CASE("abi: advancing past a reservation's start re-places it and loses nothing") {
     for (const char* cfg :
          {"[machine]\nprocs = 4\n[scheduler]\nreservation_depth = 1\n",

@@ -255,6 +255,13 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
         "script = \"backfill/first_fit.lua\"\n",
         "key 'policy.backfill_select' is never called: scheduler.backfill is false (preset "
         "'gs')");
+    expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"\"\n",
+           "key 'scheduler.preset': an empty name (expected fcfs, easy");
+    expect("[machine]\nprocs = 8\n[classes]\npreset = \"\"\n",
+           "key 'classes.preset': an empty name (expected llnl-t3d)");
+    expect("[machine]\nprocs = 8\n[lua]\ninstruction_budget = 9223372036854775807\n",
+           "key 'lua.instruction_budget' must be between 1000 and 1000000000000, or 0 for none; "
+           "it is 9223372036854775807");
     expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"eazy\"\n",
            "unknown preset 'eazy' (expected fcfs, easy, conservative, fpfs, gs, bgs, mgs, mbgs, "
            "ff-easy, ff-cons, bl-easy, bb-easy, bl-cons, bb-cons)");
@@ -291,6 +298,10 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
     rota_engine_free(nullptr);  // a no-op
     CHECK(rota_engine_new_file("/nonexistent/rota.toml", &e) == ROTA_ECONFIG);
     CHECK(std::string(rota_errmsg(e)).find("/nonexistent/rota.toml") != std::string::npos);
+    rota_engine_free(e);
+    const std::string dir = std::filesystem::temp_directory_path().string();
+    CHECK(rota_engine_new_file(dir.c_str(), &e) == ROTA_ECONFIG);
+    CHECK_THAT(rota_errmsg(e), Catch::EndsWith("': it is a directory"));
     rota_engine_free(e);
 }
 

@@ -1,5 +1,6 @@
 // Loading scripts: path resolution and load errors that name the place.
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "engine/error.h"
 #include "lua_test_util.h"
@@ -45,6 +46,14 @@ TEST_CASE("a missing file names the path and the directories tried", "[lua][load
     }
     REQUIRE_THROWS_WITH(LuaPolicy(config(Hook::order, "/no/such/dir/x.lua")),
                         Catch::Contains("'/no/such/dir/x.lua' not found"));
+    // A directory where the file should be says so, found or not by search.
+    std::filesystem::create_directories(site.path() / "backfill" / "dir.lua");
+    REQUIRE_THROWS_WITH(
+        LuaPolicy(config(Hook::order, (site.path() / "backfill" / "dir.lua").string())),
+        Catch::EndsWith("dir.lua' is a directory, not a file"));
+    LuaConfig in_dir = config(Hook::backfill_select, "backfill/dir.lua");
+    in_dir.search_path = {site.path().string()};
+    REQUIRE_THROWS_WITH(LuaPolicy(in_dir), Catch::Contains("'backfill/dir.lua' is a directory"));
 }
 
 TEST_CASE("load errors carry file and line", "[lua][loading]") {
