@@ -84,6 +84,23 @@ std::string at_position(std::size_t i) {
 // An answer of one entry per batch element holds no key but 1..n: a longer
 // table, or a key of another kind, answers some other batch (an off-by-one
 // or a misspelt field), and reading only 1..n would hide it.
+// A key as a message shows it, without calling a metamethod: the answer is
+// read outside protected mode, where a script's __tostring must not run.
+std::string key_text(lua_State* L, int idx) {
+    switch (lua_type(L, idx)) {
+        case LUA_TNUMBER:
+            return lua_isinteger(L, idx) != 0 ? std::to_string(lua_tointeger(L, idx))
+                                              : number_text(lua_tonumber(L, idx));
+        case LUA_TSTRING: {
+            std::size_t len = 0;
+            const char* s = lua_tolstring(L, idx, &len);
+            return printable(std::string_view(s, len), 64);
+        }
+        default:
+            return "of type " + type_of(L, idx);
+    }
+}
+
 // The load's dry run asks about an empty batch: what a script answers there
 // is not held against it.
 bool keys_within(lua_State* L, int t, std::size_t n, const char* entries, std::string& why) {
@@ -95,10 +112,9 @@ bool keys_within(lua_State* L, int t, std::size_t n, const char* entries, std::s
         const lua_Integer k = lua_tointegerx(L, -1, &ok);
         if (lua_type(L, -1) != LUA_TNUMBER || ok == 0 || k < 1 ||
             static_cast<lua_Unsigned>(k) > n) {
-            why = "a key " + std::string(luaL_tolstring(L, -1, nullptr)) + " in a table of " +
-                  entries + " for " + std::to_string(n) + " (expected keys 1.." +
-                  std::to_string(n) + ")";
-            lua_pop(L, 2);
+            why = "a key " + key_text(L, -1) + " in a table of " + entries + " for " +
+                  std::to_string(n) + " (expected keys 1.." + std::to_string(n) + ")";
+            lua_pop(L, 1);
             return false;
         }
     }
@@ -113,10 +129,9 @@ bool decision_keys_known(lua_State* L, int t, std::size_t i, std::string& why) {
         std::size_t len = 0;
         const char* s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : nullptr;
         if (s == nullptr || !(equals(s, len, "reject") || equals(s, len, "hold"))) {
-            why = "an unknown key " + std::string(luaL_tolstring(L, -1, nullptr)) +
-                  " in the decision for " + at_position(i) +
+            why = "an unknown key " + key_text(L, -1) + " in the decision for " + at_position(i) +
                   "; expected {reject = \"reason\"} or {hold = time}";
-            lua_pop(L, 2);
+            lua_pop(L, 1);
             return false;
         }
     }

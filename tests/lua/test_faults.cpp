@@ -158,6 +158,8 @@ TEST_CASE("invalid admission answers fail the call", "[lua][faults]") {
                            "expected {reject = \"reason\"} or {hold = time}");
     CHECK(fault(13) == prefix + "a key 4 in a table of decisions for 3 (expected keys 1..3)");
     CHECK(fault(14) == prefix + "a key hold in a table of decisions for 3 (expected keys 1..3)");
+    CHECK(fault(15) ==
+          prefix + "a key of type table in a table of decisions for 3 (expected keys 1..3)");
     // Holding until a time is an answer.
     std::vector<Admission> out;
     REQUIRE(checked_admission(p, kBatch, make_ctx(10), out).ok);

@@ -76,6 +76,11 @@ local admission_faults = {
   [12] = function() return { { reject = "no", reason = "typo" } } end,
   [13] = function() return { "accept", "accept", "accept", "accept" } end,
   [14] = function() return { "accept", hold = true } end,
+  -- The answer is read outside the script's call: a key's __tostring must
+  -- not run there.
+  [15] = function()
+    return { "accept", [setmetatable({}, { __tostring = function() error("ran") end })] = 1 }
+  end,
 }
 
 local function admission(jobs, ctx, params)
