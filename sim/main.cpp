@@ -25,6 +25,7 @@
 #include "malleable.h"
 #include "matrix_view.h"
 #include "metrics.h"
+#include "output_file.h"
 #include "outputs.h"
 #include "run_config.h"
 #include "sha256.h"
@@ -325,17 +326,31 @@ class Progress {
     double shown_ = -1;
 };
 
-// An output file, opened (and so checked) before the first simulation.
-struct OutputFile {
-    std::string path;
-    std::unique_ptr<std::ofstream> out;
-};
+// An output file, opened (and so checked) before the first simulation; a
+// file it replaces is kept until the run has written the new one whole.
+using Output = std::unique_ptr<OutputFile>;
 
-OutputFile open_output(const std::string& path, const char* what) {
-    OutputFile f{path, std::make_unique<std::ofstream>(path)};
-    if (!*f.out)
-        throw std::runtime_error("cannot write the " + std::string(what) + " '" + path + "'");
-    return f;
+Output open_output(const std::string& path, const char* what) {
+    return std::make_unique<OutputFile>(path, what);
+}
+
+// The files `rota simulate` reads: no output may be one of them.
+std::vector<NamedPath> run_inputs(const RunConfig& rc) {
+    std::vector<NamedPath> in;
+    if (!rc.config_file.empty()) in.push_back({"configuration file", rc.config_file});
+    if (!rc.trace.empty()) {
+        in.push_back({"trace", rc.trace});
+        in.push_back({".machines file", rc.trace + ".machines"});
+    }
+    if (!rc.workload.fit_trace.empty()) in.push_back({"fitted trace", rc.workload.fit_trace});
+    // The policy scripts the configuration names, as the engine finds
+    // them from the configuration's directory.
+    if (const toml::table* pol = rc.engine["policy"].as_table())
+        for (const auto& [hook, t] : *pol)
+            if (const auto* tt = t.as_table())
+                if (const auto s = (*tt)["script"].value<std::string>(); s && !s->empty())
+                    in.push_back({"script", (*s)[0] == '/' ? *s : rc.base_dir + "/" + *s});
+    return in;
 }
 
 // The simulator's effective configuration, for the summary JSON.
@@ -409,7 +424,15 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                 p + "'");
     // Every output file is opened, so checked, before the workload is read.
     const bool several = rc.policies.size() > 1;
-    std::map<std::string, OutputFile> jobs_csv, batsim_csv, swf_out;
+    std::vector<NamedPath> outputs;
+    for (const auto& policy : rc.policies)
+        for (const auto& [path, what] : {std::pair{&rc.jobs_csv, "jobs CSV"},
+                                         {&rc.batsim_csv, "Batsim CSV"},
+                                         {&rc.swf_out, "SWF output"}})
+            if (!path->empty()) outputs.push_back({what, with_suffix(*path, policy, several)});
+    if (!rc.summary_json.empty()) outputs.push_back({"summary JSON", rc.summary_json});
+    check_output_paths(run_inputs(rc), outputs);
+    std::map<std::string, Output> jobs_csv, batsim_csv, swf_out;
     for (const auto& policy : rc.policies) {
         if (!rc.jobs_csv.empty())
             jobs_csv[policy] = open_output(with_suffix(rc.jobs_csv, policy, several), "jobs CSV");
@@ -419,7 +442,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         if (!rc.swf_out.empty())
             swf_out[policy] = open_output(with_suffix(rc.swf_out, policy, several), "SWF output");
     }
-    std::optional<OutputFile> summary_file;
+    Output summary_file;
     if (!rc.summary_json.empty()) summary_file = open_output(rc.summary_json, "summary JSON");
     // --json: the JSON alone on the standard output, everything else on stderr.
     std::streambuf* const stdout_buf = std::cout.rdbuf();
@@ -789,27 +812,21 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             columns.emplace_back(policy, s);
             if (auto f = jobs_csv.find(policy); f != jobs_csv.end()) {
                 JobExtras extras{nullptr, &w.jobs, &r.nodes, opt.job_class};
-                write_jobs_csv(*f->second.out, r.jobs,
+                write_jobs_csv(f->second->out(), r.jobs,
                                w.components.empty() ? nullptr : &w.components,
                                components ? &r.clusters : nullptr, &extras);
-                f->second.out->close();
-                if (!*f->second.out)
-                    throw std::runtime_error("cannot write '" + f->second.path + "'");
+                f->second->commit();
             }
             if (auto f = batsim_csv.find(policy); f != batsim_csv.end()) {
                 write_batsim_csv(
-                    *f->second.out, r.jobs, r.nodes,
+                    f->second->out(), r.jobs, r.nodes,
                     workload_stem(rc.trace.empty() ? model_name(rc.workload.model) : rc.trace));
-                f->second.out->close();
-                if (!*f->second.out)
-                    throw std::runtime_error("cannot write '" + f->second.path + "'");
+                f->second->commit();
             }
             if (auto f = swf_out.find(policy); f != swf_out.end()) {
-                write_schedule_swf(*f->second.out, w.jobs, r.jobs,
+                write_schedule_swf(f->second->out(), w.jobs, r.jobs,
                                    {policy, rota_version(), w.name, w.procs});
-                f->second.out->close();
-                if (!*f->second.out)
-                    throw std::runtime_error("cannot write '" + f->second.path + "'");
+                f->second->commit();
             }
             std::cerr << fmt::format(
                 "{}: simulated {} jobs in {}\n", policy, w.jobs.size(),
@@ -847,10 +864,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         }
     }
     if (summary_file) {
-        *summary_file->out << summary_json.dump(2) << "\n";
-        summary_file->out->close();
-        if (!*summary_file->out)
-            throw std::runtime_error("cannot write '" + summary_file->path + "'");
+        summary_file->out() << summary_json.dump(2) << "\n";
+        summary_file->commit();
     }
     if (rc.json) {
         std::cout.rdbuf(stdout_buf);
