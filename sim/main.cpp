@@ -414,6 +414,13 @@ struct Provenance {
 
 int run_simulate(RunConfig rc, const Provenance& prov) {
     if (rc.policies.empty()) rc.policies = {"fcfs", "easy", "conservative"};
+    // Each policy is one column, one engine and one set of outputs.
+    for (std::size_t i = 0; i < rc.policies.size(); ++i)
+        for (std::size_t k = 0; k < i; ++k)
+            if (rc.policies[k] == rc.policies[i])
+                throw ConfigError("policy '" + rc.policies[i] +
+                                  "' is given twice (--policy or simulator.policy): name each "
+                                  "policy once");
     if (rc.compat != "none" && rc.compat != "pyss")
         throw ConfigError("unknown compat mode '" + rc.compat + "' (expected none or pyss)");
     for (const auto& p : rc.policies)
@@ -969,7 +976,9 @@ constexpr int kExitUsage = 2;
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
     CLI::App app{
         "rota: a parallel-job scheduling engine, its simulator and a workload generator.\n"
         "Without a command, rota simulates its built-in workload (the Lublin-Feitelson model, "
@@ -1468,9 +1477,9 @@ int main(int argc, char** argv) {
             if (out_path.empty()) {
                 write(std::cout);
             } else {
-                std::ofstream out(out_path);
-                if (!out) throw std::runtime_error("cannot write '" + out_path + "'");
-                write(out);
+                OutputFile out(out_path, "output");
+                write(out.out());
+                out.commit();
             }
             return 0;
         }
@@ -1579,4 +1588,19 @@ int main(int argc, char** argv) {
         std::cerr << "rota: error: " << e.what() << "\n";
         return kExitRuntime;
     }
+}
+
+}  // namespace
+
+// Whatever the command printed must have reached the standard output:
+// a full disk or a closed file there is an error, not a silent success.
+int main(int argc, char** argv) {
+    const int status = run(argc, argv);
+    try {
+        flush_stdout();
+    } catch (const std::exception& e) {
+        std::cerr << "rota: error: " << e.what() << "\n";
+        return status != 0 ? status : kExitRuntime;
+    }
+    return status;
 }
