@@ -131,11 +131,11 @@ Workload load_workload(const RunConfig& rc) {
     } catch (const std::invalid_argument& e) {
         throw ConfigError(e.what());
     }
-    w.procs = rc.procs > 0             ? rc.procs
-              : t.header.max_procs > 0 ? t.header.max_procs
-              : t.header.max_nodes > 0 ? t.header.max_nodes
-              : t.machines             ? static_cast<std::int32_t>(t.machines->cpus)
-                                       : 0;
+    const std::int32_t declared = rc.procs > 0 ? 0 : header_procs(t.header, rc.trace);
+    w.procs = rc.procs > 0   ? rc.procs
+              : declared > 0 ? declared
+              : t.machines   ? static_cast<std::int32_t>(t.machines->cpus)
+                             : 0;
     if (w.procs <= 0)
         throw ConfigError(
             "the trace header gives neither MaxProcs nor MaxNodes and no .machines file is "
@@ -1026,7 +1026,15 @@ int run(int argc, char** argv) {
     sim->add_option("--procs", procs,
                     "machine size in processors [simulator.procs]; default: the trace header's "
                     "MaxProcs, else MaxNodes")
-        ->check(int_at_least(1));
+        ->check(int_at_least(1))
+        ->check(CLI::Validator(
+            [](std::string& in) -> std::string {
+                return std::strtoll(in.c_str(), nullptr, 10) > kMaxMachineProcs
+                           ? "a machine has at most " + std::to_string(kMaxMachineProcs) +
+                                 " processors, not " + in
+                           : std::string();
+            },
+            "", ""));
     sim->add_option(
            "--policy", policies,
            "the policies to compare, comma-separated or the flag repeated: fcfs, easy, "
