@@ -842,13 +842,13 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             // The results already computed are kept: reported and written below.
             failures.push_back(policy + ": " + ex.what());
             summary_json[policy] = {{"error", ex.what()}};
-            std::cerr << "\nrota: error: " << policy << ": " << ex.what() << "\n";
+            if (tty) std::cerr << "\n";  // past the progress bar; the error is printed below
         }
     if (rc.warmup > 0 || rc.stop_rel_error > 0)
         std::cout << "metrics over the measured jobs: arrivals after the warm-up of "
                   << thousands(rc.warmup)
                   << (rc.stop_rel_error > 0 ? ", up to where the stopping rule held" : "") << "\n";
-    print_table(std::cout, columns);
+    if (!columns.empty()) print_table(std::cout, columns);
     if (const std::string best = best_line(columns); !best.empty()) std::cout << best << "\n";
     for (const auto& l : rejected_lines) std::cout << l << "\n";
     for (const auto& [name, gr] : group_reports) print_groups(std::cout, name, gr);
@@ -880,8 +880,9 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     }
     if (!failures.empty()) {
         for (const auto& f : failures) std::cerr << "rota: error: " << f << "\n";
-        std::cerr << "rota: error: " << failures.size() << " of " << rc.policies.size()
-                  << " simulations failed; the others are reported above\n";
+        if (several)
+            std::cerr << "rota: error: " << failures.size() << " of " << rc.policies.size()
+                      << " simulations failed; the others are reported above\n";
         return 1;
     }
     return 0;
