@@ -25,6 +25,7 @@
 #include "malleable.h"
 #include "matrix_view.h"
 #include "metrics.h"
+#include "output_file.h"
 #include "outputs.h"
 #include "run_config.h"
 #include "sha256.h"
@@ -130,11 +131,11 @@ Workload load_workload(const RunConfig& rc) {
     } catch (const std::invalid_argument& e) {
         throw ConfigError(e.what());
     }
-    w.procs = rc.procs > 0             ? rc.procs
-              : t.header.max_procs > 0 ? t.header.max_procs
-              : t.header.max_nodes > 0 ? t.header.max_nodes
-              : t.machines             ? static_cast<std::int32_t>(t.machines->cpus)
-                                       : 0;
+    const std::int32_t declared = rc.procs > 0 ? 0 : header_procs(t.header, rc.trace);
+    w.procs = rc.procs > 0   ? rc.procs
+              : declared > 0 ? declared
+              : t.machines   ? static_cast<std::int32_t>(t.machines->cpus)
+                             : 0;
     if (w.procs <= 0)
         throw ConfigError(
             "the trace header gives neither MaxProcs nor MaxNodes and no .machines file is "
@@ -325,17 +326,31 @@ class Progress {
     double shown_ = -1;
 };
 
-// An output file, opened (and so checked) before the first simulation.
-struct OutputFile {
-    std::string path;
-    std::unique_ptr<std::ofstream> out;
-};
+// An output file, opened (and so checked) before the first simulation; a
+// file it replaces is kept until the run has written the new one whole.
+using Output = std::unique_ptr<OutputFile>;
 
-OutputFile open_output(const std::string& path, const char* what) {
-    OutputFile f{path, std::make_unique<std::ofstream>(path)};
-    if (!*f.out)
-        throw std::runtime_error("cannot write the " + std::string(what) + " '" + path + "'");
-    return f;
+Output open_output(const std::string& path, const char* what) {
+    return std::make_unique<OutputFile>(path, what);
+}
+
+// The files `rota simulate` reads: no output may be one of them.
+std::vector<NamedPath> run_inputs(const RunConfig& rc) {
+    std::vector<NamedPath> in;
+    if (!rc.config_file.empty()) in.push_back({"configuration file", rc.config_file});
+    if (!rc.trace.empty()) {
+        in.push_back({"trace", rc.trace});
+        in.push_back({".machines file", rc.trace + ".machines"});
+    }
+    if (!rc.workload.fit_trace.empty()) in.push_back({"fitted trace", rc.workload.fit_trace});
+    // The policy scripts the configuration names, as the engine finds
+    // them from the configuration's directory.
+    if (const toml::table* pol = rc.engine["policy"].as_table())
+        for (const auto& [hook, t] : *pol)
+            if (const auto* tt = t.as_table())
+                if (const auto s = (*tt)["script"].value<std::string>(); s && !s->empty())
+                    in.push_back({"script", (*s)[0] == '/' ? *s : rc.base_dir + "/" + *s});
+    return in;
 }
 
 // The simulator's effective configuration, for the summary JSON.
@@ -399,6 +414,13 @@ struct Provenance {
 
 int run_simulate(RunConfig rc, const Provenance& prov) {
     if (rc.policies.empty()) rc.policies = {"fcfs", "easy", "conservative"};
+    // Each policy is one column, one engine and one set of outputs.
+    for (std::size_t i = 0; i < rc.policies.size(); ++i)
+        for (std::size_t k = 0; k < i; ++k)
+            if (rc.policies[k] == rc.policies[i])
+                throw ConfigError("policy '" + rc.policies[i] +
+                                  "' is given twice (--policy or simulator.policy): name each "
+                                  "policy once");
     if (rc.compat != "none" && rc.compat != "pyss")
         throw ConfigError("unknown compat mode '" + rc.compat + "' (expected none or pyss)");
     for (const auto& p : rc.policies)
@@ -409,7 +431,15 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                 p + "'");
     // Every output file is opened, so checked, before the workload is read.
     const bool several = rc.policies.size() > 1;
-    std::map<std::string, OutputFile> jobs_csv, batsim_csv, swf_out;
+    std::vector<NamedPath> outputs;
+    for (const auto& policy : rc.policies)
+        for (const auto& [path, what] : {std::pair{&rc.jobs_csv, "jobs CSV"},
+                                         {&rc.batsim_csv, "Batsim CSV"},
+                                         {&rc.swf_out, "SWF output"}})
+            if (!path->empty()) outputs.push_back({what, with_suffix(*path, policy, several)});
+    if (!rc.summary_json.empty()) outputs.push_back({"summary JSON", rc.summary_json});
+    check_output_paths(run_inputs(rc), outputs);
+    std::map<std::string, Output> jobs_csv, batsim_csv, swf_out;
     for (const auto& policy : rc.policies) {
         if (!rc.jobs_csv.empty())
             jobs_csv[policy] = open_output(with_suffix(rc.jobs_csv, policy, several), "jobs CSV");
@@ -419,7 +449,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         if (!rc.swf_out.empty())
             swf_out[policy] = open_output(with_suffix(rc.swf_out, policy, several), "SWF output");
     }
-    std::optional<OutputFile> summary_file;
+    Output summary_file;
     if (!rc.summary_json.empty()) summary_file = open_output(rc.summary_json, "summary JSON");
     // --json: the JSON alone on the standard output, everything else on stderr.
     std::streambuf* const stdout_buf = std::cout.rdbuf();
@@ -789,27 +819,21 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             columns.emplace_back(policy, s);
             if (auto f = jobs_csv.find(policy); f != jobs_csv.end()) {
                 JobExtras extras{nullptr, &w.jobs, &r.nodes, opt.job_class};
-                write_jobs_csv(*f->second.out, r.jobs,
+                write_jobs_csv(f->second->out(), r.jobs,
                                w.components.empty() ? nullptr : &w.components,
                                components ? &r.clusters : nullptr, &extras);
-                f->second.out->close();
-                if (!*f->second.out)
-                    throw std::runtime_error("cannot write '" + f->second.path + "'");
+                f->second->commit();
             }
             if (auto f = batsim_csv.find(policy); f != batsim_csv.end()) {
                 write_batsim_csv(
-                    *f->second.out, r.jobs, r.nodes,
+                    f->second->out(), r.jobs, r.nodes,
                     workload_stem(rc.trace.empty() ? model_name(rc.workload.model) : rc.trace));
-                f->second.out->close();
-                if (!*f->second.out)
-                    throw std::runtime_error("cannot write '" + f->second.path + "'");
+                f->second->commit();
             }
             if (auto f = swf_out.find(policy); f != swf_out.end()) {
-                write_schedule_swf(*f->second.out, w.jobs, r.jobs,
+                write_schedule_swf(f->second->out(), w.jobs, r.jobs,
                                    {policy, rota_version(), w.name, w.procs});
-                f->second.out->close();
-                if (!*f->second.out)
-                    throw std::runtime_error("cannot write '" + f->second.path + "'");
+                f->second->commit();
             }
             std::cerr << fmt::format(
                 "{}: simulated {} jobs in {}\n", policy, w.jobs.size(),
@@ -818,13 +842,13 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             // The results already computed are kept: reported and written below.
             failures.push_back(policy + ": " + ex.what());
             summary_json[policy] = {{"error", ex.what()}};
-            std::cerr << "\nrota: error: " << policy << ": " << ex.what() << "\n";
+            if (tty) std::cerr << "\n";  // past the progress bar; the error is printed below
         }
     if (rc.warmup > 0 || rc.stop_rel_error > 0)
         std::cout << "metrics over the measured jobs: arrivals after the warm-up of "
                   << thousands(rc.warmup)
                   << (rc.stop_rel_error > 0 ? ", up to where the stopping rule held" : "") << "\n";
-    print_table(std::cout, columns);
+    if (!columns.empty()) print_table(std::cout, columns);
     if (const std::string best = best_line(columns); !best.empty()) std::cout << best << "\n";
     for (const auto& l : rejected_lines) std::cout << l << "\n";
     for (const auto& [name, gr] : group_reports) print_groups(std::cout, name, gr);
@@ -847,10 +871,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         }
     }
     if (summary_file) {
-        *summary_file->out << summary_json.dump(2) << "\n";
-        summary_file->out->close();
-        if (!*summary_file->out)
-            throw std::runtime_error("cannot write '" + summary_file->path + "'");
+        summary_file->out() << summary_json.dump(2) << "\n";
+        summary_file->commit();
     }
     if (rc.json) {
         std::cout.rdbuf(stdout_buf);
@@ -858,8 +880,9 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     }
     if (!failures.empty()) {
         for (const auto& f : failures) std::cerr << "rota: error: " << f << "\n";
-        std::cerr << "rota: error: " << failures.size() << " of " << rc.policies.size()
-                  << " simulations failed; the others are reported above\n";
+        if (several)
+            std::cerr << "rota: error: " << failures.size() << " of " << rc.policies.size()
+                      << " simulations failed; the others are reported above\n";
         return 1;
     }
     return 0;
@@ -954,7 +977,9 @@ constexpr int kExitUsage = 2;
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
     CLI::App app{
         "rota: a parallel-job scheduling engine, its simulator and a workload generator.\n"
         "Without a command, rota simulates its built-in workload (the Lublin-Feitelson model, "
@@ -1002,7 +1027,15 @@ int main(int argc, char** argv) {
     sim->add_option("--procs", procs,
                     "machine size in processors [simulator.procs]; default: the trace header's "
                     "MaxProcs, else MaxNodes")
-        ->check(int_at_least(1));
+        ->check(int_at_least(1))
+        ->check(CLI::Validator(
+            [](std::string& in) -> std::string {
+                return std::strtoll(in.c_str(), nullptr, 10) > kMaxMachineProcs
+                           ? "a machine has at most " + std::to_string(kMaxMachineProcs) +
+                                 " processors, not " + in
+                           : std::string();
+            },
+            "", ""));
     sim->add_option(
            "--policy", policies,
            "the policies to compare, comma-separated or the flag repeated: fcfs, easy, "
@@ -1453,9 +1486,9 @@ int main(int argc, char** argv) {
             if (out_path.empty()) {
                 write(std::cout);
             } else {
-                std::ofstream out(out_path);
-                if (!out) throw std::runtime_error("cannot write '" + out_path + "'");
-                write(out);
+                OutputFile out(out_path, "output");
+                write(out.out());
+                out.commit();
             }
             return 0;
         }
@@ -1564,4 +1597,19 @@ int main(int argc, char** argv) {
         std::cerr << "rota: error: " << e.what() << "\n";
         return kExitRuntime;
     }
+}
+
+}  // namespace
+
+// Whatever the command printed must have reached the standard output:
+// a full disk or a closed file there is an error, not a silent success.
+int main(int argc, char** argv) {
+    const int status = run(argc, argv);
+    try {
+        flush_stdout();
+    } catch (const std::exception& e) {
+        std::cerr << "rota: error: " << e.what() << "\n";
+        return status != 0 ? status : kExitRuntime;
+    }
+    return status;
 }

@@ -160,6 +160,7 @@ RunConfig load_run_config(const std::string& path) {
     }
     auto slash = path.find_last_of('/');
     rc.base_dir = slash == std::string::npos ? "." : path.substr(0, slash);
+    rc.config_file = path;
     if (const toml::node* s = root.get("simulator")) {
         if (!s->is_table()) fail("key 'simulator' must be a table");
         const toml::table& t = *s->as_table();

@@ -99,6 +99,7 @@ struct RunConfig {
     GenerateOptions workload = lublin_options();  // [simulator.workload]
     toml::table engine;                           // every table but [simulator]
     std::string base_dir = ".";                   // where the config file is
+    std::string config_file;                      // the config file, if any
 };
 
 // Throws std::invalid_argument unless `v` holds three increasing positive

@@ -29,6 +29,32 @@ void check(rota_engine* e, int rc, const char* what) {
         throw SimError(std::string(what) + ": " + rota_status_name(rc) + ": " + rota_errmsg(e));
 }
 
+// The engine speaks of a job by the id the simulator submits, its index in
+// the workload; the user knows it by the trace's id. An engine message
+// about job i names it as the trace does.
+void check_job(rota_engine* e, int rc, const char* what, std::uint32_t i, std::int64_t id) {
+    if (rc == ROTA_OK || rc == ROTA_DONE) return;
+    std::string msg = rota_errmsg(e);
+    const std::string engine_name = "job " + std::to_string(i);
+    if (msg.compare(0, engine_name.size() + 1, engine_name + ":") == 0)
+        msg.replace(0, engine_name.size(), "job " + std::to_string(id));
+    throw SimError(std::string(what) + ": " + rota_status_name(rc) + ": " + msg);
+}
+
+// The engine's time axis, in microseconds: a job's window, its estimate
+// times the rows from its submission, must end within it.
+constexpr std::int64_t kAxisUs = std::numeric_limits<std::int64_t>::max() / 4;
+
+// Throws naming the job when, submitted at `at_us`, its window would leave
+// the time axis (the engine would refuse it, naming neither cause).
+void check_window(const TraceJob& j, std::int64_t at_us, std::int32_t rows) {
+    if (j.estimate * kUs <= (kAxisUs - at_us) / std::max(rows, 1)) return;
+    throw SimError("job " + std::to_string(j.id) + ": submit time " + std::to_string(at_us / kUs) +
+                   " s plus its estimate " + std::to_string(j.estimate) + " s" +
+                   (rows > 1 ? " times " + std::to_string(rows) + " rows" : std::string()) +
+                   " is past the end of the time axis (" + std::to_string(kAxisUs / kUs) + " s)");
+}
+
 // A running job as the machine sees it.
 struct Running {
     std::int64_t done = 0;          // dedicated time so far, us
@@ -155,6 +181,9 @@ class Machine {
             o.share = share;
         }
         if (!arrival_.empty()) window_first_ = in_[arrival_.front()].submit * kUs;
+        // Found before the run, not when the job arrives: followers are
+        // checked when they are released.
+        for (std::uint32_t i : arrival_) check_window(in_[i], in_[i].submit * kUs, rows_);
     }
 
     SimResult run() {
@@ -332,7 +361,15 @@ class Machine {
         if (!deps_) return;
         for (std::uint32_t k = follower_at_[i]; k < follower_at_[i + 1]; ++k) {
             const std::uint32_t f = follower_[k];
-            followers_.push({t + deps_->think[f] * kUs, f});
+            const std::int64_t think = deps_->think[f] * kUs;
+            if (think > kAxisUs - t)
+                throw SimError("job " + std::to_string(in_[f].id) + ": submitted when job " +
+                               std::to_string(in_[i].id) + " ends at " + std::to_string(t / kUs) +
+                               " s plus its think time " + std::to_string(deps_->think[f]) +
+                               " s, past the end of the time axis (" +
+                               std::to_string(kAxisUs / kUs) + " s)");
+            check_window(in_[f], t + think, rows_);
+            followers_.push({t + think, f});
         }
     }
 
@@ -466,7 +503,7 @@ class Machine {
         if (ends_.empty() || ends_.top().time > t) return false;
         const std::uint32_t i = ends_.top().job;
         ends_.pop();
-        check(e_, rota_job_end(e_, i), "rota_job_end");
+        check_job(e_, rota_job_end(e_, i), "rota_job_end", i, in_[i].id);
         const TraceJob& j = in_[i];
         finish(i, t, j.runtime >= j.estimate ? FinalState::killed : FinalState::finished);
         return true;
@@ -497,7 +534,7 @@ class Machine {
             rj.ncomponents = components_->count(i);
             rj.components = components_->of(i);
         }
-        check(e_, rota_submit(e_, &rj), "rota_submit");
+        check_job(e_, rota_submit(e_, &rj), "rota_submit", i, j.id);
         ++waiting_;
         ++submitted_;
         if (opt_.progress && submitted_ % opt_.progress_every == 0)

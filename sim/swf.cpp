@@ -219,25 +219,43 @@ std::string parse_header_line(std::string_view line, SwfHeader& h) {
             (iequals(key, "TimeZone") ? h.time_zone : h.unix_start_time) = v;
         return {};
     }
-    std::int32_t* target = nullptr;
+    const char* const machine_key = iequals(key, "MaxProcs")   ? "MaxProcs"
+                                    : iequals(key, "MaxNodes") ? "MaxNodes"
+                                                               : nullptr;
+    if (machine_key) {
+        // The number, then commentary: "; MaxNodes: 338 (batch partition)".
+        const std::string_view num = val.substr(0, val.find_first_of(" \t"));
+        std::int64_t v = 0;
+        auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+        if (ec != std::errc() || ptr != num.data() + num.size() || num.empty() || v < 1 ||
+            v > std::numeric_limits<std::int32_t>::max())
+            return std::string(machine_key) +
+                   ": expected a whole number of processors >= 1, not '" + std::string(num) + "'";
+        (std::string_view(machine_key) == "MaxProcs" ? h.max_procs : h.max_nodes) =
+            static_cast<std::int32_t>(v);
+        return {};
+    }
     if (iequals(key, "MaxRecords")) {
         std::int64_t v = 0;
         auto [ptr, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
         if (ec == std::errc() && ptr != val.data()) h.max_records = v;
         return {};
     }
-    if (iequals(key, "MaxProcs"))
-        target = &h.max_procs;
-    else if (iequals(key, "MaxNodes"))
-        target = &h.max_nodes;
-    if (!target) return {};
-    std::int32_t v = 0;
-    auto [ptr, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
-    if (ec == std::errc() && ptr != val.data()) *target = v;
     return {};
 }
 
 }  // namespace
+
+std::int32_t header_procs(const SwfHeader& h, const std::string& file) {
+    const bool procs = h.max_procs > 0;
+    const std::int32_t v = procs ? h.max_procs : std::max(h.max_nodes, 0);
+    if (v > kMaxMachineProcs)
+        throw SwfError(file, procs ? h.max_procs_line : h.max_nodes_line, 0,
+                       fmt::format("{}: {} is more than the {} processors a machine may have "
+                                   "(--procs sets a smaller machine)",
+                                   procs ? "MaxProcs" : "MaxNodes", v, kMaxMachineProcs));
+    return v;
+}
 
 const char* swf_field_name(int field) {
     return field >= 1 && field <= kFields ? kFieldNames[field - 1] : "?";
@@ -304,8 +322,11 @@ struct SwfReader::Impl {
                 return;
             }
             header.lines.emplace_back(line);
+            const std::int32_t procs = header.max_procs, nodes = header.max_nodes;
             std::string err = parse_header_line(line, header);
             if (!err.empty()) throw SwfError(path, lines.line_number(), 0, err);
+            if (header.max_procs != procs) header.max_procs_line = lines.line_number();
+            if (header.max_nodes != nodes) header.max_nodes_line = lines.line_number();
         }
     }
 
@@ -712,7 +733,7 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
         t.pools.pools.push_back({kMemoryPool, cap});
     }
     if (m == Mapping::pyss && machine_procs <= 0) {
-        machine_procs = t.header.max_procs;
+        machine_procs = t.header.max_procs > 0 ? header_procs(t.header, path) : 0;
         if (machine_procs <= 0) {
             throw std::invalid_argument(path +
                                         ": the pyss mapping needs the machine size and the "

@@ -51,10 +51,18 @@ struct SwfRecord {
     bool operator==(const SwfRecord&) const = default;
 };
 
+// The most processors a machine may have: the engine's limit on
+// machine.procs (docs/config.md).
+constexpr std::int32_t kMaxMachineProcs = 1'000'000;
+
 struct SwfHeader {
-    std::int32_t max_procs = -1;    // "; MaxProcs: N", -1 if absent
-    std::int32_t max_nodes = -1;    // "; MaxNodes: N", -1 if absent
-    std::int64_t max_records = -1;  // "; MaxRecords: N", -1 if absent
+    // "; MaxProcs: N" and "; MaxNodes: N", -1 if absent. N is a whole
+    // number >= 1, the rest of the line commentary; anything else is an
+    // error naming the line.
+    std::int32_t max_procs = -1;
+    std::int32_t max_nodes = -1;
+    std::int64_t max_procs_line = 0, max_nodes_line = 0;  // where they are
+    std::int64_t max_records = -1;                        // "; MaxRecords: N", -1 if absent
     // "; Pools: name=capacity name=capacity ...": rota's representation of
     // seed 002's resources 2..K (docs/workloads.md, "Pools in SWF"); each
     // record then carries one more field per pool, after field 18.
@@ -80,6 +88,11 @@ struct SwfHeader {
     std::int64_t time_zone = 0;
     std::vector<std::string> lines;  // the raw comment lines before the first record, ';' included
 };
+
+// The machine size the header gives: MaxProcs, else MaxNodes; 0 for
+// neither. Throws SwfError naming `file` and the header line when it is
+// more than kMaxMachineProcs.
+std::int32_t header_procs(const SwfHeader&, const std::string& file);
 
 // Name of SWF field k (1-based, 1..18), e.g. "run time"; "?" otherwise.
 const char* swf_field_name(int field);

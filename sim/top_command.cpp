@@ -79,11 +79,11 @@ Workload load(RunConfig& rc, bool defaults) {
         } catch (const std::invalid_argument& e) {
             throw UsageError(e.what());
         }
-        w.procs = rc.procs > 0             ? rc.procs
-                  : t.header.max_procs > 0 ? t.header.max_procs
-                  : t.header.max_nodes > 0 ? t.header.max_nodes
-                  : t.machines             ? static_cast<std::int32_t>(t.machines->cpus)
-                                           : 0;
+        const std::int32_t declared = rc.procs > 0 ? 0 : header_procs(t.header, rc.trace);
+        w.procs = rc.procs > 0   ? rc.procs
+                  : declared > 0 ? declared
+                  : t.machines   ? static_cast<std::int32_t>(t.machines->cpus)
+                                 : 0;
         if (w.procs <= 0)
             throw UsageError("the trace header gives neither MaxProcs nor MaxNodes: use --procs");
         w.jobs = std::move(t.jobs);

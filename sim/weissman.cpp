@@ -133,7 +133,7 @@ WeissmanFit fit_weissman(const std::vector<TraceJob>& jobs, std::int32_t procs,
 
 WeissmanFit fit_weissman_trace(const std::string& path) {
     const Trace t = load_trace(path, Mapping::standard);
-    const std::int32_t procs = t.header.max_procs > 0 ? t.header.max_procs : t.header.max_nodes;
+    const std::int32_t procs = header_procs(t.header, path);
     if (procs <= 0)
         throw std::invalid_argument(path + ": the header gives neither MaxProcs nor MaxNodes");
     const std::int64_t day_start =

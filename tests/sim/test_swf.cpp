@@ -408,3 +408,43 @@ TEST_CASE("KTH-SP2 trace from the shared directory", "[swf][trace]") {
     CHECK(p.jobs.size() == 28476);
     CHECK(p.stats.substituted == 9);
 }
+
+// The machine size decides every job's fate: a header value the reader
+// cannot take whole is an error naming the line, never a prefix of it.
+TEST_CASE("SWF MaxProcs and MaxNodes must be whole numbers >= 1 naming the line", "[swf]") {
+    TempFile f{temp_path("maxprocs.swf")};
+    for (const std::string v :
+         {"1e3", "2,048", "128x", "0", "-16", "abc", "99999999999999999999", "", "12.5"})
+        for (const std::string key : {"MaxProcs", "MaxNodes"}) {
+            INFO(key << ": '" << v << "'");
+            std::ofstream(f.path, std::ios::binary)
+                << "; Version: 2.2\n; " << key << ": " << v
+                << "\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+            CHECK_THROWS_WITH(
+                SwfReader(f.path),
+                Catch::Contains("maxprocs.swf:2: " + key +
+                                ": expected a whole number of processors >= 1, not '" +
+                                v.substr(0, v.find(' ')) + "'"));
+        }
+    // The archive's commentary after the number stays commentary.
+    std::ofstream(f.path, std::ios::binary)
+        << "; MaxNodes: 338 (batch partition; 512 total)\n; MaxProcs:\t400 (48 interactive)\n";
+    SwfReader r(f.path);
+    CHECK(r.header().max_nodes == 338);
+    CHECK(r.header().max_procs == 400);
+    CHECK(r.header().max_procs_line == 2);
+}
+
+TEST_CASE("a header machine beyond the engine's limit is named by its header line", "[swf]") {
+    TempFile f{temp_path("maxprocs_big.swf")};
+    std::ofstream(f.path, std::ios::binary)
+        << "; MaxNodes: 16\n\n; MaxProcs: 2000000\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    const Trace t = load_trace(f.path, Mapping::standard);
+    CHECK_THROWS_WITH(header_procs(t.header, f.path),
+                      Catch::Contains("maxprocs_big.swf:3: MaxProcs: 2000000 is more than the "
+                                      "1000000 processors a machine may have"));
+    SwfHeader h;
+    h.max_nodes = 64;
+    CHECK(header_procs(h, "x") == 64);
+    CHECK(header_procs(SwfHeader{}, "x") == 0);
+}

@@ -1,0 +1,155 @@
+#include "output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+namespace rota::sim {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string reason(int err) {
+    return err != 0 ? std::string(": ") + std::strerror(err) : "";
+}
+
+// The mode a new file gets from open(2): 0666 less the umask.
+mode_t new_file_mode() {
+    const mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+}  // namespace
+
+OutputFile::OutputFile(std::string path, std::string what)
+    : path_(std::move(path)), what_(std::move(what)), target_(path_) {
+    const auto cannot = [&] {
+        return std::runtime_error("cannot write the " + what_ + " '" + path_ + "'");
+    };
+    struct stat st {};
+    const bool exists = stat(path_.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {  // a device or a pipe: a stream
+        out_ = std::make_unique<std::ofstream>(path_);
+        if (!*out_) throw cannot();
+        return;
+    }
+    // The user's own protection of the file still holds.
+    if (exists && access(path_.c_str(), W_OK) != 0) throw cannot();
+    struct stat lst {};
+    if (lstat(path_.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        std::error_code ec;
+        const fs::path t = fs::weakly_canonical(path_, ec);
+        if (!ec) target_ = t.string();
+    }
+    const fs::path target(target_);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::string name = ".";  // hidden, beside the file it replaces
+    name += target.filename().string();
+    name += ".rota-XXXXXX";
+    std::string tmpl = (dir / name).string();
+    const int fd = mkstemp(tmpl.data());
+    if (fd < 0) throw cannot();
+    fchmod(fd, exists ? (st.st_mode & 07777) : new_file_mode());
+    close(fd);
+    temp_ = tmpl;
+    out_ = std::make_unique<std::ofstream>(temp_, std::ios::binary | std::ios::trunc);
+    if (!*out_) {
+        std::remove(temp_.c_str());
+        throw cannot();
+    }
+}
+
+OutputFile::~OutputFile() {
+    if (!done_ && !temp_.empty()) {
+        out_->close();
+        std::remove(temp_.c_str());
+    }
+}
+
+void OutputFile::commit() {
+    if (done_) return;
+    done_ = true;
+    errno = 0;
+    out_->close();
+    const int err = errno;
+    const bool failed = !*out_ || (!temp_.empty() && std::rename(temp_.c_str(), target_.c_str()));
+    if (!failed) return;
+    const int why = err != 0 ? err : errno;
+    if (!temp_.empty()) std::remove(temp_.c_str());
+    throw std::runtime_error("cannot write the " + what_ + " '" + path_ + "'" + reason(why));
+}
+
+namespace {
+
+// What makes two paths one file: the device and inode of a file that
+// exists, else the absolute path it would be created at.
+struct FileKey {
+    bool exists = false;
+    dev_t dev = 0;
+    ino_t ino = 0;
+    std::string path;
+    bool operator==(const FileKey& o) const {
+        return exists == o.exists && (exists ? dev == o.dev && ino == o.ino : path == o.path);
+    }
+};
+
+// The key of a regular file, or of a path where one would be created;
+// nothing for "-" and for devices and pipes.
+std::optional<FileKey> file_key(const std::string& path) {
+    if (path.empty() || path == "-") return std::nullopt;
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0) {
+        if (!S_ISREG(st.st_mode)) return std::nullopt;
+        return FileKey{true, st.st_dev, st.st_ino, {}};
+    }
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    return FileKey{false, 0, 0, ec ? path : p.lexically_normal().string()};
+}
+
+}  // namespace
+
+void check_output_paths(const std::vector<NamedPath>& inputs,
+                        const std::vector<NamedPath>& outputs) {
+    std::vector<std::pair<const NamedPath*, FileKey>> seen;
+    for (const auto& in : inputs)
+        if (auto k = file_key(in.path); k && k->exists) seen.emplace_back(&in, *k);
+    const std::size_t n_inputs = seen.size();
+    for (const auto& out : outputs) {
+        const auto k = file_key(out.path);
+        if (!k) continue;
+        for (std::size_t i = 0; i < seen.size(); ++i) {
+            if (!(seen[i].second == *k)) continue;
+            const NamedPath& other = *seen[i].first;
+            if (i < n_inputs)
+                throw std::invalid_argument("the " + out.what + " '" + out.path + "' is the " +
+                                            other.what + " '" + other.path +
+                                            "': writing it would destroy the input; give the " +
+                                            out.what + " another path");
+            throw std::invalid_argument("the " + other.what + " '" + other.path + "' and the " +
+                                        out.what + " '" + out.path +
+                                        "' are the same file: give each its own path");
+        }
+        seen.emplace_back(&out, *k);
+    }
+}
+
+void flush_stdout() {
+    errno = 0;
+    std::cout.flush();
+    const bool lost = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+    if (lost) throw std::runtime_error("cannot write the standard output" + reason(errno));
+}
+
+}  // namespace rota::sim

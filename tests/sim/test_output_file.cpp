@@ -1,0 +1,107 @@
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "output_file.h"
+
+using namespace rota::sim;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        std::string t = (fs::temp_directory_path() / "rota_output_file_XXXXXX").string();
+        path = mkdtemp(t.data());
+    }
+    ~TempDir() { fs::remove_all(path); }
+    std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+std::string slurp(const std::string& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void spit(const std::string& p, const std::string& text) {
+    std::ofstream(p) << text;
+}
+
+std::size_t entries(const fs::path& dir) {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {}));
+}
+
+}  // namespace
+
+TEST_CASE("an output replaces the file at its path only when committed") {
+    TempDir d;
+    spit(d / "r.csv", "old\n");
+    {
+        OutputFile f(d / "r.csv", "jobs CSV");
+        f.out() << "new\n";
+        CHECK(slurp(d / "r.csv") == "old\n");  // still the last run's
+        f.commit();
+    }
+    CHECK(slurp(d / "r.csv") == "new\n");
+    CHECK(entries(d.path) == 1);  // no temporary left
+}
+
+TEST_CASE("an output never committed leaves the old file and no temporary") {
+    TempDir d;
+    spit(d / "r.csv", "old\n");
+    {
+        OutputFile f(d / "r.csv", "jobs CSV");
+        f.out() << "half";
+    }
+    CHECK(slurp(d / "r.csv") == "old\n");
+    CHECK(entries(d.path) == 1);
+}
+
+TEST_CASE("an output through a symbolic link replaces the link's target") {
+    TempDir d;
+    spit(d / "target.csv", "old\n");
+    fs::create_symlink(d / "target.csv", d / "link.csv");
+    OutputFile f(d / "link.csv", "jobs CSV");
+    f.out() << "new\n";
+    f.commit();
+    CHECK(fs::is_symlink(d / "link.csv"));
+    CHECK(slurp(d / "target.csv") == "new\n");
+}
+
+TEST_CASE("an output in a missing directory is refused when opened") {
+    TempDir d;
+    CHECK_THROWS_WITH(OutputFile(d / "no/r.csv", "jobs CSV"),
+                      "cannot write the jobs CSV '" + (d / "no/r.csv") + "'");
+}
+
+TEST_CASE("an output that cannot be written whole is an error at commit") {
+    if (access("/dev/full", W_OK) != 0) return;
+    OutputFile f("/dev/full", "SWF output");
+    f.out() << std::string(1 << 16, 'x');
+    CHECK_THROWS_WITH(f.commit(), Catch::StartsWith("cannot write the SWF output '/dev/full'"));
+}
+
+TEST_CASE("an output that is an input or another output is refused naming both") {
+    TempDir d;
+    spit(d / "t.swf", "; MaxProcs: 4\n");
+    const std::vector<NamedPath> in{{"trace", d / "t.swf"}};
+    CHECK_THROWS_WITH(
+        check_output_paths(in, {{"jobs CSV", d.path.string() + "/./t.swf"}}),
+        Catch::Contains("the jobs CSV '" + d.path.string() + "/./t.swf' is the trace"));
+    fs::create_symlink(d / "t.swf", d / "alias.swf");
+    CHECK_THROWS_WITH(check_output_paths(in, {{"summary JSON", d / "alias.swf"}}),
+                      Catch::Contains("is the trace"));
+    CHECK_THROWS_WITH(
+        check_output_paths(in, {{"jobs CSV", d / "o.out"}, {"SWF output", d / "o.out"}}),
+        Catch::Contains("and the SWF output '" + (d / "o.out") + "' are the same file"));
+    CHECK_NOTHROW(check_output_paths(in, {{"jobs CSV", d / "a.csv"}, {"SWF output", d / "b.swf"}}));
+    // Streams are not files to destroy: the standard output twice is fine.
+    CHECK_NOTHROW(check_output_paths({{"trace", "-"}},
+                                     {{"jobs CSV", "/dev/stdout"}, {"SWF output", "/dev/stdout"}}));
+}
