@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -332,6 +334,69 @@ using Output = std::unique_ptr<OutputFile>;
 
 Output open_output(const std::string& path, const char* what) {
     return std::make_unique<OutputFile>(path, what);
+}
+
+// A flag typed on the command line that no run of this command reads is an
+// error naming it, as `rota generate` has it (docs/reliability.md: a flag
+// given is never silently ignored). Only flags: a file's keys may be
+// broader on purpose (a sweep writes its seed key into every run's file).
+// A flag counts as read when any of the policies reads it; `custom` takes
+// its tables from the file and may read any of them.
+void refuse_unread_flags(const RunConfig& rc, const std::function<bool(const char*)>& given) {
+    const std::vector<std::string> policies =
+        rc.policies.empty() ? std::vector<std::string>{"fcfs", "easy", "conservative"}
+                            : rc.policies;
+    const auto any = [&](auto pred) { return std::any_of(policies.begin(), policies.end(), pred); };
+    const bool custom = any([](const std::string& p) { return p == "custom"; });
+    const auto listed = [&] {
+        std::string s;
+        for (const auto& p : policies) s += (s.empty() ? "" : ", ") + p;
+        return s;
+    };
+    const auto refuse = [&](const char* flag, const std::string& why) {
+        if (given(flag)) throw ConfigError(std::string(flag) + ": " + why);
+    };
+    if (!rc.trace.empty())
+        for (const char* f : {"--jobs", "--seed"})
+            refuse(f, "has no effect on a trace (--trace " + rc.trace +
+                          "): it is for the generated workload");
+    const bool gang = any([](const std::string& p) { return is_gang_preset(p); });
+    // The context-switch overhead is the simulator's: a custom file's rows pay it too.
+    if (!gang && !custom)
+        refuse("--cs-overhead",
+               "is read only by the gang presets gs, bgs, mgs and mbgs and custom; the policies "
+               "here are " +
+                   listed());
+    if (!gang)
+        for (const char* f : {"--mpl", "--slice"})
+            refuse(
+                f,
+                "is read only by the gang presets gs, bgs, mgs and mbgs; the policies here are " +
+                    listed());
+    if (!any([](const std::string& p) { return p == "mgs" || p == "mbgs"; }))
+        for (const char* f : {"--migration-cost", "--migration-q"})
+            refuse(f,
+                   "is read only by the presets with migration, mgs and mbgs; the policies here "
+                   "are " +
+                       listed());
+    if (!any([](const std::string& p) { return p == "fpfs"; }))
+        refuse("--max-jumps", "is read only by the preset fpfs; the policies here are " + listed());
+    if (!custom && !any([](const std::string& p) { return is_malleable_policy(p); }))
+        for (const char* f :
+             {"--min-pct", "--exec-model", "--adapt-latency", "--adapt-per-byte", "--mpl-limit"})
+            refuse(f,
+                   "is read only by the malleable policies (seed 004) and custom; the policies "
+                   "here are " +
+                       listed());
+    if (!custom && !any([](const std::string& p) { return p == "classes"; }))
+        for (const char* f : {"--interactive-procs", "--interactive-time"})
+            refuse(f,
+                   "is read only by the job classes (classes) and custom; the policies here are " +
+                       listed());
+    if (rc.arrival_rate <= 0 && rc.queue_length <= 0)
+        refuse("--arrival-seed",
+               "seeds the arrivals of --arrival-rate or --queue-length; "
+               "neither is given");
 }
 
 // The files `rota simulate` reads: no output may be one of them.
@@ -1586,6 +1651,7 @@ int run(int argc, char** argv) {
         if (confidence >= 0) rc.confidence = confidence;
         if (!stop_on.empty()) rc.stop_on = stop_on;
         check_statistics(rc);
+        refuse_unread_flags(rc, given);
         return run_simulate(std::move(rc), prov);
     } catch (const ConfigError& e) {
         std::cerr << "rota: error: " << e.what() << "\n";
