@@ -10,9 +10,23 @@
 #include <set>
 #include <sstream>
 
+#include "output_file.h"
 #include "run_config.h"
 
 namespace rota::sim {
+
+void write_sweep_file(const std::string& path, const char* what,
+                      const std::function<void(std::ostream&)>& body) {
+    try {
+        OutputFile f(path, what);
+        body(f.out());
+        f.commit();
+    } catch (const SweepError&) {
+        throw;
+    } catch (const std::runtime_error& e) {
+        throw SweepError(e.what());
+    }
+}
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -454,19 +468,16 @@ void write_plan(const SweepPlan& p, const std::string& dir) {
         if (a != b)
             fail("'" + dir + "' holds the plan of another sweep; use another folder or remove it");
     }
-    {
-        std::ofstream f(d / "plan.json");
-        if (!f) fail("cannot write '" + (d / "plan.json").string() + "'");
-        f << j.dump(1) << "\n";
-    }
+    write_sweep_file((d / "plan.json").string(), "sweep plan",
+                     [&](std::ostream& f) { f << j.dump(1) << "\n"; });
     for (const auto& r : p.runs) {
         const fs::path rd = run_dir(dir, r.index);
         fs::create_directories(rd, ec);
         if (ec) fail("cannot create '" + rd.string() + "': " + ec.message());
-        std::ofstream f(rd / "run.toml");
-        if (!f) fail("cannot write '" + (rd / "run.toml").string() + "'");
-        f << "# run " << r.index << " of sweep '" << p.name << "' (" << p.source << ")\n"
-          << run_config_table(p, r) << "\n";
+        write_sweep_file((rd / "run.toml").string(), "run configuration", [&](std::ostream& f) {
+            f << "# run " << r.index << " of sweep '" << p.name << "' (" << p.source << ")\n"
+              << run_config_table(p, r) << "\n";
+        });
     }
 }
 

@@ -12,7 +12,9 @@
 #include <toml++/toml.h>
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -24,6 +26,12 @@ class SweepError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
+
+// Writes one of a sweep's files whole or not at all (sim/output_file.h):
+// a full disk or a failed write is a SweepError naming the file, and the
+// file that was there is kept. `what` names it in messages.
+void write_sweep_file(const std::string& path, const char* what,
+                      const std::function<void(std::ostream&)>& body);
 
 // One run: where it sits on every axis. Values are JSON scalars.
 struct SweepRun {

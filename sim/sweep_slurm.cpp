@@ -88,11 +88,8 @@ std::string write_slurm(const SweepPlan& p, const std::string& dir, const std::s
     fs::create_directories(fs::path(dir) / "slurm", ec);
     if (ec) throw SweepError("cannot create '" + dir + "/slurm': " + ec.message());
     const fs::path f = fs::path(dir) / "sweep.sbatch";
-    {
-        std::ofstream out(f);
-        if (!out) throw SweepError("cannot write '" + f.string() + "'");
-        out << slurm_script(p, dir, rota);
-    }
+    write_sweep_file(f.string(), "Slurm batch script",
+                     [&](std::ostream& out) { out << slurm_script(p, dir, rota); });
     fs::permissions(f, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add, ec);
     return f.string();
 }

@@ -176,9 +176,7 @@ SweepTable collect_table(const SweepPlan& plan, const std::string& dir) {
 void write_table(const SweepPlan& plan, const SweepTable& t, const std::string& dir) {
     const fs::path d(dir);
     const auto ci_name = fmt::format("ci{:g}", plan.confidence * 100);
-    {
-        std::ofstream f(d / "table.csv");
-        if (!f) throw SweepError("cannot write '" + (d / "table.csv").string() + "'");
+    write_sweep_file((d / "table.csv").string(), "sweep table", [&](std::ostream& f) {
         if (plan.has_traces) f << "trace,";
         f << "policy";
         for (const auto& c : plan.columns) f << "," << csv_field(c);
@@ -201,10 +199,8 @@ void write_table(const SweepPlan& plan, const SweepTable& t, const std::string& 
                   << (s.n >= 2 ? num(s.sd) : "");
             f << "\n";
         }
-    }
-    {
-        std::ofstream f(d / "runs.csv");
-        if (!f) throw SweepError("cannot write '" + (d / "runs.csv").string() + "'");
+    });
+    write_sweep_file((d / "runs.csv").string(), "sweep runs table", [&](std::ostream& f) {
         f << "run,";
         if (plan.has_traces) f << "trace,";
         f << "policy";
@@ -223,7 +219,7 @@ void write_table(const SweepPlan& plan, const SweepTable& t, const std::string& 
                 f << "," << (r["metrics"][m].is_null() ? "" : num(r["metrics"][m].get<double>()));
             f << "\n";
         }
-    }
+    });
     json j = {{"name", plan.name},         {"confidence", plan.confidence},
               {"columns", plan.columns},   {"has_traces", plan.has_traces},
               {"metrics", t.metrics},      {"seeds", plan.seeds},
@@ -250,9 +246,8 @@ void write_table(const SweepPlan& plan, const SweepTable& t, const std::string& 
                              {"metrics", stats}});
     }
     j["runs"] = t.runs;
-    std::ofstream f(d / "table.json");
-    if (!f) throw SweepError("cannot write '" + (d / "table.json").string() + "'");
-    f << j.dump(1) << "\n";
+    write_sweep_file((d / "table.json").string(), "sweep table",
+                     [&](std::ostream& f) { f << j.dump(1) << "\n"; });
 }
 
 }  // namespace rota::sim

@@ -319,3 +319,28 @@ TEST_CASE("sweep --slurm: the array runs under a real Slurm controller", "[sweep
     CHECK(t.rows.size() == 4);
     fs::remove_all(d);
 }
+
+TEST_CASE("sweep: a file is written whole or not at all") {
+    const fs::path d = temp_dir("whole");
+    const std::string path = (d / "table.csv").string();
+    std::ofstream(path) << "old\n";
+    // A failure while it is written keeps the file that was there.
+    CHECK_THROWS_AS(write_sweep_file(path, "sweep table",
+                                     [](std::ostream& f) {
+                                         f << "new,half";
+                                         throw SweepError("stopped");
+                                     }),
+                    SweepError);
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    CHECK(line == "old");
+    // A write that fails (a full disk) is an error naming the file.
+    CHECK_THROWS_WITH(write_sweep_file("/dev/full", "sweep table",
+                                       [](std::ostream& f) { f << std::string(1 << 16, 'x'); }),
+                      Catch::Contains("/dev/full"));
+    write_sweep_file(path, "sweep table", [](std::ostream& f) { f << "new\n"; });
+    std::ifstream again(path);
+    std::getline(again, line);
+    CHECK(line == "new");
+}
