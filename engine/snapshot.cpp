@@ -8,13 +8,17 @@
 // the circuit breaker. The profiles, the job index and the expiry heap are
 // derived and rebuilt. Slots are kept because the matrix records them and
 // the order of a slab scan (jobs_on_node) follows them.
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "error.h"
 #include "scheduler.h"
@@ -76,45 +80,87 @@ std::string name_field(const std::string& s) {
     return o;
 }
 
-// One record: its keyword, then whitespace-separated fields.
+// The bounds of a time field: times the engine computes with (start plus
+// window, now minus submit) must not overflow, so a snapshot's times stay
+// in the axis a live engine uses (submits refuse estimates past a quarter
+// of it). "No time" and "never" are the two ends of int64.
+constexpr Time kTimeBound = kForever / 4;
+
+// One record: its keyword, then fields separated by one space. Every field
+// must read back exactly as the writer writes it (no sign, no leading zero,
+// no decimal double): a snapshot that is accepted is then exactly the engine
+// it describes, and one written by another program is refused, not guessed.
 struct Record {
     std::istringstream in;
     std::string line;
-    explicit Record(std::string l) : in(l), line(std::move(l)) {}
-    std::int64_t i64() {
-        std::string t;
-        if (!(in >> t)) bad("record '" + line.substr(0, 40) + "' is short");
-        char* end = nullptr;
-        errno = 0;
-        const long long v = std::strtoll(t.c_str(), &end, 10);
-        if (*end || errno) bad("'" + t + "' is not an integer in '" + line.substr(0, 40) + "'");
-        return v;
-    }
-    std::uint64_t u64() {
-        std::string t;
-        if (!(in >> t)) bad("record '" + line.substr(0, 40) + "' is short");
-        char* end = nullptr;
-        errno = 0;
-        const unsigned long long v = std::strtoull(t.c_str(), &end, 10);
-        if (*end || errno || t[0] == '-') bad("'" + t + "' is not a count");
-        return v;
-    }
-    double f64() {
-        std::string t;
-        if (!(in >> t)) bad("record '" + line.substr(0, 40) + "' is short");
-        char* end = nullptr;
-        const double v = std::strtod(t.c_str(), &end);
-        if (*end) bad("'" + t + "' is not a number");
-        return v;
-    }
-    bool more() {
-        in >> std::ws;
-        return in.peek() != std::char_traits<char>::eof();
+    explicit Record(std::string l) : in(l), line(std::move(l)) {
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            const auto c = static_cast<unsigned char>(line[i]);
+            if (c < 0x21 && !(c == ' ' && i > 0 && i + 1 < line.size() && line[i - 1] != ' '))
+                bad(c == ' ' ? "fields not separated by exactly one space"
+                             : "byte " + std::to_string(c) + " at column " + std::to_string(i + 1) +
+                                   " (not ASCII text)");
+            if (c > 0x7e)
+                bad("byte " + std::to_string(c) + " at column " + std::to_string(i + 1) +
+                    " (not ASCII text)");
+        }
     }
     std::string word() {
         std::string t;
         if (!(in >> t)) bad("record '" + line.substr(0, 40) + "' is short");
         return t;
+    }
+    std::int64_t i64() {
+        const std::string t = word();
+        char* end = nullptr;
+        errno = 0;
+        const long long v = std::strtoll(t.c_str(), &end, 10);
+        if (*end || errno || std::to_string(v) != t)
+            bad("'" + t.substr(0, 40) + "' is not an integer");
+        return v;
+    }
+    // An integer in [lo, hi]: fields narrower than int64 are checked before
+    // they are narrowed, so that 2^32 + 2 is not read as 2.
+    std::int64_t in_range(const char* what, std::int64_t lo, std::int64_t hi) {
+        const std::int64_t v = i64();
+        if (v < lo || v > hi)
+            bad(std::string(what) + " " + std::to_string(v) + " is outside " + std::to_string(lo) +
+                ".." + std::to_string(hi));
+        return v;
+    }
+    std::int32_t i32(const char* what, std::int64_t lo = INT32_MIN, std::int64_t hi = INT32_MAX) {
+        return static_cast<std::int32_t>(in_range(what, lo, hi));
+    }
+    // A time: none, never, or within the engine's time axis.
+    Time time(const char* what) {
+        const std::int64_t v = i64();
+        if (v != kNoTime && v != kForever && (v < -kTimeBound || v > kTimeBound))
+            bad(std::string(what) + " " + std::to_string(v) + " is outside the time axis");
+        return v;
+    }
+    std::uint64_t u64() {
+        const std::string t = word();
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long v = std::strtoull(t.c_str(), &end, 10);
+        if (*end || errno || t[0] == '-' || std::to_string(v) != t)
+            bad("'" + t.substr(0, 40) + "' is not a count");
+        return v;
+    }
+    bool flag(const char* what) { return in_range(what, 0, 1) != 0; }
+    // A double as the writer writes it (%a); finite: no NaN or infinity is
+    // ever written, and one would break the orders that sort by it.
+    double f64() {
+        const std::string t = word();
+        char* end = nullptr;
+        const double v = std::strtod(t.c_str(), &end);
+        if (*end || !std::isfinite(v) || hex(v) != t)
+            bad("'" + t.substr(0, 40) + "' is not a finite hexadecimal number");
+        return v;
+    }
+    bool more() {
+        in >> std::ws;
+        return in.peek() != std::char_traits<char>::eof();
     }
     std::string name() {
         const std::string t = word();
@@ -133,18 +179,40 @@ struct Record {
         return o;
     }
     void expect(const char* w) {
-        if (word() != w) bad("record '" + line.substr(0, 40) + "' lacks '" + w + "'");
+        const std::string t = word();
+        if (t != w) bad("'" + t.substr(0, 40) + "' where '" + w + "' belongs");
     }
     std::size_t count(std::size_t most) {
         const std::uint64_t n = u64();
-        if (n > most) bad("a count of " + std::to_string(n) + " is too large");
+        if (n > most)
+            bad("a count of " + std::to_string(n) + " is more than " + std::to_string(most));
         return static_cast<std::size_t>(n);
     }
     void done() {
         std::string t;
-        if (in >> t) bad("record '" + line.substr(0, 40) + "' has extra field '" + t + "'");
+        if (in >> t) bad("extra field '" + t.substr(0, 40) + "'");
     }
 };
+
+// Node runs (of a job, of the class reservation's set) inside a machine of
+// `procs` nodes, no node twice.
+std::int64_t check_runs(const std::vector<NodeRun>& runs, std::int32_t procs,
+                        const std::string& whose) {
+    std::vector<NodeRun> sorted = runs;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
+    std::int64_t held = 0, next = 0;
+    for (const NodeRun& r : sorted) {
+        if (r.count <= 0 || r.first < 0 || r.first > procs - r.count)
+            bad(whose + ": node run " + std::to_string(r.first) + "+" + std::to_string(r.count) +
+                " is outside the machine's " + std::to_string(procs) + " nodes");
+        if (r.first < next)
+            bad(whose + ": node " + std::to_string(r.first) + " is in two of its runs");
+        next = r.first + r.count;
+        held += r.count;
+    }
+    return held;
+}
 
 const char* state_word(JobState s) {
     return job_state_name(s);
@@ -186,17 +254,20 @@ void UsageBook::load_line(const std::string& text) {
     const std::string kw = r.word();
     Account* a;
     if (kw == "usage-total") {
+        if (!ids_.empty()) bad("usage-total after a user's usage record");
         version_ = r.u64();
         a = &total_;
     } else {
-        const auto user = static_cast<std::int32_t>(r.i64());
+        if (kw != "usage") bad("'" + kw.substr(0, 40) + "' where 'usage' belongs");
+        const auto user = r.i32("user");
         if (find(user)) bad("user " + std::to_string(user) + " has two usage records");
         a = &account(user);
     }
     a->settled = r.f64();
-    a->at = r.i64();
-    a->procs = static_cast<std::int32_t>(r.i64());
-    a->jobs = static_cast<std::int32_t>(r.i64());
+    a->at = r.in_range("settled at", 0, kTimeBound);
+    // Checked against the running jobs once they are read (restore).
+    a->procs = r.i32("processors");
+    a->jobs = r.i32("jobs");
     r.done();
 }
 
@@ -427,8 +498,10 @@ void Scheduler::restore(const std::string& text) {
         if (text.compare(0, m, kMagic) != 0)
             bad("it does not begin with '" + std::string(kMagic) + "' (not a rota snapshot)");
         Record head(text.substr(0, text.find('\n')));
-        head.word();
+        if (head.word() != kMagic)
+            bad("it does not begin with '" + std::string(kMagic) + "' (not a rota snapshot)");
         const std::int64_t v = head.i64();
+        head.done();
         if (v != kFormat)
             bad("format version " + std::to_string(v) + "; this library reads version " +
                 std::to_string(kFormat) + (v > kFormat ? " (written by a newer rota)" : ""));
@@ -444,7 +517,12 @@ void Scheduler::restore(const std::string& text) {
     }
     std::istringstream lines(text);
     std::string line;
+    // Where the reader is, for the message of any error.
+    std::size_t lineno = 1;
+    std::string record = kMagic;
     auto next = [&](const char* kw) {
+        record = kw;
+        ++lineno;
         if (!std::getline(lines, line))
             bad(std::string("truncated before the '") + kw + "' record");
         Record r(line);
@@ -452,471 +530,566 @@ void Scheduler::restore(const std::string& text) {
         return r;
     };
     std::getline(lines, line);  // the magic line, checked above
-
-    {
-        Record r = next("machine");
-        auto mismatch = [&](const std::string& what, const std::string& snap,
-                            const std::string& conf) {
-            throw Error(Errc::config, "snapshot: its " + what + " is " + snap +
-                                          ", the configuration's " + conf +
-                                          ": a snapshot restores only onto the same machine "
-                                          "and mode");
+    try {
+        {
+            Record r = next("machine");
+            auto mismatch = [&](const std::string& what, const std::string& snap,
+                                const std::string& conf) {
+                throw Error(Errc::config, "snapshot: its " + what + " is " + snap +
+                                              ", the configuration's " + conf +
+                                              ": a snapshot restores only onto the same machine "
+                                              "and mode");
+            };
+            const auto procs = r.i64();
+            if (procs != cfg_.procs)
+                mismatch("node count", std::to_string(procs), std::to_string(cfg_.procs));
+            const auto rows = r.i64();
+            if (rows != cfg_.rows)
+                mismatch("rows", std::to_string(rows), std::to_string(cfg_.rows));
+            const auto backfill = r.flag("backfill");
+            if ((backfill != 0) != cfg_.backfill)
+                mismatch("backfill", backfill ? "on" : "off", cfg_.backfill ? "on" : "off");
+            const auto depth = r.i64();
+            if (depth != cfg_.reservation_depth)
+                mismatch("reservation depth (mode)", std::to_string(depth),
+                         std::to_string(cfg_.reservation_depth));
+            std::string pools, conf;
+            for (std::size_t i = 0, n = r.count(1024); i < n; ++i) {
+                pools += " " + r.word();
+                pools += "=" + std::to_string(r.i64());
+            }
+            for (const auto& p : cfg_.pools)
+                conf += " " + escaped(p.name) + "=" + std::to_string(p.capacity);
+            if (pools != conf)
+                mismatch("pools", pools.empty() ? "none" : "{" + pools + " }",
+                         conf.empty() ? "none" : "{" + conf + " }");
+            std::string clusters;
+            conf.clear();
+            for (std::size_t i = 0, n = r.count(1 << 20); i < n; ++i) {
+                clusters += " " + r.word();
+                clusters += "=" + std::to_string(r.i64());
+            }
+            for (const auto& c : cfg_.clusters)
+                conf += " " + escaped(c.name) + "=" + std::to_string(c.nodes);
+            if (clusters != conf)
+                mismatch("clusters", clusters.empty() ? "none" : "{" + clusters + " }",
+                         conf.empty() ? "none" : "{" + conf + " }");
+            const auto classes = r.i64();
+            const auto have = cfg_.classes.enabled
+                                  ? static_cast<std::int64_t>(cfg_.classes.base.classes.size())
+                                  : 0;
+            if (classes != have)
+                mismatch("job classes", classes ? std::to_string(classes) : "none",
+                         have ? std::to_string(have) : "none");
+            const auto malleable = r.flag("malleable");
+            if ((malleable != 0) != cfg_.malleable.enabled)
+                mismatch("[malleable]", malleable ? "on" : "off",
+                         cfg_.malleable.enabled ? "on" : "off");
+            const std::string packing = r.more() ? r.word() : "first_fit";
+            if (packing != "first_fit" && packing != "buddy")
+                bad("unknown packing '" + packing + "'");
+            const std::string have_packing = cfg_.packing == Packing::buddy ? "buddy" : "first_fit";
+            if (packing != have_packing) mismatch("gang.packing", packing, have_packing);
+            r.done();
+        }
+        {
+            Record r = next("clock");
+            now_ = r.in_range("clock", 0, kTimeBound);
+            next_seq_ = r.u64();
+            r.done();
+        }
+        std::int64_t head = -1;
+        {
+            Record r = next("walk");
+            held_until_ = r.time("held_until");
+            next_rekey_ = r.time("next_rekey");
+            rescan_ = r.flag("rescan");
+            scanned_ = r.count(std::size_t{1} << 40);
+            head = r.in_range("head", -1, INT32_MAX);
+            next_reservation_ = r.time("next_reservation");
+            dirty_ = r.flag("dirty");
+            gain_epoch_ = r.u64();
+            r.done();
+        }
+        {
+            Record r = next("slices");
+            active_row_ = r.i32("active row", 0, cfg_.rows - 1);
+            slice_end_ = r.time("slice end");
+            budget_slice_ = r.u64();
+            migrated_in_slice_ = r.in_range("migrated", 0, INT32_MAX);
+            r.done();
+        }
+        {
+            Record r = next("rowgain");
+            const std::size_t n = r.count(1024);
+            if (n != row_gain_.size()) bad("rowgain has " + std::to_string(n) + " rows");
+            for (auto& g : row_gain_) g = r.u64();
+            r.done();
+        }
+        for (int h = 0; h < kHookCount; ++h) {
+            Record r = next("hook");
+            const auto k = static_cast<std::size_t>(h);
+            const std::string name = r.word();
+            if (name != hook_name(static_cast<Hook>(h)))
+                bad("hook record '" + name + "' where '" + hook_name(static_cast<Hook>(h)) +
+                    "' belongs");
+            HookStats& st = counters_.hooks[k];
+            failing_[k] = r.i32("failures in a row", 0);
+            quarantines_[k] = r.i32("quarantines", 0);
+            quarantine_end_[k] = r.time("quarantine end");
+            logged_failures_[k] = static_cast<std::uint32_t>(r.in_range("logged", 0, UINT32_MAX));
+            st.calls = r.u64();
+            st.failures = r.u64();
+            st.nanoseconds = r.u64();
+            st.skipped = r.u64();
+            st.quarantined = r.flag("quarantined");
+            r.done();
+        }
+        {
+            Record r = next("counters");
+            Counters& c = counters_;
+            std::uint64_t* cs[] = {
+                &c.passes,     &c.submitted,        &c.started,           &c.backfilled,
+                &c.finished,   &c.killed,           &c.rejected,          &c.cancelled,
+                &c.migrations, &c.migrated_tasks,   &c.window_extensions, &c.requeued,
+                &c.adopted,    &c.harvest_attempts, &c.harvests,          &c.grows,
+                &c.shrinks,    &c.preemptions,      &c.swap_ins,          &c.class_reservations,
+                &c.rekeys,     &c.resorts,          &c.reservations_moved};
+            // 22 counters before reservations_moved was added: it reads as 0.
+            const std::size_t n = r.count(1024);
+            if (n != std::size(cs) && n != std::size(cs) - 1)
+                bad("the counters record has the wrong length");
+            c.reservations_moved = 0;
+            for (std::size_t i = 0; i < n; ++i) *cs[i] = r.u64();
+            r.done();
+        }
+        // Usage records, then the node states.
+        for (record = "usage";;) {
+            if (!std::getline(lines, line)) bad("truncated in the usage records");
+            ++lineno;
+            if (line.compare(0, 5, "usage") != 0) break;
+            usage_.load_line(line);
+        }
+        record = "nodes";
+        {
+            Record r(line);
+            r.expect("nodes");
+            const std::size_t n = r.count(static_cast<std::size_t>(cfg_.procs));
+            if (n != 0 && n != static_cast<std::size_t>(cfg_.procs))
+                bad("nodes has the wrong length");
+            if (n) {
+                const std::string st = r.word();
+                if (st.size() != n) bad("nodes has the wrong length");
+                node_state_.resize(n);
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (st[i] != 'u' && st[i] != 'd' && st[i] != 'o')
+                        bad("node state '" + st.substr(i, 1) + "'");
+                    node_state_[i] = st[i] == 'u'   ? NodeState::up
+                                     : st[i] == 'd' ? NodeState::draining
+                                                    : NodeState::out;
+                }
+            }
+            r.done();
+        }
+        std::size_t slots = 0;
+        {
+            Record r = next("slots");
+            // Each slot takes at least two bytes of the text (a free entry or a
+            // job record): a larger count is an edit, not a table to allocate.
+            slots = r.count(std::min(std::size_t{1} << 31, text.size() / 2));
+            r.done();
+        }
+        auto slot = [&](Record& r) {
+            const std::uint64_t s = r.u64();
+            if (s >= slots) bad("slot " + std::to_string(s) + " is outside the slab");
+            return static_cast<Slot>(s);
         };
-        const auto procs = r.i64();
-        if (procs != cfg_.procs)
-            mismatch("node count", std::to_string(procs), std::to_string(cfg_.procs));
-        const auto rows = r.i64();
-        if (rows != cfg_.rows) mismatch("rows", std::to_string(rows), std::to_string(cfg_.rows));
-        const auto backfill = r.i64();
-        if ((backfill != 0) != cfg_.backfill)
-            mismatch("backfill", backfill ? "on" : "off", cfg_.backfill ? "on" : "off");
-        const auto depth = r.i64();
-        if (depth != cfg_.reservation_depth)
-            mismatch("reservation depth (mode)", std::to_string(depth),
-                     std::to_string(cfg_.reservation_depth));
-        std::string pools, conf;
-        for (std::size_t i = 0, n = r.count(1024); i < n; ++i) {
-            pools += " " + r.word();
-            pools += "=" + std::to_string(r.i64());
+        jobs_.assign(slots, Job{});
+        std::vector<char> used(slots, 0);
+        {
+            Record r = next("free");
+            free_slots_.resize(r.count(slots));
+            for (Slot& s : free_slots_) {
+                s = slot(r);
+                if (used[s]) bad("slot " + std::to_string(s) + " is listed twice");
+                used[s] = 3;  // free: no job, in no list
+            }
+            r.done();
         }
-        for (const auto& p : cfg_.pools)
-            conf += " " + escaped(p.name) + "=" + std::to_string(p.capacity);
-        if (pools != conf)
-            mismatch("pools", pools.empty() ? "none" : "{" + pools + " }",
-                     conf.empty() ? "none" : "{" + conf + " }");
-        std::string clusters;
-        conf.clear();
-        for (std::size_t i = 0, n = r.count(1 << 20); i < n; ++i) {
-            clusters += " " + r.word();
-            clusters += "=" + std::to_string(r.i64());
+        Matrix& m = machine_.matrix();
+        std::unordered_set<std::uint64_t> seqs;  // arrival order: no two jobs tie
+        for (std::size_t live = slots - free_slots_.size(); live > 0; --live) {
+            Record r = next("job");
+            const Slot s = slot(r);
+            if (used[s]++) bad("slot " + std::to_string(s) + " is listed twice");
+            Job& j = jobs_[s];
+            JobSpec& sp = j.spec;
+            sp.id = r.in_range("id", 0, INT64_MAX);
+            record = "job " + std::to_string(sp.id);
+            j.state = state_of(r.word());
+            sp.estimate = r.in_range("estimate", 1, kTimeBound / cfg_.rows);
+            sp.procs = r.i32("procs", 1, cfg_.procs);
+            sp.user = r.i32("user");
+            sp.priority = r.i32("priority");
+            sp.submitted = r.in_range("submitted", 0, now_);
+            sp.min_procs = r.i32("min_procs", 0, sp.procs);
+            sp.adapt_bytes = r.in_range("adapt_bytes", 0, INT64_MAX);
+            sp.job_class =
+                cfg_.classes.enabled
+                    ? r.i32("job_class", -1,
+                            static_cast<std::int64_t>(cfg_.classes.base.classes.size()) - 1)
+                    : r.i32("job_class", -1, -1);
+            j.submit = r.in_range("submit", 0, now_);
+            j.start = r.time("start");
+            j.reserved_start = r.time("reserved_start");
+            j.reserved_row = static_cast<std::int16_t>(r.i32("reserved_row", -1, cfg_.rows - 1));
+            j.seq = r.u64();
+            j.order_key = r.f64();
+            j.jumps = r.i32("jumps", 0);
+            j.window = r.in_range("window", 1, kTimeBound);
+            j.settled = r.u64();
+            j.cls = static_cast<std::int16_t>(r.i32("class", 0, INT16_MAX));
+            j.wait_from = r.time("wait_from");
+            r.expect("pools");
+            sp.pools.resize(r.count(cfg_.pools.size()));
+            for (auto& v : sp.pools) v = r.in_range("pool amount", 0, INT64_MAX);
+            r.expect("components");
+            // As a submit leaves them: one width per cluster the job spans,
+            // adding up to procs, and none on a machine without clusters.
+            sp.components.resize(r.count(cfg_.clusters.size()));
+            std::int64_t widths = 0;
+            for (auto& v : sp.components) widths += v = r.i32("component width", 1, sp.procs);
+            if (clustered() ? widths != sp.procs : !sp.components.empty())
+                bad("its components add up to " + std::to_string(widths) +
+                    " nodes, not procs = " + std::to_string(sp.procs));
+            r.expect("clusters");
+            j.clusters.resize(r.count(cfg_.clusters.size()));
+            for (auto& v : j.clusters)
+                v = static_cast<std::int16_t>(r.i32("cluster", 0, machine_.clusters() - 1));
+            // The profiles read one cluster per component.
+            if (!j.clusters.empty() && j.clusters.size() != sp.components.size())
+                bad("it is placed on " + std::to_string(j.clusters.size()) + " clusters for " +
+                    std::to_string(sp.components.size()) + " components");
+            r.expect("names");
+            sp.account = r.name();
+            sp.partition = r.name();
+            sp.qos = r.name();
+            for (auto [what, name] :
+                 {std::pair{"account", &sp.account}, std::pair{"partition", &sp.partition},
+                  std::pair{"qos", &sp.qos}})
+                if (const std::string why = bad_name(what, *name); !why.empty())
+                    bad("job " + std::to_string(sp.id) + ": " + why);
+            j.account = names_.intern(sp.account);
+            j.partition = names_.intern(sp.partition);
+            j.qos = names_.intern(sp.qos);
+            r.expect("runs");
+            j.alloc.runs.resize(r.count(static_cast<std::size_t>(cfg_.procs)));
+            for (NodeRun& nr : j.alloc.runs) {
+                nr.first = r.i32("node", 0, cfg_.procs - 1);
+                nr.count = r.i32("run length", 1, cfg_.procs);
+            }
+            const std::int64_t held = check_runs(j.alloc.runs, cfg_.procs, "its runs");
+            r.expect("rows");
+            const std::int64_t home = r.in_range("home row", -1, cfg_.rows - 1);
+            const std::int64_t mask = r.in_range("row mask", 0, (std::int64_t{1} << cfg_.rows) - 1);
+            r.expect("progress");
+            j.work_left = r.f64();
+            j.resized = r.time("resized");
+            j.paused_until = r.time("paused_until");
+            j.harvests = r.i32("harvests", 0);
+            j.waited = r.flag("waited");
+            const std::int64_t alloc_procs = r.in_range("processors", 0, cfg_.procs);
+            r.expect("class");
+            j.used = r.in_range("used", 0, sp.estimate);
+            j.exec_from = r.time("exec_from");
+            j.dnd_end = r.time("dnd_end");
+            j.swapping_until = r.time("swapping_until");
+            j.preemptions = r.i32("preemptions", 0);
+            j.swapped = r.flag("swapped");
+            j.counted_large = r.flag("large");
+            r.done();
+            if (!seqs.insert(j.seq).second)
+                bad("arrival number " + std::to_string(j.seq) + " twice");
+            const std::string who = "job " + std::to_string(sp.id);
+            // Under gang scheduling a window grows by a cycle each time the job
+            // overruns it (extend_overrun_windows); malleable jobs are retimed as
+            // they are resized, and a job of a class holds its place for the
+            // rest of its work plus its swap-in. Otherwise it is the estimate.
+            const bool window_ok = time_sharing() ? j.window >= sp.estimate * cfg_.rows
+                                   : cfg_.malleable.enabled || cfg_.classes.enabled
+                                       ? j.window > 0
+                                       : j.window == sp.estimate;
+            if (!window_ok)
+                bad(who + ": window " + std::to_string(j.window) + " does not fit estimate " +
+                    std::to_string(sp.estimate) + " on " + std::to_string(cfg_.rows) + " rows");
+            if (sp.pools.size() != cfg_.pools.size())
+                bad(who + ": " + std::to_string(sp.pools.size()) +
+                    " pool amounts; the machine has " + std::to_string(cfg_.pools.size()) +
+                    " pools");
+            if (j.seq >= next_seq_)
+                bad(who + ": arrival number " + std::to_string(j.seq) +
+                    " is not below the clock's " + std::to_string(next_seq_));
+            if (!(j.work_left >= 0.0 && j.work_left <= 1.0))
+                bad(who + ": the share of work left is outside 0..1");
+            if (cfg_.classes.enabled &&
+                (j.cls < 0 || static_cast<std::size_t>(j.cls) >= cfg_.classes.base.classes.size()))
+                bad(who + ": class " + std::to_string(j.cls) +
+                    " is not one of the configuration's");
+            if (cfg_.malleable.enabled) {
+                // As a submit checks: its run on its min, and an adaptation,
+                // stay inside the time axis.
+                const auto limit = static_cast<double>(kTimeBound / cfg_.rows);
+                const double longest =
+                    static_cast<double>(sp.estimate) *
+                    exec_factor(cfg_.malleable.exec_model, j.min_procs(), sp.procs);
+                const double cost = static_cast<double>(cfg_.malleable.adapt_latency) +
+                                    cfg_.malleable.adapt_per_byte *
+                                        static_cast<double>(sp.adapt_bytes) /
+                                        static_cast<double>(j.min_procs());
+                if (!(longest <= limit) || !(cost <= limit / 1024))
+                    bad(who + ": its run or adaptation on its min of " +
+                        std::to_string(j.min_procs()) + " processors passes the time axis");
+            }
+            if (clustered() && (j.state == JobState::running || j.reserved()) &&
+                j.clusters.size() != sp.components.size())
+                bad(who + ": " + job_state_name(j.state) +
+                    " but its components are on no clusters");
+            if (j.state == JobState::suspended && !cfg_.classes.enabled)
+                bad(who + ": suspended without [classes]");
+            if (index_.find(sp.id) != JobIndex::kNone) bad(who + " is listed twice");
+            index_.insert(sp.id, s);
+            if (j.state == JobState::running) {
+                // A malleable job runs on anything from its min to its ideal;
+                // under buddy packing one the engine placed holds its block.
+                const bool block = machine_.buddy() && j.alloc.runs.size() == 1 &&
+                                   NodePool::is_buddy_block(j.alloc.runs[0], sp.procs, cfg_.procs);
+                const bool size_ok =
+                    cfg_.malleable.enabled
+                        ? held == alloc_procs && held >= j.min_procs() && held <= sp.procs
+                        : (held == sp.procs || block) && alloc_procs == held;
+                if (!size_ok || j.reserved())
+                    bad(who + ": running on " + std::to_string(held) + " nodes for " +
+                        std::to_string(sp.procs));
+                // A gang-scheduled job may have overrun its window since the
+                // last pass; the next pass extends it.
+                if (j.start < 0 || j.start > now_ || (!time_sharing() && j.estimated_end() <= now_))
+                    bad(who + ": its run does not cover the snapshot's clock");
+                if (home < 0 || home >= cfg_.rows || mask <= 0 ||
+                    mask >= (std::int64_t{1} << cfg_.rows) || !(mask & (std::int64_t{1} << home)))
+                    bad(who + ": its rows (home " + std::to_string(home) + ", mask " +
+                        std::to_string(mask) + ") are not rows of the matrix");
+                for (std::int32_t row = 0; row < cfg_.rows; ++row) {
+                    if (!(mask & (std::int64_t{1} << row))) continue;
+                    if (!m.columns_free(row, j.alloc.runs))
+                        bad(who + ": a cell it runs on is taken twice");
+                    m.place(row, j.alloc.runs, s);
+                }
+                j.alloc.procs = static_cast<std::int32_t>(held);
+                j.alloc.home_row = static_cast<std::int16_t>(home);
+                j.alloc.row_mask = static_cast<std::uint32_t>(mask);
+                // Only the home row's profile holds the window: replicas fill
+                // cells that would otherwise be idle (seed 000 §4.3).
+                if (j.estimated_end() > now_ && keeps_profile()) {
+                    Demand d = demand(j);
+                    d.window = j.estimated_end() - now_;
+                    if (!machine_.fits_at(j.alloc.home_row, d, now_))
+                        bad(who +
+                            ": its run needs more than the machine has left (processors, "
+                            "pools or clusters held by the jobs before it)");
+                    machine_.take(j.alloc.home_row, now_, j.estimated_end(), d);
+                }
+                if (!time_sharing()) expiries_.set({j.estimated_end(), j.seq, s});
+                ++running_count_;
+                if (cfg_.classes.enabled) {  // loaded: owner of its nodes
+                    for (const NodeRun& nr : j.alloc.runs)
+                        std::fill_n(owner_.begin() + nr.first, nr.count, s);
+                    loaded_procs_ += held;
+                    class_loaded_[static_cast<std::size_t>(j.cls)] += held;
+                    if (j.counted_large) large_loaded_ += held;
+                }
+            } else if (held != 0 || home != -1 || mask != 0) {
+                bad(who + ": holds nodes but is " + job_state_name(j.state));
+            }
+            if (j.reserved()) {
+                if (j.state != JobState::queued || j.reserved_row < 0 || j.reserved_start < 0 ||
+                    j.reserved_start + j.window <= now_)
+                    bad(who + ": a reservation it cannot hold");
+                // Exactly where it was: compression only ever moves it earlier,
+                // and a placement from scratch could differ. Never beyond what
+                // the machine has: the passes plan on the profile never going
+                // below zero.
+                if (!machine_.fits_at(j.reserved_row, demand(j), j.reserved_start))
+                    bad(who + ": its reservation at " + std::to_string(j.reserved_start) +
+                        " needs more than the machine has left (processors, pools or "
+                        "clusters held by the jobs before it)");
+                machine_.take(j.reserved_row, j.reserved_start, j.reserved_start + j.window,
+                              demand(j));
+                count_reservation(j.reserved_row, +1);
+            }
         }
-        for (const auto& c : cfg_.clusters)
-            conf += " " + escaped(c.name) + "=" + std::to_string(c.nodes);
-        if (clusters != conf)
-            mismatch("clusters", clusters.empty() ? "none" : "{" + clusters + " }",
-                     conf.empty() ? "none" : "{" + conf + " }");
-        const auto classes = r.i64();
-        const auto have =
-            cfg_.classes.enabled ? static_cast<std::int64_t>(cfg_.classes.base.classes.size()) : 0;
-        if (classes != have)
-            mismatch("job classes", classes ? std::to_string(classes) : "none",
-                     have ? std::to_string(have) : "none");
-        const auto malleable = r.i64();
-        if ((malleable != 0) != cfg_.malleable.enabled)
-            mismatch("[malleable]", malleable ? "on" : "off",
-                     cfg_.malleable.enabled ? "on" : "off");
-        const std::string packing = r.more() ? r.word() : "first_fit";
-        if (packing != "first_fit" && packing != "buddy") bad("unknown packing '" + packing + "'");
-        const std::string have_packing = cfg_.packing == Packing::buddy ? "buddy" : "first_fit";
-        if (packing != have_packing) mismatch("gang.packing", packing, have_packing);
-        r.done();
-    }
-    {
-        Record r = next("clock");
-        now_ = r.i64();
-        next_seq_ = r.u64();
-        r.done();
-        if (now_ < 0 || now_ > kForever / 4)
-            bad("clock " + std::to_string(now_) + " is outside the time axis");
-    }
-    std::int64_t head = -1;
-    {
-        Record r = next("walk");
-        held_until_ = r.i64();
-        next_rekey_ = r.i64();
-        rescan_ = r.i64() != 0;
-        scanned_ = static_cast<std::size_t>(r.u64());
-        head = r.i64();
-        next_reservation_ = r.i64();
-        dirty_ = r.i64() != 0;
-        gain_epoch_ = r.u64();
-        r.done();
-    }
-    {
-        Record r = next("slices");
-        active_row_ = static_cast<std::int32_t>(r.i64());
-        slice_end_ = r.i64();
-        budget_slice_ = r.u64();
-        migrated_in_slice_ = r.i64();
-        r.done();
-        if (active_row_ < 0 || active_row_ >= cfg_.rows)
-            bad("active row " + std::to_string(active_row_) + " is not a row of the matrix");
-    }
-    {
-        Record r = next("rowgain");
-        const std::size_t n = r.count(1024);
-        if (n != row_gain_.size()) bad("rowgain has " + std::to_string(n) + " rows");
-        for (auto& g : row_gain_) g = r.u64();
-        r.done();
-    }
-    for (int h = 0; h < kHookCount; ++h) {
-        Record r = next("hook");
-        const auto k = static_cast<std::size_t>(h);
-        const std::string name = r.word();
-        if (name != hook_name(static_cast<Hook>(h)))
-            bad("hook record '" + name + "' where '" + hook_name(static_cast<Hook>(h)) +
-                "' belongs");
-        HookStats& st = counters_.hooks[k];
-        failing_[k] = static_cast<std::int32_t>(r.i64());
-        quarantines_[k] = static_cast<std::int32_t>(r.i64());
-        quarantine_end_[k] = r.i64();
-        logged_failures_[k] = static_cast<std::uint32_t>(r.u64());
-        st.calls = r.u64();
-        st.failures = r.u64();
-        st.nanoseconds = r.u64();
-        st.skipped = r.u64();
-        st.quarantined = r.i64() != 0;
-        r.done();
-    }
-    {
-        Record r = next("counters");
-        Counters& c = counters_;
-        std::uint64_t* cs[] = {
-            &c.passes,     &c.submitted,        &c.started,           &c.backfilled,
-            &c.finished,   &c.killed,           &c.rejected,          &c.cancelled,
-            &c.migrations, &c.migrated_tasks,   &c.window_extensions, &c.requeued,
-            &c.adopted,    &c.harvest_attempts, &c.harvests,          &c.grows,
-            &c.shrinks,    &c.preemptions,      &c.swap_ins,          &c.class_reservations,
-            &c.rekeys,     &c.resorts,          &c.reservations_moved};
-        // 22 counters before reservations_moved was added: it reads as 0.
-        const std::size_t n = r.count(1024);
-        if (n != std::size(cs) && n != std::size(cs) - 1)
-            bad("the counters record has the wrong length");
-        c.reservations_moved = 0;
-        for (std::size_t i = 0; i < n; ++i) *cs[i] = r.u64();
-        r.done();
-    }
-    // Usage records, then the node states.
-    for (;;) {
-        if (!std::getline(lines, line)) bad("truncated in the usage records");
-        if (line.compare(0, 5, "usage") != 0) break;
-        usage_.load_line(line);
-    }
-    {
-        Record r(line);
-        r.expect("nodes");
-        const std::size_t n = r.count(static_cast<std::size_t>(cfg_.procs));
-        if (n != 0 && n != static_cast<std::size_t>(cfg_.procs)) bad("nodes has the wrong length");
-        if (n) {
-            const std::string st = r.word();
-            if (st.size() != n) bad("nodes has the wrong length");
-            node_state_.resize(n);
+        if (!cfg_.classes.enabled) {
+            // The accounts count the processors and jobs running now: a restored
+            // engine gives them back as its jobs end, and must not go below zero.
+            // (Under [classes] they follow the jobs' loads and swaps instead.)
+            std::unordered_map<std::int32_t, std::pair<std::int64_t, std::int64_t>> running;
+            for (Slot s = 0; s < slots; ++s)
+                if (used[s] == 1 && jobs_[s].state == JobState::running) {
+                    auto& [procs, jobs] = running[jobs_[s].spec.user];
+                    procs += jobs_[s].alloc.procs;
+                    ++jobs;
+                }
+            for (std::int32_t user : usage_.ids()) {
+                const auto it = running.find(user);
+                const auto [procs, jobs] =
+                    it == running.end() ? std::pair<std::int64_t, std::int64_t>{} : it->second;
+                if (usage_.procs(user) != procs || usage_.running(user) != jobs)
+                    bad("user " + std::to_string(user) + "'s usage counts " +
+                        std::to_string(usage_.running(user)) + " running jobs on " +
+                        std::to_string(usage_.procs(user)) + " processors; the job records " +
+                        std::to_string(jobs) + " on " + std::to_string(procs));
+            }
+            for (const auto& entry : running)
+                if (!usage_.known(entry.first))
+                    bad("user " + std::to_string(entry.first) +
+                        " runs jobs but has no usage record");
+        }
+        for (std::size_t i = 0; i < node_state_.size(); ++i)
+            if (node_state_[i] == NodeState::out) {
+                if (!node_idle(static_cast<std::int32_t>(i)))
+                    bad("node " + std::to_string(i) + " is out but runs a job");
+                machine_.node_out(static_cast<std::int32_t>(i), now_);
+            }
+        auto slots_of = [&](const char* kw, JobState st, std::vector<Slot>& out) {
+            Record r = next(kw);
+            out.resize(r.count(slots));
+            for (Slot& s : out) {
+                s = slot(r);
+                if (used[s] != 1 || jobs_[s].state != st)
+                    bad(std::string(kw) + " lists slot " + std::to_string(s) + ", not a " +
+                        job_state_name(st) + " job");
+                used[s] = 2;
+            }
+            r.done();
+        };
+        slots_of("pending", JobState::pending, pending_);
+        slots_of("held", JobState::held, held_);
+        {
+            Record r = next("queue");
+            const std::size_t n = r.count(slots * 8 + 4096);
             for (std::size_t i = 0; i < n; ++i) {
-                if (st[i] != 'u' && st[i] != 'd' && st[i] != 'o')
-                    bad("node state '" + st.substr(i, 1) + "'");
-                node_state_[i] = st[i] == 'u'   ? NodeState::up
-                                 : st[i] == 'd' ? NodeState::draining
-                                                : NodeState::out;
+                const std::string t = r.word();
+                if (t == "-") {
+                    // A tombstone: positions after it stay where the walk left them.
+                    queue_.push_back({0, 1, kForever});
+                    queue_.kill(queue_.span() - 1);
+                    continue;
+                }
+                Record one(t);
+                const Slot s = slot(one);
+                if (used[s] != 1 || jobs_[s].state != JobState::queued)
+                    bad("queue lists slot " + t + ", not a queued job");
+                used[s] = 2;
+                queue_.push_back({s, jobs_[s].spec.procs, jobs_[s].window});
+            }
+            r.done();
+        }
+        // Lists of running jobs (each job at most once per list; a job may be
+        // in several lists).
+        auto running_list = [&](const char* kw, std::vector<Slot>& out) {
+            Record r = next(kw);
+            out.resize(r.count(slots));
+            for (Slot& s : out) {
+                s = slot(r);
+                if (used[s] != 1 || jobs_[s].state != JobState::running)
+                    bad(std::string(kw) + " lists slot " + std::to_string(s) +
+                        ", not a running job once");
+                used[s] = 4;
+            }
+            r.done();
+            for (Slot s : out) used[s] = 1;
+        };
+        running_list("running", running_);
+        // The matrix phases keep every running job in this list; with one row
+        // (and no [classes] or [malleable]) it is not kept.
+        const bool kept = time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled;
+        if (!kept && !running_.empty()) bad("running lists jobs in a mode that keeps no list");
+        if (kept && running_.size() != running_count_)
+            bad("running lists " + std::to_string(running_.size()) + " of " +
+                std::to_string(running_count_) + " running jobs");
+        running_list("executing", executing_);
+        running_list("unannounced", unannounced_);
+        {
+            Record r = next("malleable");
+            freed_ = r.in_range("freed processors", 0, INT32_MAX);
+            r.done();
+        }
+        {
+            Record r = next("classes");
+            const std::int64_t reserved = r.in_range("reserved slot", -1, INT32_MAX);
+            class_set_.resize(r.count(static_cast<std::size_t>(cfg_.procs)));
+            for (NodeRun& nr : class_set_) {
+                nr.first = r.i32("node", 0, cfg_.procs - 1);
+                nr.count = r.i32("run length", 1, cfg_.procs);
+            }
+            const std::int64_t set_procs =
+                check_runs(class_set_, cfg_.procs, "the class reservation's set");
+            classes_wakeup_ = r.time("wakeup");
+            classes_dirty_ = r.flag("dirty");
+            const std::size_t busy = r.count(static_cast<std::size_t>(cfg_.procs));
+            if (busy && !cfg_.classes.enabled) bad("nodes swapping without [classes]");
+            // As written: in node order, each still writing after now.
+            for (std::int64_t k = 0, last = -1; k < static_cast<std::int64_t>(busy); ++k) {
+                const std::int64_t n = r.in_range("swapping node", last + 1, cfg_.procs - 1);
+                const Time until = r.in_range("swapping until", now_ + 1, kTimeBound);
+                node_free_at_[static_cast<std::size_t>(n)] = until;
+                node_free_max_ = std::max(node_free_max_, until);
+                last = n;
+            }
+            r.done();
+            if (reserved >= 0) {
+                const auto u = static_cast<std::size_t>(reserved);
+                if (!cfg_.classes.enabled || u >= slots || used[u] == 0 ||
+                    jobs_[u].state != JobState::queued || set_procs != jobs_[u].spec.procs)
+                    bad("the class reservation is not a queued job's, on its processors");
+                class_reserved_ = static_cast<Slot>(u);
+                set_nodes_ = NodePool(cfg_.procs);
+                set_nodes_.take(class_set_);
+            } else if (!class_set_.empty()) {
+                bad("a class reservation's set without its job");
             }
         }
-        r.done();
-    }
-    std::size_t slots = 0;
-    {
-        Record r = next("slots");
-        slots = r.count(std::size_t{1} << 31);
-        r.done();
-    }
-    auto slot = [&](Record& r) {
-        const std::uint64_t s = r.u64();
-        if (s >= slots) bad("slot " + std::to_string(s) + " is outside the slab");
-        return static_cast<Slot>(s);
-    };
-    jobs_.assign(slots, Job{});
-    std::vector<char> used(slots, 0);
-    {
-        Record r = next("free");
-        free_slots_.resize(r.count(slots));
-        for (Slot& s : free_slots_) {
-            s = slot(r);
-            if (used[s]) bad("slot " + std::to_string(s) + " is listed twice");
-            used[s] = 3;  // free: no job, in no list
+        if (cfg_.classes.enabled) {
+            // Derived from the jobs, or rebuilt when the passes next need them.
+            for (Slot s = 0; s < slots; ++s)
+                if (used[s] != 0 && used[s] != 3 && jobs_[s].swapped &&
+                    jobs_[s].state != JobState::running)
+                    swapped_procs_ += jobs_[s].spec.procs;
+            class_index_stale_ = true;
+            class_pos_stale_ = true;
+            victims_dirty_ = true;
+            set_owners_known_ = false;
+            dnd_marks_stale_ = true;
         }
-        r.done();
-    }
-    Matrix& m = machine_.matrix();
-    for (std::size_t live = slots - free_slots_.size(); live > 0; --live) {
-        Record r = next("job");
-        const Slot s = slot(r);
-        if (used[s]++) bad("slot " + std::to_string(s) + " is listed twice");
-        Job& j = jobs_[s];
-        JobSpec& sp = j.spec;
-        sp.id = r.i64();
-        j.state = state_of(r.word());
-        sp.estimate = r.i64();
-        sp.procs = static_cast<std::int32_t>(r.i64());
-        sp.user = static_cast<std::int32_t>(r.i64());
-        sp.priority = static_cast<std::int32_t>(r.i64());
-        sp.submitted = r.i64();
-        sp.min_procs = static_cast<std::int32_t>(r.i64());
-        sp.adapt_bytes = r.i64();
-        sp.job_class = static_cast<std::int32_t>(r.i64());
-        j.submit = r.i64();
-        j.start = r.i64();
-        j.reserved_start = r.i64();
-        j.reserved_row = static_cast<std::int16_t>(r.i64());
-        j.seq = r.u64();
-        j.order_key = r.f64();
-        j.jumps = static_cast<std::int32_t>(r.i64());
-        j.window = r.i64();
-        j.settled = r.u64();
-        j.cls = static_cast<std::int16_t>(r.i64());
-        j.wait_from = r.i64();
-        r.expect("pools");
-        sp.pools.resize(r.count(cfg_.pools.size()));
-        for (auto& v : sp.pools) v = r.i64();
-        r.expect("components");
-        sp.components.resize(r.count(static_cast<std::size_t>(cfg_.procs)));
-        for (auto& v : sp.components) v = static_cast<std::int32_t>(r.i64());
-        r.expect("clusters");
-        j.clusters.resize(r.count(cfg_.clusters.size()));
-        for (auto& v : j.clusters) {
-            v = static_cast<std::int16_t>(r.i64());
-            if (v < 0 || v >= machine_.clusters()) bad("a cluster index is outside the machine");
-        }
-        r.expect("names");
-        sp.account = r.name();
-        sp.partition = r.name();
-        sp.qos = r.name();
-        for (auto [what, name] : {std::pair{"account", &sp.account},
-                                  std::pair{"partition", &sp.partition}, std::pair{"qos", &sp.qos}})
-            if (const std::string why = bad_name(what, *name); !why.empty())
-                bad("job " + std::to_string(sp.id) + ": " + why);
-        j.account = names_.intern(sp.account);
-        j.partition = names_.intern(sp.partition);
-        j.qos = names_.intern(sp.qos);
-        r.expect("runs");
-        j.alloc.runs.resize(r.count(static_cast<std::size_t>(cfg_.procs)));
-        std::int64_t held = 0;
-        for (NodeRun& nr : j.alloc.runs) {
-            nr.first = static_cast<std::int32_t>(r.i64());
-            nr.count = static_cast<std::int32_t>(r.i64());
-            if (nr.count <= 0 || nr.first < 0 || nr.first > cfg_.procs - nr.count)
-                bad("job " + std::to_string(sp.id) + ": a node run is outside the machine");
-            held += nr.count;
-        }
-        r.expect("rows");
-        const std::int64_t home = r.i64();
-        const std::int64_t mask = r.i64();
-        r.expect("progress");
-        j.work_left = r.f64();
-        j.resized = r.i64();
-        j.paused_until = r.i64();
-        j.harvests = static_cast<std::int32_t>(r.i64());
-        j.waited = r.i64() != 0;
-        const std::int64_t alloc_procs = r.i64();
-        r.expect("class");
-        j.used = r.i64();
-        j.exec_from = r.i64();
-        j.dnd_end = r.i64();
-        j.swapping_until = r.i64();
-        j.preemptions = static_cast<std::int32_t>(r.i64());
-        j.swapped = r.i64() != 0;
-        j.counted_large = r.i64() != 0;
-        r.done();
-        const std::string who = "job " + std::to_string(sp.id);
-        // Under gang scheduling a window grows by a cycle each time the job
-        // overruns it (extend_overrun_windows); malleable jobs are retimed as
-        // they are resized, and a job of a class holds its place for the
-        // rest of its work plus its swap-in. Otherwise it is the estimate.
-        const bool window_ok = time_sharing() ? j.window >= sp.estimate * cfg_.rows
-                               : cfg_.malleable.enabled || cfg_.classes.enabled
-                                   ? j.window > 0
-                                   : j.window == sp.estimate;
-        if (sp.procs <= 0 || sp.procs > cfg_.procs || sp.estimate <= 0 || !window_ok ||
-            sp.pools.size() != cfg_.pools.size() || j.seq >= next_seq_ ||
-            !(j.work_left >= 0.0 && j.work_left <= 1.0) || j.used < 0 || j.used > sp.estimate ||
-            (cfg_.classes.enabled &&
-             (j.cls < 0 || static_cast<std::size_t>(j.cls) >= cfg_.classes.base.classes.size())))
-            bad(who + ": its fields do not fit the machine");
-        if (j.state == JobState::suspended && !cfg_.classes.enabled)
-            bad(who + ": suspended without [classes]");
-        if (index_.find(sp.id) != JobIndex::kNone) bad(who + " is listed twice");
-        index_.insert(sp.id, s);
-        if (j.state == JobState::running) {
-            // A malleable job runs on anything from its min to its ideal;
-            // under buddy packing one the engine placed holds its block.
-            const bool block = machine_.buddy() && j.alloc.runs.size() == 1 &&
-                               NodePool::is_buddy_block(j.alloc.runs[0], sp.procs, cfg_.procs);
-            const bool size_ok =
-                cfg_.malleable.enabled
-                    ? held == alloc_procs && held >= j.min_procs() && held <= sp.procs
-                    : (held == sp.procs || block) && alloc_procs == held;
-            if (!size_ok || j.reserved())
-                bad(who + ": running on " + std::to_string(held) + " nodes for " +
-                    std::to_string(sp.procs));
-            // A gang-scheduled job may have overrun its window since the
-            // last pass; the next pass extends it.
-            if (j.start > now_ || (!time_sharing() && j.estimated_end() <= now_))
-                bad(who + ": its run does not cover the snapshot's clock");
-            if (home < 0 || home >= cfg_.rows || mask <= 0 ||
-                mask >= (std::int64_t{1} << cfg_.rows) || !(mask & (std::int64_t{1} << home)))
-                bad(who + ": its rows (home " + std::to_string(home) + ", mask " +
-                    std::to_string(mask) + ") are not rows of the matrix");
-            for (std::int32_t row = 0; row < cfg_.rows; ++row) {
-                if (!(mask & (std::int64_t{1} << row))) continue;
-                if (!m.columns_free(row, j.alloc.runs))
-                    bad(who + ": a cell it runs on is taken twice");
-                m.place(row, j.alloc.runs, s);
-            }
-            j.alloc.procs = static_cast<std::int32_t>(held);
-            j.alloc.home_row = static_cast<std::int16_t>(home);
-            j.alloc.row_mask = static_cast<std::uint32_t>(mask);
-            // Only the home row's profile holds the window: replicas fill
-            // cells that would otherwise be idle (seed 000 §4.3).
-            if (j.estimated_end() > now_ && keeps_profile())
-                machine_.take(j.alloc.home_row, now_, j.estimated_end(), demand(j));
-            if (!time_sharing()) expiries_.set({j.estimated_end(), j.seq, s});
-            ++running_count_;
-            if (cfg_.classes.enabled) {  // loaded: owner of its nodes
-                for (const NodeRun& nr : j.alloc.runs)
-                    std::fill_n(owner_.begin() + nr.first, nr.count, s);
-                loaded_procs_ += held;
-                class_loaded_[static_cast<std::size_t>(j.cls)] += held;
-                if (j.counted_large) large_loaded_ += held;
-            }
-        } else if (held != 0 || home != -1 || mask != 0) {
-            bad(who + ": holds nodes but is " + job_state_name(j.state));
-        }
-        if (j.reserved()) {
-            if (j.state != JobState::queued || j.reserved_row < 0 || j.reserved_row >= cfg_.rows ||
-                j.reserved_start + j.window <= now_)
-                bad(who + ": a reservation it cannot hold");
-            // Exactly where it was: compression only ever moves it earlier,
-            // and a placement from scratch could differ.
-            machine_.take(j.reserved_row, j.reserved_start, j.reserved_start + j.window, demand(j));
-            count_reservation(j.reserved_row, +1);
-        }
-    }
-    for (std::size_t i = 0; i < node_state_.size(); ++i)
-        if (node_state_[i] == NodeState::out) {
-            if (!node_idle(static_cast<std::int32_t>(i)))
-                bad("node " + std::to_string(i) + " is out but runs a job");
-            machine_.node_out(static_cast<std::int32_t>(i), now_);
-        }
-    auto slots_of = [&](const char* kw, JobState st, std::vector<Slot>& out) {
-        Record r = next(kw);
-        out.resize(r.count(slots));
-        for (Slot& s : out) {
-            s = slot(r);
-            if (used[s] != 1 || jobs_[s].state != st)
-                bad(std::string(kw) + " lists slot " + std::to_string(s) + ", not a " +
-                    job_state_name(st) + " job");
-            used[s] = 2;
-        }
-        r.done();
-    };
-    slots_of("pending", JobState::pending, pending_);
-    slots_of("held", JobState::held, held_);
-    {
-        Record r = next("queue");
-        const std::size_t n = r.count(slots * 8 + 4096);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::string t = r.word();
-            if (t == "-") {
-                // A tombstone: positions after it stay where the walk left them.
-                queue_.push_back({0, 1, kForever});
-                queue_.kill(queue_.span() - 1);
-                continue;
-            }
-            Record one(t);
-            const Slot s = slot(one);
-            if (used[s] != 1 || jobs_[s].state != JobState::queued)
-                bad("queue lists slot " + t + ", not a queued job");
-            used[s] = 2;
-            queue_.push_back({s, jobs_[s].spec.procs, jobs_[s].window});
-        }
-        r.done();
-    }
-    // Lists of running jobs (each job at most once per list; a job may be
-    // in several lists).
-    auto running_list = [&](const char* kw, std::vector<Slot>& out) {
-        Record r = next(kw);
-        out.resize(r.count(slots));
-        for (Slot& s : out) {
-            s = slot(r);
-            if (used[s] != 1 || jobs_[s].state != JobState::running)
-                bad(std::string(kw) + " lists slot " + std::to_string(s) +
-                    ", not a running job once");
-            used[s] = 4;
-        }
-        r.done();
-        for (Slot s : out) used[s] = 1;
-    };
-    running_list("running", running_);
-    // The matrix phases keep every running job in this list; with one row
-    // (and no [classes] or [malleable]) it is not kept.
-    const bool kept = time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled;
-    if (!kept && !running_.empty()) bad("running lists jobs in a mode that keeps no list");
-    if (kept && running_.size() != running_count_)
-        bad("running lists " + std::to_string(running_.size()) + " of " +
-            std::to_string(running_count_) + " running jobs");
-    running_list("executing", executing_);
-    running_list("unannounced", unannounced_);
-    {
-        Record r = next("malleable");
-        freed_ = r.i64();
-        r.done();
-    }
-    {
-        Record r = next("classes");
-        const std::int64_t reserved = r.i64();
-        class_set_.resize(r.count(static_cast<std::size_t>(cfg_.procs)));
-        std::int64_t set_procs = 0;
-        for (NodeRun& nr : class_set_) {
-            nr.first = static_cast<std::int32_t>(r.i64());
-            nr.count = static_cast<std::int32_t>(r.i64());
-            if (nr.count <= 0 || nr.first < 0 || nr.first > cfg_.procs - nr.count)
-                bad("the class reservation's set is outside the machine");
-            set_procs += nr.count;
-        }
-        classes_wakeup_ = r.i64();
-        classes_dirty_ = r.i64() != 0;
-        const std::size_t busy = r.count(static_cast<std::size_t>(cfg_.procs));
-        if (busy && !cfg_.classes.enabled) bad("nodes swapping without [classes]");
-        for (std::size_t k = 0; k < busy; ++k) {
-            const std::int64_t n = r.i64();
-            if (n < 0 || n >= cfg_.procs) bad("a swapping node is outside the machine");
-            node_free_at_[static_cast<std::size_t>(n)] = r.i64();
-            node_free_max_ = std::max(node_free_max_, node_free_at_[static_cast<std::size_t>(n)]);
-        }
-        r.done();
-        if (reserved >= 0) {
-            const auto u = static_cast<std::size_t>(reserved);
-            if (!cfg_.classes.enabled || u >= slots || used[u] == 0 ||
-                jobs_[u].state != JobState::queued || set_procs != jobs_[u].spec.procs)
-                bad("the class reservation is not a queued job's, on its processors");
-            class_reserved_ = static_cast<Slot>(u);
-            set_nodes_ = NodePool(cfg_.procs);
-            set_nodes_.take(class_set_);
-        } else if (!class_set_.empty()) {
-            bad("a class reservation's set without its job");
-        }
-    }
-    if (cfg_.classes.enabled) {
-        // Derived from the jobs, or rebuilt when the passes next need them.
         for (Slot s = 0; s < slots; ++s)
-            if (used[s] != 0 && used[s] != 3 && jobs_[s].swapped &&
-                jobs_[s].state != JobState::running)
-                swapped_procs_ += jobs_[s].spec.procs;
-        class_index_stale_ = true;
-        class_pos_stale_ = true;
-        victims_dirty_ = true;
-        set_owners_known_ = false;
-        dnd_marks_stale_ = true;
+            if (used[s] == 1 && jobs_[s].state != JobState::running &&
+                jobs_[s].state != JobState::suspended)
+                bad("job " + std::to_string(jobs_[s].spec.id) + " is " +
+                    job_state_name(jobs_[s].state) + " but in no list");
+        if (head >= 0 && (static_cast<std::size_t>(head) >= slots || used[head] == 0 ||
+                          jobs_[static_cast<std::size_t>(head)].state != JobState::queued))
+            bad("the walk's head is not a queued job");
+        head_ = head < 0 ? kNoSlot : static_cast<Slot>(head);
+        if (scanned_ > queue_.span()) bad("the walk's position is past the queue");
+        record = "end";
+        ++lineno;
+        if (!std::getline(lines, line) || line.compare(0, 4, "end ") != 0)
+            bad("a record where the end record belongs: '" + line.substr(0, 40) + "'");
+    } catch (const Error& x) {
+        std::string why = x.what();
+        if (why.compare(0, 10, "snapshot: ") == 0) why.erase(0, 10);
+        throw Error(x.code(), "snapshot line " + std::to_string(lineno) + " ('" + record +
+                                  "' record): " + why);
     }
-    for (Slot s = 0; s < slots; ++s)
-        if (used[s] == 1 && jobs_[s].state != JobState::running &&
-            jobs_[s].state != JobState::suspended)
-            bad("job " + std::to_string(jobs_[s].spec.id) + " is " +
-                job_state_name(jobs_[s].state) + " but in no list");
-    if (head >= 0 && (static_cast<std::size_t>(head) >= slots || used[head] == 0 ||
-                      jobs_[static_cast<std::size_t>(head)].state != JobState::queued))
-        bad("the walk's head is not a queued job");
-    head_ = head < 0 ? kNoSlot : static_cast<Slot>(head);
-    if (scanned_ > queue_.span()) bad("the walk's position is past the queue");
-    if (!std::getline(lines, line) || line.compare(0, 4, "end ") != 0)
-        bad("a record where the end record belongs: '" + line.substr(0, 40) + "'");
     machine_.advance(now_);
 }
 

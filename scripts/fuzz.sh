@@ -26,9 +26,9 @@ cmake -S . -B "$build" -DROTA_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Rel
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link $san" -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link $san" \
   -DCMAKE_EXE_LINKER_FLAGS="$san" -DCMAKE_SHARED_LINKER_FLAGS="$san" >/dev/null
-cmake --build "$build" -j2 --target fuzz_swf fuzz_config fuzz_abi fuzz_answers
+cmake --build "$build" -j2 --target fuzz_swf fuzz_config fuzz_abi fuzz_answers fuzz_snapshot
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-for t in swf config abi answers; do
+for t in swf config abi answers snapshot; do
   corpus=fuzz/corpus/$t
   mkdir -p "$corpus"
   log=$build/fuzz_$t.log
@@ -37,6 +37,7 @@ for t in swf config abi answers; do
     rm -rf "$scratch" && mkdir -p "$scratch"
     runs=20000
     [ "$t" = swf ] && runs=3000  # each input is a whole trace load
+    # (snapshot: two restores an input, 20,000 take about 20 s)
     how=(-seed=1 -runs=$runs "$scratch" "$corpus")
     echo "fuzz_$t: $runs inputs from seed 1, log in $log"
   else

@@ -665,3 +665,173 @@ TEST_CASE("snapshot: a newer, truncated, altered or foreign snapshot is refused"
         CHECK_THAT(msg, Catch::Contains("frobnicate"));
     }
 }
+
+namespace {
+
+// The text with its end record replaced by the right one for what it now
+// holds: an edit that keeps the checksum, to reach the records' checks.
+std::string sealed(std::string snap) {
+    snap.erase(snap.rfind("end "));
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a 64 (docs/snapshot.md)
+    for (const char c : snap) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ull;
+    }
+    char end[32];
+    std::snprintf(end, sizeof end, "end %016llx\n", static_cast<unsigned long long>(h));
+    return snap + end;
+}
+
+// The snapshot with field `field` (the keyword is field 0) of the first line
+// starting with `prefix` set to `value`, sealed again.
+std::string with_field(const std::string& snap, const std::string& prefix, std::size_t field,
+                       const std::string& value) {
+    const auto at = snap.find("\n" + prefix) + 1;
+    REQUIRE(at != 0);
+    const auto eol = snap.find('\n', at);
+    std::vector<std::string> fields;
+    std::istringstream in(snap.substr(at, eol - at));
+    for (std::string f; in >> f;) fields.push_back(f);
+    REQUIRE(field < fields.size());
+    fields[field] = value;
+    std::string line = fields[0];
+    for (std::size_t i = 1; i < fields.size(); ++i) line += " " + fields[i];
+    return sealed(snap.substr(0, at) + line + snap.substr(eol));
+}
+
+std::string replaced(const std::string& snap, const std::string& from, const std::string& to) {
+    std::string s = snap;
+    const auto at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    return sealed(s.replace(at, from.size(), to));
+}
+
+const std::string kConservative = "[machine]\nprocs = 8\n[scheduler]\npreset = \"conservative\"\n";
+
+// 1 runs on nodes 0-4 and 3 on 5-6 until 100 and 30 s; 2 (slot 1) holds a
+// reservation at 100 s.
+std::string three_jobs() {
+    auto a = rota::test::engine_from(kConservative);
+    for (const rota_job& j : {job(1, 5, 100), job(2, 4, 50), job(3, 2, 30)})
+        REQUIRE(rota_submit(a.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(a.get()) == ROTA_OK);
+    drain(a.get());
+    return snapshot_of(a.get());
+}
+
+void check_refused(const std::string& cfg, const std::string& snap, const std::string& what) {
+    const auto [rc, msg] = refused(cfg, snap);
+    INFO(msg);
+    CHECK(rc == ROTA_EINVAL);
+    CHECK_THAT(msg, Catch::Contains("snapshot line") && Catch::Contains(what));
+}
+
+}  // namespace
+
+TEST_CASE("snapshot: a refused record is named by its line and what is wrong") {
+    const std::string snap = three_jobs();
+    REQUIRE(restored(kConservative, sealed(snap)));
+    check_refused(kConservative, with_field(snap, "job 0 ", 5, "five"),
+                  "('job 1' record): 'five' is not an integer");
+    check_refused(kConservative, with_field(snap, "clock ", 1, "-5"), "('clock' record): clock -5");
+    // Cut after any record and sealed again: the next record is missing.
+    std::vector<std::size_t> cuts;  // after each line before the end record
+    for (auto at = snap.find('\n'); at < snap.rfind("end "); at = snap.find('\n', at + 1))
+        cuts.push_back(at + 1);
+    cuts.pop_back();  // (all of them: the snapshot itself)
+    for (std::size_t k = 0; k < cuts.size(); ++k) {
+        INFO("kept " << k + 1 << " lines");
+        const auto [rc, msg] = refused(kConservative, sealed(snap.substr(0, cuts[k]) + "end \n"));
+        CHECK(rc == ROTA_EINVAL);
+        CHECK_THAT(msg, Catch::Contains("snapshot line " + std::to_string(k + 2) + " ("));
+    }
+}
+
+TEST_CASE("snapshot: a number too wide for its field is refused rather than narrowed") {
+    const std::string snap = three_jobs();
+    check_refused(kConservative, with_field(snap, "job 0 ", 5, "4294967301"),
+                  "procs 4294967301 is outside 1..8");
+    check_refused(kConservative, with_field(snap, "job 0 ", 15, "65536"), "reserved_row");
+    check_refused(kConservative, with_field(snap, "job 0 ", 6, "2147483648"), "user");
+    check_refused(kConservative, with_field(snap, "hook ", 2, "4294967296"), "failures in a row");
+}
+
+TEST_CASE("snapshot: a number not as the writer writes it is refused") {
+    const std::string snap = three_jobs();
+    for (const char* v : {"+5", "05", " 5", "5\t"}) {
+        INFO(v);
+        const auto [rc, msg] = refused(kConservative, with_field(snap, "job 0 ", 5, v));
+        CHECK(rc == ROTA_EINVAL);
+    }
+    // Order keys sort the queue: NaN would break the sort.
+    for (const char* v : {"nan", "inf", "1.5", "0x1.8p+0x"})
+        check_refused(kConservative, with_field(snap, "job 1 ", 17, v), "is not a finite");
+}
+
+TEST_CASE("snapshot: a job whose node runs overlap each other is refused") {
+    const std::string snap = three_jobs();
+    check_refused(kConservative, replaced(snap, " runs 1 0 5 ", " runs 2 0 3 2 2 "),
+                  "node 2 is in two of its runs");
+    // Another job's nodes, or nodes beyond the machine.
+    check_refused(kConservative, replaced(snap, " runs 1 5 2 ", " runs 1 4 2 "), "taken twice");
+    check_refused(kConservative, replaced(snap, " runs 1 5 2 ", " runs 1 7 2 "),
+                  "outside the machine");
+}
+
+TEST_CASE("snapshot: a reservation beyond what the machine has left is refused") {
+    const std::string snap = three_jobs();
+    // 2 needs 4 nodes; from 0 s on only 1 is free.
+    check_refused(kConservative, with_field(snap, "job 1 ", 14, "0"),
+                  "needs more than the machine has left");
+}
+
+TEST_CASE("snapshot: a job table larger than the text could hold is refused unallocated") {
+    const std::string snap = three_jobs();
+    for (const char* n : {"2147483647", "100000"})
+        check_refused(kConservative, with_field(snap, "slots ", 1, n), "a count of");
+}
+
+TEST_CASE("snapshot: usage accounts must count the running jobs") {
+    const std::string snap = three_jobs();
+    // User -1 runs 1 and 3: 7 processors, 2 jobs.
+    REQUIRE(snap.find("\nusage -1 0x0p+0 0 7 2\n") != std::string::npos);
+    check_refused(kConservative, with_field(snap, "usage -1 ", 4, "0"), "usage counts");
+    check_refused(kConservative, with_field(snap, "usage -1 ", 5, "3"), "usage counts");
+    check_refused(kConservative, replaced(snap, "\nusage -1 0x0p+0 0 7 2\n", "\n"),
+                  "no usage record");
+    check_refused(kConservative, replaced(snap, "\nusage -1", "\nusages -1"),
+                  "where 'usage' belongs");
+}
+
+TEST_CASE("snapshot: times outside the engine's time axis are refused") {
+    const std::string snap = three_jobs();
+    check_refused(kConservative, with_field(snap, "usage -1 ", 3, "-9223372036854775807"),
+                  "settled at");
+    check_refused(kConservative, with_field(snap, "job 1 ", 22, "9223372036854775806"),
+                  "wait_from");
+    check_refused(kConservative, with_field(snap, "job 1 ", 4, "4611686018427387904"), "estimate");
+    // A job submitted after the clock.
+    check_refused(kConservative, with_field(snap, "job 1 ", 12, "5"), "submit 5 is outside 0..0");
+}
+
+TEST_CASE("snapshot: two jobs with one arrival number are refused") {
+    const std::string snap = three_jobs();
+    check_refused(kConservative, with_field(snap, "job 1 ", 16, "0"), "arrival number 0 twice");
+}
+
+TEST_CASE("snapshot: a job on a clustered machine must be on its clusters") {
+    const std::string cfg =
+        "[machine]\n[[machine.clusters]]\nnodes = 4\n[[machine.clusters]]\nnodes = 4\n"
+        "[scheduler]\npreset = \"conservative\"\n";
+    auto a = rota::test::engine_from(cfg);
+    for (const rota_job& j : {job(1, 3, 100), job(2, 4, 50)})
+        REQUIRE(rota_submit(a.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(a.get()) == ROTA_OK);
+    drain(a.get());
+    const std::string snap = snapshot_of(a.get());
+    REQUIRE(restored(cfg, sealed(snap)));
+    check_refused(cfg, replaced(snap, " clusters 1 0 names", " clusters 0 names"),
+                  "on no clusters");
+    check_refused(cfg, replaced(snap, " components 1 3 ", " components 1 2 "),
+                  "components add up to 2");
+}
