@@ -201,6 +201,9 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     j.state = JobState::running;
     running_.push_back(s);
     ++running_count_;
+    // Its user's account holds it while it is loaded: release() gives the
+    // processors back when it ends or is swapped out.
+    usage_.started(j.spec.user, n, now_, now_);
     loaded_procs_ += n;
     class_loaded_[static_cast<std::size_t>(j.cls)] += n;
     const ClassLimits& l = class_params().limits;

@@ -930,7 +930,9 @@ void Scheduler::restore(const std::string& text) {
         if (!cfg_.classes.enabled) {
             // The accounts count the processors and jobs running now: a restored
             // engine gives them back as its jobs end, and must not go below zero.
-            // (Under [classes] they follow the jobs' loads and swaps instead.)
+            // (Under [classes] they count loaded jobs too, but snapshots of
+            // rota 0.2.0 and before did not count loads, only unloads: their
+            // accounts are not checked, so that they still restore.)
             std::unordered_map<std::int32_t, std::pair<std::int64_t, std::int64_t>> running;
             for (Slot s = 0; s < slots; ++s)
                 if (used[s] == 1 && jobs_[s].state == JobState::running) {

@@ -105,6 +105,44 @@ TEST_CASE("seed 003: a standby job is preempted once its short do-not-disturb ti
     CHECK(c.swap_ins == 1);
 }
 
+// The usage accounts (what fair-share order policies read) hold a job while
+// it is loaded: through a swap out and a swap in they never go below zero.
+TEST_CASE("seed 003: a user's account holds a job while it is loaded", "[capi][classes]") {
+    EnginePtr e = engine_from(classes(8));
+    const auto user = [&](std::int32_t u) {
+        rota_user_info ui{};
+        ui.size = sizeof ui;
+        REQUIRE(rota_user_info_get(e.get(), u, &ui) == ROTA_OK);
+        return std::pair<std::int32_t, std::int32_t>{ui.procs, ui.running};
+    };
+    const auto submit_as = [&](std::int64_t id, std::int32_t procs, std::int64_t est,
+                               std::int32_t cls, std::int32_t u) {
+        rota_job j{};
+        j.size = sizeof j;
+        j.id = id;
+        j.estimate = est * kUs;
+        j.procs = procs;
+        j.user = u;
+        j.job_class = cls;
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    };
+    submit_as(1, 4, 1000, kStandby, 7);
+    at(e.get(), 0);
+    CHECK(user(7) == std::pair<std::int32_t, std::int32_t>{4, 1});
+    submit_as(2, 8, 100, kProduction, 9);
+    auto a = at(e.get(), 12);  // job 1 swapped out, job 2 loaded
+    REQUIRE(has(a, ROTA_ACTION_SWAP_OUT));
+    CHECK(user(7) == std::pair<std::int32_t, std::int32_t>{0, 0});
+    CHECK(user(9) == std::pair<std::int32_t, std::int32_t>{8, 1});
+    REQUIRE(rota_job_end(e.get(), 2) == ROTA_OK);
+    a = at(e.get(), 60);  // job 1 swapped back in
+    REQUIRE(has(a, ROTA_ACTION_SWAP_IN));
+    CHECK(user(9) == std::pair<std::int32_t, std::int32_t>{0, 0});
+    CHECK(user(7) == std::pair<std::int32_t, std::int32_t>{4, 1});
+    at(e.get(), 1050);  // killed at its walltime
+    CHECK(user(7) == std::pair<std::int32_t, std::int32_t>{0, 0});
+}
+
 TEST_CASE("seed 003: a production job past its hour reserves a set and preempts small jobs",
           "[capi][classes]") {
     EnginePtr e = engine_from(classes(8));
