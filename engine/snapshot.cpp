@@ -884,6 +884,27 @@ void Scheduler::restore(const std::string& text) {
                         bad(who + ": a cell it runs on is taken twice");
                     m.place(row, j.alloc.runs, s);
                 }
+                // Each component's nodes on the cluster it is placed on, and
+                // none elsewhere: the clusters' profiles and idle counts read
+                // them so.
+                if (clustered()) {
+                    std::vector<std::int64_t> on(static_cast<std::size_t>(machine_.clusters())),
+                        want(on.size());
+                    for (const NodeRun& nr : j.alloc.runs)
+                        for (std::int32_t node = nr.first, end = nr.first + nr.count; node < end;) {
+                            const std::int32_t c = machine_.cluster_of(node);
+                            const std::int32_t stop = std::min(
+                                end, machine_.cluster_first(c) + machine_.cluster_nodes(c));
+                            on[static_cast<std::size_t>(c)] += stop - node;
+                            node = stop;
+                        }
+                    for (std::size_t k = 0; k < j.clusters.size(); ++k)
+                        want[static_cast<std::size_t>(j.clusters[k])] += sp.components[k];
+                    if (on != want)
+                        bad(who +
+                            ": its nodes are not on the clusters its components are placed "
+                            "on");
+                }
                 j.alloc.procs = static_cast<std::int32_t>(held);
                 j.alloc.home_row = static_cast<std::int16_t>(home);
                 j.alloc.row_mask = static_cast<std::uint32_t>(mask);

@@ -834,4 +834,15 @@ TEST_CASE("snapshot: a job on a clustered machine must be on its clusters") {
                   "on no clusters");
     check_refused(cfg, replaced(snap, " components 1 3 ", " components 1 2 "),
                   "components add up to 2");
+    // Its nodes where its placement says: a job placed on cluster 1 that
+    // runs on cluster 0's nodes would leave the clusters' counts wrong.
+    auto b = rota::test::engine_from(cfg);
+    const rota_job one = job(1, 3, 100);
+    REQUIRE(rota_submit(b.get(), &one) == ROTA_OK);
+    REQUIRE(rota_schedule(b.get()) == ROTA_OK);
+    drain(b.get());
+    const std::string alone = snapshot_of(b.get());
+    REQUIRE(restored(cfg, sealed(alone)));
+    check_refused(cfg, replaced(alone, " clusters 1 0 names", " clusters 1 1 names"),
+                  "its nodes are not on the clusters its components are placed on");
 }
