@@ -976,12 +976,26 @@ void Scheduler::restore(const std::string& text) {
                     bad("user " + std::to_string(entry.first) +
                         " runs jobs but has no usage record");
         }
+        bool any_out = false;
         for (std::size_t i = 0; i < node_state_.size(); ++i)
             if (node_state_[i] == NodeState::out) {
                 if (!node_idle(static_cast<std::int32_t>(i)))
                     bad("node " + std::to_string(i) + " is out but runs a job");
                 machine_.node_out(static_cast<std::int32_t>(i), now_);
+                any_out = true;
             }
+        // The reservations were placed on the nodes in service: with the
+        // ones out taken away, no instant may need more than is left.
+        if (any_out && keeps_profile()) {
+            bool over = false;
+            for (std::int32_t row = 0; row < cfg_.rows; ++row)
+                over = over || machine_.profile(row).min_free(now_, Machine::kHorizon) < 0;
+            for (std::int32_t c = 0; c < machine_.clusters(); ++c)
+                over = over || machine_.cluster_profile(c).min_free(now_, Machine::kHorizon) < 0;
+            if (over)
+                bad("the reservations need more processors than the nodes in service have "
+                    "(nodes out of service counted)");
+        }
         auto slots_of = [&](const char* kw, JobState st, std::vector<Slot>& out) {
             Record r = next(kw);
             out.resize(r.count(slots));

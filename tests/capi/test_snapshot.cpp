@@ -819,6 +819,23 @@ TEST_CASE("snapshot: two jobs with one arrival number are refused") {
     check_refused(kConservative, with_field(snap, "job 1 ", 16, "0"), "arrival number 0 twice");
 }
 
+// A node out of service is out of every reservation's way: a snapshot whose
+// reservations need it (a node marked out by hand) is refused, not left to
+// break the next pass.
+TEST_CASE("snapshot: reservations must fit the nodes in service") {
+    const std::string cfg = "[machine]\nprocs = 4\n[scheduler]\npreset = \"conservative\"\n";
+    auto a = rota::test::engine_from(cfg);
+    for (const rota_job& j : {job(1, 2, 100), job(2, 4, 100)})
+        REQUIRE(rota_submit(a.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(a.get()) == ROTA_OK);
+    drain(a.get());
+    const std::string snap = snapshot_of(a.get());
+    REQUIRE(restored(cfg, sealed(snap)));
+    // Node 2 is idle but job 2's reservation at 100 s needs all four.
+    check_refused(cfg, replaced(snap, "\nnodes 0\n", "\nnodes 4 uuou\n"),
+                  "the reservations need more processors than the nodes in service have");
+}
+
 TEST_CASE("snapshot: a job on a clustered machine must be on its clusters") {
     const std::string cfg =
         "[machine]\n[[machine.clusters]]\nnodes = 4\n[[machine.clusters]]\nnodes = 4\n"
