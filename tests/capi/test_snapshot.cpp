@@ -819,18 +819,28 @@ TEST_CASE("snapshot: two jobs with one arrival number are refused") {
     check_refused(kConservative, with_field(snap, "job 1 ", 16, "0"), "arrival number 0 twice");
 }
 
+namespace {
+
+// The snapshot of an engine of `cfg` given `jobs` and one pass, which
+// restores as it is: the text the tests below corrupt.
+std::string snapshot_after(const std::string& cfg, std::initializer_list<rota_job> jobs) {
+    auto e = rota::test::engine_from(cfg);
+    for (const rota_job& j : jobs) REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    drain(e.get());
+    const std::string snap = snapshot_of(e.get());
+    REQUIRE(restored(cfg, sealed(snap)));
+    return snap;
+}
+
+}  // namespace
+
 // A node out of service is out of every reservation's way: a snapshot whose
 // reservations need it (a node marked out by hand) is refused, not left to
 // break the next pass.
 TEST_CASE("snapshot: reservations must fit the nodes in service") {
     const std::string cfg = "[machine]\nprocs = 4\n[scheduler]\npreset = \"conservative\"\n";
-    auto a = rota::test::engine_from(cfg);
-    for (const rota_job& j : {job(1, 2, 100), job(2, 4, 100)})
-        REQUIRE(rota_submit(a.get(), &j) == ROTA_OK);
-    REQUIRE(rota_schedule(a.get()) == ROTA_OK);
-    drain(a.get());
-    const std::string snap = snapshot_of(a.get());
-    REQUIRE(restored(cfg, sealed(snap)));
+    const std::string snap = snapshot_after(cfg, {job(1, 2, 100), job(2, 4, 100)});
     // Node 2 is idle but job 2's reservation at 100 s needs all four.
     check_refused(cfg, replaced(snap, "\nnodes 0\n", "\nnodes 4 uuou\n"),
                   "the reservations need more processors than the nodes in service have");
@@ -840,26 +850,14 @@ TEST_CASE("snapshot: a job on a clustered machine must be on its clusters") {
     const std::string cfg =
         "[machine]\n[[machine.clusters]]\nnodes = 4\n[[machine.clusters]]\nnodes = 4\n"
         "[scheduler]\npreset = \"conservative\"\n";
-    auto a = rota::test::engine_from(cfg);
-    for (const rota_job& j : {job(1, 3, 100), job(2, 4, 50)})
-        REQUIRE(rota_submit(a.get(), &j) == ROTA_OK);
-    REQUIRE(rota_schedule(a.get()) == ROTA_OK);
-    drain(a.get());
-    const std::string snap = snapshot_of(a.get());
-    REQUIRE(restored(cfg, sealed(snap)));
+    const std::string snap = snapshot_after(cfg, {job(1, 3, 100), job(2, 4, 50)});
     check_refused(cfg, replaced(snap, " clusters 1 0 names", " clusters 0 names"),
                   "on no clusters");
     check_refused(cfg, replaced(snap, " components 1 3 ", " components 1 2 "),
                   "components add up to 2");
     // Its nodes where its placement says: a job placed on cluster 1 that
     // runs on cluster 0's nodes would leave the clusters' counts wrong.
-    auto b = rota::test::engine_from(cfg);
-    const rota_job one = job(1, 3, 100);
-    REQUIRE(rota_submit(b.get(), &one) == ROTA_OK);
-    REQUIRE(rota_schedule(b.get()) == ROTA_OK);
-    drain(b.get());
-    const std::string alone = snapshot_of(b.get());
-    REQUIRE(restored(cfg, sealed(alone)));
+    const std::string alone = snapshot_after(cfg, {job(1, 3, 100)});
     check_refused(cfg, replaced(alone, " clusters 1 0 names", " clusters 1 1 names"),
                   "its nodes are not on the clusters its components are placed on");
 }
