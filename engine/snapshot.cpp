@@ -553,27 +553,23 @@ void Scheduler::restore(const std::string& text) {
             if (depth != cfg_.reservation_depth)
                 mismatch("reservation depth (mode)", std::to_string(depth),
                          std::to_string(cfg_.reservation_depth));
-            std::string pools, conf;
-            for (std::size_t i = 0, n = r.count(1024); i < n; ++i) {
-                pools += " " + r.word();
-                pools += "=" + std::to_string(r.i64());
-            }
-            for (const auto& p : cfg_.pools)
-                conf += " " + escaped(p.name) + "=" + std::to_string(p.capacity);
-            if (pools != conf)
-                mismatch("pools", pools.empty() ? "none" : "{" + pools + " }",
-                         conf.empty() ? "none" : "{" + conf + " }");
-            std::string clusters;
-            conf.clear();
-            for (std::size_t i = 0, n = r.count(1 << 20); i < n; ++i) {
-                clusters += " " + r.word();
-                clusters += "=" + std::to_string(r.i64());
-            }
-            for (const auto& c : cfg_.clusters)
-                conf += " " + escaped(c.name) + "=" + std::to_string(c.nodes);
-            if (clusters != conf)
-                mismatch("clusters", clusters.empty() ? "none" : "{" + clusters + " }",
-                         conf.empty() ? "none" : "{" + conf + " }");
+            // The pools, then the clusters: name=size each, as configured.
+            const auto same_list = [&](const char* what, std::size_t most, const auto& items,
+                                       auto size_of) {
+                std::string text, conf;
+                for (std::size_t i = 0, n = r.count(most); i < n; ++i) {
+                    text += " " + r.word();
+                    text += "=" + std::to_string(r.i64());
+                }
+                for (const auto& x : items)
+                    conf += " " + escaped(x.name) + "=" + std::to_string(size_of(x));
+                if (text != conf)
+                    mismatch(what, text.empty() ? "none" : "{" + text + " }",
+                             conf.empty() ? "none" : "{" + conf + " }");
+            };
+            same_list("pools", 1024, cfg_.pools, [](const auto& p) { return p.capacity; });
+            same_list("clusters", std::size_t{1} << 20, cfg_.clusters,
+                      [](const auto& c) { return c.nodes; });
             const auto classes = r.i64();
             const auto have = cfg_.classes.enabled
                                   ? static_cast<std::int64_t>(cfg_.classes.base.classes.size())
