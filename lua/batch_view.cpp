@@ -28,6 +28,11 @@ void store_vec(lua_State* L, int table, const std::vector<T>& v) {
 // hashing, per job. A state serves one engine; the cache is replaced when
 // another table's names come (a new serial).
 constexpr const char* kNameCache = "rota.names";
+// Light userdata keys in a view's metatable that point back at the view, one
+// per kind of view, so that a C function knows a batch or a context handed
+// back to it without comparing strings.
+const char kBatchKey = 'b';
+const char kContextKey = 'c';
 
 // Pushes the cache of `names`' strings, made anew if it holds another
 // table's.
@@ -205,7 +210,9 @@ void BatchView::create(lua_State* L) {
     lua_createtable(L, 0, kind_->columns + 1);
     lua_pushinteger(L, 0);
     lua_setfield(L, -2, "n");
-    lua_createtable(L, 0, 3);  // its metatable
+    lua_createtable(L, 0, 4);  // its metatable
+    lua_pushlightuserdata(L, this);
+    lua_rawsetp(L, -2, &kBatchKey);
     lua_pushlightuserdata(L, this);
     for (int k = 0; k < kind_->columns; ++k) lua_createtable(L, 16, 0);
     const bool shares = kind_->resources != nullptr;
@@ -245,15 +252,10 @@ void BatchView::begin(lua_State* L, int table, const void* batch) {
 
 const BatchView* BatchView::of(lua_State* L, int idx) {
     if (lua_type(L, idx) != LUA_TTABLE || lua_getmetatable(L, idx) == 0) return nullptr;
-    const BatchView* view = nullptr;
-    lua_pushliteral(L, "__index");
-    lua_rawget(L, -2);
-    // Only the engine's batch tables have this C function as __index, and a
-    // script cannot reach their metatables to copy it.
-    if (lua_tocfunction(L, -1) == &BatchView::index && lua_getupvalue(L, -1, 1) != nullptr) {
-        view = static_cast<const BatchView*>(lua_touserdata(L, -1));
-        lua_pop(L, 1);
-    }
+    // Only the engine's batch metatables hold this key, and a script can
+    // neither reach them nor make a light userdata of its own.
+    lua_rawgetp(L, -1, &kBatchKey);
+    const auto* view = static_cast<const BatchView*>(lua_touserdata(L, -1));
     lua_pop(L, 2);
     return view;
 }
@@ -372,6 +374,8 @@ void ContextView::create(lua_State* L) {
     lua_pushvalue(L, figures);
     lua_pushcclosure(L, &ContextView::pairs, 4);
     lua_setfield(L, meta, "__pairs");
+    lua_pushlightuserdata(L, this);
+    lua_rawsetp(L, meta, &kContextKey);
     lua_pushcfunction(L, refuse_ctx_write);
     lua_setfield(L, meta, "__newindex");
     lua_pushboolean(L, 0);
@@ -395,14 +399,8 @@ void ContextView::create(lua_State* L) {
 
 const ContextView* ContextView::view_of(lua_State* L, int idx) {
     if (lua_type(L, idx) != LUA_TTABLE || lua_getmetatable(L, idx) == 0) return nullptr;
-    const ContextView* view = nullptr;
-    // __pairs, unlike __index, stays the same closure once ctx is loaded.
-    lua_pushliteral(L, "__pairs");
-    lua_rawget(L, -2);
-    if (lua_tocfunction(L, -1) == &ContextView::pairs && lua_getupvalue(L, -1, 1) != nullptr) {
-        view = static_cast<const ContextView*>(lua_touserdata(L, -1));
-        lua_pop(L, 1);
-    }
+    lua_rawgetp(L, -1, &kContextKey);  // as in BatchView::of
+    const auto* view = static_cast<const ContextView*>(lua_touserdata(L, -1));
     lua_pop(L, 2);
     return view;
 }

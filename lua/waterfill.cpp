@@ -28,8 +28,20 @@ struct Waterfill {
     }
 };
 
+// The state's one plan, if the value at idx is it: a look-up by address,
+// where luaL_testudata would intern the metatable's name at every call.
+Waterfill* plan_at(lua_State* L, int idx) {
+    void* p = lua_touserdata(L, idx);
+    if (p == nullptr) return nullptr;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &kStateKey);
+    const bool ours = lua_touserdata(L, -1) == p;
+    lua_pop(L, 1);
+    return ours ? static_cast<Waterfill*>(p) : nullptr;
+}
+
 Waterfill& check(lua_State* L) {
-    auto* w = static_cast<Waterfill*>(luaL_checkudata(L, 1, kMeta));
+    Waterfill* w = plan_at(L, 1);
+    if (w == nullptr) luaL_typeerror(L, 1, kMeta);
     // The batch and context it was made from are gone after their call.
     if (!w->current())
         luaL_error(L, "this plan belongs to an earlier call: make it with rota.waterfill(b, ctx)");
@@ -159,7 +171,7 @@ int waterfill(lua_State* L) {
 
 PlanAnswer waterfill_answer(lua_State* L, int idx, const MalleableBatch& batch, bool takes,
                             std::vector<std::int64_t>& out, std::string& why) {
-    const auto* w = static_cast<const Waterfill*>(luaL_testudata(L, idx, kMeta));
+    const Waterfill* w = plan_at(L, idx);
     if (w == nullptr) return PlanAnswer::not_a_plan;
     // Made in this call (the batch's view has not begun another) for this batch.
     if (w->view == nullptr || w->view->serial() != w->serial || w->plan.batch != &batch) {
