@@ -70,6 +70,7 @@ struct Running {
     std::uint64_t order = 0;    // start order: pyss ends same-time jobs in this order
     std::uint32_t version = 0;  // bumped whenever its completion time changes
     bool executing = false;
+    bool end_due = false;  // resized in the actions being drained: its end is due anew
     // Malleable jobs (seed 004 §4.3): the processors it holds and its run
     // time there over its run time on its ideal; `done` and `need` count
     // time on the ideal.
@@ -297,6 +298,7 @@ class Machine {
     std::vector<std::uint32_t> own_arrival_;
     std::size_t next_arrival_ = 0;
     EndQueue ends_;
+    std::vector<std::uint32_t> end_due_;  // jobs resized in the drain under way
     std::vector<std::uint32_t> executing_;  // jobs of the active row
     // pyss: killed at their estimate by rota_advance(t), with their start order
     std::vector<std::pair<std::uint64_t, std::uint32_t>> killed_;
@@ -705,10 +707,16 @@ class Machine {
                     r.procs += delta;
                     r.factor = exec_factor(opt_.exec_model, r.procs, j.procs);
                     // One row: the job executes throughout, so its pause
-                    // starts now, or when an earlier one ends.
+                    // starts now, or when an earlier one ends. A pass
+                    // often resizes a job several times (a distribution
+                    // grows it, then harvests shrink it): its end is
+                    // queued once, after the last.
                     if (r.executing) {
                         r.since += a.delay;
-                        schedule_end(i);
+                        if (!r.end_due) {
+                            r.end_due = true;
+                            end_due_.push_back(i);
+                        }
                     } else {
                         r.owed += a.delay;
                     }
@@ -730,6 +738,13 @@ class Machine {
             }
         }
         check(e_, rc, "rota_next_action");
+        for (const std::uint32_t i : end_due_) {
+            if (res_.jobs[i].state != FinalState::unfinished) continue;  // its state is gone
+            Running& r = state(i);
+            r.end_due = false;
+            if (r.executing) schedule_end(i);
+        }
+        end_due_.clear();
     }
 };
 
