@@ -37,23 +37,31 @@ namespace {
 // The runs from `sorted_to` on were appended by a grow, and each part is
 // normally in order already, so a merge of the two does (the runs are
 // disjoint: the order is the same whichever way it is reached). The merge
-// goes through a buffer kept per thread: std::inplace_merge would allocate
-// one at every grow.
+// runs from the back, in place, with only the few appended runs copied
+// aside (a buffer kept per thread: std::inplace_merge would allocate one at
+// every grow), and neighbours join in one more pass.
 void normalise(std::vector<NodeRun>& runs, std::size_t sorted_to) {
     const auto by_first = [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; };
     const auto mid = runs.begin() + static_cast<std::ptrdiff_t>(sorted_to);
     if (!std::is_sorted(runs.begin(), mid, by_first)) std::sort(runs.begin(), mid, by_first);
     if (!std::is_sorted(mid, runs.end(), by_first)) std::sort(mid, runs.end(), by_first);
-    static thread_local std::vector<NodeRun> merged;
-    merged.clear();
-    std::merge(runs.begin(), mid, mid, runs.end(), std::back_inserter(merged), by_first);
-    runs.clear();
-    for (const NodeRun& r : merged) {
-        if (!runs.empty() && runs.back().first + runs.back().count == r.first)
-            runs.back().count += r.count;
+    static thread_local std::vector<NodeRun> added;
+    added.assign(mid, runs.end());
+    std::size_t out = runs.size(), held = sorted_to, k = added.size();
+    while (k > 0) {
+        if (held > 0 && runs[held - 1].first > added[k - 1].first)
+            runs[--out] = runs[--held];
         else
-            runs.push_back(r);
+            runs[--out] = added[--k];
     }
+    std::size_t w = 0;
+    for (std::size_t r = 1; r < runs.size(); ++r) {
+        if (runs[w].first + runs[w].count == runs[r].first)
+            runs[w].count += runs[r].count;
+        else
+            runs[++w] = runs[r];
+    }
+    if (!runs.empty()) runs.resize(w + 1);
 }
 
 // Moves the `n` highest nodes of `runs` into `cut` (lowest first).
