@@ -52,27 +52,101 @@ class PlainSource final : public LineReader::Source {
     std::string path_;
 };
 
-class GzSource final : public LineReader::Source {
+// Gzip members one after another, as gzip -d reads them (a compressed
+// trace may be several members: `cat a.gz b.gz`). zlib's gzread would
+// silently drop whatever follows the last member, so lines of plain text
+// appended to a compressed trace would be lost: here they are an error.
+// Zero bytes after the last member (the padding of some archivers) carry
+// no data and are accepted.
+class InflateSource final : public LineReader::Source {
   public:
-    GzSource(gzFile g, std::string path) : g_(g), path_(std::move(path)) {}
-    ~GzSource() override { gzclose(g_); }
-    std::size_t read(char* dst, std::size_t n) override {
-        if (n > static_cast<std::size_t>(INT_MAX)) n = INT_MAX;
-        int got = gzread(g_, dst, static_cast<unsigned>(n));
-        int err = Z_OK;
-        const char* msg = gzerror(g_, &err);
-        if (got < 0 || (err != Z_OK && err != Z_BUF_ERROR)) {
-            fail(path_, std::string("gzip error: ") + (msg ? msg : "unknown"));
+    // `head`: the bytes already read from fd to recognise the magic number.
+    InflateSource(int fd, std::string path, const unsigned char* head, std::size_t n)
+        : fd_(fd), path_(std::move(path)), in_(kIn) {
+        if (inflateInit2(&z_, 16 + MAX_WBITS) != Z_OK) {
+            ::close(fd_);
+            fail(path_, "cannot open: out of memory");
         }
-        // zlib reports a stream cut short only as Z_BUF_ERROR once the data runs out.
-        if (got == 0 && err == Z_BUF_ERROR) fail(path_, "gzip error: truncated file");
-        return static_cast<std::size_t>(got);
+        std::memcpy(in_.data(), head, n);
+        z_.next_in = in_.data();
+        z_.avail_in = static_cast<uInt>(n);
     }
-    bool compressed() const override { return gzdirect(g_) == 0; }
+    ~InflateSource() override {
+        inflateEnd(&z_);
+        ::close(fd_);
+    }
+
+    std::size_t read(char* dst, std::size_t n) override {
+        if (done_) return 0;
+        if (n > UINT_MAX) n = UINT_MAX;
+        z_.next_out = reinterpret_cast<Bytef*>(dst);
+        z_.avail_out = static_cast<uInt>(n);
+        while (z_.avail_out == n) {
+            if (!in_member_) {
+                if (!next_member()) {
+                    done_ = true;
+                    break;
+                }
+            } else if (z_.avail_in == 0 && !refill()) {
+                fail(path_, "gzip error: truncated file");
+            }
+            const int rc = inflate(&z_, Z_NO_FLUSH);
+            if (rc == Z_STREAM_END) {
+                in_member_ = false;
+            } else if (rc != Z_OK) {
+                fail(path_, std::string("gzip error: ") + (z_.msg ? z_.msg : zError(rc)));
+            }
+        }
+        return n - z_.avail_out;
+    }
+    bool compressed() const override { return true; }
 
   private:
-    gzFile g_;
+    static constexpr std::size_t kIn = 1 << 18;
+
+    // More compressed input after what is left; false at the end of the file.
+    bool refill() {
+        if (z_.avail_in > 0) std::memmove(in_.data(), z_.next_in, z_.avail_in);
+        for (;;) {
+            const ssize_t got = ::read(fd_, in_.data() + z_.avail_in, kIn - z_.avail_in);
+            if (got < 0 && errno == EINTR) continue;
+            if (got < 0) fail(path_, std::string("read error: ") + std::strerror(errno));
+            z_.next_in = in_.data();
+            z_.avail_in += static_cast<uInt>(got);
+            return got > 0;
+        }
+    }
+
+    // After a member: false at the end of the file, true if another member
+    // starts; anything else is refused.
+    bool next_member() {
+        while (z_.avail_in < 2 && refill()) {
+        }
+        if (z_.avail_in >= 2 && z_.next_in[0] == 0x1f && z_.next_in[1] == 0x8b) {
+            if (inflateReset(&z_) != Z_OK) fail(path_, "gzip error: cannot read the next member");
+            in_member_ = true;
+            return true;
+        }
+        std::uint64_t extra = 0;
+        bool zeros = true;
+        do {
+            for (uInt k = 0; k < z_.avail_in; ++k) zeros = zeros && z_.next_in[k] == 0;
+            extra += z_.avail_in;
+            z_.avail_in = 0;
+        } while (refill());
+        if (extra > 0 && !zeros)
+            fail(path_, "the gzip data ends before the file: " + std::to_string(extra) +
+                            (extra == 1 ? " byte follows that is" : " bytes follow that are") +
+                            " not gzip data (text appended to a compressed trace?)");
+        return false;
+    }
+
+    int fd_;
     std::string path_;
+    std::vector<unsigned char> in_;
+    z_stream z_{};
+    bool in_member_ = true;  // the first member starts at the magic number
+    bool done_ = false;
 };
 
 }  // namespace
@@ -92,19 +166,8 @@ LineReader::LineReader(const std::string& path) : path_(path), buf_(kBlock) {
              S_ISDIR(st.st_mode) ? "is a directory, not a trace" : "is a device, not a trace");
     }
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    if (::lseek(fd, 0, SEEK_CUR) < 0) {
-        // A pipe cannot be read twice: zlib reads it from the first byte and
-        // passes plain text through unchanged (its transparent mode), so a
-        // compressed stream is recognised by the same magic bytes.
-        gzFile g = gzdopen(fd, "rb");
-        if (!g) {
-            ::close(fd);
-            fail(path, "cannot open: out of memory");
-        }
-        gzbuffer(g, 1 << 18);
-        src_ = std::make_unique<GzSource>(g, path);
-        return;
-    }
+    // The first two bytes say whether the input is compressed. They are kept
+    // rather than read again, so that pipes work too.
     unsigned char magic[2] = {0, 0};
     std::size_t n = 0;
     while (n < 2) {
@@ -119,21 +182,8 @@ LineReader::LineReader(const std::string& path) : path_(path), buf_(kBlock) {
         n += static_cast<std::size_t>(got);
     }
     if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-        // zlib must see the magic bytes again (the input is seekable: above).
-        if (::lseek(fd, 0, SEEK_SET) != 0) {
-            int err = errno;
-            ::close(fd);
-            fail(path, std::string("cannot seek: ") + std::strerror(err));
-        }
-        gzFile g = gzdopen(fd, "rb");
-        if (!g) {
-            ::close(fd);
-            fail(path, "cannot open: out of memory");
-        }
-        gzbuffer(g, 1 << 18);
-        src_ = std::make_unique<GzSource>(g, path);
+        src_ = std::make_unique<InflateSource>(fd, path, magic, n);
     } else {
-        // Keep the probe bytes instead of seeking back, so pipes work too.
         std::memcpy(buf_.data(), magic, n);
         end_ = n;
         src_ = std::make_unique<PlainSource>(fd, path);

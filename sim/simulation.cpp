@@ -298,7 +298,7 @@ class Machine {
     std::vector<std::uint32_t> own_arrival_;
     std::size_t next_arrival_ = 0;
     EndQueue ends_;
-    std::vector<std::uint32_t> end_due_;  // jobs resized in the drain under way
+    std::vector<std::uint32_t> end_due_;    // jobs resized in the drain under way
     std::vector<std::uint32_t> executing_;  // jobs of the active row
     // pyss: killed at their estimate by rota_advance(t), with their start order
     std::vector<std::pair<std::uint64_t, std::uint32_t>> killed_;

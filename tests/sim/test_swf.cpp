@@ -269,6 +269,61 @@ TEST_CASE("SWF reader: missing and truncated files give clear errors", "[swf]") 
     CHECK_THROWS_WITH(read_all(gz.path), Catch::Contains("truncated"));
 }
 
+namespace {
+
+std::string jobs_text(int from, int to) {
+    std::string body;
+    for (int i = from; i <= to; ++i)
+        body += std::to_string(i) + " 5 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    return body;
+}
+
+std::string gz_bytes(const std::string& name, const std::string& text) {
+    TempFile part{temp_path(name)};
+    write_gz(part.path, text);
+    return slurp(part.path);
+}
+
+}  // namespace
+
+TEST_CASE("SWF reader reads every member of a gzip file made by concatenation", "[swf]") {
+    TempFile gz{temp_path("members.swf.gz")};
+    std::ofstream(gz.path, std::ios::binary)
+        << gz_bytes("m1.gz", jobs_text(1, 3000)) << gz_bytes("m2.gz", jobs_text(3001, 3005));
+    const auto recs = read_all(gz.path);
+    REQUIRE(recs.size() == 3005);
+    CHECK(recs.back().id == 3005);
+    // As gzip -d reads it: the same records as the text of both members.
+    TempFile plain{temp_path("members.swf")};
+    std::ofstream(plain.path, std::ios::binary) << jobs_text(1, 3005);
+    CHECK(read_all(plain.path) == recs);
+}
+
+TEST_CASE("SWF reader refuses text appended to a gzip file instead of dropping it", "[swf]") {
+    TempFile gz{temp_path("appended.swf.gz")};
+    const std::string tail = jobs_text(11, 12);
+    std::ofstream(gz.path, std::ios::binary) << gz_bytes("a1.gz", jobs_text(1, 10)) << tail;
+    CHECK_THROWS_WITH(read_all(gz.path), Catch::Contains("the gzip data ends before the file: " +
+                                                         std::to_string(tail.size()) +
+                                                         " bytes follow that are not gzip data"));
+    // One stray byte, and the start of a member that never comes.
+    std::ofstream(gz.path, std::ios::binary | std::ios::trunc)
+        << gz_bytes("a2.gz", jobs_text(1, 10)) << 'x';
+    CHECK_THROWS_WITH(read_all(gz.path), Catch::Contains("1 byte follows that is not gzip data"));
+    std::ofstream(gz.path, std::ios::binary | std::ios::trunc)
+        << gz_bytes("a3.gz", jobs_text(1, 10)) << "\x1f\x8b";
+    CHECK_THROWS_WITH(read_all(gz.path), Catch::Contains("truncated"));
+}
+
+TEST_CASE("SWF reader accepts zero bytes padding a gzip file", "[swf]") {
+    TempFile gz{temp_path("padded.swf.gz")};
+    std::ofstream(gz.path, std::ios::binary)
+        << gz_bytes("p.gz", jobs_text(1, 10)) << std::string(512, '\0');
+    const auto recs = read_all(gz.path);
+    REQUIRE(recs.size() == 10);
+    CHECK(recs.back().id == 10);
+}
+
 TEST_CASE("default mapping", "[swf][mapping]") {
     MappingStats st;
     SECTION("allocated processors win over requested ones") {
