@@ -1,6 +1,7 @@
 #include "waterfill.h"
 
 #include <cmath>
+#include <string_view>
 
 #include "batch_view.h"
 #include "state_object.h"
@@ -57,6 +58,18 @@ void direct(lua_State* L, Waterfill& w, Waterfill::Direction d) {
     w.direction = d;
 }
 
+// luaL_checkoption, with lengths compared before bytes: it runs a strcmp
+// per option ahead of the one named, at every call of a shipped script.
+template <std::size_t N>
+int option(lua_State* L, int arg, const std::string_view (&names)[N]) {
+    std::size_t len = 0;
+    const char* s = luaL_checklstring(L, arg, &len);
+    const std::string_view name(s, len);
+    for (std::size_t i = 0; i < N; ++i)
+        if (names[i] == name) return static_cast<int>(i);
+    return luaL_argerror(L, arg, lua_pushfstring(L, "invalid option '%s'", s));
+}
+
 int push_left(lua_State* L, const Waterfill& w) {
     lua_pushinteger(L, static_cast<lua_Integer>(w.plan.left));
     return 1;
@@ -65,8 +78,8 @@ int push_left(lua_State* L, const Waterfill& w) {
 // w:take(rule [, T]) -> processors still to take
 int take(lua_State* L) {
     Waterfill& w = check(L);
-    static const char* const rules[] = {"even", "fair", "long", "short", "low_impact", nullptr};
-    const int rule = luaL_checkoption(L, 2, nullptr, rules);
+    static constexpr std::string_view rules[] = {"even", "fair", "long", "short", "low_impact"};
+    const int rule = option(L, 2, rules);
     const double T = luaL_optnumber(L, 3, -1);
     // NaN compares false with every age and time left: no victim at all.
     luaL_argcheck(L, !std::isnan(T), 3, "T is NaN");
@@ -94,8 +107,8 @@ int take(lua_State* L) {
 // w:give(rule) -> processors still free
 int give(lua_State* L) {
     Waterfill& w = check(L);
-    static const char* const rules[] = {"even", "fair", "low_impact", nullptr};
-    const int rule = luaL_checkoption(L, 2, nullptr, rules);
+    static constexpr std::string_view rules[] = {"even", "fair", "low_impact"};
+    const int rule = option(L, 2, rules);
     direct(L, w, Waterfill::Direction::give);
     switch (rule) {
         case 0:
