@@ -73,18 +73,25 @@ void class_keys(const toml::table& t, const std::string& where, JobClassConfig& 
     c.preemptable = get_bool(t, "preemptable", where, c.preemptable);
 }
 
-// The class tables of `arr` ([[<path>]]), each named.
+// The class tables of `arr` ([[<path>]]), each named, and each name once:
+// a second table of the same name would silently change the first's keys.
 template <class F>
 void each_class(const toml::node& arr, const std::string& path, F&& f) {
     if (!arr.is_array_of_tables())
         fail("key '" + path + "' must be an array of tables ([[" + path + "]])");
+    std::map<std::string, std::size_t> seen;
     std::size_t i = 0;
     for (const auto& e : *arr.as_array()) {
         const toml::table& t = *e.as_table();
-        const std::string where = path + "[" + std::to_string(i++) + "].";
+        const std::string where = path + "[" + std::to_string(i) + "].";
         only_keys(t, where.substr(0, where.size() - 1), kClassKeys);
         if (!t.get("name")) fail("key '" + where + "name' is required");
-        f(t, where, get_string(t, "name", where));
+        const std::string name = get_string(t, "name", where);
+        if (const auto [it, fresh] = seen.emplace(name, i); !fresh)
+            fail("key '" + where + "name': class '" + name + "' is already given by " + path + "[" +
+                 std::to_string(it->second) + "]");
+        ++i;
+        f(t, where, name);
     }
 }
 

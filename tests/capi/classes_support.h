@@ -31,6 +31,16 @@ inline std::string classes(int procs, const std::string& extra = "", const std::
        << more;
     return os.str();
 }
+// `toml` with `keys` added to the first table named `name`: a class is
+// given by one table (a second one of the same name is refused).
+inline std::string with_class_keys(std::string toml, const std::string& name,
+                                   const std::string& keys) {
+    const std::string at = "name = \"" + name + "\"\n";
+    const std::size_t p = toml.find(at);
+    REQUIRE(p != std::string::npos);
+    toml.insert(p + at.size(), keys);
+    return toml;
+}
 // Class numbers, counted from 1 as the ABI does.
 enum { kInteractive = 1, kDebug = 2, kProduction = 3, kBenchmark = 4, kStandby = 5 };
 

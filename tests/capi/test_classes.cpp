@@ -23,6 +23,7 @@ using rota::test::range;
 using rota::test::wakeup_s;
 
 using rota::test::classes;
+using rota::test::with_class_keys;
 using rota::test::has;
 using rota::test::kBenchmark;
 using rota::test::kDebug;
@@ -265,8 +266,7 @@ TEST_CASE("seed 003: the global limits and the class processor limit", "[capi][c
         CHECK(a[0].job == 2);
     }
     SECTION("a class's processor limit") {
-        EnginePtr e =
-            engine_from(classes(8, "", "[[classes.class]]\nname = \"debug\"\nprocs = 2\n"));
+        EnginePtr e = engine_from(with_class_keys(classes(8), "debug", "procs = 2\n"));
         submit(e.get(), 1, 2, 100, kDebug);
         submit(e.get(), 2, 2, 100, kDebug);
         auto a = at(e.get(), 0);
@@ -321,11 +321,12 @@ TEST_CASE("seed 003: parameter sets switch with the time of the week", "[capi][c
     // Engine time 0 is Monday 17:00. By day production jobs hold at most 4
     // processors, from 18:00 to 08:00 all 8 (and wait 2 hours at most).
     EnginePtr e = engine_from(
-        classes(8, "week_start = \"mon 17:00\"\n",
-                "[[classes.class]]\nname = \"production\"\nprocs = 4\n"
-                "[[classes.period]]\nname = \"night\"\nfrom = \"18:00\"\nto = \"08:00\"\n"
-                "[[classes.period.class]]\nname = \"production\"\nprocs = 8\n",
-                "7200"));
+        with_class_keys(classes(8, "week_start = \"mon 17:00\"\n",
+                                "[[classes.period]]\nname = \"night\"\nfrom = \"18:00\"\nto = "
+                                "\"08:00\"\n"
+                                "[[classes.period.class]]\nname = \"production\"\nprocs = 8\n",
+                                "7200"),
+                        "production", "procs = 4\n"));
     CHECK(std::string(rota_class_period(e.get())).empty());
     submit(e.get(), 1, 8, 100);
     CHECK(at(e.get(), 0).empty());  // not rejected: the night allows it
@@ -451,7 +452,7 @@ TEST_CASE("seed 003: classes need [classes], and bad class settings are refused"
         {classes(8, "defualt = 1\n"), "classes.defualt"},
         {"[machine]\nprocs = 8\n[classes]\ndefault = \"x\"\n[[classes.class]]\nname = \"a\"\n",
          "classes.default"},
-        {classes(8, "", "[[classes.class]]\nname = \"debug\"\nmax_wait = -5\n"), "max_wait"},
+        {with_class_keys(classes(8), "benchmark", "max_wait = -5\n"), "max_wait"},
         {classes(8, "", "[[classes.period]]\ndays = [\"monday\"]\n"), "days"},
         {classes(8, "", "[[classes.period]]\nfrom = \"25:00\"\n"), "from"},
         {classes(8, "", "[[classes.period]]\n[[classes.period.class]]\nname = \"nosuch\"\n"),

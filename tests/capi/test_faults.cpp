@@ -259,6 +259,17 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
            "key 'scheduler.preset': an empty name (expected fcfs, easy");
     expect("[machine]\nprocs = 8\n[classes]\npreset = \"\"\n",
            "key 'classes.preset': an empty name (expected llnl-t3d)");
+    // A class given twice would have the second table change the first.
+    expect(
+        "[machine]\nprocs = 8\n[classes]\n[[classes.class]]\nname = \"a\"\nprocs = 4\n"
+        "[[classes.class]]\nname = \"b\"\n[[classes.class]]\nname = \"a\"\npriority = 2\n",
+        "key 'classes.class[2].name': class 'a' is already given by classes.class[0]");
+    expect(
+        "[machine]\nprocs = 8\n[classes]\npreset = \"llnl-t3d\"\n[[classes.period]]\nname = "
+        "\"night\"\nfrom = \"18:00\"\nto = \"08:00\"\n[[classes.period.class]]\nname = "
+        "\"debug\"\n[[classes.period.class]]\nname = \"debug\"\nprocs = 8\n",
+        "key 'classes.period[0].class[1].name': class 'debug' is already given by "
+        "classes.period[0].class[0]");
     expect("[machine]\nprocs = 8\n[lua]\ninstruction_budget = 9223372036854775807\n",
            "key 'lua.instruction_budget' must be between 1000 and 1000000000000, or 0 for none; "
            "it is 9223372036854775807");
