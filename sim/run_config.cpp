@@ -1,5 +1,7 @@
 #include "run_config.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
 #include <set>
@@ -104,21 +106,23 @@ void check_statistics(const RunConfig& rc) {
                               rc.workload.model == WorkloadModel::weissman_apps;
     if (!((rc.workload.load >= kMinLoad && rc.workload.load <= kMaxLoad) ||
           (fitted_rates && rc.workload.load == 0)))
-        fail("the offered load must be in [0.001, 1000], not " + std::to_string(rc.workload.load));
+        fail("the offered load must be in [0.001, 1000], not " +
+             fmt::format("{}", rc.workload.load));
     // Numbers that become times or fractions: NaN and infinities would
     // reach float-to-integer conversions.
     if (!(rc.cs_overhead >= 0 && rc.cs_overhead < 1))
         fail(
             "the context-switch overhead (cs_overhead) must be in [0, 1), a fraction of the "
             "slice, not " +
-            std::to_string(rc.cs_overhead));
+            fmt::format("{}", rc.cs_overhead));
     if (!std::isfinite(rc.matrix_at) || rc.matrix_at > 1e12)
-        fail("matrix_at must be a finite time in seconds, not " + std::to_string(rc.matrix_at));
+        fail("matrix_at must be a finite time in seconds up to 1e12, not " +
+             fmt::format("{}", rc.matrix_at));
     for (const auto& [what, v] :
          {std::pair<const char*, double>{"slice", rc.slice}, {"migration_cost", rc.migration_cost}})
         if (!std::isfinite(v) || v < 0 || v > 1e9)
-            fail(std::string(what) + " must be a finite number of seconds, not " +
-                 std::to_string(v));
+            fail(std::string(what) + " must be a number of seconds from 0 to 1e9, not " +
+                 fmt::format("{}", v));
 }
 
 const std::vector<std::string>& policy_names() {
