@@ -70,6 +70,7 @@ class InflateSource final : public LineReader::Source {
         std::memcpy(in_.data(), head, n);
         z_.next_in = in_.data();
         z_.avail_in = static_cast<uInt>(n);
+        read_ = n;
     }
     ~InflateSource() override {
         inflateEnd(&z_);
@@ -113,39 +114,51 @@ class InflateSource final : public LineReader::Source {
             if (got < 0) fail(path_, std::string("read error: ") + std::strerror(errno));
             z_.next_in = in_.data();
             z_.avail_in += static_cast<uInt>(got);
+            read_ += static_cast<std::uint64_t>(got);
             return got > 0;
         }
     }
 
     // After a member: false at the end of the file, true if another member
-    // starts; anything else is refused.
+    // starts; anything else is refused at its first byte.
     bool next_member() {
         while (z_.avail_in < 2 && refill()) {
         }
-        if (z_.avail_in >= 2 && z_.next_in[0] == 0x1f && z_.next_in[1] == 0x8b) {
+        if (z_.avail_in == 0) return false;
+        if (z_.next_in[0] == 0x1f && (z_.avail_in == 1 || z_.next_in[1] == 0x8b)) {
+            if (z_.avail_in == 1) fail(path_, "gzip error: truncated file");
             if (inflateReset(&z_) != Z_OK) fail(path_, "gzip error: cannot read the next member");
             in_member_ = true;
             return true;
         }
-        std::uint64_t extra = 0;
-        bool zeros = true;
-        do {
-            for (uInt k = 0; k < z_.avail_in; ++k) zeros = zeros && z_.next_in[k] == 0;
-            extra += z_.avail_in;
-            z_.avail_in = 0;
-        } while (refill());
-        if (extra > 0 && !zeros)
-            fail(path_, "the gzip data ends before the file: " + std::to_string(extra) +
-                            (extra == 1 ? " byte follows that is" : " bytes follow that are") +
-                            " not gzip data (text appended to a compressed trace?)");
-        return false;
+        const std::uint64_t end = offset();
+        for (;;) {  // zero bytes may pad the file to its end
+            while (z_.avail_in > 0 && z_.next_in[0] == 0) {
+                ++z_.next_in;
+                --z_.avail_in;
+            }
+            if (z_.avail_in > 0) break;
+            if (!refill()) return false;
+        }
+        const std::uint64_t zeros = offset() - end;
+        if (zeros == 0)
+            fail(path_, "the gzip data ends after " + std::to_string(end) +
+                            " bytes and the file goes on with data that is not gzip (text "
+                            "appended to a compressed trace?)");
+        fail(path_, "the gzip data ends after " + std::to_string(end) + " bytes, and after " +
+                        std::to_string(zeros) +
+                        " zero bytes the file goes on with data that would not be read");
     }
+
+    // The offset in the file of the next compressed byte.
+    std::uint64_t offset() const { return read_ - z_.avail_in; }
 
     int fd_;
     std::string path_;
     std::vector<unsigned char> in_;
     z_stream z_{};
-    bool in_member_ = true;  // the first member starts at the magic number
+    std::uint64_t read_ = 0;  // bytes read from the file so far
+    bool in_member_ = true;   // the first member starts at the magic number
     bool done_ = false;
 };
 
