@@ -14,6 +14,12 @@ namespace rota {
 
 namespace {
 
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 void parse_clusters(const toml::node& c, SchedulerConfig& s) {
     if (!c.is_array_of_tables() || c.as_array()->empty())
         fail("key 'machine.clusters' must be an array of tables ([[machine.clusters]])");
@@ -145,7 +151,12 @@ void parse_gang(const toml::table& t, SchedulerConfig& s) {
         fail("key 'gang.mpl' must be between 1 and 32, got " + std::to_string(mpl));
     s.rows = static_cast<std::int32_t>(mpl);
     double slice = get_seconds(t, "slice", "gang.", 200.0);
-    if (!(slice > 0) || slice > 1e9) fail("key 'gang.slice' must be a positive number of seconds");
+    // The engine counts microseconds: a slice that truncates to none is no slice.
+    if (!(slice * 1e6 >= 1) || slice > 1e9 || static_cast<std::int64_t>(slice * 1e6) < 1)
+        fail(
+            "key 'gang.slice' must be a number of seconds from one microsecond (0.000001) to "
+            "1e9, not " +
+            number_text(slice));
     s.slice = static_cast<std::int64_t>(slice * 1e6);
     s.migration = get_bool(t, "migration", "gang.", s.migration);
     double cost = get_seconds(t, "migration_cost", "gang.", 0.0);
@@ -203,12 +214,6 @@ void parse_malleable(const toml::table& t, SchedulerConfig& s) {
     if (!(per_byte >= 0) || per_byte > 1e3)
         fail("key 'malleable.adapt_per_byte' must be 0..1000 seconds per byte");
     m.adapt_per_byte = per_byte * 1e6;
-}
-
-std::string number_text(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
 }
 
 // Order keys that age and the users' usage (docs/design.md, "Order keys

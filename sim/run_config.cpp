@@ -106,7 +106,8 @@ void check_statistics(const RunConfig& rc) {
                               rc.workload.model == WorkloadModel::weissman_apps;
     if (!((rc.workload.load >= kMinLoad && rc.workload.load <= kMaxLoad) ||
           (fitted_rates && rc.workload.load == 0)))
-        fail("the offered load must be in [0.001, 1000], not " +
+        fail(std::string("the offered load must be in [0.001, 1000]") +
+             (fitted_rates ? ", or 0 for the model's own arrival rate" : "") + ", not " +
              fmt::format("{}", rc.workload.load));
     // Numbers that become times or fractions: NaN and infinities would
     // reach float-to-integer conversions.
@@ -118,11 +119,13 @@ void check_statistics(const RunConfig& rc) {
     if (!std::isfinite(rc.matrix_at) || rc.matrix_at > 1e12)
         fail("matrix_at must be a finite time in seconds up to 1e12, not " +
              fmt::format("{}", rc.matrix_at));
-    for (const auto& [what, v] :
-         {std::pair<const char*, double>{"slice", rc.slice}, {"migration_cost", rc.migration_cost}})
-        if (!std::isfinite(v) || v < 0 || v > 1e9)
-            fail(std::string(what) + " must be a number of seconds from 0 to 1e9, not " +
-                 fmt::format("{}", v));
+    // The engine counts microseconds: a slice that truncates to none is no slice.
+    if (!(rc.slice <= 1e9 && static_cast<std::int64_t>(rc.slice * 1e6) >= 1))
+        fail("slice must be a number of seconds from one microsecond (0.000001) to 1e9, not " +
+             fmt::format("{}", rc.slice));
+    if (!(rc.migration_cost >= 0 && rc.migration_cost <= 1e9))
+        fail("migration_cost must be a number of seconds from 0 to 1e9, not " +
+             fmt::format("{}", rc.migration_cost));
 }
 
 const std::vector<std::string>& policy_names() {
@@ -250,7 +253,12 @@ RunConfig load_run_config(const std::string& path) {
         rc.migration_cost = get<double>(t, "migration_cost", "simulator", rc.migration_cost);
         rc.migration_q = get<std::int64_t>(t, "migration_q", "simulator", rc.migration_q);
         rc.packing = get<std::string>(t, "packing", "simulator", rc.packing);
-        rc.matrix_at = get<double>(t, "matrix_at", "simulator", rc.matrix_at);
+        if (t.get("matrix_at")) {  // -1, its default, means none: a file must give a time
+            rc.matrix_at = get<double>(t, "matrix_at", "simulator", rc.matrix_at);
+            if (!(rc.matrix_at >= 0))
+                fail("key 'simulator.matrix_at' must be a time >= 0 in seconds, not " +
+                     fmt::format("{}", rc.matrix_at));
+        }
         rc.memory = get<std::string>(t, "memory", "simulator", rc.memory);
         rc.memory_units = get<std::string>(t, "memory_units", "simulator", rc.memory_units);
         if (const toml::node* c = t.get("memory_capacity")) {

@@ -259,6 +259,10 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
            "key 'scheduler.preset': an empty name (expected fcfs, easy");
     expect("[machine]\nprocs = 8\n[classes]\npreset = \"\"\n",
            "key 'classes.preset': an empty name (expected llnl-t3d)");
+    // The engine counts microseconds: a slice that truncates to none is refused.
+    expect("[machine]\nprocs = 8\n[gang]\nmpl = 2\nslice = 1e-7\n",
+           "key 'gang.slice' must be a number of seconds from one microsecond (0.000001) to 1e9, "
+           "not 1e-07");
     // A class given twice would have the second table change the first.
     expect(
         "[machine]\nprocs = 8\n[classes]\n[[classes.class]]\nname = \"a\"\nprocs = 4\n"
