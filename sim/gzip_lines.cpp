@@ -228,6 +228,11 @@ bool LineReader::fill() {
     return true;
 }
 
+void LineReader::too_long() const {
+    fail(path_, "line " + std::to_string(line_ + 1) + " is longer than " +
+                    std::to_string(kMaxLine) + " bytes: not a trace");
+}
+
 bool LineReader::next(std::string_view& line) {
     std::size_t scanned = pos_;  // no newline before this offset in unconsumed data
     for (;;) {
@@ -236,15 +241,16 @@ bool LineReader::next(std::string_view& line) {
         if (nl) {
             const char* e = static_cast<const char*>(nl);
             const char* b = base + pos_;
+            // The same limit whatever the reads delivered at once (a pipe
+            // gives 64 KiB at a time, a file fills the whole buffer).
+            if (static_cast<std::size_t>(e - b) > kMaxLine) too_long();
             pos_ = static_cast<std::size_t>(e - base) + 1;
             if (e > b && e[-1] == '\r') --e;
             line = std::string_view(b, static_cast<std::size_t>(e - b));
             ++line_;
             return true;
         }
-        if (end_ - pos_ > kMaxLine)
-            fail(path_, "line " + std::to_string(line_ + 1) + " is longer than " +
-                            std::to_string(kMaxLine) + " bytes: not a trace");
+        if (end_ - pos_ > kMaxLine) too_long();
         std::size_t consumed = pos_;
         scanned = end_;
         if (!fill()) {

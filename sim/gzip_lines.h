@@ -33,6 +33,7 @@ class LineReader {
 
   private:
     bool fill();  // false if no more data
+    [[noreturn]] void too_long() const;
 
     std::string path_;
     std::unique_ptr<Source> src_;

@@ -182,6 +182,11 @@ TEST_CASE("SWF reader refuses a line longer than 4 MiB, naming file and line", "
     std::ofstream(f.path, std::ios::binary) << body;
     CHECK_THROWS_WITH(read_all(f.path),
                       Catch::Contains("huge_line.swf") && Catch::Contains("line 2 is longer than"));
+    // Ended by a newline and a record after it: a file fills the buffer with
+    // the whole line at once, and the limit holds all the same.
+    std::ofstream(f.path, std::ios::binary | std::ios::trunc)
+        << body << "\n2 5 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    CHECK_THROWS_WITH(read_all(f.path), Catch::Contains("line 2 is longer than"));
 }
 
 TEST_CASE("SWF loading refuses a job id given twice, naming both lines", "[swf]") {
