@@ -90,8 +90,19 @@ Time Scheduler::next_period_change() const {
     return (secs + (next - tow)) * kSecond;
 }
 
+// Counted from the load (§4.2: "the minimum processor allocation time").
+// A loaded job is also kept until it has executed for as long as its load
+// took (its swap-in, nodes still being written out), and for one second at
+// least: two jobs that wait past their maximum wait would otherwise take
+// each other's processors before either executes (or a microsecond at a
+// time, with no swap cost), forever, whenever the class's do-not-disturb
+// time is shorter than a swap-in. The paper asks for do-not-disturb times
+// "substantially larger" than a swap, where this bound never binds.
 Time Scheduler::dnd_end_from(const Job& j, Time from) const {
-    return sat_add(from, sat_mul(job_class(j).dnd, j.spec.procs));
+    const Time end = sat_add(from, sat_mul(job_class(j).dnd, j.spec.procs));
+    if (j.exec_from == kNoTime) return end;
+    const Time exec = std::max(from, j.exec_from);
+    return std::max(end, sat_add(exec, std::max<Time>(kSecond, exec - from)));
 }
 
 // --- Limits ---------------------------------------------------------------

@@ -501,7 +501,9 @@ typedef struct rota_job_info {
     int32_t on_disk;          /* 1: its state is on disk (swapped out or suspended after running) */
     int32_t reserved;         /* 1: pass 1 holds a processor set for it */
     rota_time executed;       /* time it computed before its current load */
-    rota_time dnd_end;        /* RUNNING: when its do-not-disturb time ends; else -1 */
+    rota_time dnd_end;        /* RUNNING: from when it may be swapped out (its
+                                 do-not-disturb time, or later if it has not yet
+                                 executed as long as its load took); else -1 */
     rota_time wait_since;     /* waiting: since when it waits to be loaded; else -1 */
     rota_time swapping_until; /* its state is being written to disk until then; else -1 */
     /* As submitted (rota_job), "" for none, never NULL; valid while the

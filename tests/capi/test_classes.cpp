@@ -23,7 +23,6 @@ using rota::test::range;
 using rota::test::wakeup_s;
 
 using rota::test::classes;
-using rota::test::with_class_keys;
 using rota::test::has;
 using rota::test::kBenchmark;
 using rota::test::kDebug;
@@ -32,6 +31,7 @@ using rota::test::kProduction;
 using rota::test::kStandby;
 using rota::test::kUs;
 using rota::test::submit;
+using rota::test::with_class_keys;
 
 TEST_CASE("seed 003: a debug job is never preempted, not even for an interactive one",
           "[capi][classes]") {
@@ -381,6 +381,54 @@ TEST_CASE("seed 003: batches carry each job's class and its priority in force", 
     submit(plain.get(), 5, 1, 100);
     at(plain.get(), 0);
     CHECK(has_line("job 5 class 0 priority 0"));
+}
+
+// Two jobs of one class that are past their maximum wait at once and have
+// no do-not-disturb time would take each other's processors before either
+// computed, forever: a loaded job executes as long as its load took, and
+// one second at least, before it is swapped out again.
+TEST_CASE("seed 003: jobs of a class with no do-not-disturb time still make progress",
+          "[capi][classes]") {
+    const std::string no_dnd = "max_wait = 0\ndnd = 0\n";
+    for (const char* swap : {"swap_time = 1\n", "swap_time = 0\n"}) {
+        std::string toml = classes(4, "", "", "0");
+        const std::size_t p =
+            toml.find("max_wait = 0\ndnd = 10\n[[classes.class]]\nname = \"bench");
+        REQUIRE(p != std::string::npos);
+        toml.replace(p, no_dnd.size() + 1, no_dnd);
+        toml.replace(toml.find("swap_time = 1\n"), 14, swap);
+        INFO(swap << toml);
+        EnginePtr e = engine_from(toml);
+        submit(e.get(), 1, 4, 100);
+        submit(e.get(), 2, 4, 100);
+        // Per job: when its last load began and when it began to compute.
+        std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> loaded;
+        int ended = 0, loads = 0;
+        rota_time now = 0;
+        for (int step = 0; step < 1000 && ended < 2; ++step) {
+            REQUIRE(rota_advance(e.get(), now) == ROTA_OK);
+            REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+            rota_action a{};
+            a.size = sizeof(a);
+            while (rota_next_action(e.get(), &a) == ROTA_OK) {
+                if (a.type == ROTA_ACTION_START || a.type == ROTA_ACTION_SWAP_IN) {
+                    loaded[a.job] = {a.time, a.time + a.delay};
+                    ++loads;
+                } else if (a.type == ROTA_ACTION_SWAP_OUT) {
+                    const auto [from, exec] = loaded.at(a.job);
+                    CHECK(a.time - exec >= std::max<std::int64_t>(kUs, exec - from));
+                } else if (a.type == ROTA_ACTION_KILL) {
+                    ++ended;
+                }
+                a = rota_action{};
+                a.size = sizeof(a);
+            }
+            if (ended == 2) break;
+            REQUIRE(rota_next_wakeup(e.get(), &now) == ROTA_OK);
+        }
+        CHECK(ended == 2);
+        CHECK(loads > 2);  // they did take turns
+    }
 }
 
 TEST_CASE("seed 003 §4.5: suspend, resume and change the class of a job", "[capi][classes]") {

@@ -260,8 +260,10 @@ TEST_CASE(
     CHECK(order == std::vector<std::string>{"4", "2", "1", "3", "5"});
 
     // t=22: resumed, job 1 waits while its state is still being written
-    // out (o); t=25: it is on disk (O), and job 3, past its
-    // do-not-disturb time, leaves the reserved set for job 4 (o).
+    // out (o); t=25: it is on disk (O). Job 3 is past its do-not-disturb
+    // time (t=24) but still swapping in: a loaded job executes as long as
+    // its load took (8 s, to t=36) before it is swapped out again. Then it
+    // leaves the reserved set for job 4 (o).
     REQUIRE(rota_job_resume(e, 1) == ROTA_OK);
     at(e, 22);
     CHECK(row_of(top(e), 1).state == 'o');
@@ -269,6 +271,13 @@ TEST_CASE(
     t = top(e);
     INFO(t);
     CHECK(row_of(t, 1).state == 'O');
+    CHECK(row_of(t, 3).state == 'i');
+    CHECK(row_of(t, 4).state == 'W');
+    at(e, 35);
+    CHECK(row_of(top(e), 3).state == 'R');
+    at(e, 36);
+    t = top(e);
+    INFO(t);
     CHECK(row_of(t, 3).state == 'o');
     CHECK(row_of(t, 4).state == 'W');
     CHECK(node_map(t) == "....aaaa");
