@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/usage.h"
+#include "state_links.h"
 
 namespace rota::lua {
 
@@ -28,11 +29,6 @@ void store_vec(lua_State* L, int table, const std::vector<T>& v) {
 // hashing, per job. A state serves one engine; the cache is replaced when
 // another table's names come (a new serial).
 constexpr const char* kNameCache = "rota.names";
-// Light userdata keys in a view's metatable that point back at the view, one
-// per kind of view, so that a C function knows a batch or a context handed
-// back to it without comparing strings.
-const char kBatchKey = 'b';
-const char kContextKey = 'c';
 
 // Pushes the cache of `names`' strings, made anew if it holds another
 // table's.
@@ -210,9 +206,7 @@ void BatchView::create(lua_State* L) {
     lua_createtable(L, 0, kind_->columns + 1);
     lua_pushinteger(L, 0);
     lua_setfield(L, -2, "n");
-    lua_createtable(L, 0, 4);  // its metatable
-    lua_pushlightuserdata(L, this);
-    lua_rawsetp(L, -2, &kBatchKey);
+    lua_createtable(L, 0, 3);  // its metatable
     lua_pushlightuserdata(L, this);
     for (int k = 0; k < kind_->columns; ++k) lua_createtable(L, 16, 0);
     const bool shares = kind_->resources != nullptr;
@@ -250,14 +244,12 @@ void BatchView::begin(lua_State* L, int table, const void* batch) {
     ++serial_;
 }
 
+// The batch of the call running, if the value at idx is its table: known
+// by address (state_links.h).
 const BatchView* BatchView::of(lua_State* L, int idx) {
-    if (lua_type(L, idx) != LUA_TTABLE || lua_getmetatable(L, idx) == 0) return nullptr;
-    // Only the engine's batch metatables hold this key, and a script can
-    // neither reach them nor make a light userdata of its own.
-    lua_rawgetp(L, -1, &kBatchKey);
-    const auto* view = static_cast<const BatchView*>(lua_touserdata(L, -1));
-    lua_pop(L, 2);
-    return view;
+    const StateLinks* k = links(L);
+    if (k == nullptr || k->batch_table == nullptr || lua_type(L, idx) != LUA_TTABLE) return nullptr;
+    return lua_topointer(L, idx) == k->batch_table ? k->batch : nullptr;
 }
 
 // __index(batch, key): runs inside the script's protected call.
@@ -374,8 +366,6 @@ void ContextView::create(lua_State* L) {
     lua_pushvalue(L, figures);
     lua_pushcclosure(L, &ContextView::pairs, 4);
     lua_setfield(L, meta, "__pairs");
-    lua_pushlightuserdata(L, this);
-    lua_rawsetp(L, meta, &kContextKey);
     lua_pushcfunction(L, refuse_ctx_write);
     lua_setfield(L, meta, "__newindex");
     lua_pushboolean(L, 0);
@@ -398,11 +388,10 @@ void ContextView::create(lua_State* L) {
 }
 
 const ContextView* ContextView::view_of(lua_State* L, int idx) {
-    if (lua_type(L, idx) != LUA_TTABLE || lua_getmetatable(L, idx) == 0) return nullptr;
-    lua_rawgetp(L, -1, &kContextKey);  // as in BatchView::of
-    const auto* view = static_cast<const ContextView*>(lua_touserdata(L, -1));
-    lua_pop(L, 2);
-    return view;
+    const StateLinks* k = links(L);  // as in BatchView::of
+    if (k == nullptr || k->context_table == nullptr || lua_type(L, idx) != LUA_TTABLE)
+        return nullptr;
+    return lua_topointer(L, idx) == k->context_table ? k->context : nullptr;
 }
 
 const BackfillContext* ContextView::backfill_of(lua_State* L, int idx) {

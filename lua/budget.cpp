@@ -5,6 +5,8 @@
 #include <cstring>
 #include <lua.hpp>
 
+#include "state_links.h"
+
 namespace rota::lua {
 
 void* MemoryBudget::alloc(void* ud, void* ptr, std::size_t osize, std::size_t nsize) noexcept {
@@ -33,9 +35,8 @@ void* MemoryBudget::alloc(void* ud, void* ptr, std::size_t osize, std::size_t ns
 namespace {
 
 InstructionBudget* budget_of(lua_State* L) {
-    InstructionBudget* b;
-    std::memcpy(&b, lua_getextraspace(L), sizeof b);
-    return b;
+    const StateLinks* k = links(L);
+    return k != nullptr ? k->budget : nullptr;
 }
 
 void count_hook(lua_State* L, lua_Debug* ar) {
@@ -64,8 +65,7 @@ bool budget_tripped(lua_State* L) {
 }
 
 void InstructionBudget::install(lua_State* L) {
-    InstructionBudget* self = this;
-    std::memcpy(lua_getextraspace(L), &self, sizeof self);
+    links(L)->budget = this;
     arm(L);
 }
 

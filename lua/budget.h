@@ -43,7 +43,8 @@ struct InstructionBudget {
     bool tripped = false;
     char where[96] = {};  // "file:line" where the budget ran out
 
-    // Installs the hook and remembers `this` in the state's extra space.
+    // Installs the hook and remembers `this` in the state's links
+    // (state_links.h), which must be set.
     void install(lua_State* L);
     // Called before every script call: a fresh budget, and the normal
     // step if the last call tripped it.

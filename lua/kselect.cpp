@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "batch_view.h"
+#include "state_links.h"
 #include "state_object.h"
 
 namespace rota::lua {
@@ -50,7 +51,11 @@ struct ScoreArgs {
 };
 
 KSelect& check(lua_State* L) {
-    auto* s = static_cast<KSelect*>(luaL_checkudata(L, 1, kMeta));
+    // Known by address (state_links.h), as the waterfill plan is.
+    void* p = lua_touserdata(L, 1);
+    const StateLinks* k = links(L);
+    if (p == nullptr || k == nullptr || p != k->kselect) luaL_typeerror(L, 1, kMeta);
+    auto* s = static_cast<KSelect*>(p);
     // The batch and context it was made from are gone after their call.
     if (s->view == nullptr || s->view->serial() != s->serial || s->view->jobs() != s->batch)
         luaL_error(L,
@@ -231,6 +236,7 @@ int kselect(lua_State* L) {
         return luaL_error(L, "rota.kselect: the batch or the context has fewer than %d resources",
                           ctx->resources);
     KSelect& s = state(L);
+    links(L)->kselect = &s;
     s.view = view;
     s.serial = view->serial();
     s.batch = b;

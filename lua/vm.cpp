@@ -167,6 +167,7 @@ Vm::Vm(const LuaConfig& cfg)
     lua_State* L = this->L();
     lua_atpanic(L, panic);
     luaL_checkversion(L);
+    set_links(L, &links_);
     budget_.install(L);
     lua_checkstack(L, slot::top + LUA_MINSTACK);
     prepare_sandbox(L, &log_);
@@ -354,10 +355,17 @@ int Vm::call(Hook h, int batch_slot, BatchView& batch, const void* b, slot::Ctx 
     lua_pushvalue(L, batch_slot);
     lua_pushvalue(L, cs.proxy);
     lua_pushvalue(L, slot::params(h));
+    links_.batch_table = lua_topointer(L, batch_slot);
+    links_.batch = &batch;
+    links_.context_table = lua_topointer(L, cs.proxy);
+    links_.context = &cv;
     budget_.arm(L);
     memory_.enforce = true;
     const int status = lua_pcall(L, 3, 1, slot::msgh);
     memory_.enforce = false;
+    links_.batch_table = links_.context_table = nullptr;
+    links_.batch = nullptr;
+    links_.context = nullptr;
     batch.end();
     cv.end();
     // A script can catch the budget error with pcall and still return.

@@ -17,6 +17,7 @@
 #include "lua_policy.h"
 #include "sandbox.h"
 #include "slots.h"
+#include "state_links.h"
 
 namespace rota::lua {
 
@@ -84,6 +85,7 @@ class Vm {
     // lua_close.
     MemoryBudget memory_;
     InstructionBudget budget_;
+    StateLinks links_;  // behind the state's extra space
     // print() from scripts: each line made printable and bounded
     // (lua/text.h), at most kPrintPerCall lines a hook call and
     // kPrintPerState since the scripts were loaded; then one notice.

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "batch_view.h"
+#include "state_links.h"
 #include "state_object.h"
 #include "waterfill_rules.h"
 
@@ -29,15 +30,13 @@ struct Waterfill {
     }
 };
 
-// The state's one plan, if the value at idx is it: a look-up by address,
-// where luaL_testudata would intern the metatable's name at every call.
+// The state's one plan, if the value at idx is it: known by address
+// (state_links.h), where luaL_testudata would intern the metatable's name
+// at every call.
 Waterfill* plan_at(lua_State* L, int idx) {
     void* p = lua_touserdata(L, idx);
-    if (p == nullptr) return nullptr;
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &kStateKey);
-    const bool ours = lua_touserdata(L, -1) == p;
-    lua_pop(L, 1);
-    return ours ? static_cast<Waterfill*>(p) : nullptr;
+    const StateLinks* k = links(L);
+    return p != nullptr && k != nullptr && p == k->waterfill ? static_cast<Waterfill*>(p) : nullptr;
 }
 
 Waterfill& check(lua_State* L) {
@@ -175,6 +174,7 @@ int waterfill(lua_State* L) {
     const MalleableContext* ctx = ContextView::malleable_of(L, 2);
     luaL_argexpected(L, ctx != nullptr, 2, "the context of this harvest or distribution call");
     Waterfill& w = state(L);
+    links(L)->waterfill = &w;
     w.view = view;
     w.serial = view->serial();
     w.direction = Waterfill::Direction::none;
