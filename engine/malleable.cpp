@@ -285,10 +285,18 @@ bool Scheduler::mpl_reached() const {
 
 void Scheduler::malleable_phase() {
     // Queue order, taken before anything starts (starting edits the queue).
+    // A pass with no end and one job queued since the last looks only at
+    // that job: every other queued job went through its arrival step then.
     waiting_.clear();
-    queue_.for_each_live([&](const JobQueue::Entry& q) { waiting_.push_back(q.slot); });
-    if (freed_ > 0) distribute();
+    if (freed_ > 0 || !entered_known_ || entered_ > 1) {
+        queue_.for_each_live([&](const JobQueue::Entry& q) { waiting_.push_back(q.slot); });
+        if (freed_ > 0) distribute();
+    } else if (entered_ == 1) {
+        waiting_.push_back(entered_last_);
+    }
     freed_ = 0;
+    entered_ = 0;
+    entered_known_ = true;
     for (Slot s : waiting_) {
         Job& j = job(s);
         if (j.waited || j.state != JobState::queued) continue;

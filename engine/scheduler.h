@@ -434,8 +434,14 @@ class Scheduler {
     void rotate_slices();
 
     // The iScheduler (malleable.cpp, seed 004).
-    std::vector<Slot> waiting_;     // the queue at the start of the phase
-    std::int64_t freed_ = 0;        // processors freed by ends since the last pass
+    std::vector<Slot> waiting_;  // the queue at the start of the phase
+    std::int64_t freed_ = 0;     // processors freed by ends since the last pass
+    // Jobs queued since the last malleable pass (queue_insert), the only
+    // ones Figure 3(a)'s arrival step can find: one, with no end, spares
+    // the pass its walk of the queue. Unknown until a pass has walked it.
+    std::int64_t entered_ = 0;
+    Slot entered_last_ = 0;
+    bool entered_known_ = false;
     MalleableBatch mall_;           // harvest victims or distribution candidates
     std::vector<Slot> mall_slots_;  // their slots
     std::vector<std::int64_t> take_, give_;

@@ -47,6 +47,8 @@ void Scheduler::queue_insert(Slot s) {
     Job& j = job(s);
     j.state = JobState::queued;
     classes_dirty_ = true;
+    ++entered_;
+    entered_last_ = s;
     auto before = [this](const JobQueue::Entry& a, const JobQueue::Entry& b) {
         const Job& x = job(a.slot);
         const Job& y = job(b.slot);
