@@ -8,17 +8,30 @@ UsageBook::UsageBook(Time half_life)
     : lambda_(half_life > 0 ? std::log(2.0) / static_cast<double>(half_life) : 0.0) {}
 
 const UsageBook::Account* UsageBook::find(std::int32_t user) const {
+    if (user >= 0 && user < kDense) {
+        const auto u = static_cast<std::size_t>(user);
+        return u < dense_.size() && dense_[u] != 0 ? &accounts_[dense_[u] - 1] : nullptr;
+    }
     auto it = index_.find(user);
     return it == index_.end() ? nullptr : &accounts_[it->second];
 }
 
 UsageBook::Account& UsageBook::account(std::int32_t user) {
-    auto [it, fresh] = index_.try_emplace(user, static_cast<std::uint32_t>(accounts_.size()));
-    if (fresh) {
+    const auto next = static_cast<std::uint32_t>(accounts_.size());
+    std::uint32_t at;
+    if (user >= 0 && user < kDense) {
+        const auto u = static_cast<std::size_t>(user);
+        if (u >= dense_.size()) dense_.resize(u + 1, 0);
+        if (dense_[u] == 0) dense_[u] = next + 1;
+        at = dense_[u] - 1;
+    } else {
+        at = index_.try_emplace(user, next).first->second;
+    }
+    if (at == next) {
         ids_.push_back(user);
         accounts_.emplace_back();
     }
-    return accounts_[it->second];
+    return accounts_[at];
 }
 
 // Held over [now - dt, now): procs x dt without decay; with decay rate l,

@@ -56,6 +56,11 @@ class UsageBook {
         std::int32_t jobs = 0;
     };
     double lambda_ = 0.0;  // decay rate per microsecond (ln 2 / half-life); 0: none
+    // Where each user's account is: users 0..kDense-1 (the SWF's are small
+    // numbers) by a table, position + 1 (0: none), since every start, end
+    // and resize looks its user up; others by a hash.
+    static constexpr std::int32_t kDense = 1 << 16;
+    std::vector<std::uint32_t> dense_;
     std::unordered_map<std::int32_t, std::uint32_t> index_;
     std::vector<std::int32_t> ids_;
     std::vector<Account> accounts_;
