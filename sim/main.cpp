@@ -983,8 +983,7 @@ CLI::Validator offered_load() {
 CLI::Validator nonnegative_real() {
     return real_in(0, std::numeric_limits<double>::max(), false, false, "a number >= 0");
 }
-CLI::Validator int_at_least(long long lo) {
-    const std::string what = "a whole number >= " + std::to_string(lo);
+CLI::Validator int_in(long long lo, long long hi, const std::string& what) {
     return CLI::Validator(
         [=](std::string& in) -> std::string {
             char* end = nullptr;
@@ -992,10 +991,14 @@ CLI::Validator int_at_least(long long lo) {
             const long long v = std::strtoll(in.c_str(), &end, 10);
             if (in.empty() || *end != '\0' || errno == ERANGE)
                 return "expected a whole number, not '" + in + "'";
-            if (v < lo) return "must be " + what + ", not " + in;
+            if (v < lo || v > hi) return "must be " + what + ", not " + in;
             return {};
         },
         what, "");
+}
+CLI::Validator int_at_least(long long lo) {
+    return int_in(lo, std::numeric_limits<long long>::max(),
+                  "a whole number >= " + std::to_string(lo));
 }
 
 // A hint when a trace is given where the configuration file goes: gzip
@@ -1179,10 +1182,12 @@ int run(int argc, char** argv) {
     sim->add_flag("--no-progress", no_progress,
                   "no progress bar (shown only when stderr is a terminal) [simulator.progress]");
     sim->add_option("--mpl", mpl, "gang: multiprogramming level, the matrix's rows [simulator.mpl]")
-        ->check(int_at_least(1))
+        ->check(int_in(1, 32, "a whole number from 1 to 32"))
         ->default_str("5");
+    // The ranges of run_config.cpp's checks, so that an error names the flag.
     sim->add_option("--slice", slice, "gang: time slice in seconds [simulator.slice]")
-        ->check(positive_real())
+        ->check(real_in(1e-6, 1e9, false, false,
+                        "a number of seconds from one microsecond (0.000001) to 1e9"))
         ->default_str("200");
     sim->add_option("--cs-overhead", cs_overhead,
                     "gang: context-switch overhead, a fraction of the slice "
@@ -1191,7 +1196,7 @@ int run(int argc, char** argv) {
         ->default_str("0");
     sim->add_option("--migration-cost", migration_cost,
                     "gang: cost C of one migration in seconds [simulator.migration_cost]")
-        ->check(nonnegative_real())
+        ->check(real_in(0, 1e9, false, false, "a number of seconds from 0 to 1e9"))
         ->default_str("0");
     sim->add_option("--migration-q", migration_q,
                     "gang: most tasks migrated per slice, -1 for no limit "
@@ -1206,8 +1211,7 @@ int run(int argc, char** argv) {
     sim->add_option("--matrix-at", matrix_at,
                     "gang: print the matrix at this simulated time in seconds "
                     "[simulator.matrix_at]")
-        ->check(
-            real_in(0, std::numeric_limits<double>::max(), false, false, "a time >= 0 in seconds"));
+        ->check(real_in(0, 1e12, false, false, "a time in seconds from 0 to 1e12"));
     sim->add_option("--pool", pool_flags,
                     "a pool of the machine, name=capacity, repeatable or comma-separated "
                     "([[machine.pools]]); replaces the capacity of a workload's pool of that name")
