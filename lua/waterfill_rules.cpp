@@ -118,13 +118,15 @@ void sink(Plan& p, std::size_t n, std::size_t k, First first) {
 
 // Moves p.left one processor at a time, each to or from the job the heap
 // puts first: key(j) is job j's share for its next processor, or -1 once
-// it can move no more (shares are never negative).
+// it can move no more (shares are never negative). The jobs are those the
+// bulk step gathered (p.order, ascending), the only ones that could move
+// before it: a distribution's batch is mostly queued jobs.
 template <class First, class Key>
 void by_share(Plan& p, First first, Key key) {
     const MalleableBatch& b = *p.batch;
     p.heap.assign(1, 0);
     p.key.resize(b.size());
-    for (std::size_t j = 0; j < b.size(); ++j) {
+    for (const std::size_t j : p.order) {
         const double k = key(j);
         if (k < 0) continue;
         p.heap.push_back(j);
