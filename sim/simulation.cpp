@@ -67,8 +67,7 @@ struct Running {
     // lead-in [switched_in, since) is such a debt (the rest is overhead).
     std::int64_t owed = 0;
     std::int64_t paying = 0;
-    std::uint64_t order = 0;    // start order: pyss ends same-time jobs in this order
-    std::uint32_t version = 0;  // bumped whenever its completion time changes
+    std::uint64_t order = 0;  // start order: pyss ends same-time jobs in this order
     bool executing = false;
     bool end_due = false;  // resized in the actions being drained: its end is due anew
     // Malleable jobs (seed 004 §4.3): the processors it holds and its run
@@ -89,47 +88,87 @@ struct EndEvent {
     std::int64_t time;  // us
     std::uint64_t order;
     std::uint32_t job;
-    std::uint32_t version;
-    bool operator>(const EndEvent& o) const {
-        return time != o.time ? time > o.time : order > o.order;
+    bool operator<(const EndEvent& o) const {
+        return time != o.time ? time < o.time : order < o.order;
     }
 };
 
-// Executing jobs' ends, earliest first. A job's end moves at every resize
-// (seed 004) and migration, and a new event is queued each time; the one
-// it replaces stays, stale, until it would come due. A harvest-heavy run
-// held some 320 events for a few dozen executing jobs, most of them stale,
-// so the queue is rebuilt from its live events whenever it has doubled
-// since the last rebuild: O(1) amortized a push, and a heap a few times
-// the number of executing jobs. Live events are ordered by (time, start
-// order), unique per job, so dropping stale ones early changes no order.
+// Executing jobs' ends, earliest first, at most one per job. A job's end
+// moves at every resize (seed 004) and migration: its entry moves in place
+// (a heap that knows each job's position), where queuing a new event each
+// time left the old ones to be popped as stale, four times as many pops
+// as ends in a harvest-heavy run. Ends are ordered by (time, start order),
+// unique per job.
 class EndQueue {
   public:
+    explicit EndQueue(std::size_t jobs) : pos_(jobs, kNowhere) {}
     bool empty() const { return heap_.empty(); }
     const EndEvent& top() const { return heap_.front(); }
-    void pop() {
-        std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
-        heap_.pop_back();
+    void pop() { erase(heap_.front().job); }
+    // Queues job e.job's end, or moves it there.
+    void set(const EndEvent& e) {
+        std::size_t k = pos_[e.job];
+        if (k == kNowhere) {
+            k = heap_.size();
+            heap_.push_back(e);
+        } else {
+            heap_[k] = e;
+        }
+        up(down(k));
     }
-    template <class Live>
-    void push(const EndEvent& e, Live live) {
-        heap_.push_back(e);
-        std::push_heap(heap_.begin(), heap_.end(), std::greater<>{});
-        if (heap_.size() <= 2 * kept_ + 64) return;
-        std::erase_if(heap_, [&](const EndEvent& x) { return !live(x); });
-        std::make_heap(heap_.begin(), heap_.end(), std::greater<>{});
-        kept_ = heap_.size();
+    // Forgets job's end, if queued.
+    void erase(std::uint32_t job) {
+        const std::size_t k = pos_[job];
+        if (k == kNowhere) return;
+        pos_[job] = kNowhere;
+        const EndEvent last = heap_.back();
+        heap_.pop_back();
+        if (k == heap_.size()) return;
+        heap_[k] = last;
+        up(down(k));
     }
 
   private:
+    static constexpr std::size_t kNowhere = static_cast<std::size_t>(-1);
     std::vector<EndEvent> heap_;
-    std::size_t kept_ = 0;  // its size after the last rebuild
+    std::vector<std::size_t> pos_;  // by job: its entry's index, or kNowhere
+
+    // Sift the entry at k; each returns where it came to rest.
+    std::size_t up(std::size_t k) {
+        const EndEvent e = heap_[k];
+        while (k > 0) {
+            const std::size_t parent = (k - 1) / 2;
+            if (!(e < heap_[parent])) break;
+            heap_[k] = heap_[parent];
+            pos_[heap_[k].job] = k;
+            k = parent;
+        }
+        heap_[k] = e;
+        pos_[e.job] = k;
+        return k;
+    }
+    std::size_t down(std::size_t k) {
+        const EndEvent e = heap_[k];
+        const std::size_t n = heap_.size();
+        while (true) {
+            std::size_t c = 2 * k + 1;
+            if (c >= n) break;
+            if (c + 1 < n && heap_[c + 1] < heap_[c]) ++c;
+            if (!(heap_[c] < e)) break;
+            heap_[k] = heap_[c];
+            pos_[heap_[k].job] = k;
+            k = c;
+        }
+        heap_[k] = e;
+        pos_[e.job] = k;
+        return k;
+    }
 };
 
 class Machine {
   public:
     Machine(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt)
-        : e_(e), in_(jobs), opt_(opt), slot_(jobs.size(), kNoRun) {
+        : e_(e), in_(jobs), opt_(opt), slot_(jobs.size(), kNoRun), ends_(jobs.size()) {
         rota_machine_info mi{};
         mi.size = sizeof(mi);
         check(e_, rota_machine_info_get(e_, &mi), "rota_machine_info_get");
@@ -211,7 +250,6 @@ class Machine {
                 std::sort(killed_.begin(), killed_.end());
                 std::size_t k = 0;
                 while (true) {
-                    drop_stale_ends();
                     const bool end_next = !ends_.empty() && ends_.top().time <= t;
                     if (k < killed_.size() && (!end_next || killed_[k].first < ends_.top().order)) {
                         ++k;
@@ -414,32 +452,20 @@ class Machine {
         return std::llround(static_cast<double>(t - r.since) / r.factor);
     }
 
-    // (Re)schedules the end of an executing job: older events become stale.
+    // (Re)schedules the end of an executing job.
     void schedule_end(std::uint32_t i) {
-        Running& r = state(i);
-        ++r.version;
+        const Running& r = state(i);
         // With one row a job outliving its estimate is the engine's to kill.
-        if (rows_ == 1 && in_[i].runtime >= in_[i].estimate) return;
-        queue_end({completion(i), r.order, i, r.version});
-    }
-
-    // A finished job's events are all stale (and its state is gone).
-    bool live(const EndEvent& ev) const {
-        return res_.jobs[ev.job].state == FinalState::unfinished &&
-               state(ev.job).version == ev.version;
-    }
-    void queue_end(const EndEvent& ev) {
-        ends_.push(ev, [this](const EndEvent& x) { return live(x); });
-    }
-    void drop_stale_ends() {
-        while (!ends_.empty() && !live(ends_.top())) ends_.pop();
+        if (rows_ == 1 && in_[i].runtime >= in_[i].estimate)
+            ends_.erase(i);
+        else
+            ends_.set({completion(i), r.order, i});
     }
 
     std::int64_t next_time() {
         std::int64_t t = kNone;
         if (next_arrival_ < arrival_.size()) t = arrival_us(next_arrival_);
         if (!followers_.empty()) t = std::min(t, followers_.top().first);
-        drop_stale_ends();
         if (!ends_.empty()) t = std::min(t, ends_.top().time);
         rota_time w;
         int rc = rota_next_wakeup(e_, &w);
@@ -501,7 +527,6 @@ class Machine {
 
     // Ends the next job due at t, if any.
     bool end_due(std::int64_t t) {
-        drop_stale_ends();
         if (ends_.empty() || ends_.top().time > t) return false;
         const std::uint32_t i = ends_.top().job;
         ends_.pop();
@@ -570,19 +595,20 @@ class Machine {
         r.paying = 0;
         r.executing = false;
         r.since = -1;
-        ++r.version;
+        ends_.erase(i);
         if (rows_ > 1) executing_.erase(std::find(executing_.begin(), executing_.end(), i));
         busy_ -= r.procs;
         // Suspended exactly as its work ran out: it ends now, not when its
         // row comes round again.
         if (r.done >= r.need && res_.jobs[i].state == FinalState::unfinished)
-            queue_end({t, r.order, i, r.version});
+            ends_.set({t, r.order, i});
     }
 
     void finish(std::uint32_t i, std::int64_t t_us, FinalState st) {
         JobOutcome& o = res_.jobs[i];
         o.state = st;  // first: stopping it must not schedule its end again
         stop_executing(i, t_us);
+        ends_.erase(i);  // one queued as it stopped, at its end of work
         o.finish = t_us / kUs;
         if (o.node_seconds >= 0)
             o.node_seconds += static_cast<double>(state(i).procs) *
