@@ -8,8 +8,8 @@ UsageBook::UsageBook(Time half_life)
     : lambda_(half_life > 0 ? std::log(2.0) / static_cast<double>(half_life) : 0.0) {}
 
 const UsageBook::Account* UsageBook::find(std::int32_t user) const {
-    if (user >= 0 && user < kDense) {
-        const auto u = static_cast<std::size_t>(user);
+    if (user >= -1 && user < kDense - 1) {
+        const auto u = static_cast<std::size_t>(user + 1);
         return u < dense_.size() && dense_[u] != 0 ? &accounts_[dense_[u] - 1] : nullptr;
     }
     auto it = index_.find(user);
@@ -19,8 +19,8 @@ const UsageBook::Account* UsageBook::find(std::int32_t user) const {
 UsageBook::Account& UsageBook::account(std::int32_t user) {
     const auto next = static_cast<std::uint32_t>(accounts_.size());
     std::uint32_t at;
-    if (user >= 0 && user < kDense) {
-        const auto u = static_cast<std::size_t>(user);
+    if (user >= -1 && user < kDense - 1) {
+        const auto u = static_cast<std::size_t>(user + 1);
         if (u >= dense_.size()) dense_.resize(u + 1, 0);
         if (dense_[u] == 0) dense_[u] = next + 1;
         at = dense_[u] - 1;

@@ -56,9 +56,10 @@ class UsageBook {
         std::int32_t jobs = 0;
     };
     double lambda_ = 0.0;  // decay rate per microsecond (ln 2 / half-life); 0: none
-    // Where each user's account is: users 0..kDense-1 (the SWF's are small
-    // numbers) by a table, position + 1 (0: none), since every start, end
-    // and resize looks its user up; others by a hash.
+    // Where each user's account is: users -1..kDense-2 (the SWF's are small
+    // numbers, -1 when unknown) by a table at user + 1, position + 1 (0:
+    // none), since every start, end and resize looks its user up; others by
+    // a hash.
     static constexpr std::int32_t kDense = 1 << 16;
     std::vector<std::uint32_t> dense_;
     std::unordered_map<std::int32_t, std::uint32_t> index_;
