@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "calibrate.h"
 #include "classes.h"
@@ -408,13 +409,27 @@ std::vector<NamedPath> run_inputs(const RunConfig& rc) {
         in.push_back({".machines file", rc.trace + ".machines"});
     }
     if (!rc.workload.fit_trace.empty()) in.push_back({"fitted trace", rc.workload.fit_trace});
-    // The policy scripts the configuration names, as the engine finds
-    // them from the configuration's directory.
+    // The policy scripts the configuration names, where the engine looks
+    // for them: the configuration's directory, then each directory of
+    // ROTA_POLICY_PATH (lua/script_path.h). Every candidate that exists
+    // counts, even one a nearer file shadows.
+    std::vector<std::string> dirs{rc.base_dir};
+    if (const char* env = std::getenv("ROTA_POLICY_PATH"))
+        for (std::string_view list = env; !list.empty();) {
+            const std::size_t colon = std::min(list.find(':'), list.size());
+            if (colon > 0) dirs.emplace_back(list.substr(0, colon));
+            list.remove_prefix(std::min(colon + 1, list.size()));
+        }
     if (const toml::table* pol = rc.engine["policy"].as_table())
         for (const auto& [hook, t] : *pol)
             if (const auto* tt = t.as_table())
-                if (const auto s = (*tt)["script"].value<std::string>(); s && !s->empty())
-                    in.push_back({"script", (*s)[0] == '/' ? *s : rc.base_dir + "/" + *s});
+                if (const auto s = (*tt)["script"].value<std::string>(); s && !s->empty()) {
+                    if ((*s)[0] == '/') {
+                        in.push_back({"script", *s});
+                        continue;
+                    }
+                    for (const std::string& d : dirs) in.push_back({"script", d + "/" + *s});
+                }
     return in;
 }
 
