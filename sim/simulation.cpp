@@ -136,32 +136,25 @@ class EndQueue {
     // Sift the entry at k; each returns where it came to rest.
     std::size_t up(std::size_t k) {
         const EndEvent e = heap_[k];
-        while (k > 0) {
-            const std::size_t parent = (k - 1) / 2;
-            if (!(e < heap_[parent])) break;
-            heap_[k] = heap_[parent];
-            pos_[heap_[k].job] = k;
-            k = parent;
-        }
-        heap_[k] = e;
-        pos_[e.job] = k;
+        for (std::size_t parent; k > 0 && e < heap_[parent = (k - 1) / 2]; k = parent)
+            place(k, heap_[parent]);
+        place(k, e);
         return k;
     }
     std::size_t down(std::size_t k) {
         const EndEvent e = heap_[k];
         const std::size_t n = heap_.size();
-        while (true) {
-            std::size_t c = 2 * k + 1;
-            if (c >= n) break;
+        for (std::size_t c; (c = 2 * k + 1) < n; k = c) {
             if (c + 1 < n && heap_[c + 1] < heap_[c]) ++c;
             if (!(heap_[c] < e)) break;
-            heap_[k] = heap_[c];
-            pos_[heap_[k].job] = k;
-            k = c;
+            place(k, heap_[c]);
         }
+        place(k, e);
+        return k;
+    }
+    void place(std::size_t k, const EndEvent& e) {
         heap_[k] = e;
         pos_[e.job] = k;
-        return k;
     }
 };
 
