@@ -99,10 +99,14 @@ Time Scheduler::next_period_change() const {
 // time is shorter than a swap-in. The paper asks for do-not-disturb times
 // "substantially larger" than a swap, where this bound never binds.
 Time Scheduler::dnd_end_from(const Job& j, Time from) const {
-    const Time end = sat_add(from, sat_mul(job_class(j).dnd, j.spec.procs));
-    if (j.exec_from == kNoTime) return end;
-    const Time exec = std::max(from, j.exec_from);
-    return std::max(end, sat_add(exec, std::max<Time>(kSecond, exec - from)));
+    Time end = sat_add(from, sat_mul(job_class(j).dnd, j.spec.procs));
+    if (j.exec_from != kNoTime) {
+        const Time exec = std::max(from, j.exec_from);
+        end = std::max(end, sat_add(exec, std::max<Time>(kSecond, exec - from)));
+    }
+    // Past the time axis (swaps of absurd length): never, as a snapshot
+    // records it; a time there would not restore.
+    return end > kForever / 4 ? kForever : end;
 }
 
 // --- Limits ---------------------------------------------------------------

@@ -861,3 +861,45 @@ TEST_CASE("snapshot: a job on a clustered machine must be on its clusters") {
     check_refused(cfg, replaced(alone, " clusters 1 0 names", " clusters 1 1 names"),
                   "its nodes are not on the clusters its components are placed on");
 }
+
+// A job loaded onto processors whose former job takes a very long time to
+// be written out is kept until it has executed as long as its load took
+// (classes.cpp, dnd_end_from): past the time axis, that is "never", which a
+// snapshot can record; a time out there would not restore.
+TEST_CASE("snapshot: a do-not-disturb end past the time axis restores as never") {
+    const std::string cfg =
+        "[machine]\nprocs = 4096\n[classes]\ndefault = \"production\"\nswap_time = 1000000000\n"
+        "[[classes.class]]\nname = \"interactive\"\npriority = 4\nmax_wait = 0\ndnd = 10\n"
+        "[[classes.class]]\nname = \"production\"\npriority = 3\nmax_wait = 3600\ndnd = 10\n"
+        "[[classes.class]]\nname = \"standby\"\npriority = 1\ndnd = 0\n";
+    EnginePtr p = rota::test::engine_from(cfg);
+    rota_engine* e = p.get();
+    int32_t standby = 0, interactive = 0;
+    REQUIRE(rota_class_find(e, "standby", &standby) == ROTA_OK);
+    REQUIRE(rota_class_find(e, "interactive", &interactive) == ROTA_OK);
+    rota_job a = job(1, 2400, 100000);
+    a.job_class = standby;
+    REQUIRE(rota_submit(e, &a) == ROTA_OK);
+    REQUIRE(rota_advance(e, 0) == ROTA_OK);
+    REQUIRE(rota_schedule(e) == ROTA_OK);
+    drain(e);
+    REQUIRE(rota_advance(e, 100 * kS) == ROTA_OK);
+    rota_job b = job(2, 2400, 1000);
+    b.job_class = interactive;
+    REQUIRE(rota_submit(e, &b) == ROTA_OK);
+    REQUIRE(rota_schedule(e) == ROTA_OK);
+    drain(e);
+    // Job 2 waits 1.2e12 s for job 1's state to be written out.
+    rota_job_info i{};
+    i.size = sizeof i;
+    REQUIRE(rota_job_info_get(e, 2, &i) == ROTA_OK);
+    REQUIRE(i.state == ROTA_JOB_RUNNING);
+    CHECK(i.dnd_end == INT64_MAX);
+    const std::string snap = snapshot_of(e);
+    EnginePtr back = restored(cfg, snap);
+    rota_job_info j{};
+    j.size = sizeof j;
+    REQUIRE(rota_job_info_get(back.get(), 2, &j) == ROTA_OK);
+    CHECK(j.dnd_end == INT64_MAX);
+    CHECK(snapshot_of(back.get()) == snap);
+}
