@@ -18,8 +18,10 @@ class ContextView;
 struct StateLinks {
     InstructionBudget* budget = nullptr;
     // The batch and the context of the hook call running (null between
-    // calls), known by their tables' addresses: a script can make no table
-    // at those, and one kept from an earlier call is no longer current.
+    // calls), known by their tables' addresses, which a script cannot give
+    // a table of its own. The tables serve call after call (one a script
+    // kept is the current call's again) until a failed call has them made
+    // anew.
     const void* batch_table = nullptr;
     const BatchView* batch = nullptr;
     const void* context_table = nullptr;
