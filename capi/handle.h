@@ -31,6 +31,7 @@ struct rota_engine {
     // over the configuration's, reloads included.
     std::shared_ptr<rota::Policy> native_backfill;
     mutable std::vector<rota::JobId> ids;  // scratch for list queries
+    mutable std::string script;            // rota_hook_script's answer
     // Jobs rota_job_suspend()ed, which no engine list holds, for
     // rota_top(); ids no longer suspended are dropped on the way.
     mutable std::vector<rota::JobId> suspended;

@@ -18,7 +18,6 @@
 #include <memory>
 #include <optional>
 #include <sstream>
-#include <string_view>
 
 #include "calibrate.h"
 #include "classes.h"
@@ -409,27 +408,14 @@ std::vector<NamedPath> run_inputs(const RunConfig& rc) {
         in.push_back({".machines file", rc.trace + ".machines"});
     }
     if (!rc.workload.fit_trace.empty()) in.push_back({"fitted trace", rc.workload.fit_trace});
-    // The policy scripts the configuration names, where the engine looks
-    // for them: the configuration's directory, then each directory of
-    // ROTA_POLICY_PATH (lua/script_path.h). Every candidate that exists
-    // counts, even one a nearer file shadows.
-    std::vector<std::string> dirs{rc.base_dir};
-    if (const char* env = std::getenv("ROTA_POLICY_PATH"))
-        for (std::string_view list = env; !list.empty();) {
-            const std::size_t colon = std::min(list.find(':'), list.size());
-            if (colon > 0) dirs.emplace_back(list.substr(0, colon));
-            list.remove_prefix(std::min(colon + 1, list.size()));
-        }
+    // The policy scripts the configuration names, as the engine finds
+    // them from the configuration's directory; every engine's own scripts
+    // are checked again once it is made (rota_hook_script).
     if (const toml::table* pol = rc.engine["policy"].as_table())
         for (const auto& [hook, t] : *pol)
             if (const auto* tt = t.as_table())
-                if (const auto s = (*tt)["script"].value<std::string>(); s && !s->empty()) {
-                    if ((*s)[0] == '/') {
-                        in.push_back({"script", *s});
-                        continue;
-                    }
-                    for (const std::string& d : dirs) in.push_back({"script", d + "/" + *s});
-                }
+                if (const auto s = (*tt)["script"].value<std::string>(); s && !s->empty())
+                    in.push_back({"script", (*s)[0] == '/' ? *s : rc.base_dir + "/" + *s});
     return in;
 }
 
@@ -518,7 +504,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                                          {&rc.swf_out, "SWF output"}})
             if (!path->empty()) outputs.push_back({what, with_suffix(*path, policy, several)});
     if (!rc.summary_json.empty()) outputs.push_back({"summary JSON", rc.summary_json});
-    check_output_paths(run_inputs(rc), outputs);
+    std::vector<NamedPath> inputs = run_inputs(rc);
+    check_output_paths(inputs, outputs);
     std::map<std::string, Output> jobs_csv, batsim_csv, swf_out;
     for (const auto& policy : rc.policies) {
         if (!rc.jobs_csv.empty())
@@ -634,7 +621,14 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             exec_models[policy] = rc.exec_model;
         else if (policy == "custom")
             if (std::string m = malleable_model(cfg); !m.empty()) exec_models[policy] = m;
+        // The scripts as the engine found them (the search path,
+        // ROTA_POLICY_PATH, the shipped policies; a preset's own): no
+        // output may be one, and none is written yet.
+        for (int h = 0; rota_hook_name(h) != nullptr; ++h)
+            if (const char* s = rota_hook_script(e, h))
+                inputs.push_back({std::string(rota_hook_name(h)) + " script of " + policy, s});
     }
+    check_output_paths(inputs, outputs);
     // The provenance: the version, the command, the trace and its digest,
     // the effective configuration and the seeds. Only a summary printed as
     // JSON carries it: hashing the trace is a read of the whole file.

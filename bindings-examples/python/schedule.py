@@ -60,7 +60,7 @@ SEC = 1_000_000  # rota_time counts microseconds
 # rota.h, transcribed. Field order and types must match the header exactly;
 # --check-layout verifies them against the C compiler.
 
-ROTA_ABI_VERSION = 8
+ROTA_ABI_VERSION = 9
 
 ROTA_OK, ROTA_DONE, ROTA_EINVAL, ROTA_ECONFIG, ROTA_ENOTFOUND, ROTA_EEXIST = range(6)
 ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE = range(6, 12)
@@ -346,6 +346,7 @@ FUNCTIONS = {
     "rota_counters_get": (c_int, (rota_engine_p, POINTER(RotaCounters))),
     "rota_hook_name": (c_char_p, (c_int,)),
     "rota_hook_stats_get": (c_int, (rota_engine_p, c_int, POINTER(RotaHookStats))),
+    "rota_hook_script": (c_char_p, (rota_engine_p, c_int)),
     "rota_preset_name": (c_char_p, (c_int,)),
     "rota_reload_policies": (c_int, (rota_engine_p,)),
     "rota_set_backfill_select": (c_int, (rota_engine_p, BACKFILL_SELECT_FN, c_void_p, c_int)),

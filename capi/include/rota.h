@@ -101,8 +101,8 @@ extern "C" {
 ** and level from creation on, an allocator for the scripts' memory);
 ** rota_job_requeue(); the account, partition and qos of rota_job,
 ** rota_job_info and rota_batch; rota_snapshot() and rota_restore(), and
-** ROTA_EABORT. 8: rota_counters.reservations_moved. */
-#define ROTA_ABI_VERSION 8
+** ROTA_EABORT. 8: rota_counters.reservations_moved. 9: rota_hook_script(). */
+#define ROTA_ABI_VERSION 9
 
 /* Status codes. */
 #define ROTA_OK 0        /* success */
@@ -737,6 +737,17 @@ typedef struct rota_hook_stats {
 ** not know. A hook without a policy (the built-in default) is never
 ** called: its calls stay 0. */
 ROTA_API int rota_hook_stats_get(const rota_engine* e, int hook, rota_hook_stats* out);
+
+/* The file the policy script of `hook` was loaded from, as the engine
+** found it (relative names resolved against base_dir, policy.search_path,
+** ROTA_POLICY_PATH and the shipped policies); NULL when the hook has no
+** script (the built-in default, or a native backfill_select installed
+** with rota_set_backfill_select), for a hook number the library does not
+** know, or for a NULL engine. An embedder that writes files can check them
+** against it, as `rota simulate` does with its outputs. The string is the
+** engine's, valid until the next call of rota_hook_script on the engine,
+** a reload, a reconfiguration or rota_engine_free. Added in ABI 9. */
+ROTA_API const char* rota_hook_script(const rota_engine* e, int hook);
 
 /* ------------------------------------------------------------------------ */
 /* Policies                                                                  */

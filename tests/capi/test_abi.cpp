@@ -264,3 +264,27 @@ TEST_CASE("abi: NULL out pointers are refused, not dereferenced") {
     CHECK(rota_engine_new_file("/nonexistent/rota.toml", nullptr) == ROTA_EINVAL);
     CHECK(rota_engine_new("[machine]\nprocs = 1\n", nullptr, nullptr) == ROTA_EINVAL);
 }
+
+TEST_CASE("abi: rota_hook_script names the file each hook's script was loaded from") {
+    auto e = rota::test::engine_from(
+        "[machine]\nprocs = 8\n[policy.backfill_select]\nscript = \"backfill/first_fit.lua\"\n"
+        "[policy.order]\nscript = \"" ROTA_POLICY_DIR "/order/sjf.lua\"\n");
+    const char* bf = rota_hook_script(e.get(), ROTA_HOOK_BACKFILL_SELECT);
+    REQUIRE(bf != nullptr);
+    // A relative name resolved to the shipped policy's file.
+    CHECK(std::filesystem::equivalent(bf, ROTA_POLICY_DIR "/backfill/first_fit.lua"));
+    const char* order = rota_hook_script(e.get(), ROTA_HOOK_ORDER);
+    REQUIRE(order != nullptr);
+    CHECK(std::string(order) == ROTA_POLICY_DIR "/order/sjf.lua");
+    // No script: the built-in default; hooks the library does not know.
+    CHECK(rota_hook_script(e.get(), ROTA_HOOK_ADMISSION) == nullptr);
+    CHECK(rota_hook_script(e.get(), -1) == nullptr);
+    CHECK(rota_hook_script(e.get(), 1000) == nullptr);
+    CHECK(rota_hook_script(nullptr, ROTA_HOOK_ORDER) == nullptr);
+    // A native backfill_select replaces the script.
+    auto none = [](void*, const rota_batch*, const rota_backfill_context*, uint32_t*) { return 0; };
+    REQUIRE(rota_set_backfill_select(e.get(), none, nullptr, 0) == ROTA_OK);
+    CHECK(rota_hook_script(e.get(), ROTA_HOOK_BACKFILL_SELECT) == nullptr);
+    auto plain = rota::test::engine_from("[machine]\nprocs = 8\n");
+    CHECK(rota_hook_script(plain.get(), ROTA_HOOK_BACKFILL_SELECT) == nullptr);
+}
