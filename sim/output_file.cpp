@@ -46,6 +46,10 @@ OutputFile::OutputFile(std::string path, std::string what)
     }
     // The user's own protection of the file still holds.
     if (exists && access(path_.c_str(), W_OK) != 0) throw cannot();
+    // Renaming onto a file with other hard links would part it from them:
+    // they would keep the last run's results. Such a file is written
+    // through, once the new one is complete.
+    through_ = exists && st.st_nlink > 1;
     struct stat lst {};
     if (lstat(path_.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
         std::error_code ec;
@@ -83,11 +87,57 @@ void OutputFile::commit() {
     errno = 0;
     out_->close();
     const int err = errno;
+    if (*out_ && through_) {
+        write_through();
+        return;
+    }
     const bool failed = !*out_ || (!temp_.empty() && std::rename(temp_.c_str(), target_.c_str()));
     if (!failed) return;
     const int why = err != 0 ? err : errno;
     if (!temp_.empty()) std::remove(temp_.c_str());
     throw std::runtime_error("cannot write the " + what_ + " '" + path_ + "'" + reason(why));
+}
+
+// Copies the complete temporary into the file, whose inode (and so every
+// link to it, owner and mode) stays. The copy is not atomic: if it fails
+// half way, the temporary, which holds the whole output, is kept and named.
+void OutputFile::write_through() {
+    const auto copy = [&]() -> int {
+        const int in = open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
+        if (in < 0) return errno;
+        const int out = open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+        if (out < 0) {
+            const int e = errno;
+            close(in);
+            return e;
+        }
+        char buf[1 << 16];
+        int e = 0;
+        while (e == 0) {
+            const ssize_t n = read(in, buf, sizeof buf);
+            if (n == 0) break;
+            if (n < 0) {
+                if (errno != EINTR) e = errno;
+                continue;
+            }
+            for (ssize_t done = 0; done < n && e == 0;) {
+                const ssize_t w = write(out, buf + done, static_cast<std::size_t>(n - done));
+                if (w < 0 && errno != EINTR) e = errno;
+                if (w > 0) done += w;
+            }
+        }
+        close(in);
+        if (close(out) != 0 && e == 0) e = errno;
+        return e;
+    };
+    const int err = copy();
+    if (err == 0) {
+        std::remove(temp_.c_str());
+        return;
+    }
+    throw std::runtime_error("cannot write the " + what_ + " '" + path_ +
+                             "' through its hard links" + reason(err) +
+                             "; the complete output is in '" + temp_ + "'");
 }
 
 namespace {

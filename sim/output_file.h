@@ -15,6 +15,8 @@ namespace rota::sim {
 // and a run that fails before commit() removes the temporary. A path that
 // is not a regular file (/dev/stdout, /dev/null, a pipe) is written in
 // place, as a stream. A symbolic link's target is replaced, not the link.
+// A file with other hard links is written through once the temporary is
+// complete, so that every link sees the new results.
 class OutputFile {
   public:
     // Checks that the path can be written (the file itself when it exists,
@@ -38,6 +40,9 @@ class OutputFile {
     std::string temp_;    // empty: written in place
     std::unique_ptr<std::ofstream> out_;
     bool done_ = false;
+    bool through_ = false;  // the file has other hard links: commit() copies into it
+
+    void write_through();
 };
 
 // A file the command reads or writes, and what it is for the messages

@@ -1,3 +1,4 @@
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -72,6 +73,54 @@ TEST_CASE("an output through a symbolic link replaces the link's target") {
     f.commit();
     CHECK(fs::is_symlink(d / "link.csv"));
     CHECK(slurp(d / "target.csv") == "new\n");
+}
+
+TEST_CASE("an output with other hard links is written through them") {
+    TempDir d;
+    spit(d / "r.csv", "old\n");
+    fs::create_hard_link(d / "r.csv", d / "copy.csv");
+    const auto inode = [](const std::string& p) {
+        struct stat st {};
+        REQUIRE(stat(p.c_str(), &st) == 0);
+        return st.st_ino;
+    };
+    const auto before = inode(d / "r.csv");
+    {
+        OutputFile f(d / "copy.csv", "jobs CSV");
+        f.out() << "new\n";
+        CHECK(slurp(d / "r.csv") == "old\n");  // untouched until committed
+        f.commit();
+    }
+    CHECK(slurp(d / "r.csv") == "new\n");  // the other link sees the new results
+    CHECK(slurp(d / "copy.csv") == "new\n");
+    CHECK(inode(d / "copy.csv") == before);
+    CHECK(fs::hard_link_count(d / "r.csv") == 2);
+    CHECK(entries(d.path) == 2);  // no temporary left
+}
+
+TEST_CASE("a write through hard links that fails keeps the whole output and names it") {
+    TempDir d;
+    spit(d / "r.csv", "old\n");
+    fs::create_hard_link(d / "r.csv", d / "copy.csv");
+    OutputFile f(d / "copy.csv", "jobs CSV");
+    f.out() << "new\n";
+    // The path is no longer a file it can be copied into.
+    fs::remove(d / "copy.csv");
+    fs::create_directory(d / "copy.csv");
+    std::string msg;
+    try {
+        f.commit();
+    } catch (const std::runtime_error& e) {
+        msg = e.what();
+    }
+    REQUIRE_THAT(msg, Catch::StartsWith("cannot write the jobs CSV '" + (d / "copy.csv") +
+                                        "' through its hard links"));
+    const std::string key = "the complete output is in '";
+    const auto at = msg.find(key);
+    REQUIRE(at != std::string::npos);
+    const std::string kept = msg.substr(at + key.size(), msg.size() - at - key.size() - 1);
+    CHECK(slurp(kept) == "new\n");
+    CHECK(slurp(d / "r.csv") == "old\n");
 }
 
 TEST_CASE("an output in a missing directory is refused when opened") {
