@@ -548,15 +548,18 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     std::vector<std::pair<std::string, GroupReport>> group_reports;
     std::vector<std::string> rejected_lines;
     nlohmann::json summary_json = nlohmann::json::object();
-    std::cout << "workload: " << w.name << "\n"
-              << "jobs: " << w.jobs.size() << ", processors: " << w.procs << "\n";
+    // Printed once every engine is made and the outputs are checked: a run
+    // refused for its configuration or an output prints nothing else.
+    std::ostringstream head;
+    head << "workload: " << w.name << "\n"
+         << "jobs: " << w.jobs.size() << ", processors: " << w.procs << "\n";
     if (!rc.clusters.empty())
-        std::cout << "clusters: " << describe_clusters(rc.clusters) << " (" << rc.clusters.size()
-                  << " clusters, " << w.procs << " nodes)\n";
+        head << "clusters: " << describe_clusters(rc.clusters) << " (" << rc.clusters.size()
+             << " clusters, " << w.procs << " nodes)\n";
     // Components co-allocate a job over clusters; one machine runs it whole.
     if (!w.components.empty() && rc.clusters.empty())
-        std::cout << "note: the workload's components are not used: the machine has no clusters "
-                     "(every job runs whole; --clusters makes a multi-cluster machine)\n";
+        head << "note: the workload's components are not used: the machine has no clusters "
+                "(every job runs whole; --clusters makes a multi-cluster machine)\n";
     // Seed 001 §4.2's groups and stopping rule.
     const bool with_groups = !w.components.empty() || rc.groups || rc.stop_rel_error > 0;
     // On clusters every job is placed, whole or in components: one
@@ -586,11 +589,11 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     bmo.confidence = rc.confidence;
     std::vector<std::string> stop_lines;
     if (w.stats.skipped_total() > 0) {
-        std::cout << "skipped records:";
-        for (const auto& [why, n] : w.stats.skipped) std::cout << " " << why << "=" << n;
-        std::cout << "\n";
+        head << "skipped records:";
+        for (const auto& [why, n] : w.stats.skipped) head << " " << why << "=" << n;
+        head << "\n";
     }
-    for (const auto& n : w.notes) std::cout << n << "\n";
+    for (const auto& n : w.notes) head << n << "\n";
     prepare_workload(rc, w);
     // After prepare_workload: Poisson arrivals replace the submit times.
     const std::vector<std::uint32_t> order = arrival_order(w.jobs);
@@ -629,6 +632,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                 inputs.push_back({std::string(rota_hook_name(h)) + " script of " + policy, s});
     }
     check_output_paths(inputs, outputs);
+    std::cout << head.str();
     // The provenance: the version, the command, the trace and its digest,
     // the effective configuration and the seeds. Only a summary printed as
     // JSON carries it: hashing the trace is a read of the whole file.
