@@ -1410,6 +1410,12 @@ int run(int argc, char** argv) {
     if (top->command->parsed()) return run_top_command(*top);
     try {
         if (*gen) {
+            // -o replaces the file it names: the fitted trace would be lost.
+            if (!out_path.empty() && !g.fit_trace.empty()) try {
+                    check_output_paths({{"fitted trace", g.fit_trace}}, {{"output", out_path}});
+                } catch (const std::invalid_argument& e) {
+                    throw ConfigError(e.what());
+                }
             g.model = parse_model(gen_model);
             const bool fk = g.model == WorkloadModel::feitelson_k;
             const bool ng = g.model == WorkloadModel::ngubiri;
