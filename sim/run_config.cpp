@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "classes.h"
 #include "malleable.h"
@@ -40,7 +41,14 @@ T get(const toml::table& t, const char* key, const std::string& where, T dflt) {
         return static_cast<T>(n->as_floating_point()->get());
     } else {
         if (!n->is_integer()) fail("key '" + where + "." + key + "' must be an integer");
-        return static_cast<T>(n->as_integer()->get());
+        // A value the field cannot hold would wrap (2^32 + 64 processors
+        // would be 64): the field's own range first, the key's after.
+        const std::int64_t v = n->as_integer()->get();
+        if (!std::in_range<T>(v))
+            fail("key '" + where + "." + key + "' must be between " +
+                 std::to_string(std::numeric_limits<T>::min()) + " and " +
+                 std::to_string(std::numeric_limits<T>::max()) + ", got " + std::to_string(v));
+        return static_cast<T>(v);
     }
 }
 
@@ -53,7 +61,10 @@ std::vector<std::int32_t> get_bounds(const toml::table& t, const char* key) {
     std::vector<std::int32_t> v;
     for (const auto& e : *n->as_array()) {
         if (!e.is_integer()) fail(where + " must hold integers");
-        v.push_back(static_cast<std::int32_t>(e.as_integer()->get()));
+        const std::int64_t x = e.as_integer()->get();
+        if (!std::in_range<std::int32_t>(x))
+            fail(where + " must hold integers between 1 and 2147483647, got " + std::to_string(x));
+        v.push_back(static_cast<std::int32_t>(x));
     }
     try {
         check_group_bounds(v, key);
@@ -521,6 +532,17 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
         return *n->as_table();
     };
     toml::table& machine = sub(t, "machine");
+    // The simulated machine's size is the trace's, simulator.procs' or
+    // --procs': a different one in the file would be silently replaced.
+    if (const toml::node* given = machine.get("procs")) {
+        const auto* v = given->as_integer();
+        if (v == nullptr) fail("key 'machine.procs' must be an integer");
+        if (v->get() != procs)
+            fail("key 'machine.procs' is " + std::to_string(v->get()) +
+                 ", but the simulated machine has " + std::to_string(procs) +
+                 " processors (from the trace's header, simulator.procs or --procs): leave "
+                 "machine.procs out, or give that");
+    }
     machine.insert_or_assign("procs", static_cast<std::int64_t>(procs));
     if (!rc.clusters.empty()) {
         if (total_nodes(rc.clusters) != procs)
