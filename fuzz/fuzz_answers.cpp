@@ -136,7 +136,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     why.clear();
 
     std::vector<double> keys;
-    ok = lua::decode_keys(L, 1, keys, why);
+    ok = lua::decode_keys(L, 1, n, keys, why);
     refused_says_why(ok, why);
     if (ok) check_keys(keys, n);
     why.clear();

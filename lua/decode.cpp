@@ -247,7 +247,8 @@ bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admissio
     return true;
 }
 
-bool decode_keys(lua_State* L, int idx, std::vector<double>& keys, std::string& why) {
+bool decode_keys(lua_State* L, int idx, std::size_t n, std::vector<double>& keys,
+                 std::string& why) {
     idx = lua_absindex(L, idx);
     keys.clear();
     if (lua_type(L, idx) == LUA_TNIL) return true;  // no keys: right only for an empty batch
@@ -255,6 +256,9 @@ bool decode_keys(lua_State* L, int idx, std::vector<double>& keys, std::string& 
         why = "a " + type_of(L, idx) + "; expected an array of sort keys";
         return false;
     }
+    // A named field or a key past n beside the entries is a mistake the
+    // length would hide (lua-api.md, "When a script fails").
+    if (!keys_within(L, idx, n, "sort keys", why)) return false;
     return for_each_element(L, idx, lua_rawlen(L, idx), [&](int at, int type, lua_Unsigned i) {
         if (type != LUA_TNUMBER) {
             why =

@@ -28,8 +28,9 @@ bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::
 bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admission>& out,
                       std::string& why);
 
-// An array of numbers (the engine sorts by them).
-bool decode_keys(lua_State* L, int idx, std::vector<double>& keys, std::string& why);
+// An array of numbers (the engine sorts by them), one per job of a batch
+// of n: no key but 1..n.
+bool decode_keys(lua_State* L, int idx, std::size_t n, std::vector<double>& keys, std::string& why);
 
 // o[i] for i in 1..n: nil (0) or an integer option.
 bool decode_options(lua_State* L, int idx, std::size_t n, std::vector<std::int64_t>& out,

@@ -440,7 +440,7 @@ HookOutcome Vm::order(const JobBatch& jobs, const CommonContext& ctx, std::vecto
     if (!provides(h)) return not_configured(h);
     const int status = call(h, slot::jobs, jobs_view_, &jobs, slot::common, common_view_, ctx);
     if (status != LUA_OK) return failure(h, status);
-    if (!decode_keys(L(), -1, keys, why_)) return invalid(h);
+    if (!decode_keys(L(), -1, jobs.size(), keys, why_)) return invalid(h);
     lua_settop(L(), slot::top);
     return {};
 }

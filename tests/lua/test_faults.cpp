@@ -186,6 +186,9 @@ TEST_CASE("invalid order answers fail the call", "[lua][faults]") {
     CHECK(fault(5) == prefix + "inf as the key of the job at position 1");
     CHECK(fault(3) == prefix + "a string as the key of the job at position 1; expected a number");
     CHECK(fault(4) == prefix + "a number; expected an array of sort keys");
+    CHECK(fault(6) == prefix + "a key foo in a table of sort keys for 3 (expected keys 1..3)");
+    CHECK(fault(7) == prefix + "a key 1003 in a table of sort keys for 3 (expected keys 1..3)");
+    CHECK(fault(8) == prefix + "a key 0 in a table of sort keys for 3 (expected keys 1..3)");
 }
 
 TEST_CASE("every column of a batch holds n values, whatever the script read before",

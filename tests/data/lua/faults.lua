@@ -97,6 +97,10 @@ local order_faults = {
   [3] = function(jobs) local k = {}; for i = 1, jobs.n do k[i] = "1" end; return k end,
   [4] = function(jobs) return 5 end,
   [5] = function(jobs) local k = {}; for i = 1, jobs.n do k[i] = math.huge end; return k end,
+  -- Right keys, and a named field or a key past n beside them.
+  [6] = function(jobs) local k = {}; for i = 1, jobs.n do k[i] = i end; k.foo = 1; return k end,
+  [7] = function(jobs) local k = {}; for i = 1, jobs.n do k[i] = i end; k[jobs.n + 1000] = 1; return k end,
+  [8] = function(jobs) local k = {}; for i = 1, jobs.n do k[i] = i end; k[0] = 1; return k end,
 }
 
 local function order(jobs, ctx, params)
