@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "calibrate.h"
@@ -357,9 +358,14 @@ void refuse_unread_flags(const RunConfig& rc, const std::function<bool(const cha
         if (given(flag)) throw ConfigError(std::string(flag) + ": " + why);
     };
     if (!rc.trace.empty())
-        for (const char* f : {"--jobs", "--seed"})
+        for (const char* f : {"--jobs", "--seed", "--load"})
             refuse(f, "has no effect on a trace (--trace " + rc.trace +
                           "): it is for the generated workload");
+    if (rc.memory == "none")
+        for (const char* f : {"--memory-units", "--memory-capacity"})
+            refuse(f, "is read only with a memory pool (--memory requested, used or auto)");
+    if (rc.stop_rel_error <= 0)
+        refuse("--stop-on", "is read only by the stopping rule (--stop-rel-error)");
     const bool gang = any([](const std::string& p) { return is_gang_preset(p); });
     // The context-switch overhead is the simulator's: a custom file's rows pay it too.
     if (!gang && !custom)
@@ -562,6 +568,10 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                 "(every job runs whole; --clusters makes a multi-cluster machine)\n";
     // Seed 001 §4.2's groups and stopping rule.
     const bool with_groups = !w.components.empty() || rc.groups || rc.stop_rel_error > 0;
+    if (!with_groups && !rc.group_flags.empty())
+        throw ConfigError(rc.group_flags.front() +
+                          ": is read only with groups (--groups, --stop-rel-error, or a workload "
+                          "whose jobs have components)");
     // On clusters every job is placed, whole or in components: one
     // component of all its nodes for a workload without them, so that the
     // clusters of every job are recorded.
@@ -1625,6 +1635,7 @@ int run(int argc, char** argv) {
                 throw std::invalid_argument("--matrix-at must be a time >= 0 in seconds");
             rc.matrix_at = matrix_at;
         }
+        std::set<std::string> pools_given;
         for (const auto& f : pool_flags) {
             PoolSpec p;
             try {
@@ -1632,6 +1643,8 @@ int run(int argc, char** argv) {
             } catch (const std::invalid_argument& e) {
                 throw ConfigError(e.what());
             }
+            if (!pools_given.insert(p.name).second)
+                throw ConfigError("--pool: pool '" + p.name + "' is given twice");
             bool replaced = false;
             for (auto& q : rc.pools)
                 if (q.name == p.name) q = p, replaced = true;
@@ -1673,6 +1686,9 @@ int run(int argc, char** argv) {
         if (min_batches >= 0) rc.min_batches = min_batches;
         if (confidence >= 0) rc.confidence = confidence;
         if (!stop_on.empty()) rc.stop_on = stop_on;
+        for (const char* f :
+             {"--size-groups", "--width-groups", "--confidence", "--batch-jobs", "--min-batches"})
+            if (given(f)) rc.group_flags.emplace_back(f);
         check_statistics(rc);
         refuse_unread_flags(rc, given);
         return run_simulate(std::move(rc), prov);

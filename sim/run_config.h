@@ -54,6 +54,9 @@ struct RunConfig {
     // by name (merge_pools) before the runs.
     std::vector<PoolSpec> pools;
     // Memory as a pool (docs/workloads.md, "Memory as a pool").
+    // The group and statistics flags given on the command line: an error
+    // names the first when the run has no groups (nothing reads them).
+    std::vector<std::string> group_flags;
     std::string memory = "none";                    // none | requested | used | auto
     std::string memory_units = "kb-per-processor";  // | bytes-per-job
     std::int64_t memory_capacity = 0;               // KB; 0: the .machines file
