@@ -74,6 +74,10 @@ enum class Partition { random, phased };
 const char* partition_name(Partition);          // "random", "phased"
 Partition parse_partition(const std::string&);  // std::invalid_argument otherwise
 
+// The most jobs a generated workload holds: each is built before the run,
+// and a hundred million take gigabytes.
+inline constexpr long long kMaxJobs = 100'000'000;
+
 struct GenerateOptions {
     WorkloadModel model = WorkloadModel::standard;
     // zhang only (standard requires 1): multiplies every execution time; the

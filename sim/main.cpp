@@ -16,6 +16,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -1194,7 +1195,7 @@ int run(int argc, char** argv) {
         ->check(int_at_least(0))
         ->default_str("10");
     sim->add_option("--jobs", jobs, "generated workload: number of jobs [simulator.workload.jobs]")
-        ->check(int_at_least(1))
+        ->check(int_in(1, kMaxJobs, "a whole number from 1 to 100000000"))
         ->default_str("10000");
     sim->add_option("--load", load, "generated workload: offered load [simulator.workload.load]")
         ->check(offered_load())
@@ -1384,7 +1385,7 @@ int run(int argc, char** argv) {
     gen->add_option("--clusters", gen_clusters,
                     "ngubiri: the machine, recorded in the header: 5x20 (default) or 20,20,16");
     gen->add_option("--jobs", g.jobs, "number of jobs")
-        ->check(int_at_least(1))
+        ->check(int_in(1, kMaxJobs, "a whole number from 1 to 100000000"))
         ->default_str("10000");
     gen->add_option("--procs", g.procs,
                     "machine size (default: 1024; lublin, feitelson-k: 128; zhang: 320)")
@@ -1504,7 +1505,8 @@ int run(int argc, char** argv) {
                     try {
                         g.procs = fit_weissman_trace(g.fit_trace).procs;
                     } catch (const std::exception& e) {
-                        throw ConfigError(std::string("--fit-trace: ") + e.what());
+                        // The log is an input: its faults exit 1, as a trace's do.
+                        throw std::runtime_error(std::string("--fit-trace: ") + e.what());
                     }
                 }
             }
@@ -1537,7 +1539,7 @@ int run(int argc, char** argv) {
             try {
                 w = generate_workload(g);
             } catch (const SwfError& e) {
-                throw ConfigError(std::string("--fit-trace: ") + e.what());
+                throw std::runtime_error(std::string("--fit-trace: ") + e.what());
             } catch (const std::invalid_argument& e) {
                 throw ConfigError(e.what());
             }
@@ -1698,6 +1700,10 @@ int run(int argc, char** argv) {
     } catch (const std::invalid_argument& e) {
         std::cerr << "rota: error: " << e.what() << "\n";
         return kExitUsage;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "rota: error: out of memory: the workload or the run needs more memory "
+                     "than there is (fewer jobs, or a smaller machine)\n";
+        return kExitRuntime;
     } catch (const std::exception& e) {
         std::cerr << "rota: error: " << e.what() << "\n";
         return kExitRuntime;

@@ -34,18 +34,20 @@ mode_t new_file_mode() {
 
 OutputFile::OutputFile(std::string path, std::string what)
     : path_(std::move(path)), what_(std::move(what)), target_(path_) {
-    const auto cannot = [&] {
-        return std::runtime_error("cannot write the " + what_ + " '" + path_ + "'");
+    const auto cannot = [&](int err) {
+        return std::runtime_error("cannot write the " + what_ + " '" + path_ + "'" + reason(err));
     };
     struct stat st {};
     const bool exists = stat(path_.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) throw cannot(EISDIR);
     if (exists && !S_ISREG(st.st_mode)) {  // a device or a pipe: a stream
+        errno = 0;
         out_ = std::make_unique<std::ofstream>(path_);
-        if (!*out_) throw cannot();
+        if (!*out_) throw cannot(errno);
         return;
     }
     // The user's own protection of the file still holds.
-    if (exists && access(path_.c_str(), W_OK) != 0) throw cannot();
+    if (exists && access(path_.c_str(), W_OK) != 0) throw cannot(errno);
     // Renaming onto a file with other hard links would part it from them:
     // they would keep the last run's results. Such a file is written
     // through, once the new one is complete.
@@ -63,14 +65,15 @@ OutputFile::OutputFile(std::string path, std::string what)
     name += ".rota-XXXXXX";
     std::string tmpl = (dir / name).string();
     const int fd = mkstemp(tmpl.data());
-    if (fd < 0) throw cannot();
+    if (fd < 0) throw cannot(errno);
     fchmod(fd, exists ? (st.st_mode & 07777) : new_file_mode());
     close(fd);
     temp_ = tmpl;
     out_ = std::make_unique<std::ofstream>(temp_, std::ios::binary | std::ios::trunc);
     if (!*out_) {
+        const int err = errno;
         std::remove(temp_.c_str());
-        throw cannot();
+        throw cannot(err);
     }
 }
 
@@ -95,7 +98,9 @@ void OutputFile::commit() {
     if (!failed) return;
     const int why = err != 0 ? err : errno;
     if (!temp_.empty()) std::remove(temp_.c_str());
-    throw std::runtime_error("cannot write the " + what_ + " '" + path_ + "'" + reason(why));
+    // A stream that failed before the close keeps no errno: say what is known.
+    throw std::runtime_error("cannot write the " + what_ + " '" + path_ + "'" +
+                             (why != 0 ? reason(why) : ": a write failed (is the disk full?)"));
 }
 
 // Copies the complete temporary into the file, whose inode (and so every

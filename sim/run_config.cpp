@@ -346,6 +346,9 @@ RunConfig load_run_config(const std::string& path) {
             if (get<std::string>(wt, "model", "simulator.workload", "") == "standard")
                 g = GenerateOptions{};
             g.jobs = get<std::int64_t>(wt, "jobs", "simulator.workload", g.jobs);
+            if (g.jobs < 0 || g.jobs > kMaxJobs)
+                fail("key 'simulator.workload.jobs' must be between 0 and 100000000, got " +
+                     std::to_string(g.jobs));
             g.procs = get<std::int32_t>(wt, "procs", "simulator.workload", g.procs);
             g.load = get<double>(wt, "load", "simulator.workload", g.load);
             g.phi = get<double>(wt, "phi", "simulator.workload", g.phi);

@@ -201,7 +201,8 @@ int run(const TopArgs& a) {
     check(a.frames >= 0, "--frames must be >= 0");
     auto given = [&](const char* flag) { return a.command->count(flag) > 0; };
     check(!given("--procs") || a.procs >= 1, "--procs must be >= 1");
-    check(!given("--jobs") || a.jobs >= 1, "--jobs must be >= 1");
+    check(!given("--jobs") || (a.jobs >= 1 && a.jobs <= kMaxJobs),
+          "--jobs must be a whole number from 1 to 100000000");
     check(!given("--load") || (a.load > 0 && std::isfinite(a.load)),
           "--load must be a positive number");
     check(!given("--seed") || a.seed >= 0, "--seed must be >= 0");

@@ -125,8 +125,16 @@ TEST_CASE("a write through hard links that fails keeps the whole output and name
 
 TEST_CASE("an output in a missing directory is refused when opened") {
     TempDir d;
-    CHECK_THROWS_WITH(OutputFile(d / "no/r.csv", "jobs CSV"),
-                      "cannot write the jobs CSV '" + (d / "no/r.csv") + "'");
+    CHECK_THROWS_WITH(
+        OutputFile(d / "no/r.csv", "jobs CSV"),
+        "cannot write the jobs CSV '" + (d / "no/r.csv") + "': No such file or directory");
+}
+
+TEST_CASE("an output that is a directory is refused saying so") {
+    TempDir d;
+    fs::create_directory(d / "sub");
+    CHECK_THROWS_WITH(OutputFile(d / "sub", "jobs CSV"),
+                      "cannot write the jobs CSV '" + (d / "sub") + "': Is a directory");
 }
 
 TEST_CASE("an output that cannot be written whole is an error at commit") {
