@@ -1596,6 +1596,9 @@ int run(int argc, char** argv) {
             if (const std::string hint = swf_hint(config_path); !hint.empty())
                 throw ConfigError(hint);
         RunConfig rc = load_run_config(config_path);
+        if (sim->count("--trace") > 0 && trace.empty())
+            throw ConfigError(
+                "--trace: is empty: name a trace, or leave --trace out for the generated workload");
         if (!trace.empty()) rc.trace = trace;
         // A flag given is taken as given, and checked (check_statistics,
         // the engine): a bad value is an error, never silently ignored.

@@ -227,6 +227,10 @@ RunConfig load_run_config(const std::string& path) {
               "dependencies",
               "cycle"});
         rc.trace = get<std::string>(t, "trace", "simulator", "");
+        if (t.get("trace") && rc.trace.empty())
+            fail(
+                "key 'simulator.trace' is empty: name a trace, or leave the key out for the "
+                "generated workload");
         if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
         rc.procs = get<std::int32_t>(t, "procs", "simulator", 0);
         if (const toml::node* p = t.get("policy")) {
@@ -240,6 +244,10 @@ RunConfig load_run_config(const std::string& path) {
             } else {
                 fail("key 'simulator.policy' must be a string or an array of strings");
             }
+            if (rc.policies.empty())
+                fail(
+                    "key 'simulator.policy' lists no policy: name one, or leave the key out for "
+                    "fcfs, easy and conservative");
             for (const auto& n : rc.policies) check_policy(n);
         }
         rc.compat = get<std::string>(t, "compat", "simulator", "none");

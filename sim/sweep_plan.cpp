@@ -452,6 +452,12 @@ SweepPlan plan_from_json(const json& j) {
 void write_plan(const SweepPlan& p, const std::string& dir) {
     const fs::path d(dir);
     std::error_code ec;
+    // A sweep writes table.csv, plots and runs/ into its folder: a folder
+    // of something else keeps what it holds.
+    if (fs::is_directory(d, ec) && !fs::exists(d / "plan.json") && !fs::is_empty(d, ec))
+        fail("'" + dir +
+             "' exists and is not a sweep folder (it has no plan.json); use another folder or an "
+             "empty one");
     fs::create_directories(d / "runs", ec);
     if (ec) fail("cannot create '" + (d / "runs").string() + "': " + ec.message());
     const json j = plan_to_json(p);

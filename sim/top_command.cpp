@@ -196,7 +196,7 @@ void check(bool ok, const std::string& what) {
 
 int run(const TopArgs& a) {
     check(a.step > 0 && std::isfinite(a.step), "--step must be a positive number of seconds");
-    check(a.delay >= 0 && std::isfinite(a.delay), "--delay must be a number of seconds >= 0");
+    check(a.delay >= 0 && a.delay <= 3600, "--delay must be a number of seconds from 0 to 3600");
     check(a.start >= 0 && std::isfinite(a.start), "--start must be a time >= 0 in seconds");
     check(a.frames >= 0, "--frames must be >= 0");
     auto given = [&](const char* flag) { return a.command->count(flag) > 0; };
@@ -206,7 +206,7 @@ int run(const TopArgs& a) {
     check(!given("--load") || (a.load > 0 && std::isfinite(a.load)),
           "--load must be a positive number");
     check(!given("--seed") || a.seed >= 0, "--seed must be >= 0");
-    check(a.width == 0 || (a.width >= 40 && a.width <= 1024), "--width must be 40..1024");
+    check(!given("--width") || (a.width >= 40 && a.width <= 1024), "--width must be 40..1024");
     check(!given("--once") || (a.once >= 0 && std::isfinite(a.once)),
           "--once must be a time >= 0 in seconds");
     check(a.config.empty() || a.config_flag.empty(),

@@ -183,6 +183,14 @@ TEST_CASE("sweep: a 2 x 2 x 2 sweep gives 8 runs, the merged table and the plot 
     plan.seeds = {1, 2, 3};
     plan.runs.pop_back();
     CHECK_THROWS_WITH(write_plan(plan, out), Catch::Contains("holds the plan of another sweep"));
+    // A folder of something else keeps what it holds.
+    const fs::path other = d / "results";
+    fs::create_directories(other);
+    write_file(other / "table.csv", "mine\n");
+    CHECK_THROWS_WITH(write_plan(plan, other.string()),
+                      Catch::Contains("exists and is not a sweep folder"));
+    CHECK(read(other / "table.csv") == "mine\n");
+    CHECK_FALSE(fs::exists(other / "runs"));
     fs::remove_all(d);
 }
 
