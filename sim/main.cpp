@@ -691,6 +691,21 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         first_submit = w.jobs[order.front()].submit;
         last_submit = w.jobs[order.back()].submit;
     }
+    // Every slice switch is a scheduling pass: a slice far shorter than the
+    // workload's span makes a run that cannot end in reasonable time (a
+    // pass takes about a microsecond). The span bounds the switches from
+    // above (rows switch only while two hold jobs), so this warns, not refuses.
+    if (rc.mpl > 1 && std::any_of(rc.policies.begin(), rc.policies.end(), is_gang_preset)) {
+        std::int64_t longest = 0;
+        for (const auto& j : w.jobs) longest = std::max(longest, j.estimate);
+        const double span = static_cast<double>(last_submit - first_submit + longest);
+        if (const double switches = span / rc.slice; switches > 1e9)
+            std::cerr << fmt::format(
+                "rota: warning: a slice of {:g} s over a workload spanning about {:.0f} s is up "
+                "to {:.2g} slice switches, each a scheduling pass: the run may take hours; "
+                "--slice sets a longer one\n",
+                rc.slice, span, switches);
+    }
     for (const auto& policy : rc.policies) try {
             rota_engine* e = engines[policy].get();
             SimOptions opt;
