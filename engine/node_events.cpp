@@ -182,6 +182,15 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     if (count != spec.procs)
         throw Error(Errc::invalid, who + ": " + std::to_string(count) +
                                        " nodes for procs = " + std::to_string(spec.procs));
+    // Disjoint runs too: the matrix would take the second claim of a node
+    // half way through placing the job, after the job was made.
+    std::vector<NodeRun> sorted(runs);
+    std::sort(sorted.begin(), sorted.end(),
+              [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
+    for (std::size_t i = 1; i < sorted.size(); ++i)
+        if (sorted[i - 1].first + sorted[i - 1].count > sorted[i].first)
+            throw Error(Errc::invalid, who + ": node " + std::to_string(sorted[i].first) +
+                                           " is in two of its node runs");
     Matrix& m = machine_.matrix();
     // The row: the active one if its cells are free there, else the next
     // that has them. The embedder knows the nodes, not the rows: adopting

@@ -312,8 +312,8 @@ typedef struct rota_node_run {
 ** or is suspended now, the next pass says which it is to be: RESUME in
 ** the active row, SUSPEND in any other (adopting the jobs that execute now
 ** first puts them together in the active row). ROTA_EINVAL for a start after now, a
-** walltime already over, runs that do not add up to `procs` or leave the
-** machine; ROTA_ESTATE for a node that is busy (in every row) or out of
+** walltime already over, runs that do not add up to `procs`, leave the
+** machine or name a node twice; ROTA_ESTATE for a node that is busy (in every row) or out of
 ** service; ROTA_EEXIST for a known id. Added in ABI 4; gang scheduling
 ** since ABI 7. */
 ROTA_API int rota_adopt(rota_engine* e, const rota_job* job, rota_time start,

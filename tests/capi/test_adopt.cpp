@@ -184,6 +184,18 @@ TEST_CASE("adopt: bad adoptions are refused and change nothing") {
     CHECK(rota_adopt(e.get(), &r, 90 * kS, &three, 1) == ROTA_EINVAL);
     rota_node_run outside{6, 4};
     CHECK(rota_adopt(e.get(), &r, 90 * kS, &outside, 1) == ROTA_EINVAL);
+    // A node named twice: four nodes by count, three in fact.
+    const rota_node_run twice[] = {{0, 2}, {1, 2}};
+    CHECK(rota_adopt(e.get(), &r, 90 * kS, twice, 2) == ROTA_EINVAL);
+    CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("node 1 is in two of its node runs"));
+    // Nothing changed: no job 1, every node free.
+    rota_job_info gone{};
+    gone.size = sizeof gone;
+    CHECK(rota_job_info_get(e.get(), 1, &gone) == ROTA_ENOTFOUND);
+    std::vector<int32_t> free_nodes(8);
+    size_t nfree = 0;
+    REQUIRE(rota_free_nodes(e.get(), free_nodes.data(), free_nodes.size(), &nfree) == ROTA_OK);
+    CHECK(nfree == 8);
     REQUIRE(rota_adopt(e.get(), &r, 90 * kS, &run, 1) == ROTA_OK);
     r.id = 2;
     CHECK(rota_adopt(e.get(), &r, 90 * kS, &run, 1) == ROTA_ESTATE);  // nodes busy
