@@ -564,7 +564,10 @@ class Engine:
 
         def trampoline(_ud, cand, ctx, picks):
             try:  # an exception must not unwind into the library
-                order = select(cand.contents, ctx.contents)
+                order = list(select(cand.contents, ctx.contents))
+                # picks holds one entry per candidate: more would write past it.
+                if len(order) > cand.contents.n:
+                    raise ValueError(f"{len(order)} picks for {cand.contents.n} candidates")
                 for k, i in enumerate(order):
                     picks[k] = i
                 return len(order)
@@ -587,8 +590,11 @@ class Engine:
         pieces = []
 
         def write(_ud, data, n):
-            pieces.append(ctypes.string_at(data, n))
-            return 0
+            try:  # ctypes answers 0 (go on) for a callback that raises
+                pieces.append(ctypes.string_at(data, n))
+                return 0
+            except Exception:  # noqa: BLE001
+                return 1  # rota_snapshot stops: ROTA_EABORT
 
         cb = WRITER_FN(write)
         self.check(self.lib.rota_snapshot(self.e, cb, None))
@@ -875,6 +881,15 @@ def main():
                   ORDER_MATTERS, SHORTEST_FIRST, select=shortest_first)
         ok &= run(lib, "Run 4: Figure 4, snapshotted at t=100 and restored (rota_restore)",
                   FIGURE4, {j[0]: j[5] for j in FIGURE4}, after_pass=restart_at_100)
+        print("\nA Python policy answering more picks than candidates")
+        with Engine(lib, EASY_TOML) as eng:
+            eng.set_backfill_select(lambda c, ctx: [0] * (c.n + 5))
+            got = play(eng, ORDER_MATTERS)
+            st = eng.hook_stats()["backfill_select"]
+            print(f"  native policy: {st.calls} calls, {st.failures} failures")
+            # Every call fails (no backfill that pass); every job still runs.
+            ok &= st.calls > 0 and st.failures == st.calls
+            ok &= all(t is not None for t in got.values())
         print("\nBad configuration")
         try:
             Engine(lib, "[machine]\nprocs = 8\nnodes = 4\n")
