@@ -23,6 +23,7 @@
 #include <slurm/slurm_errno.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -78,13 +79,30 @@ struct Options {
     double default_walltime = 3600;
 };
 
-void usage() {
-    std::fprintf(stderr,
+void usage(std::FILE* to) {
+    std::fprintf(to,
                  "usage: rota-slurm --config FILE.toml [--interval SECONDS] [--journal FILE]\n"
                  "                  [--default-walltime SECONDS]\n");
 }
 
-bool parse(int argc, char** argv, Options& o) {
+// A number of seconds in [lo, hi] from a flag's value, all of it a number;
+// false, with the reason printed, otherwise.
+bool seconds(const char* flag, const char* text, double lo, double hi, double& out) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !(v >= lo && v <= hi)) {
+        std::fprintf(stderr,
+                     "rota-slurm: %s: must be a number of seconds from %g to %g, not '%s'\n", flag,
+                     lo, hi, text);
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+// 0: run; 1: --help was asked (printed); 2: a usage error (printed).
+int parse(int argc, char** argv, Options& o) {
     static const option longopts[] = {{"config", required_argument, nullptr, 'c'},
                                       {"interval", required_argument, nullptr, 'i'},
                                       {"journal", required_argument, nullptr, 'j'},
@@ -98,19 +116,32 @@ bool parse(int argc, char** argv, Options& o) {
                 o.config = optarg;
                 break;
             case 'i':
-                o.interval = std::atof(optarg);
+                // A poll at least every hour, and not so often that the
+                // controller is asked without pause.
+                if (!seconds("--interval", optarg, 0.01, 3600, o.interval)) return 2;
                 break;
             case 'j':
                 o.journal = optarg;
                 break;
             case 'w':
-                o.default_walltime = std::atof(optarg);
+                // Whole seconds, within what rota_submit takes as an estimate.
+                if (!seconds("--default-walltime", optarg, 1, 1e8, o.default_walltime)) return 2;
                 break;
-            default:
-                return false;
+            case 'h':
+                return 1;
+            default:  // getopt has said what was wrong
+                return 2;
         }
     }
-    return o.config && o.interval > 0 && o.default_walltime > 0 && optind == argc;
+    if (optind != argc) {
+        std::fprintf(stderr, "rota-slurm: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    if (!o.config) {
+        std::fprintf(stderr, "rota-slurm: --config FILE.toml is required\n");
+        return 2;
+    }
+    return 0;
 }
 
 size_t count(int (*list)(const rota_engine*, int64_t*, size_t, size_t*), const rota_engine* e) {
@@ -147,30 +178,22 @@ bool read_file(const char* path, std::string& out) {
     return ok;
 }
 
-int run(const Options& o) {
+int run(const Options& o, rota_engine* e) {
     View v;
     std::map<std::string, int32_t> numbers;
     std::string err;
     if (!load_view(v, numbers, err)) {
         std::fprintf(stderr, "rota-slurm: cannot read the controller: %s\n", err.c_str());
-        return 1;
-    }
-    rota_engine* e = nullptr;
-    if (rota_engine_new_file(o.config, &e) != ROTA_OK) {
-        std::fprintf(stderr, "rota-slurm: %s\n", rota_errmsg(e));
         rota_engine_free(e);
-        return 2;
+        return 1;
     }
     rota_machine_info mi = {};
     mi.size = sizeof mi;
     rota_machine_info_get(e, &mi);
-    // Migration would move a running job to other nodes, which Slurm
-    // cannot do; every other gang action maps onto suspend and resume.
-    if (mi.procs != (int32_t)v.node_names.size() || mi.migration) {
-        std::fprintf(stderr,
-                     "rota-slurm: %s: machine.procs must be the controller's %zu nodes (it is %d), "
-                     "without migration\n",
-                     o.config, v.node_names.size(), mi.procs);
+    if (mi.procs != (int32_t)v.node_names.size()) {
+        std::fprintf(
+            stderr, "rota-slurm: %s: machine.procs must be the controller's %zu nodes (it is %d)\n",
+            o.config, v.node_names.size(), mi.procs);
         rota_engine_free(e);
         return 2;
     }
@@ -236,18 +259,39 @@ int run(const Options& o) {
 
 int main(int argc, char** argv) {
     Options o;
-    if (!parse(argc, argv, o)) {
-        usage();
-        return 2;
+    if (const int p = parse(argc, argv, o); p != 0) {
+        usage(p == 1 ? stdout : stderr);
+        return p == 1 ? 0 : 2;
     }
     if (rota_abi_version() != ROTA_ABI_VERSION) {
         std::fprintf(stderr, "rota-slurm: built for rota ABI %d, the library has %d\n",
                      ROTA_ABI_VERSION, rota_abi_version());
         return 2;
     }
+    // The configuration before Slurm's: a broken one is reported whether
+    // or not there is a controller (libslurm exits when it finds none).
+    rota_engine* e = nullptr;
+    if (rota_engine_new_file(o.config, &e) != ROTA_OK) {
+        std::fprintf(stderr, "rota-slurm: %s\n", rota_errmsg(e));
+        rota_engine_free(e);
+        return 2;
+    }
+    // Migration would move a running job to other nodes, which Slurm
+    // cannot do; every other gang action maps onto suspend and resume.
+    rota_machine_info mi = {};
+    mi.size = sizeof mi;
+    rota_machine_info_get(e, &mi);
+    if (mi.migration) {
+        std::fprintf(stderr,
+                     "rota-slurm: %s: migration between rows (gang.migration, the mgs and mbgs "
+                     "presets) moves running jobs to other nodes, which Slurm cannot do\n",
+                     o.config);
+        rota_engine_free(e);
+        return 2;
+    }
     install_handlers();
     slurm_init(nullptr);  // reads slurm.conf (SLURM_CONF): before any other libslurm call
-    int rc = run(o);
+    int rc = run(o, e);
     slurm_fini();
     return rc;
 }
