@@ -189,9 +189,12 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     if (spec.procs <= 0) throw Error(Errc::invalid, who + ": procs must be positive");
     if (spec.estimate <= 0) throw Error(Errc::invalid, who + ": estimate must be positive");
     // Windows (estimate x rows) must fit in the time axis with room to spare.
-    if (spec.estimate > (kForever / 4 - now_) / cfg_.rows)
-        throw Error(Errc::invalid,
-                    who + ": estimate " + std::to_string(spec.estimate) + " us is too large");
+    if (const Time most = (kForever / 4 - now_) / cfg_.rows; spec.estimate > most)
+        throw Error(Errc::invalid, who + ": estimate " + std::to_string(spec.estimate) +
+                                       " us would end past the time axis (now " +
+                                       std::to_string(now_) + " us: at most " +
+                                       std::to_string(most) + " us" +
+                                       (cfg_.rows > 1 ? " with the rows' windows" : "") + ")");
     if (spec.pools.size() != cfg_.pools.size())
         throw Error(Errc::invalid, who + ": gives " + std::to_string(spec.pools.size()) +
                                        " pool amounts; the machine has " +

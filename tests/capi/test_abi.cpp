@@ -217,9 +217,14 @@ TEST_CASE("abi: an estimate beyond the time axis is refused") {
     j.procs = 1;
     j.estimate = INT64_MAX;
     CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
-    CHECK(std::string(rota_errmsg(e.get())).find("too large") != std::string::npos);
+    CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("would end past the time axis (now 1 us"));
     CHECK(rota_advance(e.get(), INT64_MAX) == ROTA_EINVAL);
     CHECK(rota_now(e.get()) == 1);
+    // At the axis' end no estimate fits, and the message says why.
+    REQUIRE(rota_advance(e.get(), INT64_MAX / 4) == ROTA_OK);
+    j.estimate = 1;
+    CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
+    CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("at most 0 us"));
 }
 
 TEST_CASE("abi: a native backfill policy on an engine that never backfills is refused") {
