@@ -92,6 +92,12 @@ Workload load_workload(const RunConfig& rc) {
         GenerateOptions g = rc.workload;
         if (rc.procs > 0) g.procs = rc.procs;
         w.name = "generated: " + describe(g);
+        // The fitted log is an input: its faults exit 1, as a trace's do.
+        if (!g.fit_trace.empty()) try {
+                fit_weissman_trace(g.fit_trace);
+            } catch (const std::exception& e) {
+                throw std::runtime_error(g.fit_trace + ": " + e.what());
+            }
         GeneratedWorkload gw = generate_workload(g);
         w.jobs = std::move(gw.jobs);
         w.pools = std::move(gw.pools);
@@ -196,7 +202,8 @@ Workload load_workload(const RunConfig& rc) {
 
 // The pools of the run: the configuration's (file and --pool) and the
 // workload's, merged by name; then the arrivals seed 002 §4.1 asks for.
-void prepare_workload(RunConfig& rc, Workload& w) {
+// Its lines go to `out`, printed with the workload's once the run is checked.
+void prepare_workload(RunConfig& rc, Workload& w, std::ostream& out) {
     std::vector<std::string> unused;
     try {
         merge_pools(w.pools, w.jobs.size(), rc.pools, &unused);
@@ -208,15 +215,15 @@ void prepare_workload(RunConfig& rc, Workload& w) {
                   << "' (demand 0 for every job)\n";
     rc.pools = w.pools.pools;
     if (!w.pools.empty()) {
-        std::cout << "resources: K = " << 1 + w.pools.count() << ": processors=" << w.procs;
-        for (const auto& p : w.pools.pools) std::cout << " " << p.name << "=" << p.capacity;
-        std::cout << "\n";
+        out << "resources: K = " << 1 + w.pools.count() << ": processors=" << w.procs;
+        for (const auto& p : w.pools.pools) out << " " << p.name << "=" << p.capacity;
+        out << "\n";
         const auto over = over_capacity(w.pools, w.jobs.size());
         for (std::size_t k = 0; k < over.size(); ++k)
             if (over[k] > 0)
-                std::cout << "jobs demanding more " << w.pools.pools[k].name
-                          << " than the machine has: " << thousands(over[k])
-                          << " (the engine rejects them; they are counted as rejected)\n";
+                out << "jobs demanding more " << w.pools.pools[k].name
+                    << " than the machine has: " << thousands(over[k])
+                    << " (the engine rejects them; they are counted as rejected)\n";
     }
     if (rc.arrival_rate <= 0 && rc.queue_length <= 0) return;
     if (!w.deps.empty())
@@ -239,7 +246,7 @@ void prepare_workload(RunConfig& rc, Workload& w) {
     if (rc.arrival_rate > 0) {
         set_arrivals(w.jobs, unit, rc.arrival_rate);
         a["rate"] = rc.arrival_rate;
-        std::cout << fmt::format("arrivals: Poisson at {:.6g} jobs/s\n", rc.arrival_rate);
+        out << fmt::format("arrivals: Poisson at {:.6g} jobs/s\n", rc.arrival_rate);
     } else {
         CalibrationOptions co;
         co.target = rc.queue_length;
@@ -261,7 +268,7 @@ void prepare_workload(RunConfig& rc, Workload& w) {
                             {"tolerance", co.tolerance},
                             {"simulations", r.runs},
                             {"converged", r.converged}};
-        std::cout << fmt::format(
+        out << fmt::format(
             "arrivals: Poisson at {:.6g} jobs/s (offered load {:.3f}), calibrated: "
             "FCFS/FF-EASY (preset {}) keeps {:.2f} jobs waiting on average for a target of {} "
             "({} simulations{})\n",
@@ -605,7 +612,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         head << "\n";
     }
     for (const auto& n : w.notes) head << n << "\n";
-    prepare_workload(rc, w);
+    prepare_workload(rc, w, head);
     // After prepare_workload: Poisson arrivals replace the submit times.
     const std::vector<std::uint32_t> order = arrival_order(w.jobs);
     // Every preset is resolved, and its engine made, before the first
@@ -641,6 +648,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         for (int h = 0; rota_hook_name(h) != nullptr; ++h)
             if (const char* s = rota_hook_script(e, h))
                 inputs.push_back({std::string(rota_hook_name(h)) + " script of " + policy, s});
+        if (const std::string warn = slice_warning(e, w.jobs); !warn.empty())
+            std::cerr << "rota: warning: " << policy << ": " << warn << "\n";
     }
     check_output_paths(inputs, outputs);
     std::cout << head.str();
@@ -690,21 +699,6 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     if (!order.empty()) {
         first_submit = w.jobs[order.front()].submit;
         last_submit = w.jobs[order.back()].submit;
-    }
-    // Every slice switch is a scheduling pass: a slice far shorter than the
-    // workload's span makes a run that cannot end in reasonable time (a
-    // pass takes about a microsecond). The span bounds the switches from
-    // above (rows switch only while two hold jobs), so this warns, not refuses.
-    if (rc.mpl > 1 && std::any_of(rc.policies.begin(), rc.policies.end(), is_gang_preset)) {
-        std::int64_t longest = 0;
-        for (const auto& j : w.jobs) longest = std::max(longest, j.estimate);
-        const double span = static_cast<double>(last_submit - first_submit + longest);
-        if (const double switches = span / rc.slice; switches > 1e9)
-            std::cerr << fmt::format(
-                "rota: warning: a slice of {:g} s over a workload spanning about {:.0f} s is up "
-                "to {:.2g} slice switches, each a scheduling pass: the run may take hours; "
-                "--slice sets a longer one\n",
-                rc.slice, span, switches);
     }
     for (const auto& policy : rc.policies) try {
             rota_engine* e = engines[policy].get();
@@ -1516,11 +1510,13 @@ int run(int argc, char** argv) {
                 if (gen->count("--procs") == 0) g.procs = d.procs;
                 if (gen->count("--load") == 0) g.load = d.load;
                 if (gen->count("--phi") == 0) g.phi = d.phi;  // exact estimates
-                if (ws && gen->count("--procs") == 0 && !g.fit_trace.empty()) {
+                if (ws && !g.fit_trace.empty()) {
+                    // Fitted here first, so that every fault of the log is the
+                    // log's: an input, exit 1, as a trace's faults are.
                     try {
-                        g.procs = fit_weissman_trace(g.fit_trace).procs;
+                        const auto fit = fit_weissman_trace(g.fit_trace);
+                        if (gen->count("--procs") == 0) g.procs = fit.procs;
                     } catch (const std::exception& e) {
-                        // The log is an input: its faults exit 1, as a trace's do.
                         throw std::runtime_error(std::string("--fit-trace: ") + e.what());
                     }
                 }

@@ -10,6 +10,8 @@
 // kills a job at its estimate (KILL); with more the machine ends it there.
 #include "simulation.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -775,6 +777,27 @@ void NodeTexts::set(std::size_t job, std::string_view text) {
     offset_[job] = static_cast<std::uint32_t>(text_.size());
     text_.append(text);
     text_.push_back('\0');
+}
+
+std::string slice_warning(const rota_engine* e, const std::vector<TraceJob>& jobs) {
+    rota_machine_info mi{};
+    mi.size = sizeof mi;
+    if (jobs.empty() || rota_machine_info_get(e, &mi) != ROTA_OK || mi.rows <= 1 || mi.slice <= 0)
+        return {};
+    std::int64_t first = jobs.front().submit, last = first, longest = 0;
+    for (const TraceJob& j : jobs) {
+        first = std::min(first, j.submit);
+        last = std::max(last, j.submit);
+        longest = std::max(longest, j.estimate);
+    }
+    const double slice = static_cast<double>(mi.slice) / kUs;
+    const double span = static_cast<double>(last - first + longest);
+    const double switches = span / slice;
+    if (switches <= 1e9) return {};
+    return fmt::format(
+        "a slice of {:g} s over a workload spanning about {:.0f} s is up to {:.2g} slice "
+        "switches, each a scheduling pass: the run may take hours; a longer slice ends sooner",
+        slice, span, switches);
 }
 
 std::string node_intervals(const rota_node_run* runs, std::int32_t nruns) {

@@ -155,4 +155,11 @@ std::string node_intervals(const rota_node_run* runs, std::int32_t nruns);
 // the engine `e` until every job has ended or nothing can happen any more.
 SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt);
 
+// Every slice switch of a time-sharing engine is a pass: a warning, or
+// nothing, when its slice makes more than 10^9 of them over the span of
+// `jobs` (the first submission to the last, plus the longest estimate).
+// The span bounds the switches from above (rows switch only while two hold
+// jobs), so callers warn rather than refuse.
+std::string slice_warning(const rota_engine* e, const std::vector<TraceJob>& jobs);
+
 }  // namespace rota::sim

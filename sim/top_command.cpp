@@ -222,7 +222,15 @@ int run(const TopArgs& a) {
     } catch (const ConfigError& e) {
         throw UsageError(e.what());
     }
+    // As rota simulate: an empty trace, or a generated workload's flag
+    // with a trace, is an error, never ignored.
+    check(!given("--trace") || !a.trace.empty(),
+          "--trace is empty: name a trace, or leave --trace out for the generated workload");
     if (!a.trace.empty()) rc.trace = a.trace;
+    if (!rc.trace.empty())
+        for (const char* f : {"--jobs", "--load", "--seed"})
+            check(!given(f), std::string(f) + " has no effect on a trace (--trace " + rc.trace +
+                                 "): it is for the generated workload");
     if (given("--procs")) rc.procs = a.procs;
     if (given("--jobs")) rc.workload.jobs = a.jobs;
     if (given("--load")) rc.workload.load = a.load;
@@ -253,6 +261,8 @@ int run(const TopArgs& a) {
         throw UsageError(policy + ": " + msg);
     }
     std::unique_ptr<rota_engine, void (*)(rota_engine*)> engine(raw, rota_engine_free);
+    if (const std::string warn = slice_warning(raw, w.jobs); !warn.empty())
+        std::cerr << "rota: warning: " << warn << "\n";
     rota_set_log(raw, nullptr, nullptr);  // log lines would break the frames
 
     Terminal term;
