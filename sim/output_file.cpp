@@ -54,9 +54,17 @@ OutputFile::OutputFile(std::string path, std::string what)
     through_ = exists && st.st_nlink > 1;
     struct stat lst {};
     if (lstat(path_.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        // Followed link by link, so that a link whose target does not exist
+        // yet gets it created there, not replaced by a file of its own.
         std::error_code ec;
-        const fs::path t = fs::weakly_canonical(path_, ec);
-        if (!ec) target_ = t.string();
+        fs::path t = path_;
+        for (int hops = 0; hops < 40 && fs::is_symlink(t, ec); ++hops) {
+            const fs::path next = fs::read_symlink(t, ec);
+            if (ec) break;
+            t = next.is_absolute() ? next : t.parent_path() / next;
+        }
+        const fs::path c = fs::weakly_canonical(t, ec);
+        if (!ec) target_ = c.string();
     }
     const fs::path target(target_);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");

@@ -14,7 +14,8 @@ namespace rota::sim {
 // it by commit(): until then the file at the path, if any, is untouched,
 // and a run that fails before commit() removes the temporary. A path that
 // is not a regular file (/dev/stdout, /dev/null, a pipe) is written in
-// place, as a stream. A symbolic link's target is replaced, not the link.
+// place, as a stream. A symbolic link's target is replaced (or created, if
+// it does not exist yet), not the link.
 // A file with other hard links is written through once the temporary is
 // complete, so that every link sees the new results.
 class OutputFile {

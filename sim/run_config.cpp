@@ -533,6 +533,19 @@ RunConfig load_run_config(const std::string& path) {
     return rc;
 }
 
+void check_machine_procs(const RunConfig& rc, std::int32_t procs) {
+    const toml::node* given = nullptr;
+    if (const toml::table* m = rc.engine["machine"].as_table()) given = m->get("procs");
+    if (given == nullptr) return;
+    const auto* v = given->as_integer();
+    if (v == nullptr) fail("key 'machine.procs' must be an integer");
+    if (v->get() != procs)
+        fail("key 'machine.procs' is " + std::to_string(v->get()) +
+             ", but the simulated machine has " + std::to_string(procs) +
+             " processors (simulator.procs or --procs, else the trace's header or the "
+             "generated workload's size): leave machine.procs out, or give that");
+}
+
 std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int32_t procs,
                         std::string* note) {
     toml::table t = rc.engine;
@@ -543,17 +556,7 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
         return *n->as_table();
     };
     toml::table& machine = sub(t, "machine");
-    // The simulated machine's size is the trace's, simulator.procs' or
-    // --procs': a different one in the file would be silently replaced.
-    if (const toml::node* given = machine.get("procs")) {
-        const auto* v = given->as_integer();
-        if (v == nullptr) fail("key 'machine.procs' must be an integer");
-        if (v->get() != procs)
-            fail("key 'machine.procs' is " + std::to_string(v->get()) +
-                 ", but the simulated machine has " + std::to_string(procs) +
-                 " processors (from the trace's header, simulator.procs or --procs): leave "
-                 "machine.procs out, or give that");
-    }
+    check_machine_procs(rc, procs);
     machine.insert_or_assign("procs", static_cast<std::int64_t>(procs));
     if (!rc.clusters.empty()) {
         if (total_nodes(rc.clusters) != procs)

@@ -124,6 +124,10 @@ bool is_gang_preset(const std::string& name);
 // The engine configuration for one run: the file's engine tables with the
 // machine size and scheduler.preset set (docs/config.md, "Presets"). When
 // a table of the file is left out for this preset, `note` says so.
+// The simulated machine's size is the trace's, the generated workload's,
+// simulator.procs' or --procs': a file's machine.procs must be that one,
+// or absent (ConfigError naming the key), never silently replaced.
+void check_machine_procs(const RunConfig& rc, std::int32_t procs);
 std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int32_t procs,
                         std::string* note = nullptr);
 

@@ -381,6 +381,8 @@ SweepPlan load_sweep(const std::string& path) {
         try {
             RunConfig rc = load_run_config(tmp.string());
             check_statistics(rc);
+            // The machine's size is known here when the run sets it.
+            if (rc.procs > 0 && rc.clusters.empty()) check_machine_procs(rc, rc.procs);
         } catch (const std::exception& e) {
             fs::remove(tmp);
             std::string where = "run " + std::to_string(r.index) + " (policy " + r.policy;
@@ -453,11 +455,14 @@ void write_plan(const SweepPlan& p, const std::string& dir) {
     const fs::path d(dir);
     std::error_code ec;
     // A sweep writes table.csv, plots and runs/ into its folder: a folder
-    // of something else keeps what it holds.
-    if (fs::is_directory(d, ec) && !fs::exists(d / "plan.json") && !fs::is_empty(d, ec))
-        fail("'" + dir +
-             "' exists and is not a sweep folder (it has no plan.json); use another folder or an "
-             "empty one");
+    // of something else keeps what it holds. Hidden files (a .gitkeep) do
+    // not make it something else.
+    if (fs::is_directory(d, ec) && !fs::exists(d / "plan.json"))
+        for (const auto& entry : fs::directory_iterator(d, ec))
+            if (entry.path().filename().string().rfind('.', 0) != 0)
+                fail("'" + dir +
+                     "' exists and is not a sweep folder (it has no plan.json); use another "
+                     "folder or an empty one");
     fs::create_directories(d / "runs", ec);
     if (ec) fail("cannot create '" + (d / "runs").string() + "': " + ec.message());
     const json j = plan_to_json(p);

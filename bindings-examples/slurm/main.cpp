@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <string>
 
@@ -88,6 +89,13 @@ void usage(std::FILE* to) {
 // A number of seconds in [lo, hi] from a flag's value, all of it a number;
 // false, with the reason printed, otherwise.
 bool seconds(const char* flag, const char* text, double lo, double hi, double& out) {
+    // Decimal digits only: strtod would also take " 5", "0x10" and "inf".
+    if (text[0] == '\0' || std::strspn(text, "0123456789.eE+-") != std::strlen(text)) {
+        std::fprintf(stderr,
+                     "rota-slurm: %s: must be a number of seconds from %g to %g, not '%s'\n", flag,
+                     lo, hi, text);
+        return false;
+    }
     char* end = nullptr;
     errno = 0;
     const double v = std::strtod(text, &end);
@@ -178,7 +186,7 @@ bool read_file(const char* path, std::string& out) {
     return ok;
 }
 
-int run(const Options& o, rota_engine* e) {
+int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
     View v;
     std::map<std::string, int32_t> numbers;
     std::string err;
@@ -194,12 +202,6 @@ int run(const Options& o, rota_engine* e) {
         std::fprintf(
             stderr, "rota-slurm: %s: machine.procs must be the controller's %zu nodes (it is %d)\n",
             o.config, v.node_names.size(), mi.procs);
-        rota_engine_free(e);
-        return 2;
-    }
-    std::FILE* journal_file = nullptr;
-    if (o.journal && !(journal_file = std::fopen(o.journal, "a"))) {
-        std::perror(o.journal);
         rota_engine_free(e);
         return 2;
     }
@@ -250,7 +252,6 @@ int run(const Options& o, rota_engine* e) {
     }
     std::fprintf(stderr, "rota-slurm: stopping after %llu passes; held jobs stay held\n",
                  (unsigned long long)pass);
-    if (journal_file) std::fclose(journal_file);
     rota_engine_free(e);
     return 0;
 }
@@ -289,9 +290,16 @@ int main(int argc, char** argv) {
         rota_engine_free(e);
         return 2;
     }
+    std::FILE* journal_file = nullptr;
+    if (o.journal && !(journal_file = std::fopen(o.journal, "a"))) {
+        std::fprintf(stderr, "rota-slurm: --journal %s: %s\n", o.journal, std::strerror(errno));
+        rota_engine_free(e);
+        return 2;
+    }
     install_handlers();
     slurm_init(nullptr);  // reads slurm.conf (SLURM_CONF): before any other libslurm call
-    int rc = run(o, e);
+    int rc = run(o, e, journal_file);  // frees e
+    if (journal_file) std::fclose(journal_file);
     slurm_fini();
     return rc;
 }

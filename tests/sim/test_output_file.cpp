@@ -123,6 +123,16 @@ TEST_CASE("a write through hard links that fails keeps the whole output and name
     CHECK(slurp(d / "r.csv") == "old\n");
 }
 
+TEST_CASE("an output through a symbolic link to no file yet creates the link's target") {
+    TempDir d;
+    fs::create_symlink("target.csv", d / "link.csv");  // relative, dangling
+    OutputFile f(d / "link.csv", "jobs CSV");
+    f.out() << "new\n";
+    f.commit();
+    CHECK(fs::is_symlink(d / "link.csv"));
+    CHECK(slurp(d / "target.csv") == "new\n");
+}
+
 TEST_CASE("an output in a missing directory is refused when opened") {
     TempDir d;
     CHECK_THROWS_WITH(

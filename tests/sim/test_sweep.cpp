@@ -191,6 +191,12 @@ TEST_CASE("sweep: a 2 x 2 x 2 sweep gives 8 runs, the merged table and the plot 
                       Catch::Contains("exists and is not a sweep folder"));
     CHECK(read(other / "table.csv") == "mine\n");
     CHECK_FALSE(fs::exists(other / "runs"));
+    // A folder holding only hidden files is taken.
+    const fs::path kept = d / "kept";
+    fs::create_directories(kept);
+    write_file(kept / ".gitkeep", "");
+    CHECK_NOTHROW(write_plan(plan, kept.string()));
+    CHECK(fs::exists(kept / "plan.json"));
     fs::remove_all(d);
 }
 
@@ -240,6 +246,10 @@ TEST_CASE("sweep: malformed sweeps are refused before anything runs", "[sweep]")
            "run 0 (policy gs, simulator.workload.jobs = -5)");
     expect("[simulator]\nsummary_json = 'x.json'\n[sweep]\npolicies = ['fcfs']\n",
            "every run writes its own summary");
+    expect(
+        "[machine]\nprocs = 64\n[sweep]\npolicies = ['easy']\n[sweep.parameters]\n"
+        "\"simulator.procs\" = [64, 32]\n",
+        "run 1 (policy easy, simulator.procs = 32): key 'machine.procs' is 64");
     fs::remove_all(d);
 }
 
