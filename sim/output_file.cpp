@@ -23,6 +23,19 @@ std::string reason(int err) {
     return err != 0 ? std::string(": ") + std::strerror(err) : "";
 }
 
+// The path a symbolic link leads to, link by link, even when the last
+// target does not exist (weakly_canonical leaves such a link unresolved).
+fs::path followed(const fs::path& path) {
+    std::error_code ec;
+    fs::path t = path;
+    for (int hops = 0; hops < 40 && fs::is_symlink(t, ec); ++hops) {
+        const fs::path next = fs::read_symlink(t, ec);
+        if (ec) break;
+        t = next.is_absolute() ? next : t.parent_path() / next;
+    }
+    return t;
+}
+
 // The mode a new file gets from open(2): 0666 less the umask.
 mode_t new_file_mode() {
     const mode_t mask = umask(0);
@@ -54,16 +67,10 @@ OutputFile::OutputFile(std::string path, std::string what)
     through_ = exists && st.st_nlink > 1;
     struct stat lst {};
     if (lstat(path_.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-        // Followed link by link, so that a link whose target does not exist
-        // yet gets it created there, not replaced by a file of its own.
+        // A link whose target does not exist yet gets it created there,
+        // not replaced by a file of its own.
         std::error_code ec;
-        fs::path t = path_;
-        for (int hops = 0; hops < 40 && fs::is_symlink(t, ec); ++hops) {
-            const fs::path next = fs::read_symlink(t, ec);
-            if (ec) break;
-            t = next.is_absolute() ? next : t.parent_path() / next;
-        }
-        const fs::path c = fs::weakly_canonical(t, ec);
+        const fs::path c = fs::weakly_canonical(followed(path_), ec);
         if (!ec) target_ = c.string();
     }
     const fs::path target(target_);
@@ -176,8 +183,10 @@ std::optional<FileKey> file_key(const std::string& path) {
         if (!S_ISREG(st.st_mode)) return std::nullopt;
         return FileKey{true, st.st_dev, st.st_ino, {}};
     }
+    // Where it would be created: through a link to no file yet, the
+    // link's target.
     std::error_code ec;
-    const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    const fs::path p = fs::weakly_canonical(fs::absolute(followed(path), ec), ec);
     return FileKey{false, 0, 0, ec ? path : p.lexically_normal().string()};
 }
 

@@ -133,6 +133,14 @@ TEST_CASE("an output through a symbolic link to no file yet creates the link's t
     CHECK(slurp(d / "target.csv") == "new\n");
 }
 
+TEST_CASE("an output through a link to no file yet is the same file as its target") {
+    TempDir d;
+    fs::create_symlink("b.csv", d / "a.csv");  // b.csv does not exist
+    CHECK_THROWS_WITH(
+        check_output_paths({}, {{"jobs CSV", d / "a.csv"}, {"SWF output", d / "b.csv"}}),
+        Catch::Contains("are the same file"));
+}
+
 TEST_CASE("an output in a missing directory is refused when opened") {
     TempDir d;
     CHECK_THROWS_WITH(
