@@ -290,12 +290,14 @@ std::string Scheduler::snapshot() const {
     num(cfg_.reservation_depth);
     num(cfg_.pools.size());
     for (const auto& p : cfg_.pools) {
-        o += " " + escaped(p.name);
+        o += ' ';
+        o += escaped(p.name);
         num(p.capacity);
     }
     num(cfg_.clusters.size());
     for (const auto& c : cfg_.clusters) {
-        o += " " + escaped(c.name);
+        o += ' ';
+        o += escaped(c.name);
         num(c.nodes);
     }
     num(cfg_.classes.enabled ? cfg_.classes.base.classes.size() : 0);
@@ -558,11 +560,16 @@ void Scheduler::restore(const std::string& text) {
                                        auto size_of) {
                 std::string text, conf;
                 for (std::size_t i = 0, n = r.count(most); i < n; ++i) {
-                    text += " " + r.word();
-                    text += "=" + std::to_string(r.i64());
+                    text += ' ';
+                    text += r.word();
+                    text += '=';
+                    text += std::to_string(r.i64());
                 }
                 for (const auto& x : items)
-                    conf += " " + escaped(x.name) + "=" + std::to_string(size_of(x));
+                    conf.append(" ")
+                        .append(escaped(x.name))
+                        .append("=")
+                        .append(std::to_string(size_of(x)));
                 if (text != conf)
                     mismatch(what, text.empty() ? "none" : "{" + text + " }",
                              conf.empty() ? "none" : "{" + conf + " }");

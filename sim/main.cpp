@@ -1005,9 +1005,6 @@ CLI::Validator real_in(double lo, double hi, bool open_lo, bool open_hi, const s
         },
         what, "");
 }
-CLI::Validator positive_real() {
-    return real_in(0, std::numeric_limits<double>::max(), true, false, "a positive number");
-}
 // Far below 0.001 the gaps between arrivals leave the time axis (and
 // lublin's calibration never ends); far above, nothing is left to measure.
 CLI::Validator offered_load() {
