@@ -138,6 +138,9 @@ class Machine {
             limit_now_ = now;
         }
     }
+    // The least row 0 has free at any time from `now` on: what jobs that run
+    // past every drop of the profile share among themselves.
+    std::int64_t free_throughout(Time now) const { return rows_[0].min_free(now, kForever); }
     Time fit_limit(std::int32_t procs) const {
         const auto w = static_cast<std::size_t>(procs);
         if (limit_stamp_[w] != limit_gen_) {

@@ -220,6 +220,33 @@ bool Scheduler::collect_candidates(std::size_t r, Slot head) {
     std::int64_t free = free_columns();
     if (free == 0) return false;
     const bool fast = simple();
+    // A chunk is enough once its candidates could use up the free columns.
+    // Those whose windows run past the profile's lowest point (`lowest`
+    // free, first reached `long_after` from now) share that much only: the
+    // head's reservation leaves EASY a few such columns while hundreds are
+    // free until it starts, and counting them against every free column
+    // handed hundreds of narrow candidates to a call that could start one.
+    // Worked out only for a chunk past a few candidates: most passes have
+    // fewer, and the profile's lowest point costs a sweep.
+    constexpr std::size_t kFew = 8;
+    std::int64_t lowest = -1, long_procs = 0;  // -1: not worked out for this chunk
+    Time long_after = kForever;
+    const auto chunk_is_enough = [&](const JobQueue::Entry& q) {
+        if (cand_procs_ >= free) return true;
+        if (!fast || batch_slots_.size() < kFew) return false;
+        if (lowest < 0) {
+            lowest = machine_.free_throughout(now_);
+            long_after = lowest < free
+                             ? machine_.fit_limit(static_cast<std::int32_t>(lowest) + 1) - now_
+                             : kForever;
+            long_procs = 0;
+            for (const Slot s : batch_slots_)
+                if (job(s).window > long_after) long_procs += job(s).spec.procs;
+        } else if (q.window > long_after) {
+            long_procs += q.procs;
+        }
+        return long_procs > 0 && long_procs >= lowest;
+    };
     if (fast) machine_.prepare_fit_limits(now_);
     for (; r < span; ++r) {
         if (fast && r % JobQueue::kBlock == 0 && !block_may_start(r / JobQueue::kBlock, free)) {
@@ -234,9 +261,10 @@ bool Scheduler::collect_candidates(std::size_t r, Slot head) {
             continue;
         }
         add_candidate(q.slot, r);
-        if (streams && cand_procs_ >= free) {
+        if (streams && chunk_is_enough(q)) {
             if (!flush_candidates(head)) return false;
             free = free_columns();
+            lowest = -1;
             if (fast) machine_.prepare_fit_limits(now_);
         }
     }

@@ -113,6 +113,31 @@ TEST_CASE("scenario: backfill picks compete for the same processors") {
     CHECK(run("conservative", 10, jobs) == want);
 }
 
+// A streaming chunk holds what could start (engine/walk.cpp,
+// collect_candidates). 100 processors: job 1 (50) runs until 1000 and job 2
+// (98) is the head, reserved at 1000, which leaves 2 processors to any job
+// running past it. Jobs 3 to 32 (1 processor for 5000 s) each fit alone, 30
+// candidates for 50 free processors; counted against those 50, they made one
+// chunk, though only two of them could start. The chunk now ends at eight
+// (the script refuses more), jobs 3 and 4 start, and the rest follow the
+// head at 1100: the schedule of first fit handed everything at once.
+TEST_CASE("scenario: a streaming chunk stops at what can run past the head's reservation") {
+    std::vector<sim::TraceJob> jobs{job(1, 0, 50, 1000), job(2, 0, 98, 100)};
+    for (std::int64_t id = 3; id <= 32; ++id) jobs.push_back(job(id, 0, 1, 5000));
+    Starts want{{1, 0}, {2, 1000}, {3, 0}, {4, 0}};
+    for (std::int64_t id = 5; id <= 32; ++id) want[id] = 1100;
+    CHECK(run("easy", 100, jobs) == want);
+
+    auto e = rota::test::preset_engine("easy", 100, 10,
+                                       "[policy.backfill_select]\nscript = \"" +
+                                           std::string(ROTA_TEST_DATA) +
+                                           "/lua/first_fit_small_chunks.lua\"\n");
+    CHECK(rota::test::starts(sim::simulate(e.get(), jobs, {})) == want);
+    const rota_hook_stats st = rota::test::hook_stats(e.get(), ROTA_HOOK_BACKFILL_SELECT);
+    CHECK(st.failures == 0);
+    CHECK(st.calls >= 1);
+}
+
 // Compression (docs/design.md, "Compression"): job 1 ends at 50 instead of
 // 100. Job 3, first in line, needs the whole machine and cannot move
 // before job 2 ends at 300; job 4, reserved at [100, 300), moves up to 50
