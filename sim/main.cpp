@@ -120,36 +120,14 @@ Workload load_workload(const RunConfig& rc) {
         return w;
     }
     LoadOptions lo;
-    lo.mapping = rc.compat == "pyss" ? Mapping::pyss : Mapping::standard;
-    lo.machine_procs = rc.procs;
-    try {
-        lo.memory = parse_memory_source(rc.memory);
-        lo.memory_units = parse_memory_units(rc.memory_units);
-    } catch (const std::invalid_argument& e) {
-        throw ConfigError(e.what());
-    }
-    lo.memory_capacity = rc.memory_capacity;
-    lo.positive_use = rc.positive_use;
-    try {
-        lo.dependencies = parse_dependency_mode(rc.dependencies);
-    } catch (const std::invalid_argument& e) {
-        throw ConfigError(e.what());
-    }
     Trace t;
     try {
+        lo = load_options(rc);
         t = load_trace(rc.trace, lo);
+        w.procs = trace_procs(rc, t);
     } catch (const std::invalid_argument& e) {
         throw ConfigError(e.what());
     }
-    const std::int32_t declared = rc.procs > 0 ? 0 : header_procs(t.header, rc.trace);
-    w.procs = rc.procs > 0   ? rc.procs
-              : declared > 0 ? declared
-              : t.machines   ? static_cast<std::int32_t>(t.machines->cpus)
-                             : 0;
-    if (w.procs <= 0)
-        throw ConfigError(
-            "the trace header gives neither MaxProcs nor MaxNodes and no .machines file is "
-            "beside it: use --procs");
     if (t.machines && rc.procs <= 0 && t.header.max_procs <= 0 && t.header.max_nodes <= 0)
         w.notes.push_back("processors from " + t.machines->path + ": " +
                           thousands(t.machines->cpus) + " (" +

@@ -645,4 +645,26 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     return os.str();
 }
 
+LoadOptions load_options(const RunConfig& rc) {
+    LoadOptions lo;
+    lo.mapping = rc.compat == "pyss" ? Mapping::pyss : Mapping::standard;
+    lo.machine_procs = rc.procs;
+    lo.memory = parse_memory_source(rc.memory);
+    lo.memory_units = parse_memory_units(rc.memory_units);
+    lo.memory_capacity = rc.memory_capacity;
+    lo.positive_use = rc.positive_use;
+    lo.dependencies = parse_dependency_mode(rc.dependencies);
+    return lo;
+}
+
+std::int32_t trace_procs(const RunConfig& rc, const Trace& t) {
+    if (rc.procs > 0) return rc.procs;
+    const std::int32_t declared = header_procs(t.header, rc.trace);
+    if (declared > 0) return declared;
+    if (t.machines) return static_cast<std::int32_t>(t.machines->cpus);
+    throw std::invalid_argument(
+        "the trace header gives neither MaxProcs nor MaxNodes and no .machines file is beside "
+        "it: use --procs");
+}
+
 }  // namespace rota::sim

@@ -15,6 +15,7 @@
 #include "generate.h"
 #include "pools.h"
 #include "rota.h"
+#include "swf.h"
 
 namespace rota::sim {
 
@@ -110,6 +111,15 @@ struct RunConfig {
 void check_group_bounds(const std::vector<std::int32_t>& v, const std::string& what);
 // Throws ConfigError for statistics options out of range.
 void check_statistics(const RunConfig&);
+
+// How `rota simulate` and `rota top` read the run's trace: the mapping,
+// memory, dependency and filter options of the config. Throws
+// std::invalid_argument for a value the options do not know.
+LoadOptions load_options(const RunConfig& rc);
+// The simulated machine's processors for a loaded trace: the config's if
+// set, else the header's MaxProcs or MaxNodes, else the .machines file's.
+// Throws std::invalid_argument when none gives one.
+std::int32_t trace_procs(const RunConfig& rc, const Trace& t);
 
 // Reads a config file; "" gives the defaults. Throws ConfigError naming the
 // key for an unknown key or a wrong type.

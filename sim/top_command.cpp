@@ -62,30 +62,13 @@ Workload load(RunConfig& rc, bool defaults) {
         w.procs = g.procs;
         w.name = "generated: " + describe(g);
     } else {
-        LoadOptions lo;
-        lo.machine_procs = rc.procs;
-        try {
-            lo.memory = parse_memory_source(rc.memory);
-            lo.memory_units = parse_memory_units(rc.memory_units);
-            lo.dependencies = parse_dependency_mode(rc.dependencies);
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-        lo.memory_capacity = rc.memory_capacity;
-        lo.positive_use = rc.positive_use;
         Trace t;
         try {
-            t = load_trace(rc.trace, lo);
+            t = load_trace(rc.trace, load_options(rc));
+            w.procs = trace_procs(rc, t);
         } catch (const std::invalid_argument& e) {
             throw UsageError(e.what());
         }
-        const std::int32_t declared = rc.procs > 0 ? 0 : header_procs(t.header, rc.trace);
-        w.procs = rc.procs > 0   ? rc.procs
-                  : declared > 0 ? declared
-                  : t.machines   ? static_cast<std::int32_t>(t.machines->cpus)
-                                 : 0;
-        if (w.procs <= 0)
-            throw UsageError("the trace header gives neither MaxProcs nor MaxNodes: use --procs");
         w.jobs = std::move(t.jobs);
         w.pools = std::move(t.pools);
         w.deps = std::move(t.deps);
