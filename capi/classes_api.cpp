@@ -19,9 +19,10 @@ void check_class(const rota_engine* e, int32_t c) {
     const auto n = static_cast<int32_t>(cc.base.classes.size());
     if (!cc.enabled)
         throw Error(Errc::invalid, "class " + std::to_string(c) + ": there is no [classes]");
-    if (c < 0 || c >= n)
+    // Numbered from 1, as in rota_job (0 there is the default class).
+    if (c < 1 || c > n)
         throw Error(Errc::invalid,
-                    "class " + std::to_string(c) + " is outside 0.." + std::to_string(n - 1));
+                    "class " + std::to_string(c) + " is outside 1.." + std::to_string(n));
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ rota_time rota_now(const rota_engine* e) {
 namespace {
 
 // A rota_job as the engine's JobSpec; `fn` names the call in messages.
-JobSpec spec_of(const rota_job* job, const std::string& fn) {
+// npools 0 is no demand on any of the machine's `machine_pools` pools.
+JobSpec spec_of(const rota_job* job, const std::string& fn, std::size_t machine_pools) {
     if (!job) throw Error(Errc::invalid, fn + ": job is NULL");
     if (job->size < offsetof(rota_job, priority))
         throw Error(Errc::invalid, fn + ": job.size is " + std::to_string(job->size) +
@@ -38,9 +39,16 @@ JobSpec spec_of(const rota_job* job, const std::string& fn) {
     s.priority = job->size >= offsetof(rota_job, npools) ? job->priority : 0;
     // Fields a caller's older, smaller struct has not got are absent.
     auto has = [&](std::size_t end) { return job->size >= end; };
-    if (has(offsetof(rota_job, pools) + sizeof(job->pools)) && job->npools > 0) {
+    const bool pools_known = has(offsetof(rota_job, pools) + sizeof(job->pools));
+    if (pools_known && job->npools < 0)
+        throw Error(Errc::invalid, fn + ": npools must be 0 or the machine's pool count (" +
+                                       std::to_string(machine_pools) + "), got " +
+                                       std::to_string(job->npools));
+    if (pools_known && job->npools > 0) {
         if (!job->pools) throw Error(Errc::invalid, fn + ": npools > 0 but pools is NULL");
         s.pools.assign(job->pools, job->pools + job->npools);
+    } else {
+        s.pools.assign(machine_pools, 0);
     }
     if (has(offsetof(rota_job, components) + sizeof(job->components)) && job->ncomponents != 0) {
         if (job->ncomponents < 0 || job->ncomponents > 256)
@@ -80,7 +88,7 @@ extern "C" {
 
 int rota_submit(rota_engine* e, const rota_job* job) {
     return capi::guard(e, [&] {
-        e->sched->submit(spec_of(job, "rota_submit"));
+        e->sched->submit(spec_of(job, "rota_submit", e->sched->config().pools.size()));
         return ROTA_OK;
     });
 }
@@ -88,7 +96,7 @@ int rota_submit(rota_engine* e, const rota_job* job) {
 int rota_adopt(rota_engine* e, const rota_job* job, rota_time start, const rota_node_run* runs,
                int32_t nruns) {
     return capi::guard(e, [&] {
-        const JobSpec s = spec_of(job, "rota_adopt");
+        const JobSpec s = spec_of(job, "rota_adopt", e->sched->config().pools.size());
         if (nruns <= 0 || !runs)
             throw Error(Errc::invalid, "rota_adopt: a running job needs its nodes (nruns > 0)");
         std::vector<NodeRun> r;

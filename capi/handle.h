@@ -91,6 +91,10 @@ int guard(const rota_engine* e, F&& f) {
     try {
         int rc = f();
         if (rc == ROTA_OK || rc == ROTA_DONE) e->err.clear();
+        // The answers fill `out` as far as it goes and return no message
+        // of their own: an earlier call's must not stand for this one.
+        if (rc == ROTA_ERANGE)
+            e->err = "the output buffer is too small: the count returned is what it needs";
         return rc;
     } catch (const Error& x) {
         e->err = x.what();

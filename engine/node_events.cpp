@@ -162,6 +162,10 @@ namespace rota {
 void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun>& runs) {
     begin_event();
     const std::string who = "job " + std::to_string(spec.id);
+    // A replayed adopt is told that the job is known, before its own nodes
+    // are found busy.
+    if (index_.find(spec.id) != JobIndex::kNone)
+        throw Error(Errc::exists, who + " was already submitted");
     if (start > now_ || start < 0)
         throw Error(Errc::invalid, who + ": started at " + std::to_string(start) +
                                        " us, after now (" + std::to_string(now_) +

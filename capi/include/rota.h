@@ -230,7 +230,7 @@ typedef struct rota_job {
     int32_t procs;    /* processors (nodes), > 0 */
     int32_t user;     /* user id, or -1 */
     int32_t priority; /* handed to policies; the engine itself ignores it */
-    int32_t npools;   /* number of values in `pools`: 0 or the machine's pool count */
+    int32_t npools;   /* values in `pools`: the machine's pool count, or 0: no demand on any */
     const int64_t* pools; /* demand on each configured pool ([[machine.pools]] order) */
     /* Seed 001's co-allocation, on a machine of several clusters
     ** ([[machine.clusters]]): the job's components, each a number of nodes

@@ -203,6 +203,9 @@ TEST_CASE("adopt: bad adoptions are refused and change nothing") {
     r.id = 1;
     rota_node_run other{4, 4};
     CHECK(rota_adopt(e.get(), &r, 90 * kS, &other, 1) == ROTA_EEXIST);
+    // A replayed adopt of the same job on its own nodes: known, not busy.
+    CHECK(rota_adopt(e.get(), &r, 90 * kS, &run, 1) == ROTA_EEXIST);
+    CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("already"));
     // The adopted job runs to its walltime: killed at 90 + 50 = 140 s.
     REQUIRE(rota_advance(e.get(), 140 * kS) == ROTA_OK);
     rota_action a{};

@@ -463,6 +463,19 @@ TEST_CASE("seed 003 §4.5: suspend, resume and change the class of a job", "[cap
     REQUIRE(rota_class_info_get(e.get(), kBenchmark, &ci) == ROTA_OK);
     CHECK(ci.loaded == 2);
     CHECK(rota_job_set_class(e.get(), 2, 9) == ROTA_EINVAL);
+    // Classes count from 1: the first and the last are there, 0 and 6 are not.
+    REQUIRE(rota_class_info_get(e.get(), kInteractive, &ci) == ROTA_OK);
+    CHECK(std::string(ci.name) == "interactive");
+    REQUIRE(rota_class_info_get(e.get(), kStandby, &ci) == ROTA_OK);
+    CHECK(std::string(ci.name) == "standby");
+    CHECK(rota_class_info_get(e.get(), 0, &ci) == ROTA_EINVAL);
+    CHECK(std::string(rota_errmsg(e.get())) == "class 0 is outside 1..5");
+    CHECK(rota_class_info_get(e.get(), kStandby + 1, &ci) == ROTA_EINVAL);
+    REQUIRE(rota_job_set_class(e.get(), 2, kStandby) == ROTA_OK);
+    CHECK(info(e.get(), 2).job_class == kStandby);
+    CHECK(rota_job_set_class(e.get(), 2, 0) == ROTA_EINVAL);
+    CHECK(info(e.get(), 2).job_class == kStandby);
+    REQUIRE(rota_job_set_class(e.get(), 2, kBenchmark) == ROTA_OK);
     CHECK(rota_job_suspend(e.get(), 99) == ROTA_ENOTFOUND);
     int32_t idx = -1;
     REQUIRE(rota_class_find(e.get(), "standby", &idx) == ROTA_OK);

@@ -389,10 +389,43 @@ TEST_CASE("list queries: a short buffer is ROTA_ERANGE with the full count") {
     CHECK(rota_queue(e.get(), two, 2, &n) == ROTA_OK);
     CHECK(n == 2);  // jobs 2 and 3 wait; job 1 runs
     two[0] = two[1] = -1;
+    // An earlier failure's message does not stand for the short buffer.
+    CHECK(rota_job_end(e.get(), 42) == ROTA_ENOTFOUND);
     CHECK(rota_queue(e.get(), two, 1, &n) == ROTA_ERANGE);
     CHECK(n == 2);
     CHECK(two[0] == 2);
     CHECK(two[1] == -1);
+    CHECK(std::string(rota_errmsg(e.get())).find("too small") != std::string::npos);
+}
+
+TEST_CASE("submit: npools 0 is no pool demand and a negative npools is refused") {
+    auto e = rota::test::engine_from(
+        "[machine]\nprocs = 8\n[[machine.pools]]\nname = \"mem\"\ncapacity = 100\n");
+    rota_job j{};
+    j.size = sizeof j;
+    j.id = 1;
+    j.estimate = 1000000;
+    j.procs = 2;
+    j.user = -1;
+    REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    std::int64_t amounts[1] = {-1};
+    std::size_t n = 0;
+    REQUIRE(rota_job_pools(e.get(), 1, amounts, 1, &n) == ROTA_OK);
+    CHECK(n == 1);
+    CHECK(amounts[0] == 0);
+    const std::int64_t five = 5;
+    j.id = 2;
+    j.pools = &five;
+    j.npools = -1;
+    CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);
+    CHECK(std::string(rota_errmsg(e.get())) ==
+          "rota_submit: npools must be 0 or the machine's pool count (1), got -1");
+    rota_job_info ji{};
+    ji.size = sizeof ji;
+    CHECK(rota_job_info_get(e.get(), 1, &ji) == ROTA_OK);
+    CHECK(rota_job_info_get(e.get(), 2, &ji) == ROTA_ENOTFOUND);  // refused, left no trace
+    auto plain = rota::test::engine_from("[machine]\nprocs = 8\n");
+    CHECK(rota_submit(plain.get(), &j) == ROTA_EINVAL);
 }
 
 TEST_CASE("rota_next_wakeup sets *t even when nothing is pending") {
