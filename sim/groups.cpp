@@ -102,9 +102,12 @@ std::string GroupLayout::range(std::size_t s) const {
     const bool size = s <= k + 4;
     const auto& b = size ? bounds.size : bounds.widest;
     const std::size_t g = s - k - (size ? 1 : 5);
+    // Fewer cuts than three (a workload of few distinct values): the
+    // groups past the last cut hold nothing.
+    if (g > b.size()) return "-";
     const std::int32_t lo = g == 0 ? (size ? size_min : widest_min) : b[g - 1] + 1;
     const std::int32_t hi = g < b.size() ? b[g] : (size ? size_max : widest_max);
-    if (g > b.size() || lo > hi) return "-";
+    if (lo > hi) return "-";
     return lo == hi ? fmt::format("{{{}}}", lo) : fmt::format("[{}, {}]", lo, hi);
 }
 

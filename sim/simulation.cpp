@@ -813,7 +813,8 @@ std::string node_intervals(const rota_node_run* runs, std::int32_t nruns) {
 SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimOptions& opt) {
     // Times are converted to microseconds: a value past the engine's time
     // axis would overflow the conversion, so it is refused here, by job.
-    constexpr std::int64_t kMaxSeconds = std::numeric_limits<std::int64_t>::max() / 4 / kUs;
+    constexpr std::int64_t kMaxSeconds = kMaxSimSeconds;
+    static_assert(kMaxSeconds == std::numeric_limits<std::int64_t>::max() / 4 / kUs);
     for (const TraceJob& j : jobs)
         for (const auto& [what, v] : {std::pair<const char*, std::int64_t>{"submit time", j.submit},
                                       {"run time", j.runtime},

@@ -15,6 +15,10 @@
 
 namespace rota::sim {
 
+// The latest time a simulation can hold, in seconds: the engine's time
+// axis in microseconds (a quarter of int64, for windows past it) / 1e6.
+constexpr std::int64_t kMaxSimSeconds = INT64_MAX / 4 / 1'000'000;
+
 // How events with the same timestamp are ordered (docs/design.md, "The
 // simulator").
 enum class EventOrder {

@@ -178,9 +178,14 @@ void check(bool ok, const std::string& what) {
 }
 
 int run(const TopArgs& a) {
-    check(a.step > 0 && std::isfinite(a.step), "--step must be a positive number of seconds");
+    // Frames are drawn at whole microseconds, the engine's unit, within
+    // its time axis.
+    const auto max_s = static_cast<double>(kMaxSimSeconds);
+    check(a.step >= 1e-6 && a.step <= max_s,
+          fmt::format("--step must be a number of seconds from 0.000001 to {}", kMaxSimSeconds));
     check(a.delay >= 0 && a.delay <= 3600, "--delay must be a number of seconds from 0 to 3600");
-    check(a.start >= 0 && std::isfinite(a.start), "--start must be a time >= 0 in seconds");
+    check(a.start >= 0 && a.start <= max_s,
+          fmt::format("--start must be a time in seconds from 0 to {}", kMaxSimSeconds));
     check(a.frames >= 0, "--frames must be >= 0");
     auto given = [&](const char* flag) { return a.command->count(flag) > 0; };
     check(!given("--procs") || a.procs >= 1, "--procs must be >= 1");
@@ -190,8 +195,8 @@ int run(const TopArgs& a) {
           "--load must be a positive number");
     check(!given("--seed") || a.seed >= 0, "--seed must be >= 0");
     check(!given("--width") || (a.width >= 40 && a.width <= 1024), "--width must be 40..1024");
-    check(!given("--once") || (a.once >= 0 && std::isfinite(a.once)),
-          "--once must be a time >= 0 in seconds");
+    check(!given("--once") || (a.once >= 0 && a.once <= max_s),
+          fmt::format("--once must be a time in seconds from 0 to {}", kMaxSimSeconds));
     check(a.config.empty() || a.config_flag.empty(),
           "give the configuration once: as an argument or with --config");
     const bool once = given("--once");

@@ -117,6 +117,22 @@ TEST_CASE("balanced cuts and quartile bounds", "[groups]") {
           std::vector<std::int32_t>{2, 8, 16});
 }
 
+TEST_CASE("groups of a workload with fewer than three cuts name the empty ones", "[groups]") {
+    // One job (or one distinct size): the quartiles give no cut at all.
+    std::vector<JobShape> shapes(1);
+    shapes[0].size = 4;
+    shapes[0].widest = 4;
+    const GroupLayout l = make_layout(shapes, derive_bounds(shapes));
+    REQUIRE(l.bounds.size.size() < 3);
+    CHECK(l.range(2) == "{4}");  // S1: every job
+    CHECK(l.range(3) == "-");
+    CHECK(l.range(5) == "-");
+    CHECK(l.range(6) == "{4}");  // W1
+    CHECK(l.range(9) == "-");
+    using A = std::array<std::size_t, 4>;
+    CHECK(l.of(shapes[0]) == A{0, 1, 2, 6});
+}
+
 TEST_CASE("group assignment of hand-made jobs (C, S and W groups)", "[groups]") {
     const HandMade h = hand_made();
     const auto shapes = job_shapes(h.jobs, h.comps);
