@@ -316,14 +316,21 @@ int rota_engine_new_file(const char* path, rota_engine** out) {
         *out = nullptr;
         return ROTA_EINVAL;
     }
+    // Only a regular file is opened: a FIFO without a writer would hang the
+    // open, and a device (/dev/zero) would fill memory.
     std::error_code ec;
-    const bool directory = std::filesystem::is_directory(path, ec);
-    std::ifstream in(path);
-    if (!in || directory) {
+    const auto st = std::filesystem::status(path, ec);
+    const bool exists = !ec && std::filesystem::exists(st);
+    const bool regular = exists && std::filesystem::is_regular_file(st);
+    std::ifstream in;
+    if (regular) in.open(path);
+    if (!regular || !in) {
         int rc = capi::create("", path, ".", nullptr, out);  // a handle that carries the error
         if (*out)
             (*out)->err = std::string("cannot open config file '") + path + "'" +
-                          (directory ? ": it is a directory" : "");
+                          (!exists || regular                  ? ""
+                           : std::filesystem::is_directory(st) ? ": it is a directory"
+                                                               : ": it is not a regular file");
         return rc == ROTA_ENOMEM ? rc : ROTA_ECONFIG;
     }
     std::stringstream ss;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -487,6 +488,16 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                 "--compat pyss reproduces pyss's space-sharing schedules; it does "
                 "not apply to the gang preset '" +
                 p + "'");
+    // "-" reads the standard input as a trace; as an output it would be a
+    // file named "-" (or the results' own stream): refused, by name.
+    for (const auto& [path, what] : {std::pair{&rc.jobs_csv, "--jobs-csv"},
+                                     {&rc.batsim_csv, "--batsim-csv"},
+                                     {&rc.swf_out, "--swf-out"},
+                                     {&rc.summary_json, "--summary-json"}})
+        if (*path == "-")
+            throw ConfigError(std::string(what) +
+                              ": '-' is not a file: the standard output carries the results "
+                              "(name a file, or /dev/stdout to mix them in)");
     // Every output file is opened, so checked, before the workload is read.
     const bool several = rc.policies.size() > 1;
     std::vector<NamedPath> outputs;
@@ -1012,6 +1023,8 @@ CLI::Validator int_at_least(long long lo) {
 // A hint when a trace is given where the configuration file goes: gzip
 // data, or lines that start like SWF (';' comments, numeric records).
 std::string swf_hint(const std::string& path) {
+    std::error_code ec;  // a pipe or device is not read here (read_config_file says why)
+    if (!std::filesystem::is_regular_file(path, ec)) return "";
     std::ifstream in(path, std::ios::binary);
     char magic[2] = {0, 0};
     in.read(magic, 2);
@@ -1383,7 +1396,7 @@ int run(int argc, char** argv) {
         ->check(real_in(0, 1, false, false, "a number in [0, 1]"))
         ->default_str("0.2");
     gen->add_option("--seed", g.seed, "random seed")->check(int_at_least(0))->default_str("1");
-    gen->add_option("-o,--output", out_path, "output file (default: stdout)");
+    gen->add_option("-o,--output", out_path, "output file (default, or -: the standard output)");
 
     auto sweep = add_sweep_command(app);  // `rota sweep`: sim/sweep.cpp
     auto top = add_top_command(app);      // `rota top`: sim/top_command.cpp
@@ -1569,7 +1582,7 @@ int run(int argc, char** argv) {
             auto write = [&](std::ostream& os) {
                 write_swf(os, w.jobs, g, &w.pools, notes, &w.components, &w.deps, &w.apps);
             };
-            if (out_path.empty()) {
+            if (out_path.empty() || out_path == "-") {  // as --trace - reads it
                 write(std::cout);
             } else {
                 OutputFile out(out_path, "output");

@@ -1,8 +1,13 @@
 #include "run_config.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -165,12 +170,46 @@ bool is_gang_preset(const std::string& name) {
     return name == "gs" || name == "bgs" || name == "mgs" || name == "mbgs";
 }
 
+std::string read_config_file(const std::string& path) {
+    // Non-blocking, so that a FIFO without a writer cannot hang the open.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) fail("cannot open the configuration '" + path + "': " + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+        fail("cannot read the configuration '" + path + "': " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        fail("'" + path + "' is " +
+             (S_ISDIR(st.st_mode)    ? "a directory"
+              : S_ISFIFO(st.st_mode) ? "a pipe"
+                                     : "a device") +
+             ", not a configuration file");
+    if (st.st_size > kMaxConfigBytes)
+        fail(fmt::format("'{}' holds {} bytes: a configuration file is at most {} MiB", path,
+                         st.st_size, kMaxConfigBytes >> 20));
+    std::string text(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) fail("cannot read the configuration '" + path + "': " + std::strerror(errno));
+        if (n == 0) break;  // shortened since fstat
+        got += static_cast<std::size_t>(n);
+    }
+    text.resize(got);
+    return text;
+}
+
 RunConfig load_run_config(const std::string& path) {
     RunConfig rc;
     if (path.empty()) return rc;
     toml::table root;
+    const std::string text = read_config_file(path);
     try {
-        root = toml::parse_file(path);
+        root = toml::parse(text, path);
     } catch (const toml::parse_error& e) {
         const auto& b = e.source().begin;
         fail(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +

@@ -121,6 +121,12 @@ LoadOptions load_options(const RunConfig& rc);
 // Throws std::invalid_argument when none gives one.
 std::int32_t trace_procs(const RunConfig& rc, const Trace& t);
 
+// The text of a configuration (or sweep) file: a regular file of at most
+// kMaxConfigBytes. Throws ConfigError for a directory, a pipe, a device or
+// a larger file, which would hang the reader or fill memory.
+constexpr std::int64_t kMaxConfigBytes = std::int64_t{16} << 20;
+std::string read_config_file(const std::string& path);
+
 // Reads a config file; "" gives the defaults. Throws ConfigError naming the
 // key for an unknown key or a wrong type.
 RunConfig load_run_config(const std::string& path);

@@ -200,8 +200,14 @@ toml::table run_config_table(const SweepPlan& p, const SweepRun& r) {
 
 SweepPlan load_sweep(const std::string& path) {
     toml::table root;
+    std::string text;
     try {
-        root = toml::parse_file(path);
+        text = read_config_file(path);
+    } catch (const ConfigError& e) {
+        fail(e.what());
+    }
+    try {
+        root = toml::parse(text, path);
     } catch (const toml::parse_error& e) {
         const auto& b = e.source().begin;
         fail(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +

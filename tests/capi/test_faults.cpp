@@ -1,6 +1,9 @@
 // Broken policies and bad input through the C ABI: each gives a clear error
 // or a counted hook failure with the documented fallback, the engine keeps
 // running, and no job is lost.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -317,6 +320,16 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
     const std::string dir = std::filesystem::temp_directory_path().string();
     CHECK(rota_engine_new_file(dir.c_str(), &e) == ROTA_ECONFIG);
     CHECK_THAT(rota_errmsg(e), Catch::EndsWith("': it is a directory"));
+    rota_engine_free(e);
+    // A FIFO without a writer would block the open; a device would fill memory.
+    const std::string fifo = dir + "/rota_config_fifo_" + std::to_string(::getpid());
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK(rota_engine_new_file(fifo.c_str(), &e) == ROTA_ECONFIG);
+    CHECK_THAT(rota_errmsg(e), Catch::EndsWith("': it is not a regular file"));
+    rota_engine_free(e);
+    std::filesystem::remove(fifo);
+    CHECK(rota_engine_new_file("/dev/zero", &e) == ROTA_ECONFIG);
+    CHECK_THAT(rota_errmsg(e), Catch::EndsWith("': it is not a regular file"));
     rota_engine_free(e);
 }
 
