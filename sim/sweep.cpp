@@ -91,15 +91,16 @@ int run_sweep_command(const SweepArgs& a) {
     try {
         if (!a.collect.empty()) {
             if (!a.file.empty() || !a.slurm.empty())
-                throw SweepError("--collect DIR takes no sweep file and no --slurm");
+                throw SweepUsageError("--collect DIR takes no sweep file and no --slurm");
             const std::string dir = absolute(a.collect);
             return collect(read_plan(dir), dir, a);
         }
-        if (a.file.empty()) throw SweepError("a sweep file is needed (or --collect DIR)");
+        if (a.file.empty()) throw SweepUsageError("a sweep file is needed (or --collect DIR)");
         SweepPlan plan = load_sweep(a.file);
         const std::string rota = absolute(a.rota.empty() ? self_exe() : a.rota);
         if (!a.slurm.empty()) {
-            if (!a.output.empty()) throw SweepError("--slurm DIR is the sweep folder; drop -o");
+            if (!a.output.empty())
+                throw SweepUsageError("--slurm DIR is the sweep folder; drop -o");
             const std::string dir = absolute(a.slurm);
             write_plan(plan, dir);
             const std::string script = write_slurm(plan, dir, rota);
@@ -134,6 +135,9 @@ int run_sweep_command(const SweepArgs& a) {
         PoolResult r = run_pool(plan, dir, po);
         const int rc = collect(plan, dir, a);
         return r.failed.empty() ? rc : 1;
+    } catch (const SweepUsageError& e) {
+        std::cerr << "rota: error: " << e.what() << "\n";
+        return 2;
     } catch (const std::exception& e) {
         std::cerr << "rota: error: " << e.what() << "\n";
         return 1;

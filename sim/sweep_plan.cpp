@@ -1,6 +1,7 @@
 // The sweep file and its expansion into runs (sweep_plan.h, docs/sweeps.md).
 #include "sweep_plan.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "output_file.h"
 #include "run_config.h"
@@ -37,12 +39,17 @@ namespace {
     throw SweepError(what);
 }
 
+// A fault of the sweep file or the command line (exit status 2).
+[[noreturn]] void bad(const std::string& what) {
+    throw SweepUsageError(what);
+}
+
 json to_json(const toml::node& n, const std::string& key) {
     if (auto v = n.as_integer()) return v->get();
     if (auto v = n.as_floating_point()) return v->get();
     if (auto v = n.as_boolean()) return v->get();
     if (auto v = n.as_string()) return v->get();
-    fail("'" + key + "' must hold integers, floats, booleans or strings");
+    bad("'" + key + "' must hold integers, floats, booleans or strings");
 }
 
 void set_toml(toml::table& t, const std::string& dotted, const json& v) {
@@ -52,7 +59,7 @@ void set_toml(toml::table& t, const std::string& dotted, const json& v) {
         const std::size_t dot = dotted.find('.', start);
         const std::string part =
             dotted.substr(start, dot == std::string::npos ? dotted.npos : dot - start);
-        if (part.empty()) fail("'" + dotted + "' is not a configuration key");
+        if (part.empty()) bad("'" + dotted + "' is not a configuration key");
         if (dot == std::string::npos) {
             if (v.is_boolean())
                 cur->insert_or_assign(part, v.get<bool>());
@@ -70,7 +77,7 @@ void set_toml(toml::table& t, const std::string& dotted, const json& v) {
             next = cur->get(part);
         }
         if (!next->is_table())
-            fail("'" + dotted + "': '" + part + "' is not a table of the configuration");
+            bad("'" + dotted + "': '" + part + "' is not a table of the configuration");
         cur = next->as_table();
         start = dot + 1;
     }
@@ -80,9 +87,9 @@ std::vector<std::string> strings(const toml::node& n, const std::string& key) {
     std::vector<std::string> out;
     if (auto s = n.as_string()) return {s->get()};
     const toml::array* a = n.as_array();
-    if (!a) fail("'" + key + "' must be a string or an array of strings");
+    if (!a) bad("'" + key + "' must be a string or an array of strings");
     for (const auto& e : *a) {
-        if (!e.is_string()) fail("'" + key + "' must hold strings");
+        if (!e.is_string()) bad("'" + key + "' must hold strings");
         out.push_back(e.as_string()->get());
     }
     return out;
@@ -116,43 +123,64 @@ struct Grid {
     std::vector<std::pair<std::string, std::vector<json>>> params;
 };
 
+// An axis naming a value twice would run it twice and average the copies
+// as if they were independent: refused, as simulate refuses a policy named
+// twice.
+template <class T>
+void no_twice(const std::vector<T>& v, const std::string& name) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+        for (std::size_t k = 0; k < i; ++k)
+            if (v[k] == v[i]) {
+                if constexpr (std::is_same_v<T, json>)
+                    bad("'" + name + "' holds " + v[i].dump() + " twice");
+                else
+                    bad("'" + name + "' holds " + fmt::format("{}", v[i]) + " twice");
+            }
+}
+
 void read_axes(const toml::table& t, const std::string& where, Grid& g, const fs::path& base) {
     if (const toml::node* n = t.get("traces")) {
         g.traces.clear();
         for (const auto& s : strings(*n, where + ".traces")) {
-            if (s.empty()) fail("'" + where + ".traces' holds an empty name");
+            if (s.empty()) bad("'" + where + ".traces' holds an empty name");
             g.traces.push_back(absolute_from(s, base));
         }
+        if (g.traces.empty())
+            bad("'" + where +
+                ".traces' is empty: leave it out to run the base configuration's workload");
+        no_twice(g.traces, where + ".traces");
     }
     if (const toml::node* n = t.get("policies")) {
         g.policies = strings(*n, where + ".policies");
+        no_twice(g.policies, where + ".policies");
         for (const auto& p : g.policies) {
             try {
                 check_policy(p);
             } catch (const std::exception& e) {
-                fail("'" + where + ".policies': " + e.what());
+                bad("'" + where + ".policies': " + e.what());
             }
         }
     }
     if (const toml::node* n = t.get("parameters")) {
         const toml::table* pt = n->as_table();
-        if (!pt) fail("'" + where + ".parameters' must be a table");
+        if (!pt) bad("'" + where + ".parameters' must be a table");
         for (auto&& [k, v] : *pt) {
             const std::string key(k.str());
             const std::string name = where + ".parameters.\"" + key + "\"";
             if (key == "simulator.policy" || key == "simulator.trace")
-                fail("'" + name + "': use the policies and traces axes");
+                bad("'" + name + "': use the policies and traces axes");
             std::vector<json> values;
             if (const toml::array* a = v.as_array()) {
                 for (const auto& e : *a) values.push_back(to_json(e, name));
             } else if (v.is_table()) {
-                fail("'" + name +
-                     "' must be a list of values; quote a dotted key: "
-                     "\"simulator.mpl\" = [2, 5]");
+                bad("'" + name +
+                    "' must be a list of values; quote a dotted key: "
+                    "\"simulator.mpl\" = [2, 5]");
             } else {
                 values.push_back(to_json(v, name));
             }
-            if (values.empty()) fail("'" + name + "' has no values");
+            if (values.empty()) bad("'" + name + "' has no values");
+            no_twice(values, name);
             auto it = std::find_if(g.params.begin(), g.params.end(),
                                    [&](const auto& p) { return p.first == key; });
             if (it != g.params.end())
@@ -166,7 +194,7 @@ void read_axes(const toml::table& t, const std::string& where, Grid& g, const fs
 void only(const toml::table& t, const std::string& where, std::set<std::string> keys) {
     for (auto&& [k, v] : t)
         if (!keys.count(std::string(k.str())))
-            fail("unknown key '" + where + "." + std::string(k.str()) + "'");
+            bad("unknown key '" + where + "." + std::string(k.str()) + "'");
 }
 
 }  // namespace
@@ -204,49 +232,57 @@ SweepPlan load_sweep(const std::string& path) {
     try {
         text = read_config_file(path);
     } catch (const ConfigError& e) {
-        fail(e.what());
+        bad(e.what());
     }
     try {
         root = toml::parse(text, path);
     } catch (const toml::parse_error& e) {
         const auto& b = e.source().begin;
-        fail(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
-             ": TOML syntax error: " + std::string(e.description()));
+        bad(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
+            ": TOML syntax error: " + std::string(e.description()));
     }
     const fs::path base = fs::absolute(fs::path(path)).parent_path();
     const toml::table* sw = root["sweep"].as_table();
-    if (!sw) fail(path + ": no [sweep] table");
+    if (!sw) bad(path + ": no [sweep] table");
     only(*sw, "sweep",
          {"name", "output", "seeds", "seed_key", "metrics", "confidence", "traces", "policies",
           "parameters", "grid", "plot", "slurm"});
     SweepPlan p;
     p.source = fs::absolute(path).lexically_normal().string();
     p.name = (*sw)["name"].value_or(fs::path(path).stem().string());
+    // The folder is <name>.sweep beside where rota runs (or sweep.output).
+    if (p.name.empty() || p.name == "." || p.name == ".." || p.name.find('/') != std::string::npos)
+        bad("'sweep.name' must be a plain name, without '/' (the runs go to '<name>.sweep'), not "
+            "'" +
+            p.name + "'");
     p.output = (*sw)["output"].value_or(std::string());
     p.seed_key = (*sw)["seed_key"].value_or(p.seed_key);
     if (const toml::node* n = sw->get("seeds")) {
         p.seeds.clear();
         const toml::array* a = n->as_array();
-        if (!a || a->empty()) fail("'sweep.seeds' must be a non-empty array of integers");
+        if (!a || a->empty()) bad("'sweep.seeds' must be a non-empty array of integers");
         for (const auto& e : *a) {
             if (!e.is_integer() || e.as_integer()->get() < 0)
-                fail("'sweep.seeds' must hold integers >= 0");
+                bad("'sweep.seeds' must hold integers >= 0");
             p.seeds.push_back(e.as_integer()->get());
         }
+        no_twice(p.seeds, "sweep.seeds");
     }
     p.metrics = sw->get("metrics") ? strings(*sw->get("metrics"), "sweep.metrics")
                                    : default_sweep_metrics();
+    if (p.metrics.empty()) bad("'sweep.metrics' is empty: leave it out for the default metrics");
+    no_twice(p.metrics, "sweep.metrics");
     if (const toml::node* n = sw->get("confidence")) {
         auto c = n->value<double>();
-        if (!c || !(*c > 0 && *c < 1)) fail("'sweep.confidence' must be in (0, 1)");
+        if (!c || !(*c > 0 && *c < 1)) bad("'sweep.confidence' must be in (0, 1)");
         p.confidence = *c;
     }
     if (const toml::node* n = sw->get("plot")) {
         const toml::array* a = n->as_array();
-        if (!a) fail("'sweep.plot' must be an array of tables: [[sweep.plot]]");
+        if (!a) bad("'sweep.plot' must be an array of tables: [[sweep.plot]]");
         for (const auto& e : *a) {
             const toml::table* t = e.as_table();
-            if (!t) fail("'sweep.plot' must be an array of tables: [[sweep.plot]]");
+            if (!t) bad("'sweep.plot' must be an array of tables: [[sweep.plot]]");
             only(*t, "sweep.plot",
                  {"x", "y", "series", "panels", "where", "file", "title", "logx", "logy", "xlabel",
                   "ylabel"});
@@ -257,7 +293,7 @@ SweepPlan load_sweep(const std::string& path) {
                     j[key] = strings(v, "sweep.plot." + key);
                 } else if (key == "where") {
                     const toml::table* w = v.as_table();
-                    if (!w) fail("'sweep.plot.where' must be a table");
+                    if (!w) bad("'sweep.plot.where' must be a table");
                     for (auto&& [wk, wv] : *w) {
                         const std::string name =
                             "sweep.plot.where.\"" + std::string(wk.str()) + "\"";
@@ -272,13 +308,13 @@ SweepPlan load_sweep(const std::string& path) {
                     j[key] = to_json(v, "sweep.plot." + key);
                 }
             }
-            if (!j.contains("x") || !j.contains("y")) fail("every [[sweep.plot]] needs x and y");
+            if (!j.contains("x") || !j.contains("y")) bad("every [[sweep.plot]] needs x and y");
             p.plots.push_back(j);
         }
     }
     if (const toml::node* n = sw->get("slurm")) {
         const toml::table* t = n->as_table();
-        if (!t) fail("'sweep.slurm' must be a table");
+        if (!t) bad("'sweep.slurm' must be a table");
         only(*t, "sweep.slurm",
              {"partition", "time", "mem", "account", "max_parallel", "max_array_size", "options"});
         for (auto&& [k, v] : *t) {
@@ -295,10 +331,10 @@ SweepPlan load_sweep(const std::string& path) {
     std::vector<Grid> grids;
     if (const toml::node* n = sw->get("grid")) {
         const toml::array* a = n->as_array();
-        if (!a || a->empty()) fail("'sweep.grid' must be an array of tables: [[sweep.grid]]");
+        if (!a || a->empty()) bad("'sweep.grid' must be an array of tables: [[sweep.grid]]");
         for (const auto& e : *a) {
             const toml::table* t = e.as_table();
-            if (!t) fail("'sweep.grid' must be an array of tables: [[sweep.grid]]");
+            if (!t) bad("'sweep.grid' must be an array of tables: [[sweep.grid]]");
             only(*t, "sweep.grid", {"traces", "policies", "parameters"});
             Grid g = top;
             read_axes(*t, "sweep.grid", g, base);
@@ -317,8 +353,8 @@ SweepPlan load_sweep(const std::string& path) {
                 set_toml(b, "simulator.trace", absolute_from(*tr, base));
             for (const char* k : {"summary_json", "jobs_csv"})
                 if (st->contains(k))
-                    fail(std::string("'simulator.") + k +
-                         "' in a sweep file: every run writes its own summary into its folder");
+                    bad(std::string("'simulator.") + k +
+                        "' in a sweep file: every run writes its own summary into its folder");
         }
     }
     std::ostringstream bs;
@@ -327,7 +363,7 @@ SweepPlan load_sweep(const std::string& path) {
 
     std::set<std::string> seen;
     for (const Grid& g : grids) {
-        if (g.policies.empty()) fail("no policies: set sweep.policies (or a grid's policies)");
+        if (g.policies.empty()) bad("no policies: set sweep.policies (or a grid's policies)");
         for (const auto& [k, v] : g.params)
             if (std::find(p.columns.begin(), p.columns.end(), k) == p.columns.end())
                 p.columns.push_back(k);
@@ -377,7 +413,7 @@ SweepPlan load_sweep(const std::string& path) {
         try {
             os << run_config_table(p, r);
         } catch (const toml::parse_error& e) {
-            fail("the base configuration: " + std::string(e.description()));
+            bad("the base configuration: " + std::string(e.description()));
         }
         if (!checked.insert(os.str()).second) continue;
         {
@@ -393,7 +429,7 @@ SweepPlan load_sweep(const std::string& path) {
             fs::remove(tmp);
             std::string where = "run " + std::to_string(r.index) + " (policy " + r.policy;
             for (const auto& [k, v] : r.params) where += ", " + k + " = " + cell(v);
-            fail(path + ": " + where + "): " + e.what());
+            bad(path + ": " + where + "): " + e.what());
         }
     }
     fs::remove(tmp);

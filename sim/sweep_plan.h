@@ -26,6 +26,12 @@ class SweepError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
+// A sweep file or flag that cannot be run as given: exit status 2, as
+// every usage error of rota (a SweepError otherwise is a run-time fault: 1).
+class SweepUsageError : public SweepError {
+  public:
+    using SweepError::SweepError;
+};
 
 // Writes one of a sweep's files whole or not at all (sim/output_file.h):
 // a full disk or a failed write is a SweepError naming the file, and the

@@ -756,9 +756,10 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
                       (o.dependencies == DependencyMode::automatic && !t.machines);
     while (reader.next(rec)) {
         if (ids.contains(rec.id))
-            throw std::invalid_argument(path + ":" + std::to_string(reader.line_number()) +
-                                        ": job id " + std::to_string(rec.id) +
-                                        " was already given" + first_line_of(path, rec.id));
+            // A fault of the trace, as a malformed field is (exit status 1).
+            throw SwfError(path, reader.line_number(), 0,
+                           "job id " + std::to_string(rec.id) + " was already given" +
+                               first_line_of(path, rec.id));
         ids.add(rec.id);
         auto j =
             m == Mapping::pyss ? map_pyss(rec, machine_procs, t.stats) : map_default(rec, t.stats);

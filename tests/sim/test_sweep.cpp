@@ -250,6 +250,17 @@ TEST_CASE("sweep: malformed sweeps are refused before anything runs", "[sweep]")
         "[machine]\nprocs = 64\n[sweep]\npolicies = ['easy']\n[sweep.parameters]\n"
         "\"simulator.procs\" = [64, 32]\n",
         "run 1 (policy easy, simulator.procs = 32): key 'machine.procs' is 64");
+    // Empty axes and values named twice are refused, not run as something else.
+    expect("[sweep]\npolicies = ['fcfs']\ntraces = []\n", "'sweep.traces' is empty");
+    expect("[sweep]\npolicies = ['fcfs']\nmetrics = []\n", "'sweep.metrics' is empty");
+    expect("[sweep]\npolicies = ['easy', 'easy']\n", "'sweep.policies' holds easy twice");
+    expect("[sweep]\npolicies = ['fcfs']\nseeds = [1, 1]\n", "'sweep.seeds' holds 1 twice");
+    expect("[sweep]\npolicies = ['gs']\n[sweep.parameters]\n\"simulator.mpl\" = [2, 2]\n",
+           "'sweep.parameters.\"simulator.mpl\"' holds 2 twice");
+    expect("[sweep]\nname = ''\npolicies = ['fcfs']\n", "'sweep.name' must be a plain name");
+    expect("[sweep]\nname = '../../etc'\npolicies = ['fcfs']\n",
+           "'sweep.name' must be a plain name");
+    CHECK_THROWS_AS(load_sweep((d / "bad.toml").string()), SweepUsageError);
     fs::remove_all(d);
 }
 

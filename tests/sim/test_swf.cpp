@@ -197,6 +197,8 @@ TEST_CASE("SWF loading refuses a job id given twice, naming both lines", "[swf]"
            "1 9 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
     CHECK_THROWS_WITH(load_trace(f.path, Mapping::standard),
                       Catch::Contains("dup.swf:4: job id 1 was already given at line 2"));
+    // A fault of the trace (exit status 1), not of the options.
+    CHECK_THROWS_AS(load_trace(f.path, Mapping::standard), SwfError);
 }
 
 TEST_CASE("a trace that is a FIFO without a writer or a directory does not hang", "[swf]") {
