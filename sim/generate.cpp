@@ -14,6 +14,7 @@
 
 #include "lublin.h"
 #include "rng.h"
+#include "simulation.h"
 #include "weissman.h"
 
 namespace rota::sim {
@@ -500,6 +501,12 @@ GeneratedWorkload generate_ngubiri(const GenerateOptions& o) {
         // so one seed gives the same arrivals, sizes and runtimes for all of
         // them: their comparisons are paired (common random numbers).
         if (i > 0) t += rng.exponential(o.mean_interarrival);
+        // Checked as drawn: the sum of the gaps is random.
+        if (t * unit > static_cast<double>(kMaxSimSeconds))
+            throw std::invalid_argument(fmt::format(
+                "mean_interarrival * time_unit is too large: job {} would arrive past {} s, the "
+                "end of the time axis",
+                i + 1, kMaxSimSeconds));
         const auto s = static_cast<std::int32_t>(draw(rng, size_cdf)) + o.size_min;
         const double x = rng.exponential(o.mean_runtime);
         const double u = rng.uniform();  // the random partition's draw
@@ -625,8 +632,15 @@ void set_arrivals(std::vector<TraceJob>& jobs, const std::vector<double>& unit, 
         throw std::invalid_argument("set_arrivals: one arrival per job is needed");
     if (!(rate > 0) || !std::isfinite(rate))
         throw std::invalid_argument("set_arrivals: the rate must be positive");
-    for (std::size_t i = 0; i < jobs.size(); ++i)
-        jobs[i].submit = static_cast<std::int64_t>(std::floor(unit[i] / rate));
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const double t = std::floor(unit[i] / rate);
+        if (!(t <= static_cast<double>(kMaxSimSeconds)))
+            throw std::invalid_argument(fmt::format(
+                "{:.6g} jobs/s is too low: job {} would arrive past {} s, the end of the time "
+                "axis",
+                rate, jobs[i].id, kMaxSimSeconds));
+        jobs[i].submit = static_cast<std::int64_t>(t);
+    }
 }
 
 GeneratedWorkload generate_workload(const GenerateOptions& o) {

@@ -205,6 +205,10 @@ void prepare_workload(RunConfig& rc, Workload& w, std::ostream& out) {
                     << " (the engine rejects them; they are counted as rejected)\n";
     }
     if (rc.arrival_rate <= 0 && rc.queue_length <= 0) return;
+    if (rc.arrival_rate > 0 && rc.queue_length > 0)
+        throw ConfigError(
+            "--arrival-rate and --queue-length [simulator.arrival_rate, simulator.queue_length] "
+            "each set the arrival rate: give one of them");
     if (!w.deps.empty())
         throw ConfigError(
             "--arrival-rate and --queue-length replace every job's arrival by a Poisson one; "
@@ -223,7 +227,11 @@ void prepare_workload(RunConfig& rc, Workload& w, std::ostream& out) {
         {"process", "poisson"},
         {"seed", own ? nlohmann::json("the workload's") : nlohmann::json(rc.arrival_seed)}};
     if (rc.arrival_rate > 0) {
-        set_arrivals(w.jobs, unit, rc.arrival_rate);
+        try {
+            set_arrivals(w.jobs, unit, rc.arrival_rate);
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(std::string("--arrival-rate: ") + e.what());
+        }
         a["rate"] = rc.arrival_rate;
         out << fmt::format("arrivals: Poisson at {:.6g} jobs/s\n", rc.arrival_rate);
     } else {
@@ -1266,11 +1274,12 @@ int run(int argc, char** argv) {
         ->check(CLI::IsMember({"follow", "ignore", "auto"}));
     sim->add_option("--queue-length", queue_length,
                     "replace the arrivals by Poisson ones calibrated so that FCFS/FF-EASY keeps "
-                    "this mean ready queue (seed 002 §4.1) [simulator.queue_length]")
+                    "this mean ready queue (seed 002 §4.1); 0: the workload's own arrivals "
+                    "[simulator.queue_length]")
         ->check(nonnegative_real());
     sim->add_option("--arrival-rate", arrival_rate,
-                    "replace the arrivals by Poisson ones at this rate, jobs/s "
-                    "[simulator.arrival_rate]")
+                    "replace the arrivals by Poisson ones at this rate, jobs/s; 0: the "
+                    "workload's own arrivals [simulator.arrival_rate]")
         ->check(nonnegative_real());
     sim->add_option("--arrival-seed", arrival_seed,
                     "seed of the Poisson arrivals [simulator.arrival_seed]")
