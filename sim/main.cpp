@@ -648,6 +648,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         if (const std::string warn = slice_warning(e, w.jobs); !warn.empty())
             std::cerr << "rota: warning: " << policy << ": " << warn << "\n";
     }
+    if (const std::string warn = cycle_warning(rc.cycle, w.jobs); !warn.empty())
+        std::cerr << "rota: warning: " << warn << "\n";
     check_output_paths(inputs, outputs);
     std::cout << head.str();
     // The provenance: the version, the command, the trace and its digest,

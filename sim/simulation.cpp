@@ -779,25 +779,48 @@ void NodeTexts::set(std::size_t job, std::string_view text) {
     text_.push_back('\0');
 }
 
-std::string slice_warning(const rota_engine* e, const std::vector<TraceJob>& jobs) {
-    rota_machine_info mi{};
-    mi.size = sizeof mi;
-    if (jobs.empty() || rota_machine_info_get(e, &mi) != ROTA_OK || mi.rows <= 1 || mi.slice <= 0)
-        return {};
+namespace {
+
+// From the first submission to the last, plus the longest estimate: an
+// upper bound of the time over which passes can happen.
+double workload_span(const std::vector<TraceJob>& jobs) {
     std::int64_t first = jobs.front().submit, last = first, longest = 0;
     for (const TraceJob& j : jobs) {
         first = std::min(first, j.submit);
         last = std::max(last, j.submit);
         longest = std::max(longest, j.estimate);
     }
+    return static_cast<double>(last - first + longest);
+}
+
+constexpr double kManyPasses = 1e9;
+
+}  // namespace
+
+std::string slice_warning(const rota_engine* e, const std::vector<TraceJob>& jobs) {
+    rota_machine_info mi{};
+    mi.size = sizeof mi;
+    if (jobs.empty() || rota_machine_info_get(e, &mi) != ROTA_OK || mi.rows <= 1 || mi.slice <= 0)
+        return {};
     const double slice = static_cast<double>(mi.slice) / kUs;
-    const double span = static_cast<double>(last - first + longest);
+    const double span = workload_span(jobs);
     const double switches = span / slice;
-    if (switches <= 1e9) return {};
+    if (switches <= kManyPasses) return {};
     return fmt::format(
         "a slice of {:g} s over a workload spanning about {:.0f} s is up to {:.2g} slice "
         "switches, each a scheduling pass: the run may take hours; a longer slice ends sooner",
         slice, span, switches);
+}
+
+std::string cycle_warning(std::int64_t cycle, const std::vector<TraceJob>& jobs) {
+    if (jobs.empty() || cycle <= 0) return {};
+    const double span = workload_span(jobs);
+    const double passes = span / static_cast<double>(cycle);
+    if (passes <= kManyPasses) return {};
+    return fmt::format(
+        "a scheduling cycle of {} s over a workload spanning about {:.0f} s is up to {:.2g} "
+        "passes while jobs wait: the run may take hours; a longer --cycle ends sooner",
+        cycle, span, passes);
 }
 
 std::string node_intervals(const rota_node_run* runs, std::int32_t nruns) {

@@ -165,5 +165,8 @@ SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimO
 // The span bounds the switches from above (rows switch only while two hold
 // jobs), so callers warn rather than refuse.
 std::string slice_warning(const rota_engine* e, const std::vector<TraceJob>& jobs);
+// The same for the scheduling cycle (SimOptions::cycle, seconds): a pass
+// every cycle while jobs wait.
+std::string cycle_warning(std::int64_t cycle, const std::vector<TraceJob>& jobs);
 
 }  // namespace rota::sim

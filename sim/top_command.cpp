@@ -251,6 +251,8 @@ int run(const TopArgs& a) {
     std::unique_ptr<rota_engine, void (*)(rota_engine*)> engine(raw, rota_engine_free);
     if (const std::string warn = slice_warning(raw, w.jobs); !warn.empty())
         std::cerr << "rota: warning: " << warn << "\n";
+    if (const std::string warn = cycle_warning(rc.cycle, w.jobs); !warn.empty())
+        std::cerr << "rota: warning: " << warn << "\n";
     rota_set_log(raw, nullptr, nullptr);  // log lines would break the frames
 
     Terminal term;
