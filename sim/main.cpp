@@ -1137,10 +1137,9 @@ int run(int argc, char** argv) {
             "", ""));
     sim->add_option(
            "--policy", policies,
-           "the policies to compare, comma-separated or the flag repeated: fcfs, easy, "
-           "conservative, fpfs, ff-easy, "
-           "bl-easy, bb-easy, ff-cons, bl-cons, bb-cons, gs, bgs, mgs, mbgs or custom (the "
-           "configuration file's own engine tables) [simulator.policy]")
+           // The list is the one --policy accepts (policy_names), so it cannot fall behind.
+           "the policies to compare, comma-separated or the flag repeated: " + policy_list() +
+               " (custom: the configuration file's own engine tables) [simulator.policy]")
         ->delimiter(',')
         // One value per --policy, so that a configuration file given after
         // it is the file, not a policy name.
@@ -1183,7 +1182,7 @@ int run(int argc, char** argv) {
         ->default_str("100");
     sim->add_option("--mpl-limit", mpl_limit,
                     "malleable: M of achieve_mp(M), 0 for no limit [simulator.mpl_limit]")
-        ->check(int_at_least(0))
+        ->check(int_in(0, 1'000'000'000, "0 (no limit) or a count up to 1000000000"))
         ->default_str("0");
     sim->add_option("--exec-model", exec_model,
                     "malleable: run time on fewer processors than ideal [simulator.exec_model]")
@@ -1191,11 +1190,12 @@ int run(int argc, char** argv) {
         ->default_str("linear");
     sim->add_option("--adapt-latency", adapt_latency,
                     "malleable: seconds every grow or shrink costs [simulator.adapt_latency]")
-        ->check(nonnegative_real())
+        // The engine's range (malleable.adapt_latency), named by the flag.
+        ->check(real_in(0, 1e9, false, false, "a number of seconds from 0 to 1e9"))
         ->default_str("0");
     sim->add_option("--adapt-per-byte", adapt_per_byte,
                     "malleable: seconds per byte redistributed [simulator.adapt_per_byte]")
-        ->check(nonnegative_real())
+        ->check(real_in(0, 1e3, false, false, "a number of seconds per byte from 0 to 1000"))
         ->default_str("0");
     sim->add_option("--max-jumps", max_jumps,
                     "FPFS: how many times a job may be jumped over [simulator.max_jumps]")
@@ -1397,10 +1397,12 @@ int run(int argc, char** argv) {
         ->default_str("10000");
     gen->add_option("--procs", g.procs,
                     "machine size (default: 1024; lublin, feitelson-k: 128; zhang: 320)")
-        ->check(int_at_least(1));
+        ->check(int_in(1, kMaxMachineProcs,
+                       "a number of processors from 1 to " + std::to_string(kMaxMachineProcs) +
+                           " (the engine's largest machine)"));
     gen->add_option("--load", g.load,
-                    "offered load (standard, lublin, feitelson-k and feitelson96; default 0.9, "
-                    "lublin and feitelson96 0.5)")
+                    "offered load (standard, lublin, feitelson-k, feitelson96 and weissman; "
+                    "default 0.9, lublin and feitelson96 0.5)")
         ->check(offered_load());
     gen->add_option("--phi", g.phi,
                     "Φ: fraction of jobs whose estimate is their runtime (seed 000 §2.1)")
@@ -1421,8 +1423,12 @@ int run(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
+        // The help of the command that was given, if any.
+        std::string cmd = "simulate";
+        for (const CLI::App* c : app.get_subcommands())
+            if (c->parsed()) cmd = c->get_name();
         std::cerr << "rota: error: " << e.what() << "\n"
-                  << "rota: run 'rota --help' or 'rota simulate --help' for the options\n";
+                  << "rota: run 'rota " << cmd << " --help' for the options\n";
         return kExitUsage;
     }
     if (sweep->command->parsed()) return run_sweep_command(*sweep);

@@ -157,13 +157,16 @@ const std::vector<std::string>& policy_names() {
     return names;
 }
 
-void check_policy(const std::string& name) {
+std::string policy_list() {
     std::string all;
-    for (const auto& n : policy_names()) {
+    for (const auto& n : policy_names()) all += (all.empty() ? "" : ", ") + n;
+    return all;
+}
+
+void check_policy(const std::string& name) {
+    for (const auto& n : policy_names())
         if (n == name) return;
-        all += (all.empty() ? "" : ", ") + n;
-    }
-    fail("unknown policy '" + name + "' (expected " + all + ")");
+    fail("unknown policy '" + name + "' (expected " + policy_list() + ")");
 }
 
 bool is_gang_preset(const std::string& name) {

@@ -133,6 +133,7 @@ RunConfig load_run_config(const std::string& path);
 
 // Policy names accepted by --policy: the engine's presets and "custom".
 const std::vector<std::string>& policy_names();
+std::string policy_list();  // "fcfs, easy, ...": the names, comma-separated
 void check_policy(const std::string& name);
 // The presets with more than one row, which the gang keys describe.
 bool is_gang_preset(const std::string& name);

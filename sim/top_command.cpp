@@ -188,7 +188,8 @@ int run(const TopArgs& a) {
           fmt::format("--start must be a time in seconds from 0 to {}", kMaxSimSeconds));
     check(a.frames >= 0, "--frames must be >= 0");
     auto given = [&](const char* flag) { return a.command->count(flag) > 0; };
-    check(!given("--procs") || a.procs >= 1, "--procs must be >= 1");
+    check(!given("--procs") || (a.procs >= 1 && a.procs <= kMaxMachineProcs),
+          fmt::format("--procs must be a number of processors from 1 to {}", kMaxMachineProcs));
     check(!given("--jobs") || (a.jobs >= 1 && a.jobs <= kMaxJobs),
           "--jobs must be a whole number from 1 to 100000000");
     check(!given("--load") || (a.load > 0 && std::isfinite(a.load)),
@@ -219,7 +220,7 @@ int run(const TopArgs& a) {
         for (const char* f : {"--jobs", "--load", "--seed"})
             check(!given(f), std::string(f) + " has no effect on a trace (--trace " + rc.trace +
                                  "): it is for the generated workload");
-    if (given("--procs")) rc.procs = a.procs;
+    if (given("--procs")) rc.procs = static_cast<std::int32_t>(a.procs);
     if (given("--jobs")) rc.workload.jobs = a.jobs;
     if (given("--load")) rc.workload.load = a.load;
     if (given("--seed")) rc.workload.seed = static_cast<std::uint64_t>(a.seed);

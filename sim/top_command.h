@@ -15,8 +15,8 @@ struct TopArgs {
     std::string config;  // a TOML configuration (positional or --config)
     std::string config_flag;
     std::string trace;
-    std::string policy;  // default: the file's first policy, else "classes"
-    std::int32_t procs = 0;
+    std::string policy;      // default: the file's first policy, else "classes"
+    std::int64_t procs = 0;  // wider than a machine, so that too large a value is named
     std::int64_t jobs = 0;
     double load = 0;
     std::int64_t seed = -1;
