@@ -541,9 +541,17 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     const bool tty = rc.progress && isatty(STDERR_FILENO);
     // The clusters: --clusters, else the file's [[machine.clusters]], else
     // the workload's own; they make the machine.
-    if (rc.clusters.empty() && !rc.one_machine) rc.clusters = w.clusters;
+    const bool own_clusters = rc.clusters.empty() && !rc.one_machine && !w.clusters.empty();
+    if (own_clusters) rc.clusters = w.clusters;
     if (!rc.clusters.empty()) {
         const auto nodes = static_cast<std::int32_t>(total_nodes(rc.clusters));
+        // A header that contradicts itself is not read one way or the other.
+        if (own_clusters && rc.procs <= 0 && w.procs > 0 && w.procs != nodes)
+            throw ConfigError("the trace's machine size (" + std::to_string(w.procs) +
+                              " processors, its MaxProcs or MaxNodes) and its Clusters " +
+                              describe_clusters(rc.clusters) + " (" + std::to_string(nodes) +
+                              " nodes) disagree: correct the header, or give --clusters (none: "
+                              "one machine of its MaxProcs)");
         if (rc.procs > 0 && rc.procs != nodes)
             throw ConfigError("--procs " + std::to_string(rc.procs) + " and clusters " +
                               describe_clusters(rc.clusters) + " (" + std::to_string(nodes) +

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "gzip_lines.h"
@@ -325,6 +326,14 @@ struct SwfReader::Impl {
             const std::int32_t procs = header.max_procs, nodes = header.max_nodes;
             std::string err = parse_header_line(line, header);
             if (!err.empty()) throw SwfError(path, lines.line_number(), 0, err);
+            // A machine size given twice, differently: neither is read.
+            for (const auto& [key, before, now, at] :
+                 {std::tuple{"MaxProcs", procs, header.max_procs, header.max_procs_line},
+                  std::tuple{"MaxNodes", nodes, header.max_nodes, header.max_nodes_line}})
+                if (before > 0 && now != before)
+                    throw SwfError(path, lines.line_number(), 0,
+                                   fmt::format("{}: {} contradicts {}: {} at line {}", key, now,
+                                               key, before, at));
             if (header.max_procs != procs) header.max_procs_line = lines.line_number();
             if (header.max_nodes != nodes) header.max_nodes_line = lines.line_number();
         }

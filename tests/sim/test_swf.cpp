@@ -201,6 +201,18 @@ TEST_CASE("SWF loading refuses a job id given twice, naming both lines", "[swf]"
     CHECK_THROWS_AS(load_trace(f.path, Mapping::standard), SwfError);
 }
 
+TEST_CASE("SWF loading refuses a machine size given twice differently, naming both lines",
+          "[swf]") {
+    TempFile f{temp_path("twice.swf")};
+    std::ofstream(f.path, std::ios::binary)
+        << "; MaxProcs: 8\n; MaxNodes: 4\n; MaxProcs: 8\n; MaxProcs: 2\n"
+           "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    // The same value again is no contradiction; MaxNodes is another key.
+    CHECK_THROWS_WITH(
+        load_trace(f.path, Mapping::standard),
+        Catch::Contains("twice.swf:4: MaxProcs: 2 contradicts MaxProcs: 8 at line 1"));
+}
+
 TEST_CASE("a trace that is a FIFO without a writer or a directory does not hang", "[swf]") {
     const std::string fifo = temp_path("no_writer.fifo");
     std::filesystem::remove(fifo);
