@@ -23,6 +23,19 @@ bool is_file(const fs::path& p) {
     return fs::is_regular_file(p, ec);
 }
 
+// What a path that exists but is no regular file is ("a directory", "a
+// pipe", ...), for the message; nullptr when nothing is there. Such a
+// path is never opened: a FIFO would hang the load, a device fill memory.
+const char* not_a_file(const fs::path& p) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(p, ec);
+    if (ec || !fs::exists(st) || fs::is_regular_file(st)) return nullptr;
+    if (fs::is_directory(st)) return "a directory";
+    if (fs::is_fifo(st)) return "a pipe";
+    if (fs::is_socket(st)) return "a socket";
+    return "a device";
+}
+
 // The shipped policies of an installed rota: share/rota/policies beside
 // the file this code was loaded from (librota.so, or the rota tool), so
 // that an installed tree can be moved or packaged without rebuilding.
@@ -63,9 +76,8 @@ std::string resolve_script_path(const std::string& path,
     const fs::path p(path);
     if (p.is_absolute()) {
         if (is_file(p)) return p.lexically_normal().string();
-        std::error_code ec;
-        if (fs::is_directory(p, ec))
-            throw Error(Errc::script, "policy script '" + path + "' is a directory, not a file");
+        if (const char* what = not_a_file(p))
+            throw Error(Errc::script, "policy script '" + path + "' is " + what + ", not a file");
         throw Error(Errc::script, "policy script '" + path + "' not found");
     }
     std::vector<std::string> dirs = search_path;
@@ -74,9 +86,8 @@ std::string resolve_script_path(const std::string& path,
     for (const std::string& dir : dirs) {
         const fs::path candidate = (fs::path(dir) / p).lexically_normal();
         if (is_file(candidate)) return candidate.string();
-        std::error_code ec;
-        if (fs::is_directory(candidate, ec))
-            throw Error(Errc::script, "policy script '" + path + "' is a directory (" +
+        if (const char* what = not_a_file(candidate))
+            throw Error(Errc::script, "policy script '" + path + "' is " + what + " (" +
                                           candidate.string() + "), not a file");
         if (!tried.empty()) tried += ", ";
         tried += dir.empty() ? std::string(".") : dir;

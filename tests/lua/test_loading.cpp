@@ -1,4 +1,6 @@
 // Loading scripts: path resolution and load errors that name the place.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -54,6 +56,17 @@ TEST_CASE("a missing file names the path and the directories tried", "[lua][load
     LuaConfig in_dir = config(Hook::backfill_select, "backfill/dir.lua");
     in_dir.search_path = {site.path().string()};
     REQUIRE_THROWS_WITH(LuaPolicy(in_dir), Catch::Contains("'backfill/dir.lua' is a directory"));
+    // A pipe or a device is not opened (a FIFO would hang the load, /dev/zero
+    // fill memory): each says what it is.
+    const auto fifo = site.path() / "backfill" / "fifo.lua";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    REQUIRE_THROWS_WITH(LuaPolicy(config(Hook::order, fifo.string())),
+                        Catch::EndsWith("fifo.lua' is a pipe, not a file"));
+    LuaConfig in_fifo = config(Hook::backfill_select, "backfill/fifo.lua");
+    in_fifo.search_path = {site.path().string()};
+    REQUIRE_THROWS_WITH(LuaPolicy(in_fifo), Catch::Contains("'backfill/fifo.lua' is a pipe ("));
+    REQUIRE_THROWS_WITH(LuaPolicy(config(Hook::order, "/dev/zero")),
+                        Catch::EndsWith("'/dev/zero' is a device, not a file"));
 }
 
 TEST_CASE("load errors carry file and line", "[lua][loading]") {
