@@ -334,7 +334,8 @@ int run(const TopArgs& a) {
     simulate(raw, w.jobs, opt);
     if (!done) {
         // The simulation ended first: its final state is the last frame.
-        if (once)
+        // (An empty workload ends at 0, which is no earlier than --once 0.)
+        if (once && static_cast<double>(rota_now(raw)) < a.once * 1e6)
             std::cerr << fmt::format("rota: note: the simulation ended at {} s, before --once {}\n",
                                      rota_now(raw) / kUs, a.once);
         draw(raw, true);
