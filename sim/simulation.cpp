@@ -688,11 +688,10 @@ class Machine {
                     Running& r = state(i);
                     res_.migration_node_seconds +=
                         static_cast<double>(a.delay) * static_cast<double>(j.procs) / kUs;
-                    JobOutcome& o = res_.jobs[i];
-                    if (o.node_seconds < 0) o.node_seconds = 0;
-                    o.node_seconds += static_cast<double>(r.procs) *
-                                      static_cast<double>(a.time - r.resized) / kUs;
-                    r.resized = a.time;
+                    // The job keeps its size: it counts in utilization as
+                    // procs x its execution time, as without migration
+                    // (its node-seconds held would count the time its row
+                    // is switched out too, up to the MPL times over).
                     if (r.executing) {
                         if (a.time >= r.since) {
                             r.done += a.time - r.since;

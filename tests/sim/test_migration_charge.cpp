@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/generate.h"
+#include "sim/metrics.h"
 #include "support.h"
 
 using namespace rota;
@@ -49,5 +50,21 @@ TEST_CASE("migration cost is charged as the node-time of eq. (4)/(5)", "[sim][mi
         }
         CHECK(resp_paid > resp_free);
         CHECK(paid.capacity_loss > free.capacity_loss);
+        // Migrated jobs count their execution, not the time they held
+        // columns in rows switched out: utilization stays a fraction, and
+        // the work is the same however often jobs migrate.
+        const sim::Summary sf = sim::summarize(free.jobs, 320, free.capacity_loss);
+        const sim::Summary sp = sim::summarize(paid.jobs, 320, paid.capacity_loss);
+        CHECK(sf.utilization > 0);
+        CHECK(sf.utilization <= 1.0);
+        CHECK(sp.utilization <= 1.0);
+        double work = 0;
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            CHECK(paid.jobs[i].node_seconds < 0);  // procs x run_time
+            work += static_cast<double>(jobs[i].procs) *
+                    static_cast<double>(std::min(jobs[i].runtime, jobs[i].estimate));
+        }
+        const double span_free = static_cast<double>(sf.last_finish - sf.first_submit);
+        CHECK(sf.utilization == Approx(work / (span_free * 320.0)));
     }
 }
