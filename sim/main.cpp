@@ -501,11 +501,18 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     for (const auto& [path, what] : {std::pair{&rc.jobs_csv, "--jobs-csv"},
                                      {&rc.batsim_csv, "--batsim-csv"},
                                      {&rc.swf_out, "--swf-out"},
-                                     {&rc.summary_json, "--summary-json"}})
+                                     {&rc.summary_json, "--summary-json"}}) {
         if (*path == "-")
             throw ConfigError(std::string(what) +
                               ": '-' is not a file: the standard output carries the results "
                               "(name a file, or /dev/stdout to mix them in)");
+        // With several policies each file is the path plus the policy: a
+        // directory there would get siblings named after it instead.
+        std::error_code ec;
+        if (!path->empty() && std::filesystem::is_directory(*path, ec))
+            throw ConfigError(std::string(what) + ": '" + *path +
+                              "' is a directory: name a file in it");
+    }
     // Every output file is opened, so checked, before the workload is read.
     const bool several = rc.policies.size() > 1;
     std::vector<NamedPath> outputs;
