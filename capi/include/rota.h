@@ -671,6 +671,12 @@ typedef struct rota_counters {
     /* New counters are appended here; per-hook figures are rota_hook_stats_get(). */
 } rota_counters;
 
+/* The engine's counters since it was created: fills the fields of *out
+** that fit in out->size (the caller sets it to sizeof(rota_counters) as it
+** knows it; out->size is left as it was). ROTA_EINVAL for a NULL engine,
+** a NULL out or a size smaller than the size field itself; ROTA_ESTATE for
+** an engine that was not created or a call from inside one of its
+** callbacks. */
 ROTA_API int rota_counters_get(const rota_engine* e, rota_counters* out);
 
 /* What a user's jobs have used (docs/design.md, "Usage"), as every
