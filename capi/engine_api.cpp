@@ -61,6 +61,8 @@ LuaConfig lua_config(rota_engine* e, const EngineConfig& c, const std::string& b
     for (const auto& s : c.scripts) lc.hooks.push_back({s.hook, LuaHookConfig{s.script, s.params}});
     lc.instruction_budget = c.instruction_budget;
     lc.memory_limit = static_cast<std::size_t>(c.memory_limit_mb) << 20;
+    lc.machine_procs = c.scheduler.procs;
+    lc.rows = c.scheduler.rows;
     if (!base_dir.empty()) lc.search_path.push_back(base_dir);
     for (const auto& d : c.search_path)
         lc.search_path.push_back(d.empty() || d[0] == '/' || base_dir.empty() ? d

@@ -55,6 +55,10 @@ HookOutcome LuaPolicy::run(Hook h, F&& f) {
 LuaPolicy::LuaPolicy(LuaConfig cfg) : cfg_(std::move(cfg)) {
     check(cfg_);
     if (!cfg_.log) cfg_.log = log_to_stderr;
+    // Until the engine has called a hook, the dry run sees the machine empty.
+    last_ctx_.machine_procs = cfg_.machine_procs;
+    last_ctx_.rows = cfg_.rows;
+    last_ctx_.free_procs = cfg_.machine_procs;
     vms_ = load_all();
 }
 

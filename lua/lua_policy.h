@@ -39,6 +39,10 @@ struct LuaConfig {
     // null: realloc and free.
     void* (*alloc)(void* ud, void* ptr, std::size_t osize, std::size_t nsize) = nullptr;
     void* alloc_ud = nullptr;
+    // The machine, for the context of the dry run at load (an empty machine
+    // at time 0): a script may divide by its size or its rows.
+    std::int32_t machine_procs = 0;
+    std::int32_t rows = 1;
 };
 
 // Not thread-safe: one engine, one thread (ARCHITECTURE §6).

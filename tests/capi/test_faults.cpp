@@ -220,6 +220,21 @@ TEST_CASE("faults: a script that fails its dry run is refused at load with file 
     rota_engine_free(e);
 }
 
+TEST_CASE("faults: the dry run at load sees the machine's size and rows, empty") {
+    // A script may divide by them: at load, as at every call, they are the machine's.
+    fs::path script = temp_dir() / "per_row.lua";
+    write(script,
+          "return { order = function(j, ctx)\n"
+          "  assert(ctx.free_procs == ctx.machine_procs and ctx.now == 0)\n"
+          "  local per_row = ctx.machine_procs // ctx.rows\n"
+          "  local t = {} for i = 1, j.n do t[i] = j.procs[i] / per_row end return t\n"
+          "end }");
+    rota_engine* e = nullptr;
+    CHECK(rota_engine_new(easy_with("order", script).c_str(), nullptr, &e) == ROTA_OK);
+    INFO(rota_errmsg(e));
+    rota_engine_free(e);
+}
+
 TEST_CASE("bad input: configuration errors name the key or the line") {
     auto expect = [](const std::string& toml, const std::string& needle) {
         rota_engine* e = nullptr;
