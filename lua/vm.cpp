@@ -381,7 +381,10 @@ std::string Vm::error_text(int status) const {
         return "memory limit of " + std::to_string(memory_.limit) + " bytes exceeded";
     }
     const char* msg = lua_tostring(L(), -1);
-    std::string text = with_full_paths(msg != nullptr ? msg : "(no error message)");
+    // The script's own text reaches the log: one printable line, bounded,
+    // as print lines are (a newline in it would forge a line of the log).
+    std::string text =
+        printable(with_full_paths(msg != nullptr ? msg : "(no error message)"), kErrorMax);
     if (status == LUA_ERRERR) text = "error while handling an error: " + text;
     return text;
 }

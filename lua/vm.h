@@ -92,6 +92,7 @@ class Vm {
     static constexpr int kPrintPerCall = 20;
     static constexpr std::int64_t kPrintPerState = 10'000;
     static constexpr std::size_t kPrintLineMax = 1024;
+    static constexpr std::size_t kErrorMax = 1024;  // a script's error message, in the log
     int printed_in_call_ = 0;
     std::int64_t printed_ = 0;
     LogSink sink_;  // the embedder's

@@ -69,6 +69,31 @@ TEST_CASE("admission: a huge or binary reject reason is bounded and escaped", "[
     CHECK(out[1].reason == "bad \\xFF byte\\x0A");
 }
 
+TEST_CASE("a script's error message is one bounded line in the failure", "[lua][output]") {
+    TempDir dir;
+    const std::string script =
+        dir.write("forge.lua",
+                  "local calls = 0\n"
+                  "return { backfill_select = function(c)\n"
+                  "  if c.n == 0 then return nil end\n"
+                  "  calls = calls + 1\n"
+                  "  if calls == 1 then error('boom\\nrota: error: FORGED', 0) end\n"
+                  "  error(string.rep('x', 4 * 1024 * 1024), 0)\nend }");
+    LuaConfig cfg = config(Hook::backfill_select, script);
+    LuaPolicy p(cfg);
+    const JobBatch b = make_batch({{1, 2}});
+    const BackfillContext ctx = make_ctx();
+    std::vector<std::int64_t> picks;
+    HookOutcome o = p.backfill_select(b, ctx, picks);
+    REQUIRE_FALSE(o.ok);
+    CHECK_THAT(o.error, Catch::EndsWith("boom\\x0Arota: error: FORGED"));
+    CHECK(o.error.find('\n') == std::string::npos);
+    o = p.backfill_select(b, ctx, picks);
+    REQUIRE_FALSE(o.ok);
+    CHECK(o.error.size() < 1200);
+    CHECK_THAT(o.error, Catch::Contains("xxx... (41943") && Catch::EndsWith(" bytes)"));
+}
+
 TEST_CASE("nil is an answer to an empty batch for every hook", "[lua][output]") {
     TempDir dir;
     for (Hook h : {Hook::admission, Hook::order, Hook::backfill_select}) {
