@@ -143,10 +143,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     ok = lua::decode_picks(L, 1, ints, why);
     refused_says_why(ok, why);
-    if (ok) {
-        check_picks(ints, n, seen);
-        check_preempt(ints, n);
-    }
+    if (ok) check_picks(ints, n, seen);
+    why.clear();
+
+    ok = lua::decode_set(L, 1, ints, why);
+    refused_says_why(ok, why);
+    if (ok) check_preempt(ints, n);
     why.clear();
 
     ok = lua::decode_options(L, 1, n, ints, why);

@@ -169,6 +169,23 @@ bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::
     });
 }
 
+bool decode_set(lua_State* L, int idx, std::vector<std::int64_t>& pick, std::string& why) {
+    pick.clear();
+    idx = lua_absindex(L, idx);
+    lua_Integer k = 0;
+    switch (lua_type(L, idx)) {
+        case LUA_TNIL:
+            return true;
+        case LUA_TNUMBER:
+            if (!integer_at(L, idx, LUA_TNUMBER, k, why, "set", "a set number")) return false;
+            pick.push_back(zero_based(k));
+            return true;
+        default:
+            why = "a " + type_of(L, idx) + "; expected a set number (1..sets.n) or nil";
+            return false;
+    }
+}
+
 bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admission>& out,
                       std::string& why) {
     idx = lua_absindex(L, idx);

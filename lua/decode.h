@@ -24,6 +24,10 @@ namespace rota::lua {
 // `picks` gets them 0-based.
 bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::string& why);
 
+// One 1-based set number, or nil for none (preempt); `pick` gets it
+// 0-based. A table is no answer here, not even an array of one.
+bool decode_set(lua_State* L, int idx, std::vector<std::int64_t>& pick, std::string& why);
+
 // d[i] for i in 1..n: nil | true | "accept" | "hold" | {reject = "reason"}.
 bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admission>& out,
                       std::string& why);

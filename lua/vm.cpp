@@ -534,7 +534,7 @@ HookOutcome Vm::preempt(const PreemptBatch& sets, const PreemptContext& ctx,
     if (!provides(h)) return not_configured(h);
     const int status = call(h, slot::sets, sets_view_, &sets, slot::preempt, preempt_view_, ctx);
     if (status != LUA_OK) return failure(h, status);
-    if (!decode_picks(L(), -1, out, why_)) return invalid(h);
+    if (!decode_set(L(), -1, out, why_)) return invalid(h);
     lua_settop(L(), slot::top);
     return {};
 }

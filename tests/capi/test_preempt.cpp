@@ -235,7 +235,7 @@ TEST_CASE("preempt: a policy that declines leaves the job to pass 2 or to wait",
 
 TEST_CASE("preempt: a refused answer counts as a failure and the lowest-cost set applies",
           "[capi][classes][preempt]") {
-    const std::string answer = GENERATE("out_of_range", "string", "error");
+    const std::string answer = GENERATE("out_of_range", "string", "table", "error");
     INFO(answer);
     EnginePtr e = engine_with(scripted(answer));
     REQUIRE(rota_set_log(e.get(), nullptr, nullptr) == ROTA_OK);

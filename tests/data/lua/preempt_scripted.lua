@@ -1,12 +1,13 @@
 -- A preempt policy whose answer a test sets with `answer`: "costliest"
 -- (the opposite of the paper's rule), "none" (nil), "out_of_range",
--- "string" or "error". It prints what it sees so that a test can check the
+-- "string", "table" (an array of one set) or "error". It prints what it sees so that a test can check the
 -- vocabulary.
 local function preempt(sets, ctx, params)
   if sets.n == 0 then return nil end  -- the dry run at load
   if params.answer == "none" then return nil end
   if params.answer == "out_of_range" then return sets.n + 1 end
   if params.answer == "string" then return "the second" end
+  if params.answer == "table" then return {1} end
   if params.answer == "error" then error("no preemption today") end
   local best = nil
   for i = 1, sets.n do
