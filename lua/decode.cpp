@@ -339,6 +339,11 @@ bool decode_placement(lua_State* L, int idx, const JobBatch& jobs, std::vector<s
             lua_pop(L, 1);
             return false;
         }
+        if (!keys_within(L, t, want, "clusters", why)) {  // {1, 2, x = 1}: no named fields
+            why += job;
+            lua_pop(L, 1);
+            return false;
+        }
         for (lua_Unsigned i = 1; i <= want; ++i) {
             const int type = lua_rawgeti(L, t, static_cast<lua_Integer>(i));
             lua_Integer v = 0;

@@ -330,7 +330,10 @@ TEST_CASE("multicluster: a bad placement answer falls back to Worst Fit") {
         "  for j = 1, c.n do a[j] = {1} end\n"
         "  return a end }\n";
     const char* wrong_count = "return { placement = function(c, ctx) return {{1, 2, 3}} end }\n";
-    for (const char* script : {same_twice, no_room, wrong_count}) {
+    // Right clusters, but a named field beside them: no answer either.
+    const char* named_field =
+        "return { placement = function(c, ctx) return {{1, 2, x = 1}} end }\n";
+    for (const char* script : {same_twice, no_room, wrong_count, named_field}) {
         const auto dir = std::filesystem::temp_directory_path() / "rota_placement_test";
         std::filesystem::create_directories(dir);
         {
@@ -341,7 +344,7 @@ TEST_CASE("multicluster: a bad placement answer falls back to Worst Fit") {
             engine_from(clusters_toml({10, 10}, preset("fcfs", -1, "p.lua")), dir.string().c_str());
         std::vector<McJob> jobs{{1, 0, 100, {6}}, {2, 0, 100, {6}}};
         if (script == same_twice) jobs = {{1, 0, 100, {3, 3}}};
-        if (script == wrong_count) jobs = {{1, 0, 100, {3, 3}}};
+        if (script == wrong_count || script == named_field) jobs = {{1, 0, 100, {3, 3}}};
         const McRun r = drive(e.get(), jobs);
         CHECK(r.started.size() == jobs.size());
         CHECK(hook_stats(e.get(), ROTA_HOOK_PLACEMENT).failures == 1);
