@@ -238,8 +238,12 @@ void parse_usage(const toml::table& t, EngineConfig& c) {
 }
 
 void parse_lua(const toml::table& t, EngineConfig& c) {
-    only_keys(t, "lua", {"instruction_budget", "memory_limit_mb"});
+    only_keys(t, "lua", {"instruction_budget", "memory_limit_mb", "time_limit"});
     c.instruction_budget = get_int(t, "instruction_budget", "lua.", c.instruction_budget);
+    c.time_limit = get_seconds(t, "time_limit", "lua.", c.time_limit);
+    if (!(c.time_limit == 0 || (c.time_limit >= 0.001 && c.time_limit <= 86400)))
+        fail("key 'lua.time_limit' must be 0 (none) or 0.001..86400 seconds; it is " +
+             number_text(c.time_limit));
     c.memory_limit_mb = get_int(t, "memory_limit_mb", "lua.", c.memory_limit_mb);
     // Past 10^12 instructions (minutes to hours of one call) a budget stops
     // nothing in practice; a script trusted to end asks for none with 0.

@@ -24,6 +24,7 @@ struct EngineConfig {
     std::vector<HookScript> scripts;
     std::vector<std::string> search_path;  // for relative script paths
     std::int64_t instruction_budget = 10'000'000;
+    double time_limit = 10.0;  // seconds a hook call may run; 0: none
     std::int64_t memory_limit_mb = 64;
 };
 

@@ -60,6 +60,7 @@ LuaConfig lua_config(rota_engine* e, const EngineConfig& c, const std::string& b
     lc.alloc_ud = e->alloc_ud;
     for (const auto& s : c.scripts) lc.hooks.push_back({s.hook, LuaHookConfig{s.script, s.params}});
     lc.instruction_budget = c.instruction_budget;
+    lc.time_limit = c.time_limit;
     lc.memory_limit = static_cast<std::size_t>(c.memory_limit_mb) << 20;
     lc.machine_procs = c.scheduler.procs;
     lc.rows = c.scheduler.rows;

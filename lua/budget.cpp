@@ -1,5 +1,6 @@
 #include "budget.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -39,10 +40,24 @@ InstructionBudget* budget_of(lua_State* L) {
     return k != nullptr ? k->budget : nullptr;
 }
 
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 void count_hook(lua_State* L, lua_Debug* ar) {
     InstructionBudget* b = budget_of(L);
-    if (--b->steps_left > 0) return;
     if (!b->tripped) {
+        if (--b->steps_left > 0) {
+            if (b->time_limit_ns <= 0) return;
+            // The clock starts at the first step, so that the calls that
+            // end within 1000 instructions (most) never read it.
+            const std::int64_t now = now_ns();
+            if (b->deadline_ns == 0) b->deadline_ns = now + b->time_limit_ns;
+            if (now <= b->deadline_ns) return;
+            b->timed_out = true;
+        }
         b->tripped = true;
         if (lua_getinfo(L, "Sl", ar) != 0 && ar->currentline > 0) {
             std::snprintf(b->where, sizeof b->where, "%s:%d", ar->short_src, ar->currentline);
@@ -53,7 +68,10 @@ void count_hook(lua_State* L, lua_Debug* ar) {
         // catches the error with pcall is stopped again at once.
         lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
     }
-    lua_pushliteral(L, "instruction budget exceeded");
+    if (b->timed_out)
+        lua_pushliteral(L, "time limit exceeded");
+    else
+        lua_pushliteral(L, "instruction budget exceeded");
     lua_error(L);
 }
 
@@ -72,12 +90,15 @@ void InstructionBudget::install(lua_State* L) {
 void InstructionBudget::arm(lua_State* L) {
     if (limit == 0) {
         tripped = false;
+        timed_out = false;
         lua_sethook(L, nullptr, 0, 0);
         return;
     }
     steps_left = limit / kStep + (limit % kStep != 0 ? 1 : 0);
     armed_steps = steps_left;
     tripped = false;
+    timed_out = false;
+    deadline_ns = 0;  // set at the first step
     // Also restarts the step counter, so each call gets its whole budget.
     lua_sethook(L, count_hook, LUA_MASKCOUNT, kStep);
 }

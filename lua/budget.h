@@ -40,6 +40,14 @@ struct InstructionBudget {
     std::int64_t limit = 0;  // instructions per call; 0: no budget, no hook
     std::int64_t steps_left = 0;
     std::int64_t armed_steps = 0;  // steps_left when the call began
+    // One instruction may run for milliseconds inside C (`..` or
+    // string.upper on a string of megabytes), so instructions alone do not
+    // bound a call's time: at every step the hook also checks the call's
+    // elapsed time against this limit (0: none). Only a runaway script
+    // reaches it; its verdict depends on the machine, the budget's does not.
+    std::int64_t time_limit_ns = 0;
+    std::int64_t deadline_ns = 0;  // from the call's first step; 0: not yet
+    bool timed_out = false;        // tripped by the time limit, not the count
     bool tripped = false;
     char where[96] = {};  // "file:line" where the budget ran out
 

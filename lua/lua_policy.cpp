@@ -19,6 +19,7 @@ void check(const LuaConfig& cfg) {
         throw Error(Errc::config, "lua instruction_budget must be positive, or 0 for none");
     }
     if (cfg.memory_limit == 0) throw Error(Errc::config, "lua memory_limit must be positive");
+    if (!(cfg.time_limit >= 0)) throw Error(Errc::config, "lua time_limit must be >= 0 seconds");
     bool seen[kHookCount] = {};
     for (const auto& [hook, hc] : cfg.hooks) {
         const auto i = static_cast<int>(hook);

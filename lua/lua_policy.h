@@ -29,7 +29,9 @@ struct LuaHookConfig {
 struct LuaConfig {
     std::vector<std::pair<Hook, LuaHookConfig>> hooks;  // only the configured hooks
     std::int64_t instruction_budget = 10'000'000;  // Lua VM instructions per hook call; 0: none
-    std::size_t memory_limit = 64u << 20;          // bytes per lua_State
+    // Seconds a hook call may run, checked with the budget (budget.h); 0: none.
+    double time_limit = 10.0;
+    std::size_t memory_limit = 64u << 20;  // bytes per lua_State
     // Directories for relative script paths, tried in order; ROTA_POLICY_DIR
     // (the shipped policies) is always tried last.
     std::vector<std::string> search_path;

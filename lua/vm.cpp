@@ -162,6 +162,7 @@ Vm::Vm(const LuaConfig& cfg)
     memory_.backing = cfg.alloc;
     memory_.backing_ud = cfg.alloc_ud;
     budget_.limit = cfg.instruction_budget;
+    budget_.time_limit_ns = static_cast<std::int64_t>(cfg.time_limit * 1e9);
     state_.reset(lua_newstate(&MemoryBudget::alloc, &memory_));
     if (!state_) throw Error(Errc::script, "cannot create a Lua state");
     lua_State* L = this->L();
@@ -373,6 +374,12 @@ int Vm::call(Hook h, int batch_slot, BatchView& batch, const void* b, slot::Ctx 
 }
 
 std::string Vm::error_text(int status) const {
+    if (budget_.tripped && budget_.timed_out) {
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%g", static_cast<double>(budget_.time_limit_ns) / 1e9);
+        return std::string("time limit of ") + secs + " s exceeded (at " +
+               with_full_paths(budget_.where) + ")";
+    }
     if (budget_.tripped) {
         return "instruction budget of " + std::to_string(budget_.limit) + " exceeded (at " +
                with_full_paths(budget_.where) + ")";

@@ -295,6 +295,8 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
     expect("[machine]\nprocs = 8\n[lua]\ninstruction_budget = 9223372036854775807\n",
            "key 'lua.instruction_budget' must be between 1000 and 1000000000000, or 0 for none; "
            "it is 9223372036854775807");
+    expect("[machine]\nprocs = 8\n[lua]\ntime_limit = -1\n",
+           "key 'lua.time_limit' must be 0 (none) or 0.001..86400 seconds; it is -1");
     expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"eazy\"\n",
            "unknown preset 'eazy' (expected fcfs, easy, conservative, fpfs, gs, bgs, mgs, mbgs, "
            "ff-easy, ff-cons, bl-easy, bb-easy, bl-cons, bb-cons)");

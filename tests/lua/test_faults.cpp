@@ -71,6 +71,30 @@ TEST_CASE("an endless loop runs out of the instruction budget", "[lua][faults]")
     }
 }
 
+TEST_CASE("a call whose few instructions run long in C is stopped by the time limit",
+          "[lua][faults]") {
+    // Each string.upper of 4 MB takes milliseconds: the budget of 10^9
+    // instructions would allow hours; the time limit stops the call.
+    TempDir dir;
+    const std::string script = dir.write("slow_c.lua",
+                                         "local big = string.rep('x', 4 * 1024 * 1024)\n"
+                                         "return { backfill_select = function(c)\n"
+                                         "  if c.n == 0 then return nil end\n"
+                                         "  while true do local u = big:upper() end\nend }");
+    LuaConfig cfg = config(Hook::backfill_select, script);
+    cfg.instruction_budget = 1'000'000'000;
+    cfg.time_limit = 0.2;
+    LuaPolicy p(cfg);
+    std::vector<std::int64_t> picks;
+    const HookOutcome o = checked_backfill(p, kBatch, make_ctx(), picks);
+    REQUIRE_FALSE(o.ok);
+    CHECK_THAT(o.error, Catch::StartsWith("backfill_select: time limit of 0.2 s exceeded (at ") &&
+                            Catch::Contains("slow_c.lua:4"));
+    // The next call gets its whole time again.
+    const HookOutcome again = checked_backfill(p, kBatch, make_ctx(), picks);
+    CHECK_THAT(again.error, Catch::StartsWith("backfill_select: time limit of 0.2 s exceeded"));
+}
+
 TEST_CASE("a memory bomb hits the memory cap and the state stays usable", "[lua][faults]") {
     LuaConfig cfg = fault_config(Hook::backfill_select);
     cfg.instruction_budget = 100'000'000;  // let the cap, not the budget, stop it
