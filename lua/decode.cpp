@@ -140,25 +140,35 @@ bool decision_keys_known(lua_State* L, int t, std::size_t i, std::string& why) {
 
 }  // namespace
 
-bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::string& why) {
-    picks.clear();
-    idx = lua_absindex(L, idx);
+namespace {
+
+// nil (none) or one 1-based number into `out`, 0-based; false for any
+// other type, with `why` saying what was expected: `expected_all`.
+bool none_or_one(lua_State* L, int idx, std::vector<std::int64_t>& out, std::string& why,
+                 const char* noun, const char* expected_one, const std::string& expected_all) {
     lua_Integer k = 0;
     switch (lua_type(L, idx)) {
         case LUA_TNIL:
             return true;
         case LUA_TNUMBER:
-            if (!integer_at(L, idx, LUA_TNUMBER, k, why, "index", "a candidate index"))
-                return false;
-            picks.push_back(zero_based(k));
+            if (!integer_at(L, idx, LUA_TNUMBER, k, why, noun, expected_one)) return false;
+            out.push_back(zero_based(k));
             return true;
-        case LUA_TTABLE:
-            break;
         default:
-            why = "a " + type_of(L, idx) +
-                  "; expected an array of candidate indices, an index or nil";
+            why = "a " + type_of(L, idx) + "; expected " + expected_all;
             return false;
     }
+}
+
+}  // namespace
+
+bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::string& why) {
+    picks.clear();
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE)
+        return none_or_one(L, idx, picks, why, "index", "a candidate index",
+                           "an array of candidate indices, an index or nil");
+    lua_Integer k = 0;
     return for_each_element(L, idx, lua_rawlen(L, idx), [&](int at, int type, lua_Unsigned i) {
         if (!integer_at(L, at, type, k, why, "index", "a candidate index")) {
             why += " (at position " + std::to_string(i) + ")";
@@ -171,19 +181,8 @@ bool decode_picks(lua_State* L, int idx, std::vector<std::int64_t>& picks, std::
 
 bool decode_set(lua_State* L, int idx, std::vector<std::int64_t>& pick, std::string& why) {
     pick.clear();
-    idx = lua_absindex(L, idx);
-    lua_Integer k = 0;
-    switch (lua_type(L, idx)) {
-        case LUA_TNIL:
-            return true;
-        case LUA_TNUMBER:
-            if (!integer_at(L, idx, LUA_TNUMBER, k, why, "set", "a set number")) return false;
-            pick.push_back(zero_based(k));
-            return true;
-        default:
-            why = "a " + type_of(L, idx) + "; expected a set number (1..sets.n) or nil";
-            return false;
-    }
+    return none_or_one(L, lua_absindex(L, idx), pick, why, "set", "a set number",
+                       "a set number (1..sets.n) or nil");
 }
 
 bool decode_admission(lua_State* L, int idx, std::size_t n, std::vector<Admission>& out,
