@@ -28,8 +28,31 @@ void Scheduler::check_retune(const SchedulerConfig& next) const {
     if (next.migration != cfg_.migration) fixed("gang.migration");
     if (next.packing != cfg_.packing) fixed("gang.packing");
     if (next.usage_half_life != cfg_.usage_half_life) fixed("scheduler.usage_half_life");
-    if (!(next.malleable == cfg_.malleable)) fixed("malleable");
-    if (!(next.classes == cfg_.classes)) fixed("classes");
+    // The tables by their keys, so that the message names the one edited.
+    const MalleableConfig &m = next.malleable, &was = cfg_.malleable;
+    if (m.enabled != was.enabled) fixed("malleable");
+    if (m.exec_model != was.exec_model) fixed("malleable.exec_model");
+    if (m.mpl_limit != was.mpl_limit) fixed("malleable.mpl_limit");
+    if (m.max_harvests != was.max_harvests) fixed("malleable.max_harvests");
+    if (m.protect_age != was.protect_age) fixed("malleable.protect_age");
+    if (m.cost_benefit != was.cost_benefit) fixed("malleable.cost_benefit");
+    if (m.adapt_latency != was.adapt_latency) fixed("malleable.adapt_latency");
+    if (m.adapt_per_byte != was.adapt_per_byte) fixed("malleable.adapt_per_byte");
+    const ClassesConfig &c = next.classes, &had = cfg_.classes;
+    if (c.enabled != had.enabled) fixed("classes");
+    if (c.swap_time != had.swap_time) fixed("classes.swap_time");
+    if (c.week_origin != had.week_origin) fixed("classes.week_start");
+    if (c.default_class != had.default_class) fixed("classes.default");
+    const ClassLimits &l = c.base.limits, &lim = had.base.limits;
+    if (l.large_job != lim.large_job) fixed("classes.large_job");
+    if (l.large_procs != lim.large_procs) fixed("classes.large_procs");
+    if (l.job_procs != lim.job_procs) fixed("classes.job_procs");
+    if (l.system_procs != lim.system_procs) fixed("classes.system_procs");
+    if (!(c.base.classes == had.base.classes)) fixed("classes.class (or classes.preset)");
+    if (!(c.periods == had.periods)) fixed("classes.period");
+    // A field added to a table without a line above is still refused.
+    if (!(m == was)) fixed("malleable");
+    if (!(c == had)) fixed("classes");
 }
 
 void Scheduler::retune(const SchedulerConfig& next) {
