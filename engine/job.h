@@ -32,16 +32,9 @@ struct JobSpec {
     Time estimate = 0;  // requested time (walltime), > 0
     std::int32_t procs = 0;
     std::int32_t user = -1;
-    std::int32_t priority = 0;
-    // Demand on each pooled resource (seed 002's K resources), in the order
-    // the machine's pools are configured. Empty when the machine has none.
-    std::vector<std::int64_t> pools;
-    // Seed 001's components on a multi-cluster machine: widths summing to
-    // procs, each to run in a cluster of its own. The engine makes it {procs}
-    // on such a machine when none are given; empty otherwise.
-    std::vector<std::int32_t> components;
     // When it was submitted, if before the engine's now (0: now).
     Time submitted = 0;
+    std::int32_t priority = 0;
     // Seed 004: a malleable job runs on anything from min_procs to procs
     // (its ideal); 0 means procs (a rigid job). Only the iScheduler phase
     // ([malleable]) uses it; every other mode runs the job on procs.
@@ -50,6 +43,13 @@ struct JobSpec {
     std::int64_t adapt_bytes = 0;
     // Seed 003: its job class ([classes] order); -1: the default class.
     std::int32_t job_class = -1;
+    // Demand on each pooled resource (seed 002's K resources), in the order
+    // the machine's pools are configured. Empty when the machine has none.
+    std::vector<std::int64_t> pools;
+    // Seed 001's components on a multi-cluster machine: widths summing to
+    // procs, each to run in a cluster of its own. The engine makes it {procs}
+    // on such a machine when none are given; empty otherwise.
+    std::vector<std::int32_t> components;
     // What production tells a scheduler besides the user ("" for none):
     // the account charged, the partition asked for, the quality of
     // service. Kept as given; the engine interns them into Job's names.
@@ -70,23 +70,28 @@ struct Allocation {
 };
 
 struct Job {
-    JobSpec spec;
-    Time submit = kNoTime;          // engine time of rota_submit
-    Time start = kNoTime;           // when it started running
-    Time reserved_start = kNoTime;  // start of its reservation, if any
-    std::uint64_t seq = 0;          // arrival order, the FCFS tie-breaker
-    double order_key = 0.0;         // from the order hook; lower runs first
-    std::int32_t jumps = 0;         // times jumped while at the head (FPFS)
+    // The fields a pass reads for every job it looks at come first, with
+    // the spec's scalars right after them: two cache lines, not four (the
+    // malleable phase walks every running and queued job at each end).
+    JobState state = JobState::pending;
+    bool waited = false;        // seed 004, below
+    std::int32_t harvests = 0;  // seed 004, below
+    Time start = kNoTime;       // when it started running
     // The time the job holds its place for: its estimate, times the MPL
     // under gang scheduling (seed 000 §5.2: at least one slice in MPL).
     Time window = 0;
+    std::uint64_t seq = 0;  // arrival order, the FCFS tie-breaker
+    Allocation alloc;       // while running
+    JobSpec spec;
+    Time submit = kNoTime;           // engine time of rota_submit
+    Time reserved_start = kNoTime;   // start of its reservation, if any
+    double order_key = 0.0;          // from the order hook; lower runs first
+    std::int32_t jumps = 0;          // times jumped while at the head (FPFS)
     std::int16_t reserved_row = -1;  // the row of its reservation
     // The gain epoch (Scheduler::gained) at which its reservation was last
     // found at its earliest slot: only rows that gained since can offer an
     // earlier one.
     std::uint64_t settled = 0;
-    JobState state = JobState::pending;
-    Allocation alloc;  // while running
     // On a multi-cluster machine, the cluster of each component: where it
     // runs, or where its reservation holds it. Empty otherwise.
     std::vector<std::int16_t> clusters;
@@ -99,8 +104,6 @@ struct Job {
     double work_left = 1.0;
     Time resized = kNoTime;
     Time paused_until = kNoTime;
-    std::int32_t harvests = 0;
-    bool waited = false;
     // Seed 003, under [classes]: its class; execution time of its earlier
     // loads; when the current load computes from (after swapping in, or
     // after its processors' former jobs swapped out); when its

@@ -207,23 +207,38 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
     emit_with_runs(act, moved_, std::abs(delta));
 }
 
-void Scheduler::begin_malleable_batch() {
+// Sizes the batch for up to n jobs, with nothing but its always-filled
+// columns: put_malleable() writes row k, end_malleable_batch(k) keeps the
+// first k. Rows written by index, not appended: a distribution lists
+// every queued job, and appending to five columns chains each row's stores
+// through the vectors' ends.
+void Scheduler::begin_malleable_batch(std::size_t n) {
     mall_.clear();
-    mall_slots_.clear();
     mall_.filled = MalleableBatch::kAlwaysFilled;
+    end_malleable_batch(n);
+}
+
+void Scheduler::end_malleable_batch(std::size_t k) {
+    MalleableBatch& b = mall_;
+    b.id.resize(k);
+    b.procs.resize(k);
+    b.min.resize(k);
+    b.ideal.resize(k);
+    b.queued.resize(k);
+    mall_slots_.resize(k);
 }
 
 // The columns every reader needs; the rest wait for fill_malleable().
-void Scheduler::push_malleable(Slot s) {
+void Scheduler::put_malleable(std::size_t k, Slot s) {
     const Job& j = job(s);
     MalleableBatch& b = mall_;
     const bool queued = j.state != JobState::running;
-    b.id.push_back(j.spec.id);
-    b.procs.push_back(queued ? 0 : j.alloc.procs);
-    b.min.push_back(j.min_procs());
-    b.ideal.push_back(j.spec.procs);
-    b.queued.push_back(queued ? 1 : 0);
-    mall_slots_.push_back(s);
+    b.id[k] = j.spec.id;
+    b.procs[k] = queued ? 0 : j.alloc.procs;
+    b.min[k] = j.min_procs();
+    b.ideal[k] = j.spec.procs;
+    b.queued[k] = queued ? 1 : 0;
+    mall_slots_[k] = s;
 }
 
 // One column of the batch being asked, for every job, as things stand now:
@@ -261,7 +276,7 @@ void Scheduler::fill_malleable(MalleableColumn c) {
             return each(b.partition, [](const Job& j, bool) { return j.partition; });
         case MalleableColumn::qos:
             return each(b.qos, [](const Job& j, bool) { return j.qos; });
-        default:  // filled by push_malleable
+        default:  // filled by put_malleable
             return;
     }
 }
@@ -287,21 +302,34 @@ void Scheduler::malleable_phase() {
     // Queue order, taken before anything starts (starting edits the queue).
     // A pass with no end and one job queued since the last looks only at
     // that job: every other queued job went through its arrival step then.
+    // Only jobs that have not been through the arrival step arrive; with at
+    // most one entered since the last pass that is that one, and the walk
+    // over the queue's jobs is the distribution's alone.
+    const bool one_new = entered_known_ && entered_ <= 1;
     waiting_.clear();
-    if (freed_ > 0 || !entered_known_ || entered_ > 1) {
-        queue_.for_each_live([&](const JobQueue::Entry& q) { waiting_.push_back(q.slot); });
+    if (freed_ > 0 || !one_new) {
+        // The distribution reads each queued job's first two cache lines
+        // (job.h); asked for here, in a loop that does little else, they
+        // arrive together rather than one miss after another there.
+        queue_.for_each_live([&](const JobQueue::Entry& q) {
+            waiting_.push_back(q.slot);
+            const char* at = reinterpret_cast<const char*>(&job(q.slot));
+            __builtin_prefetch(at);
+            __builtin_prefetch(at + 64);
+        });
         if (freed_ > 0) distribute();
-    } else if (entered_ == 1) {
-        waiting_.push_back(entered_last_);
     }
+    const auto arrive_new = [&](Slot s) {
+        const Job& j = job(s);
+        if (!j.waited && j.state == JobState::queued) arrive(s);
+    };
+    if (!one_new)
+        for (Slot s : waiting_) arrive_new(s);
+    else if (entered_ == 1)
+        arrive_new(entered_last_);
     freed_ = 0;
     entered_ = 0;
     entered_known_ = true;
-    for (Slot s : waiting_) {
-        Job& j = job(s);
-        if (j.waited || j.state != JobState::queued) continue;
-        arrive(s);
-    }
     // The walk, which compacts the queue otherwise, does not run here:
     // without this the tombstones of every job ever started pile up and
     // each pass and each start walks them all.
@@ -328,16 +356,18 @@ bool Scheduler::harvest_for(Slot s, std::int32_t needed) {
     Job& j = job(s);
     const MalleableConfig& m = cfg_.malleable;
     ++counters_.harvest_attempts;
-    begin_malleable_batch();
+    begin_malleable_batch(running_.size());
     std::int64_t room = 0;
+    std::size_t k = 0;
     for (Slot r : running_) {
         const Job& v = job(r);
         if (v.alloc.procs <= v.min_procs()) continue;
         if (now_ - v.start < m.protect_age) continue;
         if (m.max_harvests > 0 && v.harvests >= m.max_harvests) continue;
         room += v.alloc.procs - v.min_procs();
-        push_malleable(r);
+        put_malleable(k++, r);
     }
+    end_malleable_batch(k);
     if (room < needed) return false;  // no answer could hold: the hook is not asked
 
     take_.clear();
@@ -413,20 +443,22 @@ void Scheduler::distribute() {
     }
     if (avail == 0) return;
 
-    begin_malleable_batch();
+    begin_malleable_batch(running_.size() + waiting_.size());
     bool can_change = false;
+    std::size_t k = 0;
     for (Slot r : running_)
         if (job(r).alloc.procs < job(r).spec.procs) {
-            push_malleable(r);
+            put_malleable(k++, r);
             can_change = true;
         }
     for (Slot s : waiting_) {
         const Job& j = job(s);
         if (j.waited && j.state == JobState::queued) {
-            push_malleable(s);
+            put_malleable(k++, s);
             can_change = can_change || j.min_procs() <= avail;
         }
     }
+    end_malleable_batch(k);
     // No running job below its ideal and no queued min that fits: the only
     // answer check_distribution accepts gives nothing, so the hook is not
     // asked (most terminations once the machine is full).

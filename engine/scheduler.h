@@ -452,8 +452,9 @@ class Scheduler {
     void retime(Slot s, Time end);
     void start_malleable(Slot s, std::int32_t p);
     void resize(Slot s, std::int32_t delta);
-    void begin_malleable_batch();
-    void push_malleable(Slot s);
+    void begin_malleable_batch(std::size_t n);
+    void end_malleable_batch(std::size_t k);
+    void put_malleable(std::size_t k, Slot s);
     void fill_malleable(MalleableColumn c);
     MalleableContext malleable_context(std::int32_t needed) const;
     bool mpl_reached() const;
