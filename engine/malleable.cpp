@@ -54,14 +54,22 @@ void normalise(std::vector<NodeRun>& runs, std::size_t sorted_to) {
         else
             runs[--out] = added[--k];
     }
+    if (runs.empty()) return;
+    // The run being joined stays in registers: written back at each gap,
+    // not through memory at every step.
+    NodeRun cur = runs[0];
     std::size_t w = 0;
     for (std::size_t r = 1; r < runs.size(); ++r) {
-        if (runs[w].first + runs[w].count == runs[r].first)
-            runs[w].count += runs[r].count;
-        else
-            runs[++w] = runs[r];
+        const NodeRun next = runs[r];
+        if (cur.first + cur.count == next.first) {
+            cur.count += next.count;
+        } else {
+            runs[w++] = cur;
+            cur = next;
+        }
     }
-    if (!runs.empty()) runs.resize(w + 1);
+    runs[w++] = cur;
+    runs.resize(w);
 }
 
 // Moves the `n` highest nodes of `runs` into `cut` (lowest first).
