@@ -209,20 +209,30 @@ int rota_next_action(rota_engine* e, rota_action* out) {
         Action a;
         if (!e->sched->next_action(a)) return ROTA_DONE;
         static_assert(sizeof(rota_node_run) == sizeof(NodeRun));
+        const auto fill = [&](rota_action& to) {
+            to.type = static_cast<int>(a.type);
+            to.job = a.job;
+            to.time = a.time;
+            to.row = a.row;
+            to.nnodes = a.nodes;
+            to.nruns = static_cast<int32_t>(a.run_count);
+            to.runs = reinterpret_cast<const rota_node_run*>(e->sched->action_runs(a));
+            to.reason = e->sched->action_reason(a);
+            to.option = a.option;
+            to.delay = a.delay;
+            to.from_row = a.from_row;
+            to.run_cluster = e->sched->action_run_clusters(a);
+        };
+        // A caller built against this header gets every field written in
+        // place (the simulator pops one action per start, grow and shrink);
+        // an older, smaller struct gets the prefix it knows.
+        if (out->size >= sizeof(rota_action)) {
+            fill(*out);
+            return ROTA_OK;
+        }
         rota_action full{};
         full.size = sizeof(full);
-        full.type = static_cast<int>(a.type);
-        full.job = a.job;
-        full.time = a.time;
-        full.row = a.row;
-        full.nnodes = a.nodes;
-        full.nruns = static_cast<int32_t>(a.run_count);
-        full.runs = reinterpret_cast<const rota_node_run*>(e->sched->action_runs(a));
-        full.reason = e->sched->action_reason(a);
-        full.option = a.option;
-        full.delay = a.delay;
-        full.from_row = a.from_row;
-        full.run_cluster = e->sched->action_run_clusters(a);
+        fill(full);
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

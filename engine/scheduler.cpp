@@ -474,14 +474,18 @@ bool Scheduler::next_action(Action& out) {
     return true;
 }
 
-void Scheduler::emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::int32_t nodes) {
-    a.run_offset = static_cast<std::uint32_t>(run_arena_.size());
-    a.run_count = static_cast<std::uint32_t>(runs.size());
-    a.nodes = nodes;
+void Scheduler::emit_with_runs(const Action& a, const std::vector<NodeRun>& runs,
+                               std::int32_t nodes) {
+    // Completed in its place in the buffer: a copy of an action whose
+    // fields were just stored one by one stalls on each wide load, and
+    // resize emits one per grow and shrink.
+    Action& b = (buffer_pass_ ? pass_actions_ : actions_).emplace_back(a);
+    b.run_offset = static_cast<std::uint32_t>(run_arena_.size());
+    b.run_count = static_cast<std::uint32_t>(runs.size());
+    b.nodes = nodes;
     run_arena_.insert(run_arena_.end(), runs.begin(), runs.end());
     if (clustered())
         for (const NodeRun& r : runs) run_cluster_arena_.push_back(machine_.cluster_of(r.first));
-    emit(a);
 }
 
 void Scheduler::emit_job_runs(Action a, const Job& j, const std::vector<NodeRun>& runs) {

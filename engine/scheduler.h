@@ -375,7 +375,7 @@ class Scheduler {
     void release(Slot s);
     void forget(Slot s);
     void emit(Action a) { (buffer_pass_ ? pass_actions_ : actions_).push_back(a); }
-    void emit_with_runs(Action a, const std::vector<NodeRun>& runs, std::int32_t nodes);
+    void emit_with_runs(const Action& a, const std::vector<NodeRun>& runs, std::int32_t nodes);
     // The same for job j on the columns `runs` it holds, of which the
     // action names those it executes on (executing_runs, job.h).
     void emit_job_runs(Action a, const Job& j, const std::vector<NodeRun>& runs);
