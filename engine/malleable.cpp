@@ -308,12 +308,11 @@ bool Scheduler::mpl_reached() const {
 
 void Scheduler::malleable_phase() {
     // Queue order, taken before anything starts (starting edits the queue).
-    // A pass with no end and one job queued since the last looks only at
-    // that job: every other queued job went through its arrival step then.
-    // Only jobs that have not been through the arrival step arrive; with at
-    // most one entered since the last pass that is that one, and the walk
-    // over the queue's jobs is the distribution's alone.
+    // Only jobs that have not been through the arrival step arrive: with at
+    // most one queued since the last pass, only that one (every other went
+    // through it then), and the queue is walked for a distribution alone.
     const bool one_new = entered_known_ && entered_ <= 1;
+    const bool one_entered = one_new && entered_ == 1;
     waiting_.clear();
     if (freed_ > 0 || !one_new) {
         // The distribution reads each queued job's first two cache lines
@@ -327,17 +326,17 @@ void Scheduler::malleable_phase() {
         });
         if (freed_ > 0) distribute();
     }
+    freed_ = 0;
+    entered_ = 0;
+    entered_known_ = true;
     const auto arrive_new = [&](Slot s) {
         const Job& j = job(s);
         if (!j.waited && j.state == JobState::queued) arrive(s);
     };
     if (!one_new)
         for (Slot s : waiting_) arrive_new(s);
-    else if (entered_ == 1)
+    else if (one_entered)
         arrive_new(entered_last_);
-    freed_ = 0;
-    entered_ = 0;
-    entered_known_ = true;
     // The walk, which compacts the queue otherwise, does not run here:
     // without this the tombstones of every job ever started pile up and
     // each pass and each start walks them all.
