@@ -75,14 +75,19 @@ bool Scheduler::call_ok(Hook h, const HookOutcome& o, std::uint64_t ns) {
         Time length = cfg_.quarantine_time;
         for (std::int32_t k = 0; k < quarantines_[i] && length < cap; ++k) length *= 2;
         length = std::min(length, cap);
+        // A quarantine after the one call a quarantine's end allows says so:
+        // "after 50 consecutive failures" would read as 50 new calls.
+        const std::string why =
+            quarantines_[i] == 0
+                ? " quarantined after " + std::to_string(failing_[i]) + " consecutive failures"
+                : " quarantined again (" + std::to_string(quarantines_[i] + 1) +
+                      " quarantines in a row): its one call after the last failed too";
         ++quarantines_[i];
         quarantine_end_[i] = cfg_.quarantine_time > 0 ? now_ + length : kForever;
         st.quarantined = true;
         if (log_)
             log_(log_warning,
-                 std::string("policy hook ") + hook_name(h) + " quarantined after " +
-                     std::to_string(failing_[i]) + " consecutive failures (last: " + o.error +
-                     "); " +
+                 std::string("policy hook ") + hook_name(h) + why + " (last: " + o.error + "); " +
                      (quarantine_end_[i] == kForever
                           ? std::string("until the policies are reloaded")
                           : "for " + std::to_string((quarantine_end_[i] - now_) / kSecond) +
@@ -114,7 +119,9 @@ bool Scheduler::quarantined(Hook h) {
         quarantine_end_[i] = kNoTime;
         failing_[i] = cfg_.quarantine_after - 1;  // a failure quarantines it again
         counters_.hooks[i].quarantined = false;
-        if (log_) log_(log_info, std::string("policy hook ") + hook_name(h) + " is called again");
+        if (log_)
+            log_(log_info, std::string("policy hook ") + hook_name(h) +
+                               " is called again: its quarantine is over");
     }
     if (cfg_.pass_budget > 0 && pass_work_ >= cfg_.pass_budget) {
         ++counters_.hooks[i].skipped;

@@ -157,6 +157,19 @@ TEST_CASE("faults: hook failures are logged with the hook and the script's messa
     CHECK(static_cast<std::size_t>(failed) < lines.size());
     CHECK_THAT(lines[static_cast<std::size_t>(failed)],
                Catch::Contains("backfill_select quarantined after 50 consecutive failures"));
+    // After a quarantine the hook gets one call; its failure quarantines it
+    // again at once, and the message says so rather than counting 50 again.
+    const auto again = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+        return l.find("quarantined again") != std::string::npos;
+    });
+    REQUIRE(again != lines.end());
+    CHECK_THAT(*again, Catch::Contains("(2 quarantines in a row): its one call after the last "
+                                       "failed too (last: backfill_select:"));
+    CHECK_THAT(*std::prev(again),
+               Catch::Contains("backfill_select is called again: its quarantine is over"));
+    CHECK(std::none_of(std::next(again), lines.end(), [](const std::string& l) {
+        return l.find("consecutive failures") != std::string::npos;
+    }));
     CHECK(lines[0].find("backfill_select") != std::string::npos);
     CHECK(lines[0].find("err.lua:2") != std::string::npos);
     CHECK(lines[0].find("no candidates for you") != std::string::npos);
