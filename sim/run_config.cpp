@@ -57,6 +57,19 @@ T get(const toml::table& t, const char* key, const std::string& where, T dflt) {
     }
 }
 
+// An integer key whose meaningful range is narrower than its field's: the
+// message names the key and that range (not the field's, nor a later
+// check's key), e.g. a machine's processors.
+std::int64_t get_between(const toml::table& t, const char* key, const std::string& where,
+                         std::int64_t dflt, std::int64_t lo, std::int64_t hi,
+                         const char* note = "") {
+    const std::int64_t v = get<std::int64_t>(t, key, where, dflt);
+    if (v < lo || v > hi)
+        fail("key '" + where + "." + key + "' must be between " + std::to_string(lo) + " and " +
+             std::to_string(hi) + note + ", got " + std::to_string(v));
+    return v;
+}
+
 // Three increasing group boundaries, or none.
 std::vector<std::int32_t> get_bounds(const toml::table& t, const char* key) {
     const toml::node* n = t.get(key);
@@ -274,7 +287,8 @@ RunConfig load_run_config(const std::string& path) {
                 "key 'simulator.trace' is empty: name a trace, or leave the key out for the "
                 "generated workload");
         if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
-        rc.procs = get<std::int32_t>(t, "procs", "simulator", 0);
+        rc.procs = static_cast<std::int32_t>(
+            get_between(t, "procs", "simulator", 0, 0, kMaxMachineProcs, " (0: from the trace)"));
         if (const toml::node* p = t.get("policy")) {
             if (p->is_string()) {
                 rc.policies = {p->as_string()->get()};
@@ -395,11 +409,9 @@ RunConfig load_run_config(const std::string& path) {
             // from the standard model's own defaults (1,024 processors, 0.9).
             if (get<std::string>(wt, "model", "simulator.workload", "") == "standard")
                 g = GenerateOptions{};
-            g.jobs = get<std::int64_t>(wt, "jobs", "simulator.workload", g.jobs);
-            if (g.jobs < 0 || g.jobs > kMaxJobs)
-                fail("key 'simulator.workload.jobs' must be between 0 and 100000000, got " +
-                     std::to_string(g.jobs));
-            g.procs = get<std::int32_t>(wt, "procs", "simulator.workload", g.procs);
+            g.jobs = get_between(wt, "jobs", "simulator.workload", g.jobs, 0, kMaxJobs);
+            g.procs = static_cast<std::int32_t>(
+                get_between(wt, "procs", "simulator.workload", g.procs, 1, kMaxMachineProcs));
             g.load = get<double>(wt, "load", "simulator.workload", g.load);
             g.phi = get<double>(wt, "phi", "simulator.workload", g.phi);
             g.seed = get<std::uint64_t>(wt, "seed", "simulator.workload", g.seed);

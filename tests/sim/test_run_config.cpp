@@ -30,10 +30,11 @@ RunConfig load(const std::string& text) {
 TEST_CASE("an integer its field cannot hold is refused naming the key", "[config]") {
     // 2^32 + 64 would be 64 processors, -1 the seed 2^64 - 1.
     CHECK_THROWS_WITH(load("[simulator]\nprocs = 4294967360\n"),
-                      "key 'simulator.procs' must be between -2147483648 and 2147483647, got "
-                      "4294967360");
+                      "key 'simulator.procs' must be between 0 and 1000000 (0: from the "
+                      "trace), got 4294967360");
     CHECK_THROWS_WITH(load("[simulator.workload]\nprocs = 4294967360\n"),
-                      Catch::StartsWith("key 'simulator.workload.procs' must be between"));
+                      "key 'simulator.workload.procs' must be between 1 and 1000000, got "
+                      "4294967360");
     CHECK_THROWS_WITH(load("[simulator.workload]\nusers = 4294967299\n"),
                       Catch::StartsWith("key 'simulator.workload.users' must be between"));
     CHECK_THROWS_WITH(load("[simulator.workload]\nseed = -1\n"),
@@ -45,6 +46,17 @@ TEST_CASE("an integer its field cannot hold is refused naming the key", "[config
                       Catch::StartsWith("key 'simulator.min_batches' must be between"));
     CHECK_THROWS_WITH(load("[simulator]\nsize_groups = [1, 4294967298, 7]\n"),
                       Catch::Contains("got 4294967298"));
+    // Inside the field's range but not a machine's: the same message, naming
+    // the key given (not machine.procs, which the generated machine feeds).
+    CHECK_THROWS_WITH(load("[simulator]\nprocs = 2000000\n"),
+                      "key 'simulator.procs' must be between 0 and 1000000 (0: from the "
+                      "trace), got 2000000");
+    CHECK_THROWS_WITH(load("[simulator]\nprocs = -2\n"),
+                      Catch::StartsWith("key 'simulator.procs' must be between 0 and"));
+    CHECK_THROWS_WITH(load("[simulator.workload]\nprocs = 2000000\n"),
+                      "key 'simulator.workload.procs' must be between 1 and 1000000, got 2000000");
+    CHECK_THROWS_WITH(load("[simulator.workload]\nprocs = 0\n"),
+                      "key 'simulator.workload.procs' must be between 1 and 1000000, got 0");
     // In range, the value is the one given.
     const RunConfig rc = load("[simulator]\nprocs = 1000000\n[simulator.workload]\nseed = 7\n");
     CHECK(rc.procs == 1000000);
