@@ -181,23 +181,31 @@ int run(const TopArgs& a) {
     // Frames are drawn at whole microseconds, the engine's unit, within
     // its time axis.
     const auto max_s = static_cast<double>(kMaxSimSeconds);
-    check(a.step >= 1e-6 && a.step <= max_s,
-          fmt::format("--step must be a number of seconds from 0.000001 to {}", kMaxSimSeconds));
-    check(a.delay >= 0 && a.delay <= 3600, "--delay must be a number of seconds from 0 to 3600");
-    check(a.start >= 0 && a.start <= max_s,
-          fmt::format("--start must be a time in seconds from 0 to {}", kMaxSimSeconds));
-    check(a.frames >= 0, "--frames must be >= 0");
+    // Each message names the flag, what it takes and the value given, as
+    // rota simulate's flags do.
+    const auto need = [](bool ok, const char* flag, const std::string& want, auto value) {
+        check(ok, fmt::format("{}: must be {}, not {}", flag, want, value));
+    };
+    need(a.step >= 1e-6 && a.step <= max_s, "--step",
+         fmt::format("a number of seconds from 0.000001 to {}", kMaxSimSeconds), a.step);
+    need(a.delay >= 0 && a.delay <= 3600, "--delay", "a number of seconds from 0 to 3600", a.delay);
+    need(a.start >= 0 && a.start <= max_s, "--start",
+         fmt::format("a time in seconds from 0 to {}", kMaxSimSeconds), a.start);
+    need(a.frames >= 0, "--frames", "a whole number >= 0", a.frames);
     auto given = [&](const char* flag) { return a.command->count(flag) > 0; };
-    check(!given("--procs") || (a.procs >= 1 && a.procs <= kMaxMachineProcs),
-          fmt::format("--procs must be a number of processors from 1 to {}", kMaxMachineProcs));
-    check(!given("--jobs") || (a.jobs >= 1 && a.jobs <= kMaxJobs),
-          "--jobs must be a whole number from 1 to 100000000");
-    check(!given("--load") || (a.load > 0 && std::isfinite(a.load)),
-          "--load must be a positive number");
-    check(!given("--seed") || a.seed >= 0, "--seed must be >= 0");
-    check(!given("--width") || (a.width >= 40 && a.width <= 1024), "--width must be 40..1024");
-    check(!given("--once") || (a.once >= 0 && a.once <= max_s),
-          fmt::format("--once must be a time in seconds from 0 to {}", kMaxSimSeconds));
+    need(!given("--procs") || (a.procs >= 1 && a.procs <= kMaxMachineProcs), "--procs",
+         fmt::format("a number of processors from 1 to {}", kMaxMachineProcs), a.procs);
+    need(!given("--jobs") || (a.jobs >= 1 && a.jobs <= kMaxJobs), "--jobs",
+         fmt::format("a whole number from 1 to {}", kMaxJobs), a.jobs);
+    // The range rota simulate takes: a load of 1e-9 spreads 50 jobs over
+    // so long a span that the frames never reach them.
+    need(!given("--load") || (a.load >= kMinLoad && a.load <= kMaxLoad), "--load",
+         fmt::format("an offered load from {} to {}", kMinLoad, kMaxLoad), a.load);
+    need(!given("--seed") || a.seed >= 0, "--seed", "a whole number >= 0", a.seed);
+    need(!given("--width") || (a.width >= 40 && a.width <= 1024), "--width",
+         "a number of columns from 40 to 1024", a.width);
+    need(!given("--once") || (a.once >= 0 && a.once <= max_s), "--once",
+         fmt::format("a time in seconds from 0 to {}", kMaxSimSeconds), a.once);
     check(a.config.empty() || a.config_flag.empty(),
           "give the configuration once: as an argument or with --config");
     const bool once = given("--once");
@@ -261,7 +269,8 @@ int run(const TopArgs& a) {
     auto width_now = [&] {
         std::int32_t cols = 80, rows = 0;
         term.size(cols, rows);
-        return a.width > 0 ? a.width : clamp_width(once || !term.out_tty() ? 80 : cols);
+        return a.width > 0 ? static_cast<std::int32_t>(a.width)
+                           : clamp_width(once || !term.out_tty() ? 80 : cols);
     };
 
     const std::vector<std::int32_t> classes =

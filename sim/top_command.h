@@ -26,7 +26,7 @@ struct TopArgs {
     std::int64_t frames = 0;  // 0: until the simulation ends
     bool hold = false;
     double once = -1;        // print one frame at this time, plain text
-    std::int32_t width = 0;  // 0: the terminal's, else 80
+    std::int64_t width = 0;  // 0: the terminal's, else 80 (wide, so a huge value is named)
 };
 
 // Registers `top` on the tool's command line.
