@@ -7,18 +7,20 @@
 #include <limits>
 #include <stdexcept>
 
+#include "swf.h"  // kMaxMachineProcs
+
 namespace rota::sim {
 
 namespace {
 
-std::int64_t positive(const std::string& part, const std::string& what) {
+std::int64_t positive(const std::string& part, const std::string& what, std::int64_t max) {
     std::int64_t v = 0;
     auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (ec != std::errc() || ptr != part.data() + part.size() || part.empty())
         throw std::invalid_argument("clusters: " + what + " '" + part + "' is not a number");
-    if (v < 1 || v > std::numeric_limits<std::int32_t>::max())
-        throw std::invalid_argument("clusters: " + what + " '" + part +
-                                    "' must be a positive 32-bit integer");
+    if (v < 1 || v > max)
+        throw std::invalid_argument("clusters: " + what + " must be between 1 and " +
+                                    std::to_string(max) + ", not " + part);
     return v;
 }
 
@@ -40,12 +42,10 @@ std::vector<ClusterSpec> parse_clusters(const std::string& text) {
         const auto x = part.find_first_of("xX");
         std::int64_t count = 1, nodes = 0;
         if (x == std::string::npos) {
-            nodes = positive(part, "nodes");
+            nodes = positive(part, "nodes", kMaxMachineProcs);
         } else {
-            count = positive(part.substr(0, x), "cluster count");
-            nodes = positive(part.substr(x + 1), "nodes");
-            if (count > 4096)
-                throw std::invalid_argument("clusters: more than 4096 in '" + part + "'");
+            count = positive(part.substr(0, x), "a cluster count", 4096);
+            nodes = positive(part.substr(x + 1), "nodes", kMaxMachineProcs);
         }
         for (std::int64_t i = 0; i < count; ++i)
             out.push_back({"", static_cast<std::int32_t>(nodes)});
@@ -60,8 +60,12 @@ std::vector<ClusterSpec> parse_clusters(const std::string& text) {
     flush();
     if (out.empty())
         throw std::invalid_argument("clusters: none given (expected e.g. 5x20 or 20,20,16)");
-    if (total_nodes(out) > std::numeric_limits<std::int32_t>::max())
-        throw std::invalid_argument("clusters: more than 2^31 nodes in all");
+    // The engine's largest machine: said here, in the clusters' terms, not
+    // later as the machine's size.
+    if (total_nodes(out) > kMaxMachineProcs)
+        throw std::invalid_argument("clusters: " + std::to_string(total_nodes(out)) +
+                                    " nodes in all; a machine has at most " +
+                                    std::to_string(kMaxMachineProcs));
     return out;
 }
 

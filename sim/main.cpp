@@ -1705,8 +1705,12 @@ int run(int argc, char** argv) {
             if (clusters_flag == "none") {
                 rc.clusters.clear();
                 rc.one_machine = true;
-            } else if (!clusters_flag.empty()) {
-                rc.clusters = parse_clusters(clusters_flag);
+            } else if (sim->count("--clusters") > 0) {
+                try {
+                    rc.clusters = parse_clusters(clusters_flag);
+                } catch (const std::invalid_argument& e) {
+                    throw std::invalid_argument(std::string("--") + e.what());
+                }
             }
             if (!size_groups.empty()) check_group_bounds(size_groups, "--size-groups");
             if (!width_groups.empty()) check_group_bounds(width_groups, "--width-groups");

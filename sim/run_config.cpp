@@ -566,6 +566,10 @@ RunConfig load_run_config(const std::string& path) {
         if (toml::node* c = m->as_table()->get("clusters")) {
             if (!c->is_array())
                 fail("key 'machine.clusters' must be an array of tables ([[machine.clusters]])");
+            if (c->as_array()->empty())
+                fail(
+                    "key 'machine.clusters' lists no cluster: give each as a [[machine.clusters]] "
+                    "table, or leave the key out for one machine");
             std::size_t i = 0;
             for (const auto& e : *c->as_array()) {
                 const std::string where = "machine.clusters[" + std::to_string(i++) + "]";
@@ -574,12 +578,14 @@ RunConfig load_run_config(const std::string& path) {
                 only(ct, where, {"name", "nodes"});
                 ClusterSpec spec;
                 spec.name = get<std::string>(ct, "name", where, "");
-                const std::int64_t nodes = get<std::int64_t>(ct, "nodes", where, 0);
-                if (nodes < 1 || nodes > std::numeric_limits<std::int32_t>::max())
-                    fail("key '" + where + ".nodes' must be a positive integer");
-                spec.nodes = static_cast<std::int32_t>(nodes);
+                if (!ct.get("nodes")) fail("key '" + where + ".nodes' is missing");
+                spec.nodes = static_cast<std::int32_t>(
+                    get_between(ct, "nodes", where, 0, 1, kMaxMachineProcs));
                 rc.clusters.push_back(std::move(spec));
             }
+            if (total_nodes(rc.clusters) > kMaxMachineProcs)
+                fail("key 'machine.clusters' has " + std::to_string(total_nodes(rc.clusters)) +
+                     " nodes in all; a machine has at most " + std::to_string(kMaxMachineProcs));
             m->as_table()->erase("clusters");
         }
     }

@@ -317,8 +317,9 @@ TEST_CASE("SWF components: a malformed field names file, line and field", "[swf]
     CHECK_THROWS_WITH(
         load_trace(with("word.swf", "; Components: yes\n", rec + "\n"), LoadOptions{}),
         Catch::Contains(":1: Components: expected 'widths'"));
-    CHECK_THROWS_WITH(load_trace(with("cl.swf", "; Clusters: 20 0\n", rec + "\n"), LoadOptions{}),
-                      Catch::Contains(":1: Clusters: clusters: nodes '0' must be a positive"));
+    CHECK_THROWS_WITH(
+        load_trace(with("cl.swf", "; Clusters: 20 0\n", rec + "\n"), LoadOptions{}),
+        Catch::Contains(":1: Clusters: clusters: nodes must be between 1 and 1000000, not 0"));
     // Without the header line a 19th field is ignored, as before.
     const Trace t =
         load_trace(with("plain.swf", "; MaxProcs: 40\n", rec + " 5+x\n"), LoadOptions{});
@@ -344,5 +345,16 @@ TEST_CASE("clusters parse as 5x20, lists and their mixes", "[clusters]") {
     CHECK_THROWS_WITH(parse_clusters(",8"), Catch::Contains("an empty item"));
     CHECK_THROWS_WITH(parse_clusters("8, "), Catch::Contains("an empty item"));
     CHECK(parse_clusters("20, 16").size() == 2);
-    CHECK_THROWS_WITH(parse_clusters("0x20"), Catch::Contains("positive"));
+    // A machine's limits, said in the clusters' terms with the value given
+    // (not later as the machine's size, nor as a 32-bit field's range).
+    CHECK_THROWS_WITH(parse_clusters("2x2000000"),
+                      "clusters: nodes must be between 1 and 1000000, not 2000000");
+    CHECK_THROWS_WITH(parse_clusters("5x4294967296"),
+                      "clusters: nodes must be between 1 and 1000000, not 4294967296");
+    CHECK_THROWS_WITH(parse_clusters("5000x2"),
+                      "clusters: a cluster count must be between 1 and 4096, not 5000");
+    CHECK_THROWS_WITH(parse_clusters("2x600000"),
+                      "clusters: 1200000 nodes in all; a machine has at most 1000000");
+    CHECK(parse_clusters("4096x244").size() == 4096);
+    CHECK_THROWS_WITH(parse_clusters("0x20"), Catch::Contains("must be between 1 and 4096, not 0"));
 }

@@ -57,6 +57,18 @@ TEST_CASE("an integer its field cannot hold is refused naming the key", "[config
                       "key 'simulator.workload.procs' must be between 1 and 1000000, got 2000000");
     CHECK_THROWS_WITH(load("[simulator.workload]\nprocs = 0\n"),
                       "key 'simulator.workload.procs' must be between 1 and 1000000, got 0");
+    CHECK_THROWS_WITH(load("[[machine.clusters]]\nnodes = 2000000\n"),
+                      "key 'machine.clusters[0].nodes' must be between 1 and 1000000, got 2000000");
+    CHECK_THROWS_WITH(load("[[machine.clusters]]\nnodes = 4294967296\n"),
+                      Catch::EndsWith("must be between 1 and 1000000, got 4294967296"));
+    CHECK_THROWS_WITH(load("[[machine.clusters]]\nnodes = 600000\n[[machine.clusters]]\nnodes = "
+                           "600000\n"),
+                      "key 'machine.clusters' has 1200000 nodes in all; a machine has at most "
+                      "1000000");
+    CHECK_THROWS_WITH(load("[machine]\nclusters = []\n"),
+                      Catch::StartsWith("key 'machine.clusters' lists no cluster"));
+    CHECK_THROWS_WITH(load("[[machine.clusters]]\nname = \"a\"\n"),
+                      "key 'machine.clusters[0].nodes' is missing");
     // In range, the value is the one given.
     const RunConfig rc = load("[simulator]\nprocs = 1000000\n[simulator.workload]\nseed = 7\n");
     CHECK(rc.procs == 1000000);
