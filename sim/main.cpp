@@ -1247,7 +1247,7 @@ int run(int argc, char** argv) {
     sim->add_option("--migration-q", migration_q,
                     "gang: most tasks migrated per slice, -1 for no limit "
                     "[simulator.migration_q]")
-        ->check(int_at_least(-1))
+        ->check(int_in(-1, 1'000'000'000, "-1 (unlimited) or a count from 0 to 1000000000"))
         ->default_str("-1");
     sim->add_option("--packing", packing,
                     "gang: a job's columns in a row, first_fit or buddy (seed 003 §3) "

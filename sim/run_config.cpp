@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -102,59 +103,85 @@ void check_group_bounds(const std::vector<std::int32_t>& v, const std::string& w
             "integers (seed 001's sizes: 1,3,7)");
 }
 
+namespace {
+
+// A value the simulator's settings cannot take. They come from the file or
+// from a flag, merged before this check, so the message names both: the key
+// simulator.K and its flag --k (the same words, dashes for underscores).
+[[noreturn]] void refuse(const std::string& key, const std::string& want, const std::string& got) {
+    std::string flag = key.rfind("workload.", 0) == 0 ? key.substr(9) : key;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    fail("key 'simulator." + key + "' (--" + flag + ") must be " + want + ", not " + got);
+}
+
+std::string text(double v) {
+    return fmt::format("{}", v);
+}
+
+}  // namespace
+
 void check_statistics(const RunConfig& rc) {
+    const auto num = [](auto v) { return fmt::format("{}", v); };
+    const auto quoted = [](const std::string& v) { return "\"" + v + "\""; };
     if (rc.stop_rel_error < 0 || !(rc.stop_rel_error < 1))
-        fail("the stopping rule's relative error must be in [0, 1), not " +
-             std::to_string(rc.stop_rel_error));
-    if (rc.warmup < 0) fail("the warm-up must be >= 0 jobs");
-    if (rc.batch_jobs < 1) fail("the batch size must be >= 1 job");
-    if (rc.min_batches < 2) fail("at least 2 batches are needed (min_batches)");
+        refuse("stop_rel_error", "a relative error in [0, 1) (0: a fixed number of batches)",
+               text(rc.stop_rel_error));
+    if (rc.warmup < 0) refuse("warmup", "a number of jobs >= 0", num(rc.warmup));
+    if (rc.batch_jobs < 1) refuse("batch_jobs", "a number of jobs >= 1", num(rc.batch_jobs));
+    if (rc.min_batches < 2) refuse("min_batches", "at least 2 batches", num(rc.min_batches));
     if (!(rc.confidence > 0 && rc.confidence < 1))
-        fail("the confidence must be in (0, 1), e.g. 0.95");
+        refuse("confidence", "a probability in (0, 1), e.g. 0.95", text(rc.confidence));
     if (rc.stop_on != "groups" && rc.stop_on != "stream")
-        fail("stop_on must be \"groups\" or \"stream\", not \"" + rc.stop_on + "\"");
-    if (rc.procs < 0 || rc.procs > 1'000'000)
-        fail("procs must be 1..1000000 (0: from the trace), not " + std::to_string(rc.procs));
-    if (rc.max_jumps < 0) fail("max_jumps must be >= 0, not " + std::to_string(rc.max_jumps));
-    if (rc.interactive_procs < 0 || rc.interactive_time < 0)
-        fail("interactive_procs and interactive_time must not be negative");
+        refuse("stop_on", "\"groups\" or \"stream\"", quoted(rc.stop_on));
+    if (rc.procs < 0 || rc.procs > kMaxMachineProcs)
+        refuse("procs", "a number of processors from 1 to 1000000 (0: from the trace)",
+               num(rc.procs));
+    if (rc.max_jumps < 0) refuse("max_jumps", "a count >= 0", num(rc.max_jumps));
+    if (rc.interactive_procs < 0)
+        refuse("interactive_procs", "a number of processors >= 0", num(rc.interactive_procs));
+    if (rc.interactive_time < 0)
+        refuse("interactive_time", "a number of seconds >= 0", num(rc.interactive_time));
     if (!(rc.min_pct > 0 && rc.min_pct <= 100))
-        fail("min_pct must be a percentage in (0, 100], not " + std::to_string(rc.min_pct));
-    if (rc.mpl_limit < 0) fail("mpl_limit must be >= 0 (0: no limit)");
+        refuse("min_pct", "a percentage in (0, 100]", text(rc.min_pct));
+    // The engine's own ranges (malleable.*, gang.migration_q), said here in
+    // the terms the user wrote rather than by the engine's keys.
+    if (rc.mpl_limit < 0 || rc.mpl_limit > 1'000'000'000)
+        refuse("mpl_limit", "0 (no limit) or a count up to 1000000000", num(rc.mpl_limit));
     if (rc.exec_model != "linear" && rc.exec_model != "parabolic")
-        fail("exec_model must be \"linear\" or \"parabolic\", not \"" + rc.exec_model + "\"");
-    if (!(rc.adapt_latency >= 0) || !(rc.adapt_per_byte >= 0))
-        fail("adapt_latency and adapt_per_byte must be >= 0");
-    if (rc.mpl < 1 || rc.mpl > 32) fail("mpl must be 1..32, not " + std::to_string(rc.mpl));
-    if (rc.migration_q < -1)
-        fail("migration_q must be -1 (unlimited) or >= 0, not " + std::to_string(rc.migration_q));
+        refuse("exec_model", "\"linear\" or \"parabolic\"", quoted(rc.exec_model));
+    if (!(rc.adapt_latency >= 0 && rc.adapt_latency <= 1e9))
+        refuse("adapt_latency", "a number of seconds from 0 to 1e9", text(rc.adapt_latency));
+    if (!(rc.adapt_per_byte >= 0 && rc.adapt_per_byte <= 1e3))
+        refuse("adapt_per_byte", "a number of seconds per byte from 0 to 1000",
+               text(rc.adapt_per_byte));
+    if (rc.mpl < 1 || rc.mpl > 32) refuse("mpl", "a number of rows from 1 to 32", num(rc.mpl));
+    if (rc.migration_q < -1 || rc.migration_q > 1'000'000'000)
+        refuse("migration_q", "-1 (unlimited) or a count from 0 to 1000000000",
+               num(rc.migration_q));
     if (rc.packing != "first_fit" && rc.packing != "buddy")
-        fail("packing must be \"first_fit\" or \"buddy\", not \"" + rc.packing + "\"");
-    if (rc.workload.jobs < 1) fail("the workload needs at least 1 job");
+        refuse("packing", "\"first_fit\" or \"buddy\"", quoted(rc.packing));
+    if (rc.workload.jobs < 1 || rc.workload.jobs > kMaxJobs)
+        refuse("workload.jobs", "a number of jobs from 1 to 100000000", num(rc.workload.jobs));
     const bool fitted_rates = rc.workload.model == WorkloadModel::weissman ||
                               rc.workload.model == WorkloadModel::weissman_apps;
     if (!((rc.workload.load >= kMinLoad && rc.workload.load <= kMaxLoad) ||
           (fitted_rates && rc.workload.load == 0)))
-        fail(std::string("the offered load must be in [0.001, 1000]") +
-             (fitted_rates ? ", or 0 for the model's own arrival rate" : "") + ", not " +
-             fmt::format("{}", rc.workload.load));
+        refuse("workload.load",
+               std::string("an offered load in [0.001, 1000]") +
+                   (fitted_rates ? ", or 0 for the model's own arrival rate" : ""),
+               text(rc.workload.load));
     // Numbers that become times or fractions: NaN and infinities would
     // reach float-to-integer conversions.
     if (!(rc.cs_overhead >= 0 && rc.cs_overhead < 1))
-        fail(
-            "the context-switch overhead (cs_overhead) must be in [0, 1), a fraction of the "
-            "slice, not " +
-            fmt::format("{}", rc.cs_overhead));
+        refuse("cs_overhead", "a fraction of the slice in [0, 1)", text(rc.cs_overhead));
     if (!std::isfinite(rc.matrix_at) || rc.matrix_at > 1e12)
-        fail("matrix_at must be a finite time in seconds up to 1e12, not " +
-             fmt::format("{}", rc.matrix_at));
+        refuse("matrix_at", "a finite time in seconds up to 1e12", text(rc.matrix_at));
     // The engine counts microseconds: a slice that truncates to none is no slice.
     if (!(rc.slice <= 1e9 && static_cast<std::int64_t>(rc.slice * 1e6) >= 1))
-        fail("slice must be a number of seconds from one microsecond (0.000001) to 1e9, not " +
-             fmt::format("{}", rc.slice));
+        refuse("slice", "a number of seconds from one microsecond (0.000001) to 1e9",
+               text(rc.slice));
     if (!(rc.migration_cost >= 0 && rc.migration_cost <= 1e9))
-        fail("migration_cost must be a number of seconds from 0 to 1e9, not " +
-             fmt::format("{}", rc.migration_cost));
+        refuse("migration_cost", "a number of seconds from 0 to 1e9", text(rc.migration_cost));
 }
 
 const std::vector<std::string>& policy_names() {

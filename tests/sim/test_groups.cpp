@@ -383,7 +383,8 @@ TEST_CASE("clusters in the configuration reach the engine's table", "[config][cl
     std::ofstream(p) << "[simulator]\nsize_groups = [3, 1, 7]\n";
     CHECK_THROWS_WITH(load_run_config(p), Catch::Contains("three increasing"));
     std::ofstream(p) << "[simulator]\nstop_on = \"jobs\"\n";
-    CHECK_THROWS_WITH(load_run_config(p), Catch::Contains("stop_on must be"));
+    CHECK_THROWS_WITH(load_run_config(p),
+                      Catch::Contains("key 'simulator.stop_on' (--stop-on) must be"));
     std::ofstream(p) << "[simulator.workload]\nmodel = \"ngubiri\"\npartition = \"phased\"\n"
                         "thres = 14\njobs = 500\n";
     rc = load_run_config(p);

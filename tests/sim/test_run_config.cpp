@@ -27,6 +27,41 @@ RunConfig load(const std::string& text) {
 
 }  // namespace
 
+TEST_CASE("a simulator setting out of range names its key and flag with the value", "[config]") {
+    // The checks run on the settings merged from the file and the flags, so
+    // the message names both spellings, the range and the value given.
+    CHECK_THROWS_WITH(load("[simulator]\nwarmup = -5\n"),
+                      "key 'simulator.warmup' (--warmup) must be a number of jobs >= 0, not -5");
+    CHECK_THROWS_WITH(load("[simulator]\nconfidence = 1.5\n"),
+                      "key 'simulator.confidence' (--confidence) must be a probability in (0, "
+                      "1), e.g. 0.95, not 1.5");
+    CHECK_THROWS_WITH(load("[simulator]\ninteractive_time = -1\n"),
+                      Catch::StartsWith("key 'simulator.interactive_time' (--interactive-time)"));
+    CHECK_THROWS_WITH(load("[simulator]\nadapt_per_byte = nan\n"),
+                      "key 'simulator.adapt_per_byte' (--adapt-per-byte) must be a number of "
+                      "seconds per byte from 0 to 1000, not nan");
+    // The engine's ranges, said by the simulator's key (they were reported
+    // as gang.migration_q and malleable.adapt_latency, without the value).
+    CHECK_THROWS_WITH(load("[simulator]\nmigration_q = 9999999999\n"),
+                      "key 'simulator.migration_q' (--migration-q) must be -1 (unlimited) or a "
+                      "count from 0 to 1000000000, not 9999999999");
+    CHECK_THROWS_WITH(load("[simulator]\nadapt_latency = 1e20\n"),
+                      "key 'simulator.adapt_latency' (--adapt-latency) must be a number of "
+                      "seconds from 0 to 1e9, not 1e+20");
+    CHECK_THROWS_WITH(load("[simulator]\nmpl_limit = 2000000000\n"),
+                      Catch::StartsWith("key 'simulator.mpl_limit' (--mpl-limit) must be 0"));
+    // The workload's keys are checked once the flags are merged.
+    CHECK_THROWS_WITH(check_statistics(load("[simulator.workload]\nload = 0\n")),
+                      Catch::StartsWith("key 'simulator.workload.load' (--load) must be an "
+                                        "offered load in [0.001, 1000], not 0"));
+    CHECK_THROWS_WITH(check_statistics(load("[simulator.workload]\njobs = 0\n")),
+                      "key 'simulator.workload.jobs' (--jobs) must be a number of jobs from 1 "
+                      "to 100000000, not 0");
+    CHECK_THROWS_WITH(load("[simulator]\npacking = \"best\"\n"),
+                      "key 'simulator.packing' (--packing) must be \"first_fit\" or "
+                      "\"buddy\", not \"best\"");
+}
+
 TEST_CASE("an integer its field cannot hold is refused naming the key", "[config]") {
     // 2^32 + 64 would be 64 processors, -1 the seed 2^64 - 1.
     CHECK_THROWS_WITH(load("[simulator]\nprocs = 4294967360\n"),
