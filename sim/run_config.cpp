@@ -401,8 +401,15 @@ RunConfig load_run_config(const std::string& path) {
         rc.confidence = get<double>(t, "confidence", "simulator", rc.confidence);
         rc.stop_on = get<std::string>(t, "stop_on", "simulator", rc.stop_on);
         check_statistics(rc);
-        if (rc.queue_length < 0) fail("key 'simulator.queue_length' must be >= 0");
-        if (rc.arrival_rate < 0) fail("key 'simulator.arrival_rate' must be >= 0");
+        // NaN and infinity pass a sign test, and would be reported later as
+        // another setting's error (the calibration's target).
+        if (!(rc.queue_length >= 0 && std::isfinite(rc.queue_length)))
+            refuse("queue_length", "a finite number >= 0 (0: the workload's own arrivals)",
+                   fmt::format("{}", rc.queue_length));
+        if (!(rc.arrival_rate >= 0 && std::isfinite(rc.arrival_rate)))
+            refuse("arrival_rate",
+                   "a finite number of jobs per second >= 0 (0: the workload's own arrivals)",
+                   fmt::format("{}", rc.arrival_rate));
         if (const toml::node* w = t.get("workload")) {
             if (!w->is_table()) fail("key 'simulator.workload' must be a table");
             const toml::table& wt = *w->as_table();

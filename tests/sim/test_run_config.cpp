@@ -40,6 +40,15 @@ TEST_CASE("a simulator setting out of range names its key and flag with the valu
     CHECK_THROWS_WITH(load("[simulator]\nadapt_per_byte = nan\n"),
                       "key 'simulator.adapt_per_byte' (--adapt-per-byte) must be a number of "
                       "seconds per byte from 0 to 1000, not nan");
+    // NaN and infinity are refused by their own key, not later as the
+    // calibration's target or an internal function's argument.
+    CHECK_THROWS_WITH(load("[simulator]\narrival_rate = nan\n"),
+                      Catch::StartsWith("key 'simulator.arrival_rate' (--arrival-rate) must be a "
+                                        "finite number of jobs per second >= 0"));
+    CHECK_THROWS_WITH(load("[simulator]\narrival_rate = inf\n"), Catch::EndsWith("not inf"));
+    CHECK_THROWS_WITH(load("[simulator]\nqueue_length = nan\n"),
+                      "key 'simulator.queue_length' (--queue-length) must be a finite number >= "
+                      "0 (0: the workload's own arrivals), not nan");
     // The engine's ranges, said by the simulator's key (they were reported
     // as gang.migration_q and malleable.adapt_latency, without the value).
     CHECK_THROWS_WITH(load("[simulator]\nmigration_q = 9999999999\n"),
