@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "gzip_lines.h"
+#include "simulation.h"  // kMaxSimSeconds
 
 namespace rota::sim {
 
@@ -373,6 +374,12 @@ struct SwfReader::Impl {
             }
             return static_cast<std::int32_t>(v);
         };
+        // Times past the simulator's time axis cannot be converted to the
+        // engine's microseconds: said here, where the line is known.
+        for (const int idx : {1, 2, 3, 8, 17})
+            if (ints[idx] > kMaxSimSeconds)
+                bad(idx + 1, "past the time axis: " + std::to_string(ints[idx]) + " s (at most " +
+                                 std::to_string(kMaxSimSeconds) + " s)");
         r.id = ints[0];
         r.submit = ints[1];
         r.wait = ints[2];
@@ -488,6 +495,8 @@ const char* skip_reason_name(SkipReason r) {
             return "procs_not_positive";
         case SkipReason::cpu_or_memory_unused:
             return "cpu_or_memory_unused";
+        case SkipReason::submit_negative:
+            return "submit_negative";
     }
     return "?";
 }
@@ -513,6 +522,9 @@ std::optional<TraceJob> skip(const SwfRecord& r, SkipReason why, MappingStats& s
 std::optional<TraceJob> map_default(const SwfRecord& r, MappingStats& st) {
     ++st.records;
     if (r.run_time <= 0) return skip(r, SkipReason::runtime_not_positive, st);
+    // -1 is SWF's "unknown": a job with no submit time has no place in the
+    // simulated time (pyss's mapping substitutes one instead).
+    if (r.submit < 0) return skip(r, SkipReason::submit_negative, st);
     std::int32_t procs = r.alloc_procs > 0 ? r.alloc_procs : r.req_procs;
     if (procs <= 0) return skip(r, SkipReason::procs_not_positive, st);
     TraceJob j{r.id, r.submit, r.run_time, r.req_time, procs, r.user};

@@ -163,6 +163,7 @@ enum class SkipReason {
     // LoadOptions::positive_use: field 6 (average CPU time) or field 7
     // (used memory) not positive (seed 002 §4.1's NAS filter).
     cpu_or_memory_unused,
+    submit_negative,  // field 2 below 0 (-1: unknown)
 };
 const char* skip_reason_name(SkipReason);  // "runtime_not_positive", ...
 

@@ -266,6 +266,18 @@ TEST_CASE("SWF reader reports malformed lines with file, line and field", "[swf]
         CHECK_THROWS_WITH(read_all(f.path),
                           Catch::Contains(":1: field 5 (allocated processors): out of range"));
     }
+    SECTION("a time past the simulator's time axis") {
+        // It fits 64 bits but not the engine's microseconds: the line says so,
+        // not the simulation later by job number.
+        TempFile f{temp_path("axis.swf")};
+        std::ofstream(f.path) << "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                              << "2 5 0 10 1 -1 -1 1 2305843009214 -1 1 1 1 -1 -1 -1 -1 -1\n";
+        CHECK_THROWS_WITH(read_all(f.path), f.path +
+                                                ":2: field 9 (requested time): past the time axis: "
+                                                "2305843009214 s (at most 2305843009213 s)");
+        std::ofstream(f.path) << "1 99999999999999 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+        CHECK_THROWS_WITH(read_all(f.path), Catch::Contains(":1: field 2 (submit time): past"));
+    }
 }
 
 TEST_CASE("SWF reader: missing and truncated files give clear errors", "[swf]") {
@@ -400,6 +412,14 @@ TEST_CASE("default mapping", "[swf][mapping]") {
         for (int i = 0; i < 30; ++i) map_default(rec(100 + i, 0, 0, 1, 1, 1), st);
         CHECK(st.skipped_ids_sample.size() == 20);
         CHECK(st.skipped_ids_sample.back() == 114);
+    }
+    SECTION("a job without a submit time is skipped and counted") {
+        CHECK_FALSE(map_default(rec(20, -1, 30, 4, 4, 60), st));
+        CHECK_FALSE(map_default(rec(21, -10, 30, 4, 4, 60), st));
+        CHECK_FALSE(map_default(rec(22, -10, 0, 4, 4, 60), st));  // first reason wins
+        CHECK(map_default(rec(23, 0, 30, 4, 4, 60), st));
+        CHECK(st.skipped == std::map<std::string, std::int64_t>{{"submit_negative", 2},
+                                                                {"runtime_not_positive", 1}});
     }
     CHECK(skip_reason_name(SkipReason::procs_not_positive) == std::string("procs_not_positive"));
 }
