@@ -16,6 +16,7 @@
 
 #include "classes.h"
 #include "malleable.h"
+#include "simulation.h"  // kMaxSimSeconds
 
 namespace rota::sim {
 
@@ -180,6 +181,10 @@ void check_statistics(const RunConfig& rc) {
     if (!(rc.slice <= 1e9 && static_cast<std::int64_t>(rc.slice * 1e6) >= 1))
         refuse("slice", "a number of seconds from one microsecond (0.000001) to 1e9",
                text(rc.slice));
+    if (rc.cycle < 0 || rc.cycle > kMaxSimSeconds)
+        refuse("cycle",
+               fmt::format("a number of seconds from 0 to {} (0: no cycle)", kMaxSimSeconds),
+               num(rc.cycle));
     if (!(rc.migration_cost >= 0 && rc.migration_cost <= 1e9))
         refuse("migration_cost", "a number of seconds from 0 to 1e9", text(rc.migration_cost));
 }
@@ -382,7 +387,6 @@ RunConfig load_run_config(const std::string& path) {
         rc.positive_use = get<bool>(t, "positive_use", "simulator", rc.positive_use);
         rc.dependencies = get<std::string>(t, "dependencies", "simulator", rc.dependencies);
         rc.cycle = get<std::int64_t>(t, "cycle", "simulator", rc.cycle);
-        if (rc.cycle < 0) fail("key 'simulator.cycle' must be >= 0 (seconds; 0: no cycle)");
         try {
             parse_dependency_mode(rc.dependencies);
         } catch (const std::invalid_argument& e) {

@@ -49,6 +49,11 @@ TEST_CASE("a simulator setting out of range names its key and flag with the valu
     CHECK_THROWS_WITH(load("[simulator]\nqueue_length = nan\n"),
                       "key 'simulator.queue_length' (--queue-length) must be a finite number >= "
                       "0 (0: the workload's own arrivals), not nan");
+    CHECK_THROWS_WITH(check_statistics(load("[simulator]\ncycle = 99999999999999\n")),
+                      "key 'simulator.cycle' (--cycle) must be a number of seconds from 0 to "
+                      "2305843009213 (0: no cycle), not 99999999999999");
+    CHECK_THROWS_WITH(load("[simulator]\ncycle = -1\n"),
+                      Catch::StartsWith("key 'simulator.cycle' (--cycle) must be"));
     // The engine's ranges, said by the simulator's key (they were reported
     // as gang.migration_q and malleable.adapt_latency, without the value).
     CHECK_THROWS_WITH(load("[simulator]\nmigration_q = 9999999999\n"),
