@@ -359,6 +359,11 @@ void refuse_unread_flags(const RunConfig& rc, const std::function<bool(const cha
     if (rc.memory == "none")
         for (const char* f : {"--memory-units", "--memory-capacity"})
             refuse(f, "is read only with a memory pool (--memory requested, used or auto)");
+    // The generated workload has no SWF fields to read these from.
+    if (rc.trace.empty())
+        for (const char* f : {"--memory", "--memory-units", "--memory-capacity", "--positive-use",
+                              "--dependencies"})
+            refuse(f, "reads the trace's fields; the generated workload has none (give --trace)");
     if (rc.stop_rel_error <= 0)
         refuse("--stop-on", "is read only by the stopping rule (--stop-rel-error)");
     const bool gang = any([](const std::string& p) { return is_gang_preset(p); });

@@ -181,6 +181,18 @@ void check_statistics(const RunConfig& rc) {
     if (!(rc.slice <= 1e9 && static_cast<std::int64_t>(rc.slice * 1e6) >= 1))
         refuse("slice", "a number of seconds from one microsecond (0.000001) to 1e9",
                text(rc.slice));
+    // Read only with a trace, but checked always: a typo must not wait for
+    // the day a trace is given.
+    try {
+        parse_memory_source(rc.memory);
+    } catch (const std::invalid_argument&) {
+        refuse("memory", "none, requested, used or auto", quoted(rc.memory));
+    }
+    try {
+        parse_memory_units(rc.memory_units);
+    } catch (const std::invalid_argument&) {
+        refuse("memory_units", "kb-per-processor or bytes-per-job", quoted(rc.memory_units));
+    }
     if (rc.cycle < 0 || rc.cycle > kMaxSimSeconds)
         refuse("cycle",
                fmt::format("a number of seconds from 0 to {} (0: no cycle)", kMaxSimSeconds),
