@@ -81,7 +81,9 @@ void parse_machine(const toml::table& m, SchedulerConfig& s) {
                 if (other.name == pc.name)
                     fail("key '" + where + "name': pool '" + pc.name + "' is given twice");
             pc.capacity = get_int(t, "capacity", where, 0);
-            if (pc.capacity <= 0) fail("key '" + where + "capacity' must be positive");
+            if (pc.capacity <= 0)
+                fail("key '" + where + "capacity' must be a positive integer, got " +
+                     std::to_string(pc.capacity));
             s.pools.push_back(pc);
         }
     }
@@ -107,14 +109,15 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
     only_keys(t, "policy", keys);
     const std::int64_t after = get_int(t, "quarantine_after", "policy.", 50);
     if (after < 0 || after > 1'000'000'000)
-        fail("key 'policy.quarantine_after' must be 0 (never) or a positive count, got " +
+        fail("key 'policy.quarantine_after' must be 0 (never) or a count up to 1000000000, got " +
              std::to_string(after));
     c.scheduler.quarantine_after = static_cast<std::int32_t>(after);
     const double cool = get_seconds(t, "quarantine_time", "policy.", 600.0);
     if (!(cool >= 0) || cool > 1e9)
         fail(
             "key 'policy.quarantine_time' must be 0 (until a reload) or a number of seconds "
-            "up to 1e9");
+            "up to 1e9, got " +
+            number_text(cool));
     c.scheduler.quarantine_time = static_cast<Time>(cool * static_cast<double>(kSecond));
     const std::int64_t pass = get_int(t, "pass_budget", "policy.", c.scheduler.pass_budget);
     if (pass < 0)
@@ -160,11 +163,13 @@ void parse_gang(const toml::table& t, SchedulerConfig& s) {
     s.slice = static_cast<std::int64_t>(slice * 1e6);
     s.migration = get_bool(t, "migration", "gang.", s.migration);
     double cost = get_seconds(t, "migration_cost", "gang.", 0.0);
-    if (!(cost >= 0 && cost <= 1e9)) fail("key 'gang.migration_cost' must be 0..1e9 seconds");
+    if (!(cost >= 0 && cost <= 1e9))
+        fail("key 'gang.migration_cost' must be 0..1e9 seconds, got " + number_text(cost));
     s.migration_cost = static_cast<std::int64_t>(cost * 1e6);
     std::int64_t q = get_int(t, "migration_q", "gang.", -1);
     if (q < -1 || q > 1'000'000'000)
-        fail("key 'gang.migration_q' must be -1 (unlimited) or 0..1000000000");
+        fail("key 'gang.migration_q' must be -1 (unlimited) or 0..1000000000, got " +
+             std::to_string(q));
     s.migration_q = static_cast<std::int32_t>(q);
     // How a job's columns are chosen in a row: seed 000's first fit, or
     // seed 003 §3's buddy scheme (engine/config.h, Packing).
@@ -204,7 +209,8 @@ void parse_malleable(const toml::table& t, SchedulerConfig& s) {
     auto seconds = [&](const char* key) {
         const double v = get_seconds(t, key, "malleable.", 0.0);
         if (!(v >= 0) || v > 1e9)
-            fail(std::string("key 'malleable.") + key + "' must be 0..1e9 seconds");
+            fail(std::string("key 'malleable.") + key + "' must be 0..1e9 seconds, got " +
+                 number_text(v));
         return static_cast<Time>(v * 1e6);
     };
     m.protect_age = seconds("protect_age");
@@ -212,7 +218,8 @@ void parse_malleable(const toml::table& t, SchedulerConfig& s) {
     m.cost_benefit = get_bool(t, "cost_benefit", "malleable.", false);
     const double per_byte = get_seconds(t, "adapt_per_byte", "malleable.", 0.0);
     if (!(per_byte >= 0) || per_byte > 1e3)
-        fail("key 'malleable.adapt_per_byte' must be 0..1000 seconds per byte");
+        fail("key 'malleable.adapt_per_byte' must be 0..1000 seconds per byte, got " +
+             number_text(per_byte));
     m.adapt_per_byte = per_byte * 1e6;
 }
 
@@ -254,7 +261,8 @@ void parse_lua(const toml::table& t, EngineConfig& c) {
             "none; it is " +
             std::to_string(c.instruction_budget));
     if (c.memory_limit_mb < 1 || c.memory_limit_mb > 65536)
-        fail("key 'lua.memory_limit_mb' must be between 1 and 65536");
+        fail("key 'lua.memory_limit_mb' must be between 1 and 65536, got " +
+             std::to_string(c.memory_limit_mb));
 }
 
 HookScript* script_for(EngineConfig& c, Hook h) {

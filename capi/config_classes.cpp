@@ -3,6 +3,7 @@
 #include "config_classes.h"
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -21,11 +22,18 @@ int day_index(const std::string& d) {
     return -1;
 }
 
+std::string seconds_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 Time seconds(const toml::table& t, const char* key, const std::string& where, Time dflt) {
     if (!t.get(key)) return dflt;
     const double v = get_seconds(t, key, where, 0.0);
     if (!(v >= 0) || v > static_cast<double>(kMaxSeconds))
-        fail("key '" + where + key + "' must be 0.." + std::to_string(kMaxSeconds) + " seconds");
+        fail("key '" + where + key + "' must be 0.." + std::to_string(kMaxSeconds) +
+             " seconds, got " + seconds_text(v));
     return static_cast<Time>(std::llround(v * 1e6));
 }
 
@@ -65,7 +73,7 @@ const std::set<std::string> kClassKeys = {"name", "priority", "max_wait",
 void class_keys(const toml::table& t, const std::string& where, JobClassConfig& c) {
     const std::int64_t p = get_int(t, "priority", where, c.priority);
     if (p < -1'000'000 || p > 1'000'000)
-        fail("key '" + where + "priority' must be -1000000..1000000");
+        fail("key '" + where + "priority' must be -1000000..1000000, got " + std::to_string(p));
     c.priority = static_cast<std::int32_t>(p);
     c.max_wait = seconds(t, "max_wait", where, c.max_wait);
     c.dnd = seconds(t, "dnd", where, c.dnd);

@@ -308,6 +308,25 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
     expect("[machine]\nprocs = 8\n[lua]\ninstruction_budget = 9223372036854775807\n",
            "key 'lua.instruction_budget' must be between 1000 and 1000000000000, or 0 for none; "
            "it is 9223372036854775807");
+    // A range refused says the value it got, NaN included.
+    expect("[machine]\nprocs = 8\n[gang]\nmpl = 2\nmigration = true\nmigration_cost = nan\n",
+           "key 'gang.migration_cost' must be 0..1e9 seconds, got nan");
+    expect("[machine]\nprocs = 8\n[gang]\nmpl = 2\nmigration = true\nmigration_q = 9999999999\n",
+           "key 'gang.migration_q' must be -1 (unlimited) or 0..1000000000, got 9999999999");
+    expect("[machine]\nprocs = 8\n[lua]\nmemory_limit_mb = 0\n",
+           "key 'lua.memory_limit_mb' must be between 1 and 65536, got 0");
+    expect("[machine]\nprocs = 8\n[policy]\nquarantine_time = -5\n",
+           "key 'policy.quarantine_time' must be 0 (until a reload) or a number of seconds up to "
+           "1e9, got -5");
+    expect("[machine]\nprocs = 8\n[[machine.pools]]\nname = \"mem\"\ncapacity = -3\n",
+           "key 'machine.pools[0].capacity' must be a positive integer, got -3");
+    expect("[machine]\nprocs = 8\n[malleable]\nadapt_latency = 1e20\n",
+           "key 'malleable.adapt_latency' must be 0..1e9 seconds, got 1e+20");
+    expect("[machine]\nprocs = 8\n[classes]\n[[classes.class]]\nname = \"a\"\npriority = 2000000\n",
+           "key 'classes.class[0].priority' must be -1000000..1000000, got 2000000");
+    expect("[machine]\nprocs = 8\n[classes]\nswap_time = -1\n", " seconds, got -1");
+    expect("[machine]\nprocs = 8\n[classes]\nswap_time = -1\n",
+           "key 'classes.swap_time' must be 0..");
     expect("[machine]\nprocs = 8\n[lua]\ntime_limit = -1\n",
            "key 'lua.time_limit' must be 0 (none) or 0.001..86400 seconds; it is -1");
     expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"eazy\"\n",
