@@ -1682,7 +1682,7 @@ int run(int argc, char** argv) {
             try {
                 p = parse_pool_spec(f);
             } catch (const std::invalid_argument& e) {
-                throw ConfigError(e.what());
+                throw ConfigError(std::string("--pool: ") + e.what());
             }
             if (!pools_given.insert(p.name).second)
                 throw ConfigError("--pool: pool '" + p.name + "' is given twice");

@@ -324,9 +324,10 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
            "key 'malleable.adapt_latency' must be 0..1e9 seconds, got 1e+20");
     expect("[machine]\nprocs = 8\n[classes]\n[[classes.class]]\nname = \"a\"\npriority = 2000000\n",
            "key 'classes.class[0].priority' must be -1000000..1000000, got 2000000");
-    expect("[machine]\nprocs = 8\n[classes]\nswap_time = -1\n", " seconds, got -1");
-    expect("[machine]\nprocs = 8\n[classes]\nswap_time = -1\n",
-           "key 'classes.swap_time' must be 0..");
+    const std::string swap =
+        "[machine]\nprocs = 8\n[classes]\nswap_time = -1\n[[classes.class]]\nname = \"a\"\n";
+    expect(swap, "key 'classes.swap_time' must be 0..");
+    expect(swap, " seconds, got -1");
     expect("[machine]\nprocs = 8\n[lua]\ntime_limit = -1\n",
            "key 'lua.time_limit' must be 0 (none) or 0.001..86400 seconds; it is -1");
     expect("[machine]\nprocs = 8\n[scheduler]\npreset = \"eazy\"\n",
