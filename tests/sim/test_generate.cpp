@@ -129,13 +129,17 @@ TEST_CASE("generated estimates follow the Phi model", "[generate]") {
 TEST_CASE("generate rejects bad options and handles tiny workloads", "[generate]") {
     GenerateOptions o;
     o.procs = 0;
-    CHECK_THROWS_AS(generate(o), std::invalid_argument);
+    CHECK_THROWS_WITH(generate(o), "generate: procs must be >= 1, not 0");
     o = {};
     o.load = 0;
-    CHECK_THROWS_AS(generate(o), std::invalid_argument);
+    CHECK_THROWS_WITH(generate(o), "generate: load must be > 0, not 0");
     o = {};
     o.phi = 1.5;
-    CHECK_THROWS_AS(generate(o), std::invalid_argument);
+    CHECK_THROWS_WITH(generate(o), "generate: phi must be in [0, 1], not 1.5");
+    o = {};
+    o.model = WorkloadModel::feitelson_k;
+    o.k = 0;
+    CHECK_THROWS_WITH(generate(o), "generate: k must be in 1..64, not 0");
     o = {};
     o.jobs = 0;
     CHECK(generate(o).empty());
@@ -357,8 +361,7 @@ TEST_CASE("zhang classes arrive as separate processes over the whole trace", "[g
         for (std::size_t i = part * tenth; i < (part + 1) * tenth; ++i)
             serial += jobs[i].procs == 1;
         INFO("part " << part);
-        CHECK(static_cast<double>(serial) / static_cast<double>(tenth) ==
-              Approx(0.22).margin(0.1));
+        CHECK(static_cast<double>(serial) / static_cast<double>(tenth) == Approx(0.22).margin(0.1));
     }
 }
 
