@@ -51,10 +51,15 @@ std::int32_t clock_time(const toml::table& t, const char* key, const std::string
                         std::int32_t dflt) {
     if (!t.get(key)) return dflt;
     const std::string s = get_string(t, key, where);
-    int h = -1, m = -1;
-    char tail = 0;
-    if (std::sscanf(s.c_str(), "%d:%d%c", &h, &m, &tail) != 2 || h < 0 || m < 0 || m > 59 ||
-        h * 60 + m > 24 * 60)
+    // Digits only, one or two for the hour and two for the minutes: sscanf
+    // alone would take "-0:30", "+8:00" or " 8:5".
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    const std::size_t colon = s.find(':');
+    bool ok = (colon == 1 || colon == 2) && s.size() == colon + 3;
+    for (std::size_t i = 0; ok && i < s.size(); ++i) ok = i == colon || digit(s[i]);
+    const int h = ok ? std::stoi(s.substr(0, colon)) : -1;
+    const int m = ok ? std::stoi(s.substr(colon + 1)) : -1;
+    if (!ok || m > 59 || h * 60 + m > 24 * 60)
         fail("key '" + where + key + "' must be a time of day \"HH:MM\", got \"" + s + "\"");
     return (h * 60 + m) * 60;
 }

@@ -516,6 +516,11 @@ TEST_CASE("seed 003: classes need [classes], and bad class settings are refused"
         {with_class_keys(classes(8), "benchmark", "max_wait = -5\n"), "max_wait"},
         {classes(8, "", "[[classes.period]]\ndays = [\"monday\"]\n"), "days"},
         {classes(8, "", "[[classes.period]]\nfrom = \"25:00\"\n"), "from"},
+        // Digits only: sscanf alone read these as 00:30, 08:00 and 08:05.
+        {classes(8, "", "[[classes.period]]\nfrom = \"-0:30\"\n"),
+         "must be a time of day \"HH:MM\", got \"-0:30\""},
+        {classes(8, "", "[[classes.period]]\nfrom = \"+8:00\"\n"), "got \"+8:00\""},
+        {classes(8, "", "[[classes.period]]\nto = \"8:5\"\n"), "got \"8:5\""},
         {classes(8, "", "[[classes.period]]\n[[classes.period.class]]\nname = \"nosuch\"\n"),
          "nosuch"},
         {classes(8, "week_start = \"someday\"\n"), "week_start"},
