@@ -1636,6 +1636,11 @@ int run(int argc, char** argv) {
             throw ConfigError(
                 "--trace: is empty: name a trace, or leave --trace out for the generated workload");
         if (!trace.empty()) rc.trace = trace;
+        // An empty output path would write nothing and say nothing.
+        for (const char* f : {"--jobs-csv", "--summary-json", "--batsim-csv", "--swf-out"})
+            if (sim->count(f) > 0 && sim->get_option(f)->as<std::string>().empty())
+                throw ConfigError(std::string(f) +
+                                  ": is empty: name a file, or leave the flag out for no file");
         // A flag given is taken as given, and checked (check_statistics,
         // the engine): a bad value is an error, never silently ignored.
         auto given = [&](const char* flag) { return sim->count(flag) > 0; };

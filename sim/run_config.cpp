@@ -355,6 +355,10 @@ RunConfig load_run_config(const std::string& path) {
         rc.summary_json = get<std::string>(t, "summary_json", "simulator", "");
         rc.batsim_csv = get<std::string>(t, "batsim_csv", "simulator", "");
         rc.swf_out = get<std::string>(t, "swf_out", "simulator", "");
+        for (const char* key : {"jobs_csv", "summary_json", "batsim_csv", "swf_out"})
+            if (t.get(key) && get<std::string>(t, key, "simulator", "").empty())
+                fail(std::string("key 'simulator.") + key +
+                     "' is empty: name a file, or leave the key out for no file");
         rc.max_jumps = get<std::int64_t>(t, "max_jumps", "simulator", 10);
         rc.min_pct = get<double>(t, "min_pct", "simulator", rc.min_pct);
         rc.mpl_limit = get<std::int64_t>(t, "mpl_limit", "simulator", rc.mpl_limit);

@@ -118,6 +118,10 @@ TEST_CASE("an integer its field cannot hold is refused naming the key", "[config
                       Catch::StartsWith("key 'machine.clusters' lists no cluster"));
     CHECK_THROWS_WITH(load("[[machine.clusters]]\nname = \"a\"\n"),
                       "key 'machine.clusters[0].nodes' is missing");
+    // An empty output path would write nothing and say nothing.
+    CHECK_THROWS_WITH(load("[simulator]\njobs_csv = \"\"\n"),
+                      "key 'simulator.jobs_csv' is empty: name a file, or leave the key out for "
+                      "no file");
     // In range, the value is the one given.
     const RunConfig rc = load("[simulator]\nprocs = 1000000\n[simulator.workload]\nseed = 7\n");
     CHECK(rc.procs == 1000000);
