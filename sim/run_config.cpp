@@ -471,6 +471,10 @@ RunConfig load_run_config(const std::string& path) {
             g.seed = get<std::uint64_t>(wt, "seed", "simulator.workload", g.seed);
             g.users = get<std::int32_t>(wt, "users", "simulator.workload", g.users);
             const std::string model = get<std::string>(wt, "model", "simulator.workload", "");
+            if (wt.get("model") && model.empty())
+                fail(
+                    "key 'simulator.workload.model' is empty: name a model, or leave the key out "
+                    "for the default (lublin)");
             if (!model.empty()) {
                 // seed 000's model: its own defaults (10,000 jobs, 320 nodes, Φ 0.2)
                 // unless the keys above were given too.

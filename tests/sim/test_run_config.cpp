@@ -118,6 +118,8 @@ TEST_CASE("an integer its field cannot hold is refused naming the key", "[config
                       Catch::StartsWith("key 'machine.clusters' lists no cluster"));
     CHECK_THROWS_WITH(load("[[machine.clusters]]\nname = \"a\"\n"),
                       "key 'machine.clusters[0].nodes' is missing");
+    CHECK_THROWS_WITH(load("[simulator.workload]\nmodel = \"\"\n"),
+                      Catch::StartsWith("key 'simulator.workload.model' is empty"));
     // An empty output path would write nothing and say nothing.
     CHECK_THROWS_WITH(load("[simulator]\njobs_csv = \"\"\n"),
                       "key 'simulator.jobs_csv' is empty: name a file, or leave the key out for "
