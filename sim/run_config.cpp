@@ -115,39 +115,39 @@ namespace {
     fail("key 'simulator." + key + "' (--" + flag + ") must be " + want + ", not " + got);
 }
 
-std::string text(double v) {
+template <class T>
+std::string text(T v) {
     return fmt::format("{}", v);
 }
 
 }  // namespace
 
 void check_statistics(const RunConfig& rc) {
-    const auto num = [](auto v) { return fmt::format("{}", v); };
     const auto quoted = [](const std::string& v) { return "\"" + v + "\""; };
     if (rc.stop_rel_error < 0 || !(rc.stop_rel_error < 1))
         refuse("stop_rel_error", "a relative error in [0, 1) (0: a fixed number of batches)",
                text(rc.stop_rel_error));
-    if (rc.warmup < 0) refuse("warmup", "a number of jobs >= 0", num(rc.warmup));
-    if (rc.batch_jobs < 1) refuse("batch_jobs", "a number of jobs >= 1", num(rc.batch_jobs));
-    if (rc.min_batches < 2) refuse("min_batches", "at least 2 batches", num(rc.min_batches));
+    if (rc.warmup < 0) refuse("warmup", "a number of jobs >= 0", text(rc.warmup));
+    if (rc.batch_jobs < 1) refuse("batch_jobs", "a number of jobs >= 1", text(rc.batch_jobs));
+    if (rc.min_batches < 2) refuse("min_batches", "at least 2 batches", text(rc.min_batches));
     if (!(rc.confidence > 0 && rc.confidence < 1))
         refuse("confidence", "a probability in (0, 1), e.g. 0.95", text(rc.confidence));
     if (rc.stop_on != "groups" && rc.stop_on != "stream")
         refuse("stop_on", "\"groups\" or \"stream\"", quoted(rc.stop_on));
     if (rc.procs < 0 || rc.procs > kMaxMachineProcs)
         refuse("procs", "a number of processors from 1 to 1000000 (0: from the trace)",
-               num(rc.procs));
-    if (rc.max_jumps < 0) refuse("max_jumps", "a count >= 0", num(rc.max_jumps));
+               text(rc.procs));
+    if (rc.max_jumps < 0) refuse("max_jumps", "a count >= 0", text(rc.max_jumps));
     if (rc.interactive_procs < 0)
-        refuse("interactive_procs", "a number of processors >= 0", num(rc.interactive_procs));
+        refuse("interactive_procs", "a number of processors >= 0", text(rc.interactive_procs));
     if (rc.interactive_time < 0)
-        refuse("interactive_time", "a number of seconds >= 0", num(rc.interactive_time));
+        refuse("interactive_time", "a number of seconds >= 0", text(rc.interactive_time));
     if (!(rc.min_pct > 0 && rc.min_pct <= 100))
         refuse("min_pct", "a percentage in (0, 100]", text(rc.min_pct));
     // The engine's own ranges (malleable.*, gang.migration_q), said here in
     // the terms the user wrote rather than by the engine's keys.
     if (rc.mpl_limit < 0 || rc.mpl_limit > 1'000'000'000)
-        refuse("mpl_limit", "0 (no limit) or a count up to 1000000000", num(rc.mpl_limit));
+        refuse("mpl_limit", "0 (no limit) or a count up to 1000000000", text(rc.mpl_limit));
     if (rc.exec_model != "linear" && rc.exec_model != "parabolic")
         refuse("exec_model", "\"linear\" or \"parabolic\"", quoted(rc.exec_model));
     if (!(rc.adapt_latency >= 0 && rc.adapt_latency <= 1e9))
@@ -155,14 +155,14 @@ void check_statistics(const RunConfig& rc) {
     if (!(rc.adapt_per_byte >= 0 && rc.adapt_per_byte <= 1e3))
         refuse("adapt_per_byte", "a number of seconds per byte from 0 to 1000",
                text(rc.adapt_per_byte));
-    if (rc.mpl < 1 || rc.mpl > 32) refuse("mpl", "a number of rows from 1 to 32", num(rc.mpl));
+    if (rc.mpl < 1 || rc.mpl > 32) refuse("mpl", "a number of rows from 1 to 32", text(rc.mpl));
     if (rc.migration_q < -1 || rc.migration_q > 1'000'000'000)
         refuse("migration_q", "-1 (unlimited) or a count from 0 to 1000000000",
-               num(rc.migration_q));
+               text(rc.migration_q));
     if (rc.packing != "first_fit" && rc.packing != "buddy")
         refuse("packing", "\"first_fit\" or \"buddy\"", quoted(rc.packing));
     if (rc.workload.jobs < 1 || rc.workload.jobs > kMaxJobs)
-        refuse("workload.jobs", "a number of jobs from 1 to 100000000", num(rc.workload.jobs));
+        refuse("workload.jobs", "a number of jobs from 1 to 100000000", text(rc.workload.jobs));
     const bool fitted_rates = rc.workload.model == WorkloadModel::weissman ||
                               rc.workload.model == WorkloadModel::weissman_apps;
     if (!((rc.workload.load >= kMinLoad && rc.workload.load <= kMaxLoad) ||
@@ -196,7 +196,7 @@ void check_statistics(const RunConfig& rc) {
     if (rc.cycle < 0 || rc.cycle > kMaxSimSeconds)
         refuse("cycle",
                fmt::format("a number of seconds from 0 to {} (0: no cycle)", kMaxSimSeconds),
-               num(rc.cycle));
+               text(rc.cycle));
     if (!(rc.migration_cost >= 0 && rc.migration_cost <= 1e9))
         refuse("migration_cost", "a number of seconds from 0 to 1e9", text(rc.migration_cost));
 }
