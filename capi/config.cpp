@@ -14,12 +14,6 @@ namespace rota {
 
 namespace {
 
-std::string number_text(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 void parse_clusters(const toml::node& c, SchedulerConfig& s) {
     if (!c.is_array_of_tables() || c.as_array()->empty())
         fail("key 'machine.clusters' must be an array of tables ([[machine.clusters]])");

@@ -3,7 +3,6 @@
 #include "config_classes.h"
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -22,18 +21,12 @@ int day_index(const std::string& d) {
     return -1;
 }
 
-std::string seconds_text(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 Time seconds(const toml::table& t, const char* key, const std::string& where, Time dflt) {
     if (!t.get(key)) return dflt;
     const double v = get_seconds(t, key, where, 0.0);
     if (!(v >= 0) || v > static_cast<double>(kMaxSeconds))
         fail("key '" + where + key + "' must be 0.." + std::to_string(kMaxSeconds) +
-             " seconds, got " + seconds_text(v));
+             " seconds, got " + number_text(v));
     return static_cast<Time>(std::llround(v * 1e6));
 }
 

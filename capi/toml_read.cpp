@@ -1,5 +1,7 @@
 #include "toml_read.h"
 
+#include <cstdio>
+
 #include "engine/error.h"
 
 namespace rota {
@@ -90,6 +92,12 @@ double get_seconds(const toml::table& t, const char* key, const std::string& whe
     if (!n->is_floating_point())
         fail("key '" + where + key + "' must be a number (seconds), got " + type_name(*n));
     return n->as_floating_point()->get();
+}
+
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
 }
 
 }  // namespace rota
