@@ -25,11 +25,11 @@ void check(bool ok, const char* what) {
     if (!ok) throw std::invalid_argument(std::string("generate: ") + what);
 }
 
-// The same, with the value given: a range alone does not say which of
-// several settings' values was wrong.
+// A setting's range, with the value given: the caller names the key or
+// the flag that gave it (GenerateError).
 template <class T>
-void need(bool ok, const char* what, T value) {
-    if (!ok) throw std::invalid_argument(fmt::format("generate: {}, not {}", what, value));
+void need(bool ok, const char* setting, const char* rule, T value) {
+    if (!ok) throw GenerateError(setting, fmt::format("{}, not {}", rule, value));
 }
 
 void validate(const GenerateOptions& o) {
@@ -39,52 +39,50 @@ void validate(const GenerateOptions& o) {
               o.model == WorkloadModel::weissman || o.model == WorkloadModel::weissman_apps,
           "unknown model");
     // Every job is built up front: more would exhaust memory, not a bound of the model.
-    need(o.jobs >= 0 && o.jobs <= kMaxJobs, "jobs must be from 0 to 100,000,000", o.jobs);
+    need(o.jobs >= 0 && o.jobs <= kMaxJobs, "jobs", "must be from 0 to 100,000,000", o.jobs);
     check(o.model == WorkloadModel::weissman || o.fit_trace.empty(),
           "fit_trace applies only to model weissman");
     if (o.model == WorkloadModel::ngubiri) {
         check(o.factor == 1.0, "factor applies only to model zhang");
-        need(std::isfinite(o.q) && o.q > 0 && o.q <= 100, "q must be in (0, 100]", o.q);
-        need(o.size_min >= 1, "the smallest size (size_min) must be >= 1", o.size_min);
-        need(o.size_max >= o.size_min, "the largest size (size_max) must be >= the smallest",
-             o.size_max);
-        need(o.size_max <= 1000000, "the largest size (size_max) must be <= 1,000,000", o.size_max);
-        need(o.max_components >= 1 && o.max_components <= 1000, "max_components must be in 1..1000",
-             o.max_components);
-        need(o.thres >= 0, "thres must be >= 0", o.thres);
+        need(std::isfinite(o.q) && o.q > 0 && o.q <= 100, "q", "must be in (0, 100]", o.q);
+        need(o.size_min >= 1, "size_min", "must be >= 1", o.size_min);
+        need(o.size_max >= o.size_min, "size_max", "must be >= size_min", o.size_max);
+        need(o.size_max <= kMaxNgubiriSize, "size_max", "must be <= 1,000,000", o.size_max);
+        need(o.max_components >= 1 && o.max_components <= kMaxComponents, "max_components",
+             "must be in 1..1000", o.max_components);
+        need(o.thres >= 0, "thres", "must be >= 0", o.thres);
         // A job of thres + 1 nodes must be able to have max_components
         // components of at least one node.
-        need(o.max_components == 1 || o.thres >= o.max_components - 1,
-             "thres must be at least max_components - 1 (every component at least 1 node)",
-             o.thres);
-        need(std::isfinite(o.mean_runtime) && o.mean_runtime > 0, "mean_runtime must be > 0",
+        need(o.max_components == 1 || o.thres >= o.max_components - 1, "thres",
+             "must be at least max_components - 1 (every component at least 1 node)", o.thres);
+        need(std::isfinite(o.mean_runtime) && o.mean_runtime > 0, "mean_runtime", "must be > 0",
              o.mean_runtime);
-        need(std::isfinite(o.mean_interarrival) && o.mean_interarrival > 0,
-             "mean_interarrival must be > 0", o.mean_interarrival);
-        need(std::isfinite(o.time_unit) && o.time_unit > 0 && o.time_unit <= 1e6,
-             "time_unit must be in (0, 1e6] seconds", o.time_unit);
+        need(std::isfinite(o.mean_interarrival) && o.mean_interarrival > 0, "mean_interarrival",
+             "must be > 0", o.mean_interarrival);
+        need(std::isfinite(o.time_unit) && o.time_unit > 0 && o.time_unit <= 1e6, "time_unit",
+             "must be in (0, 1e6] seconds", o.time_unit);
         check(o.mean_runtime * o.time_unit * kNgubiriWalltimeMeans < 1e15,
               "mean_runtime * time_unit is too large");
         for (auto c : o.clusters) check(c >= 1, "every cluster needs at least one node");
         return;
     }
     check(o.clusters.empty(), "clusters apply only to model ngubiri");
-    need(o.procs >= 1, "procs must be >= 1", o.procs);
-    need(o.phi >= 0 && o.phi <= 1, "phi must be in [0, 1]", o.phi);
+    need(o.procs >= 1, "procs", "must be >= 1", o.procs);
+    need(o.phi >= 0 && o.phi <= 1, "phi", "must be in [0, 1]", o.phi);
     if (o.model == WorkloadModel::feitelson_k) {
         check(o.factor == 1.0, "factor applies only to model zhang");
-        need(o.k >= 1 && o.k <= 64, "k must be in 1..64", o.k);
-        need(std::isfinite(o.variance) && o.variance >= 0 && o.variance <= 100,
-             "variance must be in [0, 100]", o.variance);
-        need(o.pool_capacity >= 1, "pool_capacity must be >= 1", o.pool_capacity);
-        need(std::isfinite(o.load) && o.load > 0, "load must be > 0", o.load);
-        need(std::isfinite(o.queue_length) && o.queue_length >= 0, "queue_length must be >= 0",
+        need(o.k >= 1 && o.k <= kMaxResources, "k", "must be in 1..64", o.k);
+        need(std::isfinite(o.variance) && o.variance >= 0 && o.variance <= 100, "variance",
+             "must be in [0, 100]", o.variance);
+        need(o.pool_capacity >= 1, "pool_capacity", "must be >= 1", o.pool_capacity);
+        need(std::isfinite(o.load) && o.load > 0, "load", "must be > 0", o.load);
+        need(std::isfinite(o.queue_length) && o.queue_length >= 0, "queue_length", "must be >= 0",
              o.queue_length);
         return;
     }
     if (o.model == WorkloadModel::feitelson96) {
         check(o.factor == 1.0, "factor applies only to model zhang");
-        need(std::isfinite(o.load) && o.load > 0, "load must be > 0", o.load);
+        need(std::isfinite(o.load) && o.load > 0, "load", "must be > 0", o.load);
         return;
     }
     if (o.model == WorkloadModel::weissman || o.model == WorkloadModel::weissman_apps) {
@@ -92,25 +90,25 @@ void validate(const GenerateOptions& o) {
         return;  // the rest in weissman.cpp
     }
     if (o.model == WorkloadModel::zhang) {
-        need(std::isfinite(o.factor) && o.factor > 0 && o.factor <= 1000,
-             "factor must be in (0, 1000]", o.factor);
+        need(std::isfinite(o.factor) && o.factor > 0 && o.factor <= 1000, "factor",
+             "must be in (0, 1000]", o.factor);
         return;
     }
     check(o.factor == 1.0, "factor applies only to model zhang");
-    need(std::isfinite(o.load) && o.load > 0, "load must be > 0", o.load);
+    need(std::isfinite(o.load) && o.load > 0, "load", "must be > 0", o.load);
     if (o.model == WorkloadModel::lublin) {
-        need(o.estimate_max >= 1, "estimate_max must be >= 1", o.estimate_max);
-        need(o.users >= 0, "users must be >= 0", o.users);
+        need(o.estimate_max >= 1, "estimate_max", "must be >= 1", o.estimate_max);
+        need(o.users >= 0, "users", "must be >= 0", o.users);
         return;
     }
-    need(o.p_serial >= 0 && o.p_serial <= 1, "p_serial must be in [0, 1]", o.p_serial);
-    need(o.p_pow2 >= 0 && o.p_pow2 <= 1, "p_pow2 must be in [0, 1]", o.p_pow2);
-    need(std::isfinite(o.runtime_mu), "runtime_mu must be finite", o.runtime_mu);
-    need(std::isfinite(o.runtime_sigma) && o.runtime_sigma >= 0, "runtime_sigma must be >= 0",
+    need(o.p_serial >= 0 && o.p_serial <= 1, "p_serial", "must be in [0, 1]", o.p_serial);
+    need(o.p_pow2 >= 0 && o.p_pow2 <= 1, "p_pow2", "must be in [0, 1]", o.p_pow2);
+    need(std::isfinite(o.runtime_mu), "runtime_mu", "must be finite", o.runtime_mu);
+    need(std::isfinite(o.runtime_sigma) && o.runtime_sigma >= 0, "runtime_sigma", "must be >= 0",
          o.runtime_sigma);
-    need(o.runtime_max >= 1, "runtime_max must be >= 1", o.runtime_max);
-    need(o.estimate_max >= 1, "estimate_max must be >= 1", o.estimate_max);
-    need(o.users >= 0, "users must be >= 0", o.users);
+    need(o.runtime_max >= 1, "runtime_max", "must be >= 1", o.runtime_max);
+    need(o.estimate_max >= 1, "estimate_max", "must be >= 1", o.estimate_max);
+    need(o.users >= 0, "users", "must be >= 0", o.users);
 }
 
 std::int32_t sample_size(Rng& rng, const GenerateOptions& o, double log2_procs) {

@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "swf.h"
@@ -77,6 +79,11 @@ Partition parse_partition(const std::string&);  // std::invalid_argument otherwi
 // The most jobs a generated workload holds: each is built before the run,
 // and a hundred million take gigabytes.
 inline constexpr long long kMaxJobs = 100'000'000;
+// feitelson-k's K (the pools are a bit mask of the engine's); ngubiri's
+// largest job size and most components of a job.
+inline constexpr long long kMaxResources = 64;
+inline constexpr long long kMaxNgubiriSize = 1'000'000;
+inline constexpr long long kMaxComponents = 1000;
 
 struct GenerateOptions {
     WorkloadModel model = WorkloadModel::standard;
@@ -226,8 +233,22 @@ std::vector<std::size_t> balanced_cuts(const std::vector<double>& w, std::size_t
 const char* model_name(WorkloadModel);
 WorkloadModel parse_model(const std::string&);
 
-// Throws std::invalid_argument on options out of range. Deterministic for a
-// seed on every platform: only std::mt19937_64's raw output is used.
+// A setting out of its range. `setting` is its name as the configuration
+// spells it (simulator.workload.<setting>; the flag --<setting> with dashes),
+// `rule` what it must be, with the value given; what() reads
+// "generate: <setting> <rule>". The caller knows whether a key or a flag
+// gave the value, and names that.
+struct GenerateError : std::invalid_argument {
+    GenerateError(std::string setting_, std::string rule_)
+        : std::invalid_argument("generate: " + setting_ + " " + rule_),
+          setting(std::move(setting_)),
+          rule(std::move(rule_)) {}
+    std::string setting, rule;
+};
+
+// Throws GenerateError on a setting out of range, std::invalid_argument on
+// other inconsistent options. Deterministic for a seed on every platform:
+// only std::mt19937_64's raw output is used.
 std::vector<TraceJob> generate(const GenerateOptions&);
 // The same with the pools and the unit-rate arrivals (feitelson_k).
 GeneratedWorkload generate_workload(const GenerateOptions&);

@@ -1,5 +1,7 @@
 #include "lublin.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -177,9 +179,9 @@ std::vector<double> lublin_daily_weights(const LublinClass& c) {
 }
 
 std::vector<TraceJob> generate_lublin(const GenerateOptions& o) {
-    if (o.procs < 1) throw std::invalid_argument("generate: procs must be >= 1");
+    if (o.procs < 1) throw GenerateError("procs", "must be >= 1, not " + std::to_string(o.procs));
     if (!(o.load > 0) || !std::isfinite(o.load))
-        throw std::invalid_argument("generate: load must be > 0");
+        throw GenerateError("load", fmt::format("must be > 0, not {}", o.load));
     const LublinClass batch = lublin_scaled(lublin_batch(), o.procs, false);
     const LublinClass inter = lublin_scaled(lublin_interactive(), o.procs, true);
     std::vector<double> user_cdf;

@@ -99,7 +99,7 @@ Workload load_workload(const RunConfig& rc) {
             } catch (const std::exception& e) {
                 throw std::runtime_error(g.fit_trace + ": " + e.what());
             }
-        GeneratedWorkload gw = generate_workload(g);
+        GeneratedWorkload gw = generate_configured(g);
         w.jobs = std::move(gw.jobs);
         w.pools = std::move(gw.pools);
         w.unit_arrivals = std::move(gw.unit_arrivals);
@@ -1045,6 +1045,15 @@ CLI::Validator int_in(long long lo, long long hi, const std::string& what) {
         },
         what, "");
 }
+// A generator setting refused, named by the `rota generate` flag that set
+// it: its name with dashes; ngubiri's size interval is one flag, --sizes.
+std::string generate_flag_error(const GenerateError& e) {
+    if (e.setting == "size_min" || e.setting == "size_max")
+        return "--sizes: " + e.setting + " " + e.rule;
+    std::string flag = "--" + e.setting;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    return flag + ": " + e.rule;
+}
 CLI::Validator int_at_least(long long lo) {
     return int_in(lo, std::numeric_limits<long long>::max(),
                   "a whole number >= " + std::to_string(lo));
@@ -1370,7 +1379,8 @@ int run(int argc, char** argv) {
         ->check(CLI::IsMember({"standard", "zhang", "feitelson-k", "ngubiri", "lublin",
                                "feitelson96", "weissman", "weissman-apps"}))
         ->default_str("standard");
-    gen->add_option("--k", g.k, "feitelson-k: resources K, processors and K-1 pools (default 2)");
+    gen->add_option("--k", g.k, "feitelson-k: resources K, processors and K-1 pools (default 2)")
+        ->check(int_in(1, kMaxResources, "a whole number from 1 to 64"));
     gen->add_option("--variance", g.variance,
                     "feitelson-k: V of the requirements' Normal(0.5, V) (default 0.1)");
     gen->add_option("--queue-length", gen_queue,
@@ -1379,7 +1389,8 @@ int run(int argc, char** argv) {
     gen->add_option("--tolerance", gen_tolerance,
                     "feitelson-k: relative tolerance of the calibration (default 0.05)");
     gen->add_option("--pool-capacity", g.pool_capacity,
-                    "feitelson-k: capacity of each pool r2..rK (default 1000000)");
+                    "feitelson-k: capacity of each pool r2..rK (default 1000000)")
+        ->check(int_at_least(1));
     gen->add_option("--fit-trace", g.fit_trace,
                     "weissman: the SWF log whose hourly arrivals, sizes and Weibull run times "
                     "the workload follows (default: the built-in SDSC SP2 fit)");
@@ -1397,9 +1408,11 @@ int run(int argc, char** argv) {
     gen->add_option("--sizes", gen_sizes,
                     "ngubiri: the size interval n1-n2 of D(q) (default 1-38)");
     gen->add_option("--thres", g.thres,
-                    "ngubiri: the largest job not broken into components (default 11)");
+                    "ngubiri: the largest job not broken into components (default 11)")
+        ->check(int_in(0, kMaxNgubiriSize, "a whole number from 0 to 1000000"));
     gen->add_option("--max-components", g.max_components,
-                    "ngubiri: the most components of a job, k (default 4)");
+                    "ngubiri: the most components of a job, k (default 4)")
+        ->check(int_in(1, kMaxComponents, "a whole number from 1 to 1000"));
     gen->add_option("--partition", gen_partition,
                     "ngubiri: how a large job's component count is chosen: random (default) | "
                     "phased (by its size)")
@@ -1576,6 +1589,8 @@ int run(int argc, char** argv) {
                 w = generate_workload(g);
             } catch (const SwfError& e) {
                 throw std::runtime_error(std::string("--fit-trace: ") + e.what());
+            } catch (const GenerateError& e) {
+                throw ConfigError(generate_flag_error(e));
             } catch (const std::invalid_argument& e) {
                 throw ConfigError(e.what());
             }

@@ -122,6 +122,14 @@ std::string text(T v) {
 
 }  // namespace
 
+GeneratedWorkload generate_configured(const GenerateOptions& g) {
+    try {
+        return generate_workload(g);
+    } catch (const GenerateError& e) {
+        throw ConfigError("key 'simulator.workload." + e.setting + "' " + e.rule);
+    }
+}
+
 void check_statistics(const RunConfig& rc) {
     const auto quoted = [](const std::string& v) { return "\"" + v + "\""; };
     if (rc.stop_rel_error < 0 || !(rc.stop_rel_error < 1))
@@ -469,7 +477,9 @@ RunConfig load_run_config(const std::string& path) {
             g.load = get<double>(wt, "load", "simulator.workload", g.load);
             g.phi = get<double>(wt, "phi", "simulator.workload", g.phi);
             g.seed = get<std::uint64_t>(wt, "seed", "simulator.workload", g.seed);
-            g.users = get<std::int32_t>(wt, "users", "simulator.workload", g.users);
+            g.users =
+                static_cast<std::int32_t>(get_between(wt, "users", "simulator.workload", g.users, 0,
+                                                      std::numeric_limits<std::int32_t>::max()));
             const std::string model = get<std::string>(wt, "model", "simulator.workload", "");
             if (wt.get("model") && model.empty())
                 fail(
@@ -528,10 +538,15 @@ RunConfig load_run_config(const std::string& path) {
                     GenerateOptions n = ngubiri_options(g.seed);
                     n.jobs = g.jobs;
                     n.q = get<double>(wt, "q", w, n.q);
-                    n.size_min = get<std::int32_t>(wt, "size_min", w, n.size_min);
-                    n.size_max = get<std::int32_t>(wt, "size_max", w, n.size_max);
-                    n.thres = get<std::int32_t>(wt, "thres", w, n.thres);
-                    n.max_components = get<std::int32_t>(wt, "max_components", w, n.max_components);
+                    // The sizes' own bounds; one against the other in generate.
+                    n.size_min = static_cast<std::int32_t>(
+                        get_between(wt, "size_min", w, n.size_min, 1, kMaxNgubiriSize));
+                    n.size_max = static_cast<std::int32_t>(
+                        get_between(wt, "size_max", w, n.size_max, 1, kMaxNgubiriSize));
+                    n.thres = static_cast<std::int32_t>(
+                        get_between(wt, "thres", w, n.thres, 0, kMaxNgubiriSize));
+                    n.max_components = static_cast<std::int32_t>(
+                        get_between(wt, "max_components", w, n.max_components, 1, kMaxComponents));
                     n.mean_runtime = get<double>(wt, "mean_runtime", w, n.mean_runtime);
                     n.mean_interarrival =
                         get<double>(wt, "mean_interarrival", w, n.mean_interarrival);
@@ -562,7 +577,8 @@ RunConfig load_run_config(const std::string& path) {
                     // seed 002's model: 128 processors and exact estimates
                     // unless the keys above say otherwise.
                     GenerateOptions f = feitelson_k_options(
-                        get<std::int32_t>(wt, "k", "simulator.workload", 2),
+                        static_cast<std::int32_t>(
+                            get_between(wt, "k", "simulator.workload", 2, 1, kMaxResources)),
                         get<double>(wt, "variance", "simulator.workload", 0.1), g.seed);
                     f.pool_capacity = get<std::int64_t>(wt, "pool_capacity", "simulator.workload",
                                                         f.pool_capacity);

@@ -111,6 +111,10 @@ struct RunConfig {
 void check_group_bounds(const std::vector<std::int32_t>& v, const std::string& what);
 // Throws ConfigError for statistics options out of range.
 void check_statistics(const RunConfig&);
+// generate_workload for the workload the configuration describes
+// ([simulator.workload]): a setting out of range is a ConfigError naming
+// its key, simulator.workload.<setting>.
+GeneratedWorkload generate_configured(const GenerateOptions&);
 
 // How `rota simulate` and `rota top` read the run's trace: the mapping,
 // memory, dependency and filter options of the config. Throws

@@ -55,7 +55,7 @@ Workload load(RunConfig& rc, bool defaults) {
         if (defaults && g.users == 0) g.users = kDefaultUsers;
         if (g.model == WorkloadModel::ngubiri)
             throw UsageError("rota top shows one machine; the ngubiri model makes clusters");
-        GeneratedWorkload gw = generate_workload(g);
+        GeneratedWorkload gw = generate_configured(g);
         w.jobs = std::move(gw.jobs);
         w.pools = std::move(gw.pools);
         w.deps = std::move(gw.deps);

@@ -183,10 +183,12 @@ GeneratedWorkload generate_weissman(const GenerateOptions& o) {
     std::optional<WeissmanFit> fitted;
     if (!o.fit_trace.empty()) fitted = fit_weissman_trace(o.fit_trace);
     const WeissmanFit& f = fitted ? *fitted : sdsc_sp2_fit();
-    check(o.procs >= 1, "procs must be >= 1");
+    if (o.procs < 1) throw GenerateError("procs", "must be >= 1, not " + std::to_string(o.procs));
     // A vanishing load would spend the arrival loop an hour at a time for ever.
-    check(std::isfinite(o.load) && (o.load == 0 || (o.load >= 1e-6 && o.load <= 1e6)),
-          "load must be 0 (the fitted rates) or between 1e-6 and 1e6");
+    if (!(std::isfinite(o.load) && (o.load == 0 || (o.load >= 1e-6 && o.load <= 1e6))))
+        throw GenerateError("load", fmt::format("must be 0 (the fitted rates) or between 1e-6 and "
+                                                "1e6, not {}",
+                                                o.load));
     const double own = f.offered_load(o.procs);
     check(own > 0, "the fit gives no load");
     const double scale = o.load > 0 ? o.load / own : 1.0;
@@ -235,8 +237,9 @@ GeneratedWorkload generate_weissman(const GenerateOptions& o) {
 
 GeneratedWorkload generate_weissman_apps(const GenerateOptions& o) {
     const std::vector<int> tmpl = weissman_template(o.apps);
-    check(o.procs >= 1, "procs must be >= 1");
-    check(std::isfinite(o.beta) && o.beta >= 0, "beta must be >= 0");
+    if (o.procs < 1) throw GenerateError("procs", "must be >= 1, not " + std::to_string(o.procs));
+    if (!(std::isfinite(o.beta) && o.beta >= 0))
+        throw GenerateError("beta", fmt::format("must be >= 0, not {}", o.beta));
     const auto& table = weissman_instances();
     double rt = 0, p = 0;
     for (int i : tmpl) {

@@ -140,6 +140,17 @@ TEST_CASE("generate rejects bad options and handles tiny workloads", "[generate]
     o.model = WorkloadModel::feitelson_k;
     o.k = 0;
     CHECK_THROWS_WITH(generate(o), "generate: k must be in 1..64, not 0");
+    // The setting is named apart from its rule, for the caller to say
+    // which key or flag gave it.
+    o = ngubiri_options();
+    o.size_max = 0;
+    try {
+        (void)generate(o);
+        FAIL("size_max 0 was accepted");
+    } catch (const GenerateError& e) {
+        CHECK(e.setting == "size_max");
+        CHECK(e.rule == "must be >= size_min, not 0");
+    }
     o = {};
     o.jobs = 0;
     CHECK(generate(o).empty());

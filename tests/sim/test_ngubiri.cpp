@@ -236,7 +236,7 @@ TEST_CASE("ngubiri options are checked", "[ngubiri]") {
     };
     CHECK_THROWS_WITH(generate(bad([](auto& o) { o.q = 0; })), Catch::Contains("q must"));
     CHECK_THROWS_WITH(generate(bad([](auto& o) { o.size_max = 0; })),
-                      Catch::Contains("largest size"));
+                      Catch::Contains("size_max must be >= size_min"));
     CHECK_THROWS_WITH(generate(bad([](auto& o) { o.thres = 2; })),
                       Catch::Contains("thres must be at least max_components - 1"));
     CHECK_THROWS_WITH(generate(bad([](auto& o) { o.mean_interarrival = 0; })),
