@@ -1429,18 +1429,20 @@ int run(int argc, char** argv) {
         ->check(int_in(1, kMaxJobs, "a whole number from 1 to 100000000"))
         ->default_str("10000");
     gen->add_option("--procs", g.procs,
-                    "machine size (default: 1024; lublin, feitelson-k: 128; zhang: 320)")
+                    "machine size (default: 1024; lublin, feitelson-k, feitelson96, weissman: "
+                    "128; weissman-apps: 64; zhang: 320)")
         ->check(int_in(1, kMaxMachineProcs,
                        "a number of processors from 1 to " + std::to_string(kMaxMachineProcs) +
                            " (the engine's largest machine)"));
     gen->add_option("--load", g.load,
                     "offered load (standard, lublin, feitelson-k, feitelson96 and weissman; "
-                    "default 0.9, lublin and feitelson96 0.5)")
+                    "default 0.9, lublin and feitelson96 0.5, weissman the fitted log's own "
+                    "rates)")
         ->check(offered_load());
     gen->add_option("--phi", g.phi,
-                    "Φ: fraction of jobs whose estimate is their runtime (seed 000 §2.1)")
-        ->check(real_in(0, 1, false, false, "a number in [0, 1]"))
-        ->default_str("0.2");
+                    "Φ: fraction of jobs whose estimate is their runtime (seed 000 §2.1; "
+                    "default 0.2; feitelson-k, feitelson96, weissman and weissman-apps: 1)")
+        ->check(real_in(0, 1, false, false, "a number in [0, 1]"));
     gen->add_option("--seed", g.seed, "random seed")->check(int_at_least(0))->default_str("1");
     gen->add_option("-o,--output", out_path, "output file (default, or -: the standard output)");
 

@@ -440,6 +440,7 @@ RunConfig load_run_config(const std::string& path) {
                    fmt::format("{}", rc.arrival_rate));
         if (const toml::node* w = t.get("workload")) {
             if (!w->is_table()) fail("key 'simulator.workload' must be a table");
+            rc.workload_given = true;
             const toml::table& wt = *w->as_table();
             only(wt, "simulator.workload",
                  {"jobs",

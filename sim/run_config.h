@@ -101,6 +101,7 @@ struct RunConfig {
     std::int64_t interactive_procs = 64;          // §4.6's limits on the T3D
     std::int64_t interactive_time = 7200;         // requested seconds
     GenerateOptions workload = lublin_options();  // [simulator.workload]
+    bool workload_given = false;                  // the file has that table
     toml::table engine;                           // every table but [simulator]
     std::string base_dir = ".";                   // where the config file is
     std::string config_file;                      // the config file, if any

@@ -244,7 +244,8 @@ int run(const TopArgs& a) {
         throw UsageError(e.what());
     }
 
-    Workload w = load(rc, config.empty());
+    // rota top's own machine and users unless the file describes the workload.
+    Workload w = load(rc, !rc.workload_given);
     std::string cfg;
     try {
         cfg = engine_toml(rc, policy, w.procs);
