@@ -110,7 +110,7 @@ class EndQueue {
     // Queues job e.job's end, or moves it there.
     void set(const EndEvent& e) {
         std::size_t k = pos_[e.job];
-        if (k == kNowhere) {
+        if (pos_[e.job] == kNowhere) {
             k = heap_.size();
             heap_.push_back(e);
         } else {
@@ -120,8 +120,8 @@ class EndQueue {
     }
     // Forgets job's end, if queued.
     void erase(std::uint32_t job) {
+        if (pos_[job] == kNowhere) return;
         const std::size_t k = pos_[job];
-        if (k == kNowhere) return;
         pos_[job] = kNowhere;
         const EndEvent last = heap_.back();
         heap_.pop_back();
@@ -131,9 +131,10 @@ class EndQueue {
     }
 
   private:
-    static constexpr std::size_t kNowhere = static_cast<std::size_t>(-1);
+    // Positions fit 32 bits, as job indices do: 4 bytes a job.
+    static constexpr std::uint32_t kNowhere = static_cast<std::uint32_t>(-1);
     std::vector<EndEvent> heap_;
-    std::vector<std::size_t> pos_;  // by job: its entry's index, or kNowhere
+    std::vector<std::uint32_t> pos_;  // by job: its entry's index, or kNowhere
 
     // Sift the entry at k; each returns where it came to rest.
     std::size_t up(std::size_t k) {
@@ -156,7 +157,7 @@ class EndQueue {
     }
     void place(std::size_t k, const EndEvent& e) {
         heap_[k] = e;
-        pos_[e.job] = k;
+        pos_[e.job] = static_cast<std::uint32_t>(k);
     }
 };
 
@@ -771,11 +772,16 @@ class Machine {
 }  // namespace
 
 void NodeTexts::set(std::size_t job, std::string_view text) {
-    if (text_.size() + text.size() + 1 > std::numeric_limits<std::uint32_t>::max())
-        throw SimError("the node lists of the jobs exceed 4 GiB");
-    offset_[job] = static_cast<std::uint32_t>(text_.size());
-    text_.append(text);
-    text_.push_back('\0');
+    if (block_.back().size() + text.size() + 1 > kBlock) {
+        if (block_.size() == std::size_t{1} << (32 - kBlockBits))
+            throw SimError("the node lists of the jobs exceed 4 GiB");
+        block_.emplace_back();
+        block_.back().reserve(std::max(kBlock, text.size() + 1));
+    }
+    std::string& b = block_.back();
+    offset_[job] = static_cast<std::uint32_t>((block_.size() - 1) << kBlockBits | b.size());
+    b.append(text);
+    b.push_back('\0');
 }
 
 namespace {

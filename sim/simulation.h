@@ -91,26 +91,32 @@ struct SimOptions {
     std::int64_t cycle = 0;
 };
 
-// One text per job, packed in one buffer, each ended by a NUL (4 bytes a
-// job beside the text): a std::string per job of a million-job trace
-// costs 32 MB before any text. Setting a job's text again leaves the old
-// one unused in the buffer. A text may not contain a NUL.
+// One text per job, packed in blocks of 64 KiB, each text ended by a NUL
+// (4 bytes a job beside the text): a std::string per job of a million-job
+// trace costs 32 MB before any text, and one growing buffer holds up to
+// twice its text and, while it grows, both copies. A text longer than a
+// block has a block of its own. Setting a job's text again leaves the old
+// one unused. A text may not contain a NUL.
 class NodeTexts {
   public:
     void resize(std::size_t jobs) {
         offset_.assign(jobs, 0);
-        text_.assign(1, '\0');  // offset 0: the empty text
+        block_.assign(1, std::string(1, '\0'));  // offset 0: the empty text
+        block_.front().reserve(kBlock);
     }
     void set(std::size_t job, std::string_view text);
     std::string_view operator[](std::size_t job) const {
-        return std::string_view(text_.data() + offset_[job]);
+        const std::uint32_t at = offset_[job];
+        return std::string_view(block_[at >> kBlockBits].data() + (at & (kBlock - 1)));
     }
     std::size_t size() const { return offset_.size(); }
     bool empty() const { return offset_.empty(); }
 
   private:
-    std::vector<std::uint32_t> offset_;
-    std::string text_;
+    static constexpr unsigned kBlockBits = 16;
+    static constexpr std::size_t kBlock = std::size_t{1} << kBlockBits;
+    std::vector<std::uint32_t> offset_;  // block << kBlockBits | place in it
+    std::vector<std::string> block_;
 };
 
 struct SimResult {

@@ -215,3 +215,21 @@ TEST_CASE("lublin: the paper's distributions, the load and the seed", "[generate
     CHECK(widest <= 1024);
     CHECK(offered_load(big, 1024) == Approx(o.load).epsilon(0.005));
 }
+
+TEST_CASE("node texts cross their 64 KiB blocks and keep a longer text whole", "[outputs]") {
+    // 30,000 texts of 7 to 9 bytes fill several blocks; one of 100,000
+    // bytes gets a block of its own; every text reads back as set.
+    constexpr std::size_t kJobs = 30000;
+    NodeTexts n;
+    n.resize(kJobs + 2);
+    for (std::size_t i = 0; i < kJobs; ++i)
+        n.set(i, std::to_string(i) + "-" + std::to_string(i + 3));
+    const std::string long_text(100000, '7');
+    n.set(kJobs, long_text);
+    n.set(0, "again");  // set twice: the last counts
+    for (std::size_t i = 1; i < kJobs; ++i)
+        REQUIRE(n[i] == std::to_string(i) + "-" + std::to_string(i + 3));
+    CHECK(n[0] == "again");
+    CHECK(n[kJobs] == long_text);
+    CHECK(n[kJobs + 1].empty());  // never set
+}
