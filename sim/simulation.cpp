@@ -109,8 +109,9 @@ class EndQueue {
     void pop() { erase(heap_.front().job); }
     // Queues job e.job's end, or moves it there.
     void set(const EndEvent& e) {
-        std::size_t k = pos_[e.job];
-        if (pos_[e.job] == kNowhere) {
+        const std::uint32_t at = pos_[e.job];
+        std::size_t k = at;
+        if (at == kNowhere) {
             k = heap_.size();
             heap_.push_back(e);
         } else {
@@ -120,8 +121,9 @@ class EndQueue {
     }
     // Forgets job's end, if queued.
     void erase(std::uint32_t job) {
-        if (pos_[job] == kNowhere) return;
-        const std::size_t k = pos_[job];
+        const std::uint32_t at = pos_[job];
+        if (at == kNowhere) return;
+        const std::size_t k = at;
         pos_[job] = kNowhere;
         const EndEvent last = heap_.back();
         heap_.pop_back();
