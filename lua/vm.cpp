@@ -254,6 +254,9 @@ void Vm::bind_hook(Hook h, int module, const Params& params) {
     lua_pop(L(), 1);
     streams_[index(h)] = args.streams;
     ages_[index(h)] = args.ages;
+    std::string names;
+    for (const auto& [key, value] : params) names += (names.empty() ? "" : ", ") + key;
+    param_names_[index(h)] = std::move(names);
 }
 
 // Each answer is checked as the engine checks it (engine/answers.h).
@@ -325,7 +328,16 @@ void Vm::dry_run(const BackfillContext& last) {
         if (r.ok && !why.empty())
             r = HookOutcome::failure(std::string(hook_name(h)) + ": " + path(h) +
                                      " returned an invalid answer: " + why);
-        if (!r.ok) throw Error(Errc::script, "dry run on an empty batch failed: " + r.error);
+        if (!r.ok) {
+            // A script that checks its params fails here on a bad value:
+            // say where those params were set, since the script cannot.
+            const std::string& names = param_names_[static_cast<std::size_t>(i)];
+            throw Error(Errc::script,
+                        "dry run on an empty batch failed: " + r.error +
+                            (names.empty() ? std::string()
+                                           : std::string(" (its params, from [policy.") +
+                                                 hook_name(h) + "]: " + names + ")"));
+        }
     }
 }
 

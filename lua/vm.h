@@ -108,6 +108,8 @@ class Vm {
     std::array<std::string, kHookCount> path_;
     std::array<bool, kHookCount> streams_{};
     std::array<bool, kHookCount> ages_{};
+    // The names of each hook's params, for a failed dry run's message.
+    std::array<std::string, kHookCount> param_names_;
     // What Lua prints for a file in messages (it shortens long names with
     // "...") and the full path to put back.
     std::vector<std::pair<std::string, std::string>> chunk_ids_;

@@ -154,6 +154,10 @@ TEST_CASE("reconfigure: a script that does not load leaves the running policies 
     CHECK(std::string(rota_errmsg(e.get())).find("no_such_policy.lua") != std::string::npos);
     // A parameter the script refuses fails its dry run: refused too.
     CHECK(rota_reconfigure(e.get(), with_limit(-1).c_str()) == ROTA_ESCRIPT);
+    // The script names the param; the error adds where the params were set.
+    CHECK_THAT(rota_errmsg(e.get()),
+               Catch::Matchers::Contains("max_procs") &&
+                   Catch::Matchers::Contains("(its params, from [policy.admission]: max_procs)"));
     submit(e.get(), 1, 6);
     REQUIRE(rota_schedule(e.get()) == ROTA_OK);
     CHECK(drain(e.get()) == std::vector<std::string>{"3:1"});  // still the limit of 4
