@@ -42,9 +42,7 @@ Profile::Profile(std::vector<std::int64_t> capacity) : k_(capacity.size()) {
 }
 
 std::size_t Profile::steps() const {
-    std::size_t n = 0;
-    for (const Chunk& ch : chunk_) n += ch.time.size();
-    return n;
+    return steps_;
 }
 
 Profile::Pos Profile::next(Pos p) const {
@@ -425,6 +423,7 @@ Profile::Pos Profile::split_at(Time t) {
     const std::size_t at = p.i + 1;
     ch.runs_ok = false, ch.crossed = 0;
     ch.time.insert(ch.time.begin() + static_cast<std::ptrdiff_t>(at), t);
+    ++steps_;
     // The new step repeats its predecessor, relative to the same add.
     const auto src = static_cast<std::ptrdiff_t>(p.i * k_);
     ch.val.insert(ch.val.begin() + static_cast<std::ptrdiff_t>(at * k_), k_, 0);
@@ -503,6 +502,7 @@ void Profile::erase_step(Pos p) {
     Chunk& ch = chunk_[p.c];
     ch.runs_ok = false, ch.crossed = 0;
     ch.time.erase(ch.time.begin() + static_cast<std::ptrdiff_t>(p.i));
+    --steps_;
     const auto at = static_cast<std::ptrdiff_t>(p.i * k_);
     ch.val.erase(ch.val.begin() + at, ch.val.begin() + at + static_cast<std::ptrdiff_t>(k_));
     if (ch.time.empty()) {
@@ -523,11 +523,12 @@ void Profile::normalize(Chunk& ch) {
     std::fill(ch.add.begin(), ch.add.end(), 0);
 }
 
-// Keeps chunk sizes within [kChunkMin, kChunkMax] where it can: splits an
+// Keeps chunk sizes within [chunk_max() / 4, chunk_max()] where it can: splits an
 // oversized chunk in two, merges a small one with a neighbour.
 void Profile::rebalance(std::size_t c) {
     if (c >= chunk_.size()) return;
-    if (chunk_[c].time.size() > kChunkMax) {
+    const std::size_t most = chunk_max(), least = most / 4;
+    if (chunk_[c].time.size() > most) {
         Chunk& ch = chunk_[c];
         const std::size_t half = ch.time.size() / 2;
         Chunk upper;
@@ -546,13 +547,13 @@ void Profile::rebalance(std::size_t c) {
         first_.insert(first_.begin() + static_cast<std::ptrdiff_t>(c + 1), f);
         return;
     }
-    if (chunk_[c].time.size() >= kChunkMin || chunk_.size() == 1) return;
+    if (chunk_[c].time.size() >= least || chunk_.size() == 1) return;
     std::size_t a = c, b = c + 1;  // merge b into a
-    if (b >= chunk_.size() || chunk_[a].time.size() + chunk_[b].time.size() > kChunkMax) {
+    if (b >= chunk_.size() || chunk_[a].time.size() + chunk_[b].time.size() > most) {
         if (c == 0) return;
         a = c - 1;
         b = c;
-        if (chunk_[a].time.size() + chunk_[b].time.size() > kChunkMax) return;
+        if (chunk_[a].time.size() + chunk_[b].time.size() > most) return;
     }
     Chunk& x = chunk_[a];
     Chunk& y = chunk_[b];
@@ -582,6 +583,7 @@ void Profile::trim_head() {
     if (head.time.size() > 1 && head.time[1] <= origin_) {
         head.runs_ok = false, head.crossed = 0;
         head.time.erase(head.time.begin());
+        --steps_;
         head.val.erase(head.val.begin(), head.val.begin() + static_cast<std::ptrdiff_t>(k_));
         head.time[0] = kNoTime;
         if (summarized()) refresh(head);
@@ -618,6 +620,8 @@ void Profile::advance(Time now) {
     const Pos p = locate(now);
     if (p.c == 0 && p.i == 0) return;
     ++version_;
+    for (std::size_t c = 0; c < p.c; ++c) steps_ -= chunk_[c].time.size();
+    steps_ -= p.i;
     chunk_.erase(chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(p.c));
     first_.erase(first_.begin(), first_.begin() + static_cast<std::ptrdiff_t>(p.c));
     Chunk& ch = chunk_[0];
@@ -636,13 +640,16 @@ void Profile::check() const {
     };
     if (chunk_.empty() || chunk_.size() != first_.size()) fail("chunk index out of step");
     if (chunk_[0].time[0] != kNoTime) fail("the first step does not reach into the past");
+    std::size_t counted = 0;
+    for (const Chunk& ch : chunk_) counted += ch.time.size();
+    if (counted != steps_) fail("step count out of step");
     Time last = kNoTime;
     bool any = false;
     std::vector<std::int64_t> prev(k_);
     for (std::size_t c = 0; c < chunk_.size(); ++c) {
         const Chunk& ch = chunk_[c];
         if (ch.time.empty() || ch.val.size() != ch.time.size() * k_) fail("malformed chunk");
-        if (ch.time.size() > 2 * kChunkMax) fail("oversized chunk");
+        if (ch.time.size() > 2 * kChunkMaxLong) fail("oversized chunk");
         if (first_[c] != ch.time[0]) fail("stale chunk index");
         for (std::size_t j = 0; j < k_; ++j) {
             std::int64_t lo = value(ch, 0, j), hi = lo;

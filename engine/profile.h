@@ -6,12 +6,12 @@
 //
 // A profile has one or more columns (processors of one matrix row, or the
 // machine's pools: seed 002's K resources); a demand fits a step when every
-// column has room. Steps live in chunks of at most kChunkMax, each with a
+// column has room. Steps live in chunks of at most chunk_max(), each with a
 // pending add and the minimum and maximum of every column: a range update
 // touches whole chunks in O(1) and the searches skip chunks that cannot
 // matter. A short profile is one chunk, a sorted array; a long one (a deep
 // conservative queue holds one reservation per waiting job) costs
-// O(chunks + kChunkMax) per operation instead of O(steps) (docs/design.md,
+// O(chunks + chunk_max()) per operation instead of O(steps) (docs/design.md,
 // "The availability profile").
 #pragma once
 
@@ -68,6 +68,7 @@ class Profile {
     void first_reach(Time from, std::vector<Time>& first) const;
 
     std::size_t steps() const;
+    std::size_t chunks() const { return chunk_.size(); }
     // The step function of column `column` from `from` on: (start, free)
     // of each step, the first starting at `from`, equal neighbours merged.
     void steps_of(Time from, std::size_t column,
@@ -78,8 +79,18 @@ class Profile {
     void check() const;
 
   private:
-    static constexpr std::size_t kChunkMax = 64;
-    static constexpr std::size_t kChunkMin = 16;
+    // A chunk's most steps grows with the profile: a search crosses every
+    // chunk on its way and edits one chunk's steps, so the best size
+    // grows about as the root of the length (docs/benchmarks.md, "Chunk
+    // size"). Chunks made under one bound stay until an edit rebalances
+    // them; the least is a quarter of the most.
+    static constexpr std::size_t kChunkMaxShort = 32, kChunkMaxLong = 128;
+    static constexpr std::size_t kShortSteps = 6144, kLongSteps = 24576;
+    std::size_t chunk_max() const {
+        return steps_ < kShortSteps  ? kChunkMaxShort
+               : steps_ < kLongSteps ? 2 * kChunkMaxShort
+                                     : kChunkMaxLong;
+    }
 
     // Steps [time[i], time[i+1]) (the last step of the last chunk extends
     // forever; the first step of the first chunk back to the past). Values
@@ -107,6 +118,7 @@ class Profile {
     };
 
     std::size_t k_;
+    std::size_t steps_ = 1;  // over all chunks
     std::vector<Chunk> chunk_;
     std::vector<Time> first_;  // first_[c] == chunk_[c].time[0], for the search
     Time origin_ = kNoTime;    // updates before this are clipped

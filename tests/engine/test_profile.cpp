@@ -308,8 +308,9 @@ TEST_CASE("profile: a search crossing chunks finds runs that end at a chunk boun
         return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
     };
     for (int trial = 0; trial < 300; ++trial) {
-        // Chunks split in halves of 32 steps: blocks of a multiple of 8
-        // steps, shifted, often begin or end where a chunk does.
+        // Chunks of a profile this short split in halves of 16 steps:
+        // blocks of a multiple of 8 steps, shifted, often begin or end
+        // where a chunk does.
         const std::int64_t roomy_len = 8 * uni(1, 4), full_len = 8 * uni(1, 8);
         const std::int64_t block = roomy_len + full_len, shift = uni(0, block);
         Profile p({cap});
@@ -346,4 +347,94 @@ TEST_CASE("profile: a search crossing chunks finds runs that end at a chunk boun
             REQUIRE(p.earliest(from, &x, dur, latest) == (want <= latest ? want : kForever));
         }
     }
+}
+
+// The bound on a chunk's steps follows the profile's length (32 up to 6,144
+// steps, 64 up to 24,576, then 128): a profile that grows through every
+// bound and shrinks back keeps its invariants and its answers, and a short
+// one is cut finer than a long one.
+TEST_CASE("profile: chunks follow the profile's length as it grows and shrinks", "[profile]") {
+    const std::int64_t cap = 100;
+    std::mt19937_64 rng(11);
+    auto uni = [&](std::int64_t lo, std::int64_t hi) {
+        return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
+    Profile p({cap});
+    std::vector<std::int64_t> level;  // free during [10 s, 10 s + 10); cap after
+    Time origin = 0;
+    auto free_at = [&](Time u) {
+        const auto s = static_cast<std::size_t>(u / 10);
+        return s < level.size() ? level[s] : cap;
+    };
+    auto brute = [&](Time from, std::int64_t x, Time dur) -> Time {
+        for (Time t = from;; t = (t / 10 + 1) * 10) {
+            bool ok = true;
+            for (Time u = t; u < t + dur && ok; u = (u / 10 + 1) * 10) ok = free_at(u) >= x;
+            if (ok) return t;
+        }
+    };
+    // Steps: the free past until time is advanced, runs of equal levels
+    // from the origin's on, then the free tail.
+    bool advanced = false;
+    auto model_steps = [&] {
+        std::size_t n = advanced ? 1 : 2;
+        for (std::size_t s = static_cast<std::size_t>(origin / 10) + 1; s < level.size(); ++s)
+            n += level[s] != level[s - 1] ? 1 : 0;
+        return n + 1;
+    };
+    auto agree = [&](int queries) {
+        REQUIRE_NOTHROW(p.check());
+        REQUIRE(p.steps() == model_steps());
+        const Time end = 10 * static_cast<Time>(level.size());
+        for (int q = 0; q < queries; ++q) {
+            const Time from = uni(origin, end);
+            const std::int64_t x = uni(1, cap);
+            const Time dur = uni(1, 400);
+            INFO("steps " << p.steps() << " from " << from << " x " << x << " dur " << dur);
+            REQUIRE(p.earliest(from, &x, dur) == brute(from, x, dur));
+            REQUIRE(p.free_at(from) == free_at(from));
+        }
+    };
+    auto grow_to = [&](std::size_t steps) {
+        while (level.size() < steps) {  // adjacent levels differ: one step each
+            const auto s = static_cast<Time>(level.size());
+            std::int64_t v = uni(0, cap - 2);  // below cap: never the tail's level
+            if (!level.empty() && v == level.back()) ++v;
+            level.push_back(v);
+            const std::int64_t d = cap - v;
+            p.take(10 * s, 10 * s + 10, &d);
+        }
+    };
+    grow_to(3000);
+    CHECK(p.steps() == 3002);  // and the free past and tail
+    // Appended steps split the last chunk in halves: of 16 and 17 steps
+    // here (about 180 chunks), of 32 and 33 under a bound of 64 (about 90).
+    CHECK(p.chunks() > 3000 / 24);
+    agree(200);
+    grow_to(30000);
+    CHECK(p.steps() == 30002);
+    // Chunks made while it was short stay as they were; those made past
+    // 6,144 and 24,576 steps are larger: about 1,040 chunks, where a bound
+    // of 32 all along would give about 1,800.
+    CHECK(p.chunks() < 30000 / 24);
+    agree(100);
+    // Levelling runs of steps merges them: back through every bound.
+    for (std::size_t s = 0; s + 1 < level.size(); s += 2) {
+        const std::int64_t d = level[s + 1] - level[s];
+        const Time a = 10 * static_cast<Time>(s);
+        if (d > 0) p.take(a + 10, a + 20, &d);
+        if (d < 0) {
+            const std::int64_t up = -d;
+            p.give(a + 10, a + 20, &up);
+        }
+        level[s + 1] = level[s];
+        if (s % 4000 == 0) REQUIRE_NOTHROW(p.check());
+    }
+    CHECK(p.steps() < 15002);
+    agree(100);
+    origin = 10 * 27000;
+    p.advance(origin);
+    advanced = true;
+    CHECK(p.steps() < 1502);
+    agree(100);
 }
