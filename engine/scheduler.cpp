@@ -184,41 +184,42 @@ std::string seconds_text(double us) {
 
 // Checks a job as submitted and gives it a slot, indexed, pending.
 Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
-    const std::string who = "job " + std::to_string(spec.id);
-    if (spec.id < 0) throw Error(Errc::invalid, who + ": ids must be >= 0");
-    if (spec.procs <= 0) throw Error(Errc::invalid, who + ": procs must be positive");
-    if (spec.estimate <= 0) throw Error(Errc::invalid, who + ": estimate must be positive");
+    // Built only for an error: every submission passes through here.
+    const auto who = [&spec] { return "job " + std::to_string(spec.id); };
+    if (spec.id < 0) throw Error(Errc::invalid, who() + ": ids must be >= 0");
+    if (spec.procs <= 0) throw Error(Errc::invalid, who() + ": procs must be positive");
+    if (spec.estimate <= 0) throw Error(Errc::invalid, who() + ": estimate must be positive");
     // Windows (estimate x rows) must fit in the time axis with room to spare.
     if (const Time most = (kForever / 4 - now_) / cfg_.rows; spec.estimate > most)
-        throw Error(Errc::invalid, who + ": estimate " + std::to_string(spec.estimate) +
+        throw Error(Errc::invalid, who() + ": estimate " + std::to_string(spec.estimate) +
                                        " us would end past the time axis (now " +
                                        std::to_string(now_) + " us: at most " +
                                        std::to_string(most) + " us" +
                                        (cfg_.rows > 1 ? " with the rows' windows" : "") + ")");
     if (spec.pools.size() != cfg_.pools.size())
-        throw Error(Errc::invalid, who + ": gives " + std::to_string(spec.pools.size()) +
+        throw Error(Errc::invalid, who() + ": gives " + std::to_string(spec.pools.size()) +
                                        " pool amounts; the machine has " +
                                        std::to_string(cfg_.pools.size()) + " pools");
     for (auto v : spec.pools)
-        if (v < 0) throw Error(Errc::invalid, who + ": pool amounts must be >= 0");
+        if (v < 0) throw Error(Errc::invalid, who() + ": pool amounts must be >= 0");
     if (!spec.components.empty()) {
         std::int64_t sum = 0;
         for (auto w : spec.components) {
-            if (w <= 0) throw Error(Errc::invalid, who + ": component widths must be positive");
+            if (w <= 0) throw Error(Errc::invalid, who() + ": component widths must be positive");
             sum += w;
         }
         if (sum != spec.procs)
-            throw Error(Errc::invalid, who + ": its components add up to " + std::to_string(sum) +
+            throw Error(Errc::invalid, who() + ": its components add up to " + std::to_string(sum) +
                                            " nodes, not procs = " + std::to_string(spec.procs));
         if (!clustered() && spec.components.size() > 1)
-            throw Error(Errc::invalid, who + ": has " + std::to_string(spec.components.size()) +
+            throw Error(Errc::invalid, who() + ": has " + std::to_string(spec.components.size()) +
                                            " components; the machine has no clusters");
     }
     if (spec.min_procs < 0 || spec.min_procs > spec.procs)
-        throw Error(Errc::invalid, who + ": min_procs " + std::to_string(spec.min_procs) +
+        throw Error(Errc::invalid, who() + ": min_procs " + std::to_string(spec.min_procs) +
                                        " must be between 1 and procs = " +
                                        std::to_string(spec.procs) + " (0: rigid)");
-    if (spec.adapt_bytes < 0) throw Error(Errc::invalid, who + ": adapt_bytes must be >= 0");
+    if (spec.adapt_bytes < 0) throw Error(Errc::invalid, who() + ": adapt_bytes must be >= 0");
     if (cfg_.malleable.enabled) {
         // On its min it runs longest (both execution models slow down as
         // processors are taken) and adapts at the highest cost: both must
@@ -228,7 +229,7 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
         const double longest = static_cast<double>(spec.estimate) *
                                exec_factor(cfg_.malleable.exec_model, least, spec.procs);
         if (!(longest <= limit))
-            throw Error(Errc::invalid, who + ": estimate " + std::to_string(spec.estimate) +
+            throw Error(Errc::invalid, who() + ": estimate " + std::to_string(spec.estimate) +
                                            " us runs " + seconds_text(longest) + " on its min of " +
                                            std::to_string(least) +
                                            " processors, beyond the time axis");
@@ -236,31 +237,31 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
                             cfg_.malleable.adapt_per_byte * static_cast<double>(spec.adapt_bytes) /
                                 static_cast<double>(least);
         if (!(cost <= limit / 1024))
-            throw Error(Errc::invalid, who + ": adapting its " + std::to_string(spec.adapt_bytes) +
-                                           " bytes on its min of " + std::to_string(least) +
-                                           " processors takes " + seconds_text(cost) +
-                                           ", beyond the time axis");
+            throw Error(Errc::invalid,
+                        who() + ": adapting its " + std::to_string(spec.adapt_bytes) +
+                            " bytes on its min of " + std::to_string(least) + " processors takes " +
+                            seconds_text(cost) + ", beyond the time axis");
     }
     if (spec.job_class != -1) {
         const auto classes = static_cast<std::int32_t>(cfg_.classes.base.classes.size());
         // Numbered from 1 in the ABI (rota.h); the engine counts from 0.
         if (!cfg_.classes.enabled)
-            throw Error(Errc::invalid, who + ": job_class " + std::to_string(spec.job_class + 1) +
+            throw Error(Errc::invalid, who() + ": job_class " + std::to_string(spec.job_class + 1) +
                                            " given, but there is no [classes] table");
         if (spec.job_class < 0 || spec.job_class >= classes)
-            throw Error(Errc::invalid, who + ": job_class " + std::to_string(spec.job_class + 1) +
+            throw Error(Errc::invalid, who() + ": job_class " + std::to_string(spec.job_class + 1) +
                                            " is outside 1.." + std::to_string(classes));
     }
     if (spec.submitted < 0 || spec.submitted > now_)
-        throw Error(Errc::invalid, who + ": submitted at " + std::to_string(spec.submitted) +
+        throw Error(Errc::invalid, who() + ": submitted at " + std::to_string(spec.submitted) +
                                        " us, after now (" + std::to_string(now_) +
                                        " us) or negative");
     for (auto [what, name] : {std::pair{"account", &spec.account},
                               std::pair{"partition", &spec.partition}, std::pair{"qos", &spec.qos}})
         if (std::string why = bad_name(what, *name); !why.empty())
-            throw Error(Errc::invalid, who + ": its " + why);
+            throw Error(Errc::invalid, who() + ": its " + why);
     if (index_.find(spec.id) != JobIndex::kNone)
-        throw Error(Errc::exists, who + " was already submitted");
+        throw Error(Errc::exists, who() + " was already submitted");
 
     Slot s;
     if (!free_slots_.empty()) {
