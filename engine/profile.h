@@ -80,7 +80,7 @@ class Profile {
 
   private:
     // A chunk's most steps grows with the profile: a search crosses every
-    // chunk on its way and edits one chunk's steps, so the best size
+    // chunk on its way and an edit rewrites one chunk, so the best size
     // grows about as the root of the length (docs/benchmarks.md, "Chunk
     // size"). Chunks made under one bound stay until an edit rebalances
     // them; the least is a quarter of the most.
