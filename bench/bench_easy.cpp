@@ -11,9 +11,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -96,11 +96,16 @@ void compare(const char* name, const std::vector<TraceJob>& jobs, std::int32_t p
 
 int main(int argc, char** argv) {
     std::int64_t njobs = 1'000'000;
-    std::string trace = std::string(ROTA_SHARED_DIR) + "/traces/HPC2N-2002-2.2-cln.swf.gz";
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--jobs")) njobs = std::stoll(argv[i + 1]);
-        if (!std::strcmp(argv[i], "--trace")) trace = argv[i + 1];
-    }
+    const std::string hpc2n = std::string(ROTA_SHARED_DIR) + "/traces/HPC2N-2002-2.2-cln.swf.gz";
+    std::string trace = hpc2n;
+    CLI::App app{"EASY throughput: the shipped Lua first fit against the same policy in C++",
+                 "bench_easy"};
+    app.add_option("--jobs", njobs, "jobs of the generated workload")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}))
+        ->capture_default_str();
+    app.add_option("--trace", trace, "an SWF trace, plain or gzipped; skipped if absent")
+        ->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
     std::printf("rota %s, EASY backfilling, thread CPU time, best of 3 alternated runs each\n",
                 rota_version());
 
@@ -137,10 +142,20 @@ int main(int argc, char** argv) {
         std::printf("SWF reading: %lld records in %.3f s = %.0f lines/s (%s)\n",
                     static_cast<long long>(lines), rs, lines / rs, trace.c_str());
         Trace t = load_trace(trace, Mapping::standard);
-        compare("HPC2N (240 procs)", t.jobs, t.header.max_procs);
+        // As rota simulate sizes the machine without --procs.
+        const std::int32_t procs = t.header.max_procs > 0 ? t.header.max_procs : t.header.max_nodes;
+        if (procs <= 0) {
+            std::fprintf(stderr, "bench_easy: %s has neither MaxProcs nor MaxNodes\n",
+                         trace.c_str());
+            return 2;
+        }
+        const std::string name = std::filesystem::path(trace).filename().string() + " (" +
+                                 std::to_string(procs) + " procs)";
+        compare(name.c_str(), t.jobs, procs);
     } else {
-        std::printf("HPC2N trace not found at %s: skipped\n", trace.c_str());
+        std::printf("trace not found at %s: skipped\n", trace.c_str());
     }
-    std::printf("reproduce: build/bin/bench_easy --jobs %lld\n", static_cast<long long>(njobs));
+    std::printf("reproduce: build/bin/bench_easy --jobs %lld%s\n", static_cast<long long>(njobs),
+                trace == hpc2n ? "" : (" --trace " + trace).c_str());
     return 0;
 }

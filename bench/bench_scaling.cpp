@@ -3,6 +3,7 @@
 //   build/bin/bench_scaling [--suite backfill|traces|gang|kresource|classes|malleable|all]
 //                           [--repeat R] [--sizes N,N,...] [--gang-sizes N,N,...]
 //                           [--k-jobs N] [--min-pct P]
+//   build/bin/bench_gang    the same program, the gang suite by default
 //
 // backfill: conservative and EASY (shipped Lua first_fit) on generated
 //   workloads (1,024 processors, offered load 0.9) of 10k, 50k and 200k jobs.
@@ -30,10 +31,10 @@
 // ±15 % (at most 1.35).
 #include <time.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <string>
@@ -155,13 +156,9 @@ std::vector<Figure> alternate(const std::vector<Setting>& settings,
     return out;
 }
 
-std::vector<std::int64_t> parse_sizes(const char* s) {
-    std::vector<std::int64_t> out;
-    for (const char* p = s; *p;) {
-        char* end = nullptr;
-        out.push_back(std::strtoll(p, &end, 10));
-        p = *end == ',' ? end + 1 : end;
-    }
+std::string joined(const std::vector<std::int64_t>& v) {
+    std::string out;
+    for (std::int64_t x : v) out += (out.empty() ? "" : ",") + std::to_string(x);
     return out;
 }
 
@@ -339,31 +336,44 @@ void malleable(std::int64_t n, double min_pct, int repeat) {
 
 }  // namespace
 
+// bench_gang is this program built with the gang suite as its default.
+#ifndef ROTA_BENCH_NAME
+#define ROTA_BENCH_NAME "bench_scaling"
+#define ROTA_BENCH_SUITE "all"
+#endif
+
 int main(int argc, char** argv) {
-    std::string suite = "all";
+    std::string suite = ROTA_BENCH_SUITE;
     int repeat = 3;
-    std::string sizes = "10000,50000,200000", gang_sizes = "10000,30000,100000";
+    std::vector<std::int64_t> sizes{10000, 50000, 200000}, gang_sizes{10000, 30000, 100000};
     long long k_jobs = 100000;
     double min_pct = 30;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--suite"))
-            suite = argv[i + 1];
-        else if (!std::strcmp(argv[i], "--repeat"))
-            repeat = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--sizes"))
-            sizes = argv[i + 1];
-        else if (!std::strcmp(argv[i], "--gang-sizes"))
-            gang_sizes = argv[i + 1];
-        else if (!std::strcmp(argv[i], "--k-jobs"))
-            k_jobs = std::atoll(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--min-pct"))
-            min_pct = std::atof(argv[i + 1]);
-        else {
-            std::fprintf(stderr, "bench_scaling: unknown option %s\n", argv[i]);
-            return 2;
-        }
-    }
-    if (repeat < 1) repeat = 1;
+    CLI::App app{
+        "Cost per job as workloads grow: thread CPU time of each simulation, settings "
+        "run alternately (docs/benchmarks.md)",
+        ROTA_BENCH_NAME};
+    app.add_option("--suite", suite, "which figures")
+        ->check(CLI::IsMember(
+            {"backfill", "traces", "gang", "kresource", "classes", "malleable", "all"}))
+        ->capture_default_str();
+    app.add_option("--repeat", repeat, "runs of each setting, alternated; the median is reported")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    app.add_option("--sizes", sizes, "backfill suite: generated workload sizes, in jobs")
+        ->delimiter(',')
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}))
+        ->capture_default_str();
+    app.add_option("--gang-sizes", gang_sizes, "gang suite: workload 8 scaled to these job counts")
+        ->delimiter(',')
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}))
+        ->capture_default_str();
+    app.add_option("--k-jobs", k_jobs, "kresource, classes and malleable suites: jobs")
+        ->check(CLI::Range(1LL, 100'000'000LL))
+        ->capture_default_str();
+    app.add_option("--min-pct", min_pct, "malleable suite: each job's min, % of its ideal")
+        ->check(CLI::Range(1.0, 100.0))
+        ->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
     std::printf("rota %s: thread CPU time of the simulation, median of %d alternated runs\n",
                 rota_version(), repeat);
     const bool all = suite == "all";
@@ -372,21 +382,20 @@ int main(int argc, char** argv) {
         g.procs = 1024;
         g.load = 0.9;
         scaling("conservative and EASY, generated workloads (1024 procs, load 0.9)",
-                {backfilling("conservative"), backfilling("easy")}, parse_sizes(sizes.c_str()), g,
-                repeat);
+                {backfilling("conservative"), backfilling("easy")}, sizes, g, repeat);
     }
     if (all || suite == "traces")
         traces({"CTC-SP2-1996-3.1-cln.swf.gz", "HPC2N-2002-2.2-cln.swf.gz"}, repeat);
     if (all || suite == "gang")
         scaling("BGS and MBGS, seed 000 workload 8 (factor 1.8) scaled",
-                {gang("bgs"), gang("mbgs")}, parse_sizes(gang_sizes.c_str()), zhang_options(1.8, 1),
-                repeat);
+                {gang("bgs"), gang("mbgs")}, gang_sizes, zhang_options(1.8, 1), repeat);
     if (all || suite == "kresource") kresource(k_jobs, repeat);
     if (all || suite == "classes") classes(k_jobs, repeat);
     if (all || suite == "malleable") malleable(k_jobs, min_pct, repeat);
     std::printf(
-        "\nreproduce: build/bin/bench_scaling --suite %s --repeat %d --sizes %s "
+        "\nreproduce: build/bin/%s --suite %s --repeat %d --sizes %s "
         "--gang-sizes %s --k-jobs %lld --min-pct %g\n",
-        suite.c_str(), repeat, sizes.c_str(), gang_sizes.c_str(), k_jobs, min_pct);
+        ROTA_BENCH_NAME, suite.c_str(), repeat, joined(sizes).c_str(), joined(gang_sizes).c_str(),
+        k_jobs, min_pct);
     return 0;
 }
