@@ -204,26 +204,34 @@ class NativeBackfill : public Policy {
         return v.empty() ? nullptr : v.data();
     }
 
-    // ROTA_CONTEXT_USERS as arrays over the users, in id order; built again
+    // ROTA_CONTEXT_USERS as arrays over the users, in id order: the order
+    // is sorted again only when a user is added, the figures read again
     // only when the records or the time changed since the last call.
     void users(const BackfillContext& ctx, rota_backfill_context& rc) {
         const UsageBook* book = ctx.user_usage.book;
+        const std::uint64_t serial = book ? book->serial() : 0;
+        const std::size_t count = book ? book->ids().size() : 0;
+        if (serial != serial_ || count != ids_.size()) {
+            serial_ = serial;
+            version_ = ~std::uint64_t{0};  // the figures too
+            positions_.resize(count);
+            for (std::size_t i = 0; i < count; ++i) positions_[i] = static_cast<std::uint32_t>(i);
+            if (book) {
+                const auto& seen = book->ids();
+                std::sort(positions_.begin(), positions_.end(),
+                          [&seen](std::uint32_t x, std::uint32_t y) { return seen[x] < seen[y]; });
+            }
+            ids_.resize(count);
+            for (std::size_t k = 0; k < count; ++k) ids_[k] = book->ids()[positions_[k]];
+            usage_.resize(count);
+            procs_.resize(count);
+            running_.resize(count);
+        }
         const auto version = book ? book->version() : 0;
-        if (book != book_ || version != version_ || ctx.user_usage.now != now_) {
-            book_ = book;
+        if (book && (version != version_ || ctx.user_usage.now != now_)) {
             version_ = version;
             now_ = ctx.user_usage.now;
-            ids_.clear();
-            if (book) ids_ = book->ids();
-            std::sort(ids_.begin(), ids_.end());
-            usage_.clear();
-            procs_.clear();
-            running_.clear();
-            for (const std::int32_t u : ids_) {
-                usage_.push_back(ctx.user_usage.value(u));
-                procs_.push_back(static_cast<std::int32_t>(ctx.user_procs.value(u)));
-                running_.push_back(static_cast<std::int32_t>(ctx.user_running.value(u)));
-            }
+            book->figures(positions_, now_, usage_.data(), procs_.data(), running_.data());
         }
         rc.users = static_cast<std::int32_t>(ids_.size());
         rc.total_usage = ctx.total_usage;
@@ -237,7 +245,8 @@ class NativeBackfill : public Policy {
     void* ud_;
     bool streams_;
     std::vector<std::uint32_t> out_;
-    const UsageBook* book_ = nullptr;
+    std::uint64_t serial_ = 0;
+    std::vector<std::uint32_t> positions_;  // into the book's ids(), in id order
     std::uint64_t version_ = 0;
     Time now_ = kNoTime;
     std::vector<std::int32_t> ids_, procs_, running_;

@@ -1,11 +1,15 @@
 #include "usage.h"
 
+#include <atomic>
 #include <cmath>
 
 namespace rota {
 
 UsageBook::UsageBook(Time half_life)
-    : lambda_(half_life > 0 ? std::log(2.0) / static_cast<double>(half_life) : 0.0) {}
+    : lambda_(half_life > 0 ? std::log(2.0) / static_cast<double>(half_life) : 0.0) {
+    static std::atomic<std::uint64_t> next{1};
+    serial_ = next.fetch_add(1, std::memory_order_relaxed);
+}
 
 const UsageBook::Account* UsageBook::find(std::int32_t user) const {
     if (user >= -1 && user < kDense - 1) {
@@ -98,6 +102,16 @@ std::int32_t UsageBook::procs(std::int32_t user) const {
 std::int32_t UsageBook::running(std::int32_t user) const {
     const Account* a = find(user);
     return a ? a->jobs : 0;
+}
+
+void UsageBook::figures(const std::vector<std::uint32_t>& positions, Time now, double* usage,
+                        std::int32_t* procs, std::int32_t* running) const {
+    for (std::size_t k = 0; k < positions.size(); ++k) {
+        const Account& a = accounts_[positions[k]];
+        usage[k] = value(a, now);
+        procs[k] = a.procs;
+        running[k] = a.jobs;
+    }
 }
 
 double UsageBook::total(Time now) const {

@@ -42,6 +42,15 @@ class UsageBook {
     std::uint64_t version() const { return version_; }
     // The users with an account (usage or running jobs), in the order seen.
     const std::vector<std::int32_t>& ids() const { return ids_; }
+    // For the users at `positions` (indices into ids()), in that order:
+    // usage at `now`, processors held and running jobs. One pass over the
+    // accounts, no lookup: a C policy reads every user at every call.
+    void figures(const std::vector<std::uint32_t>& positions, Time now, double* usage,
+                 std::int32_t* procs, std::int32_t* running) const;
+    // This book's own number, never another's in the process: what a
+    // cache of its figures is keyed on, as a book may reuse a freed one's
+    // address.
+    std::uint64_t serial() const { return serial_; }
 
     // Snapshots (engine/snapshot.cpp): the accounts as text lines, and
     // back, exactly (floating point in hexadecimal).
@@ -67,6 +76,7 @@ class UsageBook {
     std::vector<Account> accounts_;
     Account total_;
     std::uint64_t version_ = 0;
+    std::uint64_t serial_;
 
     const Account* find(std::int32_t user) const;
     Account& account(std::int32_t user);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -350,6 +351,66 @@ TEST_CASE("aging: per-user usage in the context matches a hand computation") {
     size_t n = 0;
     REQUIRE(rota_users(e.get(), ids, 4, &n) == ROTA_OK);
     CHECK(std::vector<std::int32_t>(ids, ids + n) == std::vector<std::int32_t>{5, 7, 9});
+}
+
+// A C policy's user arrays are kept between calls: sorted again when a user
+// is added, read again when the records or the time change. Over a run in
+// which users appear out of id order, on the small table and the hash, every
+// call that starts nothing (so the engine is as the call saw it) saw what
+// rota_users and rota_user_info_get give.
+TEST_CASE("aging: a C policy's user arrays stay right call after call") {
+    const bool decay = GENERATE(false, true);
+    auto e = engine_from("[machine]\nprocs = 16\n[scheduler]\npreset = \"easy\"\n" +
+                         std::string(decay ? "usage_half_life = 300\n" : ""));
+    struct Seen {
+        bool pick = false;
+        int calls = 0;
+        std::vector<std::int32_t> ids, procs, running;
+        std::vector<double> usage;
+    } seen;
+    auto native = [](void* ud, const rota_batch* c, const rota_backfill_context* ctx,
+                     uint32_t* picks) {
+        auto* s = static_cast<Seen*>(ud);
+        ++s->calls;
+        s->ids.assign(ctx->user_ids, ctx->user_ids + ctx->users);
+        s->usage.assign(ctx->user_usage, ctx->user_usage + ctx->users);
+        s->procs.assign(ctx->user_procs, ctx->user_procs + ctx->users);
+        s->running.assign(ctx->user_running, ctx->user_running + ctx->users);
+        if (!s->pick) return 0;
+        for (size_t i = 0; i < c->n; ++i) picks[i] = static_cast<uint32_t>(i);
+        return static_cast<int>(c->n);
+    };
+    REQUIRE(rota_set_backfill_select(e.get(), native, &seen, 0) == ROTA_OK);
+    const std::int32_t users[] = {70000, 42, 7, 1000, 3, -1, 99999, 5};
+    std::mt19937 rng(3);
+    auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    std::int64_t next_id = 1;
+    int compared = 0;
+    for (int step = 0; step < 120; ++step) {
+        for (int k = uni(1, 3); k > 0; --k)
+            submit(e.get(), next_id++, uni(1, 10), uni(10, 100), users[uni(0, 7)]);
+        seen.pick = step % 3 == 0;
+        const int before = seen.calls;
+        at(e.get(), 5.0 * step);  // jobs end at their walltimes
+        if (seen.pick || seen.calls == before) continue;
+        ++compared;
+        std::int32_t ids[16];
+        size_t n = 0;
+        REQUIRE(rota_users(e.get(), ids, 16, &n) == ROTA_OK);
+        INFO("step " << step);
+        REQUIRE(seen.ids == std::vector<std::int32_t>(ids, ids + n));
+        for (size_t k = 0; k < n; ++k) {
+            rota_user_info ui{};
+            ui.size = sizeof(ui);
+            REQUIRE(rota_user_info_get(e.get(), ids[k], &ui) == ROTA_OK);
+            INFO("user " << ids[k]);
+            CHECK(seen.usage[k] == ui.usage);
+            CHECK(seen.procs[k] == ui.procs);
+            CHECK(seen.running[k] == ui.running);
+        }
+    }
+    CHECK(compared >= 20);
+    CHECK(seen.ids.size() == 8);  // every user has been seen, -1 among them
 }
 
 // Seed 003 §4.3: class priority, then time waiting; rota's multifactor
