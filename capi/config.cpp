@@ -111,7 +111,7 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
         fail(
             "key 'policy.quarantine_time' must be 0 (until a reload) or a number of seconds "
             "up to 1e9, got " +
-            number_text(cool));
+            config_number(cool));
     c.scheduler.quarantine_time = static_cast<Time>(cool * static_cast<double>(kSecond));
     const std::int64_t pass = get_int(t, "pass_budget", "policy.", c.scheduler.pass_budget);
     if (pass < 0)
@@ -153,12 +153,12 @@ void parse_gang(const toml::table& t, SchedulerConfig& s) {
         fail(
             "key 'gang.slice' must be a number of seconds from one microsecond (0.000001) to "
             "1e9, not " +
-            number_text(slice));
+            config_number(slice));
     s.slice = static_cast<std::int64_t>(slice * 1e6);
     s.migration = get_bool(t, "migration", "gang.", s.migration);
     double cost = get_seconds(t, "migration_cost", "gang.", 0.0);
     if (!(cost >= 0 && cost <= 1e9))
-        fail("key 'gang.migration_cost' must be 0..1e9 seconds, got " + number_text(cost));
+        fail("key 'gang.migration_cost' must be 0..1e9 seconds, got " + config_number(cost));
     s.migration_cost = static_cast<std::int64_t>(cost * 1e6);
     std::int64_t q = get_int(t, "migration_q", "gang.", -1);
     if (q < -1 || q > 1'000'000'000)
@@ -204,7 +204,7 @@ void parse_malleable(const toml::table& t, SchedulerConfig& s) {
         const double v = get_seconds(t, key, "malleable.", 0.0);
         if (!(v >= 0) || v > 1e9)
             fail(std::string("key 'malleable.") + key + "' must be 0..1e9 seconds, got " +
-                 number_text(v));
+                 config_number(v));
         return static_cast<Time>(v * 1e6);
     };
     m.protect_age = seconds("protect_age");
@@ -213,7 +213,7 @@ void parse_malleable(const toml::table& t, SchedulerConfig& s) {
     const double per_byte = get_seconds(t, "adapt_per_byte", "malleable.", 0.0);
     if (!(per_byte >= 0) || per_byte > 1e3)
         fail("key 'malleable.adapt_per_byte' must be 0..1000 seconds per byte, got " +
-             number_text(per_byte));
+             config_number(per_byte));
     m.adapt_per_byte = per_byte * 1e6;
 }
 
@@ -227,14 +227,14 @@ void parse_usage(const toml::table& t, EngineConfig& c) {
         fail(
             "key 'scheduler.rekey_interval' must be 0 (re-key only after a reload) or a number "
             "of seconds from 0.000001 to 1e9, got " +
-            number_text(every));
+            config_number(every));
     s.rekey_interval = static_cast<Time>(std::llround(every * static_cast<double>(kSecond)));
     const double half = get_seconds(t, "usage_half_life", "scheduler.", 0.0);
     if (!(half == 0 || (half >= 1e-6 && half <= 1e9)))
         fail(
             "key 'scheduler.usage_half_life' must be 0 (no decay) or a number of seconds from "
             "0.000001 to 1e9, got " +
-            number_text(half));
+            config_number(half));
     s.usage_half_life = static_cast<Time>(std::llround(half * static_cast<double>(kSecond)));
 }
 
@@ -244,7 +244,7 @@ void parse_lua(const toml::table& t, EngineConfig& c) {
     c.time_limit = get_seconds(t, "time_limit", "lua.", c.time_limit);
     if (!(c.time_limit == 0 || (c.time_limit >= 0.001 && c.time_limit <= 86400)))
         fail("key 'lua.time_limit' must be 0 (none) or 0.001..86400 seconds; it is " +
-             number_text(c.time_limit));
+             config_number(c.time_limit));
     c.memory_limit_mb = get_int(t, "memory_limit_mb", "lua.", c.memory_limit_mb);
     // Past 10^12 instructions (minutes to hours of one call) a budget stops
     // nothing in practice; a script trusted to end asks for none with 0.

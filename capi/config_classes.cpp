@@ -26,7 +26,7 @@ Time seconds(const toml::table& t, const char* key, const std::string& where, Ti
     const double v = get_seconds(t, key, where, 0.0);
     if (!(v >= 0) || v > static_cast<double>(kMaxSeconds))
         fail("key '" + where + key + "' must be 0.." + std::to_string(kMaxSeconds) +
-             " seconds, got " + number_text(v));
+             " seconds, got " + config_number(v));
     return static_cast<Time>(std::llround(v * 1e6));
 }
 

@@ -94,7 +94,7 @@ double get_seconds(const toml::table& t, const char* key, const std::string& whe
     return n->as_floating_point()->get();
 }
 
-std::string number_text(double v) {
+std::string config_number(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", v);
     return buf;

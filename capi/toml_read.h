@@ -25,7 +25,8 @@ bool get_bool(const toml::table& t, const char* key, const std::string& where, b
 std::string get_string(const toml::table& t, const char* key, const std::string& where);
 // An integer or float number of seconds.
 double get_seconds(const toml::table& t, const char* key, const std::string& where, double dflt);
-// A number as a refusal quotes it: short form, nan and inf as such.
-std::string number_text(double v);
+// A number as a config refusal quotes it: short form, nan and inf spelt
+// as TOML spells them (engine answers use number_text, engine/answers.h).
+std::string config_number(double v);
 
 }  // namespace rota

@@ -12,13 +12,6 @@ std::string count_mismatch(std::size_t got, const char* what, std::size_t want, 
     return std::to_string(got) + " " + what + " for " + std::to_string(want) + " " + of;
 }
 
-std::string number_text(double v) {
-    if (std::isnan(v)) return "NaN";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.14g", v);
-    return buf;
-}
-
 // A 0-based index as the policy wrote it. A script's smallest integer
 // stays itself when made 0-based (lua/decode.cpp): it is shown as given.
 std::string one_based(std::int64_t i) {
@@ -32,6 +25,13 @@ std::string at_position(std::size_t i) {
 }
 
 }  // namespace
+
+std::string number_text(double v) {
+    if (std::isnan(v)) return "NaN";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.14g", v);
+    return buf;
+}
 
 std::string check_admission(const std::vector<Admission>& a, std::size_t jobs) {
     if (a.size() != jobs) return count_mismatch(a.size(), "decisions", jobs, "jobs");

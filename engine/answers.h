@@ -13,6 +13,11 @@
 
 namespace rota {
 
+// A number as an error message shows it, whoever read it (a script's
+// answer, a C callback's): 14 significant digits, so that 0.1 reads 0.1
+// and 2^53 in full; NaN by name.
+std::string number_text(double v);
+
 std::string check_admission(const std::vector<Admission>& a, std::size_t jobs);
 std::string check_keys(const std::vector<double>& keys, std::size_t jobs);
 // `seen` is scratch kept by the caller so that no call allocates. Messages

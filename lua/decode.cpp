@@ -1,10 +1,9 @@
 #include "decode.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <cstring>
 
+#include "engine/answers.h"
 #include "text.h"
 
 namespace rota::lua {
@@ -15,13 +14,6 @@ constexpr std::size_t kReasonMax = 512;
 
 std::string type_of(lua_State* L, int idx) {
     return lua_typename(L, lua_type(L, idx));
-}
-
-std::string number_text(double v) {
-    if (std::isnan(v)) return "NaN";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.14g", v);
-    return buf;
 }
 
 // A Lua number with an integral value (3 and 3.0 alike; never a string).
