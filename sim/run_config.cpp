@@ -50,11 +50,16 @@ T get(const toml::table& t, const char* key, const std::string& where, T dflt) {
         if (!n->is_integer()) fail("key '" + where + "." + key + "' must be an integer");
         // A value the field cannot hold would wrap (2^32 + 64 processors
         // would be 64): the field's own range first, the key's after.
+        // TOML integers stop at 2^63 - 1: a wider field's range is named
+        // as far as a file can write it.
         const std::int64_t v = n->as_integer()->get();
         if (!std::in_range<T>(v))
             fail("key '" + where + "." + key + "' must be between " +
                  std::to_string(std::numeric_limits<T>::min()) + " and " +
-                 std::to_string(std::numeric_limits<T>::max()) + ", got " + std::to_string(v));
+                 std::to_string(std::min<std::uint64_t>(
+                     std::numeric_limits<T>::max(),
+                     static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) +
+                 ", got " + std::to_string(v));
         return static_cast<T>(v);
     }
 }

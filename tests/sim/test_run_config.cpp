@@ -87,7 +87,7 @@ TEST_CASE("an integer its field cannot hold is refused naming the key", "[config
     CHECK_THROWS_WITH(load("[simulator.workload]\nusers = 4294967299\n"),
                       Catch::StartsWith("key 'simulator.workload.users' must be between"));
     CHECK_THROWS_WITH(load("[simulator.workload]\nseed = -1\n"),
-                      "key 'simulator.workload.seed' must be between 0 and 18446744073709551615, "
+                      "key 'simulator.workload.seed' must be between 0 and 9223372036854775807, "
                       "got -1");
     CHECK_THROWS_WITH(load("[simulator]\narrival_seed = -5\n"),
                       Catch::StartsWith("key 'simulator.arrival_seed' must be between 0 and"));
