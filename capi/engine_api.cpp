@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 
 #include "handle.h"
@@ -215,7 +216,7 @@ class NativeBackfill : public Policy {
             serial_ = serial;
             version_ = ~std::uint64_t{0};  // the figures too
             positions_.resize(count);
-            for (std::size_t i = 0; i < count; ++i) positions_[i] = static_cast<std::uint32_t>(i);
+            std::iota(positions_.begin(), positions_.end(), std::uint32_t{0});
             if (book) {
                 const auto& seen = book->ids();
                 std::sort(positions_.begin(), positions_.end(),
