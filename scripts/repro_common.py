@@ -1,9 +1,15 @@
-"""What the reproduction scripts share: matplotlib from Debian, and the
-95 % t intervals their pages report over seeds."""
+"""What the reproduction scripts share: matplotlib from Debian, the 95 % t
+intervals their pages report over seeds, and how a page names the rota
+and the machine it measured."""
 
 import math
 import os
+import platform
+import subprocess
 import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def pyplot():
@@ -49,3 +55,56 @@ def stats(xs):
         return (m, float("nan"), n)
     sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
     return (m, tq(n - 1) * sd / math.sqrt(n), n)
+
+
+def sig_pos(s):
+    """A (mean, half-width, n) whose interval lies wholly above 0."""
+    return not math.isnan(s[1]) and s[0] - s[1] > 0
+
+
+def sig_neg(s):
+    """A (mean, half-width, n) whose interval lies wholly below 0."""
+    return not math.isnan(s[1]) and s[0] + s[1] < 0
+
+
+def tree_dirty(script):
+    """Tracked sources changed since HEAD (the pages and their plots, and
+    the untracked first version of `script`, the page's own generator, do
+    not count)."""
+    try:
+        changed = subprocess.run(
+            ["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--",
+             ".", ":!docs/reproductions", ":!scripts/" + script],
+            capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return True
+    return bool(changed)
+
+
+def describe_binary(path, script):
+    """How a page names the rota it measured: path, mtime, source commit,
+    and whether the tree had changed since (tree_dirty)."""
+    st = os.stat(path)
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(st.st_mtime))
+    try:
+        commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    return {"path": path if not path.startswith(ROOT + os.sep) else os.path.relpath(path, ROOT),
+            "built": when, "commit": commit, "dirty": tree_dirty(script)}
+
+
+def machine_info():
+    """The processor, cores, system, Python and load average a page states."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": model, "cores": os.cpu_count(), "system": "%s %s" % (platform.system(), platform.machine()),
+            "python": platform.python_version(), "load": os.getloadavg()[0]}

@@ -40,7 +40,6 @@ import gzip
 import json
 import math
 import os
-import platform
 import re
 import shutil
 import subprocess
@@ -49,7 +48,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from repro_common import pyplot, stats, tq  # noqa: E402
+from repro_common import (describe_binary, machine_info, pyplot, sig_neg, sig_pos,  # noqa: E402
+                          stats, tq, tree_dirty)
 
 plt = pyplot()
 
@@ -102,14 +102,6 @@ def diff_stats(a, b):
         return (ma - mb, float("nan"), min(na, nb))
     sea, seb = ha / tq(na - 1), hb / tq(nb - 1)
     return (ma - mb, tq(min(na, nb) - 1) * math.sqrt(sea ** 2 + seb ** 2), min(na, nb))
-
-
-def sig_pos(s):
-    return not math.isnan(s[1]) and s[0] - s[1] > 0
-
-
-def sig_neg(s):
-    return not math.isnan(s[1]) and s[0] + s[1] < 0
 
 
 # ---------------------------------------------------------------- running
@@ -303,46 +295,6 @@ def trace_shares(key):
             "big": sum(1 for c, m in zip(cpu, mem) if max(c, m) > 0.25) / n,
             "mem_dom": sum(1 for c, m in zip(cpu, mem) if m > c) / n,
             "procs": procs_total, "mem_cap": mem_cap}
-
-
-def describe_binary(path):
-    """How the page names the rota it measured: path, mtime, source commit."""
-    st = os.stat(path)
-    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(st.st_mtime))
-    try:
-        commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                                capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
-    return {"path": path if not path.startswith(ROOT + os.sep) else os.path.relpath(path, ROOT),
-            "built": when, "commit": commit, "dirty": tree_dirty()}
-
-
-def tree_dirty():
-    """Tracked sources changed since HEAD (this page and its plots, and this
-    script's untracked first version, do not count)."""
-    try:
-        changed = subprocess.run(
-            ["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--",
-             ".", ":!docs/reproductions", ":!scripts/reproduce_kresource.py"],
-            capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return True
-    return bool(changed)
-
-
-def machine_info():
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {"cpu": model, "cores": os.cpu_count(), "system": "%s %s" % (platform.system(), platform.machine()),
-            "python": platform.python_version(), "load": os.getloadavg()[0]}
 
 
 # ---------------------------------------------------------------- analysis
@@ -1398,7 +1350,7 @@ def main():
             # shipped-policy path is compiled in, so the copy behaves the same).
             rota = os.path.join(work, "rota")
             shutil.copy2(rota_src, rota)
-            meta = {"binary": describe_binary(rota_src), "machine": machine_info(), "quick": args.quick,
+            meta = {"binary": describe_binary(rota_src, "reproduce_kresource.py"), "machine": machine_info(), "quick": args.quick,
                     "phases": {}}
             run = Runner(rota, work, args.parallel, args.jobs)
             seeds = list(range(1, args.seeds + 1))
@@ -1434,7 +1386,7 @@ def main():
             meta["phases"]["diag"] = time.perf_counter() - t0
 
             meta["shares"] = {k: trace_shares(k) for k in TRACES}
-            meta["binary"]["dirty"] = meta["binary"]["dirty"] or tree_dirty()
+            meta["binary"]["dirty"] = meta["binary"]["dirty"] or tree_dirty("reproduce_kresource.py")
             raw = {"seeds": seeds, "trace_seeds": tseeds, "diag_seeds": dseeds, "jobs": args.jobs,
                    "syn": {json.dumps(list(k)): v for k, v in run.syn.items()},
                    "tr": {json.dumps(list(k)): v for k, v in run.tr.items()},

@@ -39,7 +39,6 @@ import concurrent.futures
 import json
 import math
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -47,7 +46,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from repro_common import pyplot, stats, tq  # noqa: E402
+from repro_common import (describe_binary, machine_info, pyplot, sig_neg, sig_pos,  # noqa: E402
+                          stats, tq, tree_dirty)
 
 plt = pyplot()
 
@@ -74,15 +74,6 @@ PAPER_W_PROSE = {"W1": ("{1}", 24), "W2": ("{2}", 26), "W3": ("[3, 4]", 38), "W4
 COLORS = {"S1": "#1b9e77", "S2": "#66a61e", "S3": "#e6ab02", "S4": "#d95f02",
           "W1": "#1b9e77", "W2": "#66a61e", "W3": "#e6ab02", "W4": "#d95f02",
           "C1": "#7570b3", "C2": "#a6761d", "C3": "#e7298a", "C4": "#666666", "all": "#000000"}
-
-# t quantiles, 0.975, by degrees of freedom.
-def sig_pos(s):
-    return not math.isnan(s[1]) and s[0] - s[1] > 0
-
-
-def sig_neg(s):
-    return not math.isnan(s[1]) and s[0] + s[1] < 0
-
 
 # ---------------------------------------------------------------- the model, exactly
 
@@ -285,43 +276,6 @@ def swf_stats(path):
     span = max(last - first, 1)
     return {"jobs": n, "mean_size": size / n, "load": work / (CLUSTERS * NODES * span),
             "split": split / n, "counts": {str(k): v for k, v in counts.items()}}
-
-
-def describe_binary(path):
-    st = os.stat(path)
-    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(st.st_mtime))
-    try:
-        commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                                capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
-    return {"path": path if not path.startswith(ROOT + os.sep) else os.path.relpath(path, ROOT),
-            "built": when, "commit": commit, "dirty": tree_dirty()}
-
-
-def tree_dirty():
-    try:
-        changed = subprocess.run(
-            ["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--",
-             ".", ":!docs/reproductions", ":!scripts/reproduce_multicluster.py"],
-            capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return True
-    return bool(changed)
-
-
-def machine_info():
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {"cpu": model, "cores": os.cpu_count(), "system": "%s %s" % (platform.system(), platform.machine()),
-            "load": os.getloadavg()[0]}
 
 
 # ---------------------------------------------------------------- analysis
@@ -1091,7 +1045,7 @@ def main():
                 sys.exit("%s does not know `generate --model ngubiri`; rebuild it or pass --rota" % rota_src)
             rota = os.path.join(work, "rota")
             shutil.copy2(rota_src, rota)
-            meta = {"binary": describe_binary(rota_src), "machine": machine_info(), "quick": args.quick}
+            meta = {"binary": describe_binary(rota_src, "reproduce_multicluster.py"), "machine": machine_info(), "quick": args.quick}
             run = Runner(rota, work, args.parallel, args.jobs, args.warmup)
             seeds = list(range(1, args.seeds + 1))
             gspecs = [(p, THRES, s, args.jobs) for s in seeds for p in ("random", "phased")]
@@ -1109,7 +1063,7 @@ def main():
             stspecs = [("fpfs", 10, args.stop_jobs, seeds[0]), ("fcfs", 0, args.stop_jobs, seeds[0])]
             print("stopping-rule runs: %d" % len(stspecs), file=sys.stderr)
             stop = run.pool(run.stop_run, stspecs, "stopping rule")
-            meta["binary"]["dirty"] = meta["binary"]["dirty"] or tree_dirty()
+            meta["binary"]["dirty"] = meta["binary"]["dirty"] or tree_dirty("reproduce_multicluster.py")
             raw = {"seeds": seeds, "jobs": args.jobs, "warmup": args.warmup, "stop_jobs": args.stop_jobs,
                    "gen": {json.dumps(list(k)): v for k, v in gen.items()},
                    "sim": {json.dumps(list(k)): v for k, v in sim.items()},
