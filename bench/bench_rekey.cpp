@@ -43,49 +43,24 @@
 #include <string>
 #include <vector>
 
+#include "embedded.h"
 #include "rota.h"
+
+using bench::check;
+using bench::die;
+using bench::Rng;
+using bench::thread_cpu_ns;
+
+[[noreturn]] void bench::die(const std::string& msg) {
+    std::fprintf(stderr, "bench_rekey: %s\n", msg.c_str());
+    std::exit(1);
+}
 
 namespace {
 
 constexpr rota_time kSecond = 1'000'000;
 constexpr rota_time kInterval = 60 * kSecond;
 constexpr std::int32_t kNodes = 1024;
-
-[[noreturn]] void die(const std::string& msg) {
-    std::fprintf(stderr, "bench_rekey: %s\n", msg.c_str());
-    std::exit(1);
-}
-
-void check(rota_engine* e, int rc, const char* what) {
-    if (rc != ROTA_OK && rc != ROTA_DONE)
-        die(std::string(what) + ": " + rota_status_name(rc) + ": " + rota_errmsg(e));
-}
-
-// splitmix64 (Steele, Lea, Flood), as bench_latency.
-class Rng {
-  public:
-    explicit Rng(std::uint64_t seed) : s_(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-    double log_uniform(double lo, double hi) {
-        return lo * std::exp(uniform() * std::log(hi / lo));
-    }
-    std::uint64_t below(std::uint64_t n) { return next() % n; }
-
-  private:
-    std::uint64_t s_;
-};
-
-double thread_cpu_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return 1e9 * static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec);
-}
 
 // The key is a hash of the job id and the time: a new permutation at
 // every re-key.
