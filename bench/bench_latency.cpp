@@ -55,6 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -405,68 +406,43 @@ void report(Policy p, std::int64_t w, const Options& o, Figures f) {
     std::fflush(stdout);
 }
 
-std::vector<std::int64_t> parse_list(const char* s) {
-    std::vector<std::int64_t> v;
-    for (const char* p = s; *p;) {
-        char* end = nullptr;
-        long long x = std::strtoll(p, &end, 10);
-        if (end == p || x <= 0) die(std::string("--waiting: bad list '") + s + "'");
-        v.push_back(x);
-        p = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',') die(std::string("--waiting: bad list '") + s + "'");
-    }
-    return v;
-}
-
-const char* kUsage =
-    "usage: bench_latency [--policy easy|conservative] [--waiting W[,W...]] [--passes P]\n"
-    "                     [--nodes N] [--budget SECONDS] [--skip-wakeups]\n"
-    "                     [--reservation-depth D]\n"
-    "  defaults: both policies, --waiting 1000,10000,100000, --passes 2000,\n"
-    "  --nodes 100000, --budget 300 (wall seconds per setting; 0: none)\n"
-    "  --skip-wakeups: advance the clock past reservations coming due\n"
-    "  --reservation-depth D: conservative reserves for the first D waiting jobs\n"
-    "  only (scheduler.reservation_depth; default -1, all of them)\n";
-
 Options parse(int argc, char** argv) {
     Options o;
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h")) {
-            std::fputs(kUsage, stdout);
-            std::exit(0);
-        }
-        if (!std::strcmp(a, "--skip-wakeups")) {
-            o.skip_wakeups = true;
-            continue;
-        }
-        if (i + 1 >= argc) die(std::string("missing value after ") + a + "\n" + kUsage);
-        const char* v = argv[++i];
-        if (!std::strcmp(a, "--policy")) {
-            if (!std::strcmp(v, "easy"))
-                o.policies = {Policy::easy};
-            else if (!std::strcmp(v, "conservative"))
-                o.policies = {Policy::conservative};
-            else
-                die(std::string("--policy: easy or conservative, not '") + v + "'");
-        } else if (!std::strcmp(a, "--waiting")) {
-            o.waiting = parse_list(v);
-        } else if (!std::strcmp(a, "--passes")) {
-            o.passes = std::atoll(v);
-        } else if (!std::strcmp(a, "--nodes")) {
-            o.nodes = std::atoi(v);
-        } else if (!std::strcmp(a, "--budget")) {
-            o.budget = std::atof(v);
-        } else if (!std::strcmp(a, "--reservation-depth")) {
-            o.reservation_depth = std::atoi(v);
-        } else {
-            die(std::string("unknown option ") + a + "\n" + kUsage);
-        }
+    std::string policy = "both";
+    CLI::App app{
+        "Pass latency of an embedded engine with a deep queue: thread CPU time of one "
+        "scheduling pass, through rota.h only (docs/benchmarks.md)",
+        "bench_latency"};
+    app.add_option("--policy", policy, "easy, conservative or both")
+        ->check(CLI::IsMember({"easy", "conservative", "both"}))
+        ->capture_default_str();
+    app.add_option("--waiting", o.waiting, "jobs kept waiting, a setting each")
+        ->delimiter(',')
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
+        ->capture_default_str();
+    app.add_option("--passes", o.passes, "passes measured in each setting")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}))
+        ->capture_default_str();
+    app.add_option("--nodes", o.nodes, "nodes of the machine, kept full")
+        ->check(CLI::Range(1, 1'000'000))
+        ->capture_default_str();
+    app.add_option("--budget", o.budget, "wall seconds per setting; 0: none")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_flag("--skip-wakeups", o.skip_wakeups,
+                 "advance the clock past reservations coming due");
+    app.add_option("--reservation-depth", o.reservation_depth,
+                   "conservative reserves for the first D waiting jobs only "
+                   "(scheduler.reservation_depth); -1: all of them")
+        ->check(CLI::Range(-1, 100'000'000))
+        ->capture_default_str();
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        std::exit(app.exit(e));
     }
-    if (o.passes <= 0) die("--passes must be positive");
-    if (o.nodes <= 0) die("--nodes must be positive");
-    if (o.budget < 0) die("--budget must be >= 0");
-    if (o.reservation_depth < -1) die("--reservation-depth must be -1 (unlimited) or >= 0");
+    if (policy == "easy") o.policies = {Policy::easy};
+    if (policy == "conservative") o.policies = {Policy::conservative};
     return o;
 }
 

@@ -33,6 +33,7 @@
 // and the walk), how many re-keys re-sorted, and the command.
 #include <time.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -198,24 +199,23 @@ int main(int argc, char** argv) {
     int pairs = 30;
     std::int32_t users = 1000;
     std::string which = "both";
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (i + 1 >= argc) die("missing value after " + a);
-        const char* v = argv[++i];
-        if (a == "--waiting")
-            waiting = std::atoll(v);
-        else if (a == "--pairs")
-            pairs = std::atoi(v);
-        else if (a == "--users")
-            users = std::atoi(v);
-        else if (a == "--script")
-            which = v;
-        else
-            die("unknown option " + a);
-    }
-    if (waiting < 1 || pairs < 1 || users < 1) die("--waiting, --pairs and --users must be >= 1");
-    if (which != "multifactor" && which != "shuffle" && which != "both")
-        die("--script must be multifactor, shuffle or both");
+    CLI::App app{
+        "Re-keying a deep queue: thread CPU time of an order policy's whole-queue call and "
+        "the re-sort, through rota.h only (docs/benchmarks.md)",
+        "bench_rekey"};
+    app.add_option("--waiting", waiting, "jobs kept waiting")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
+        ->capture_default_str();
+    app.add_option("--pairs", pairs, "alternated pairs of passes; the median is reported")
+        ->check(CLI::Range(1, 100'000))
+        ->capture_default_str();
+    app.add_option("--users", users, "distinct users of the jobs")
+        ->check(CLI::Range(1, 10'000'000))
+        ->capture_default_str();
+    app.add_option("--script", which, "order/multifactor.lua, a shuffle, or both")
+        ->check(CLI::IsMember({"multifactor", "shuffle", "both"}))
+        ->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
 
     char tmpl[] = "/tmp/bench_rekey.XXXXXX";
     if (!mkdtemp(tmpl)) die("cannot make a temporary directory");
