@@ -183,7 +183,7 @@ typedef struct rota_engine_options {
     /* Where the policy scripts' memory comes from: every Lua state of the
     ** engine, including those a reload or rota_reconfigure() creates, is
     ** made with lua_newstate(alloc, ...) through it, the per-state cap
-    ** (policy.memory_limit_mb) still applying. NULL: realloc and free. The
+    ** (lua.memory_limit_mb) still applying. NULL: realloc and free. The
     ** engine's own tables use the C++ heap; their size is bounded by the
     ** input limits (docs/reliability.md). `alloc_ud` must outlive the
     ** engine. */
