@@ -280,7 +280,7 @@ void random_walk(const D& cap, std::uint64_t seed, int ops, Time max_len = 400, 
 
 }  // namespace
 
-TEST_CASE("profile: agrees with a brute-force step function on 100,000 random operations",
+TEST_CASE("profile: agrees with a brute-force step function on 220,000 random operations",
           "[profile][property]") {
     SECTION("processors only") {
         random_walk({12}, 1, 60'000);
