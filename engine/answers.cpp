@@ -35,9 +35,15 @@ std::string number_text(double v) {
 
 std::string check_admission(const std::vector<Admission>& a, std::size_t jobs) {
     if (a.size() != jobs) return count_mismatch(a.size(), "decisions", jobs, "jobs");
-    for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t i = 0; i < a.size(); ++i) {
         if (a[i].kind == AdmissionKind::reject && a[i].reason.empty())
             return "a reject without a non-empty reason for " + at_position(i + 1);
+        // The engine would wake at that time, which no clock can reach.
+        if (a[i].kind == AdmissionKind::hold && a[i].until != kForever && a[i].until > kTimeAxisEnd)
+            return "hold time " + std::to_string(a[i].until) + " for " + at_position(i + 1) +
+                   " is beyond the time axis (at most " + std::to_string(kTimeAxisEnd) +
+                   " us; \"hold\" holds without a time)";
+    }
     return {};
 }
 

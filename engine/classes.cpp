@@ -106,7 +106,7 @@ Time Scheduler::dnd_end_from(const Job& j, Time from) const {
     }
     // Past the time axis (swaps of absurd length): never, as a snapshot
     // records it; a time there would not restore.
-    return end > kForever / 4 ? kForever : end;
+    return end > kTimeAxisEnd ? kForever : end;
 }
 
 // --- Limits ---------------------------------------------------------------

@@ -190,7 +190,7 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     if (spec.procs <= 0) throw Error(Errc::invalid, who() + ": procs must be positive");
     if (spec.estimate <= 0) throw Error(Errc::invalid, who() + ": estimate must be positive");
     // Windows (estimate x rows) must fit in the time axis with room to spare.
-    if (const Time most = (kForever / 4 - now_) / cfg_.rows; spec.estimate > most)
+    if (const Time most = (kTimeAxisEnd - now_) / cfg_.rows; spec.estimate > most)
         throw Error(Errc::invalid, who() + ": estimate " + std::to_string(spec.estimate) +
                                        " us would end past the time axis (now " +
                                        std::to_string(now_) + " us: at most " +
@@ -225,7 +225,7 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
         // processors are taken) and adapts at the highest cost: both must
         // fit in the time axis as the estimate does.
         const std::int32_t least = spec.min_procs > 0 ? spec.min_procs : spec.procs;
-        const auto limit = static_cast<double>((kForever / 4 - now_) / cfg_.rows);
+        const auto limit = static_cast<double>((kTimeAxisEnd - now_) / cfg_.rows);
         const double longest = static_cast<double>(spec.estimate) *
                                exec_factor(cfg_.malleable.exec_model, least, spec.procs);
         if (!(longest <= limit))
@@ -399,7 +399,7 @@ void Scheduler::cancel(JobId id) {
 
 void Scheduler::advance(Time t) {
     begin_event();
-    if (t > kForever / 4)
+    if (t > kTimeAxisEnd)
         throw Error(Errc::invalid, "time " + std::to_string(t) + " us is beyond the time axis");
     if (t < now_)
         throw Error(Errc::time, "time went backwards: " + std::to_string(t) + " < now " +

@@ -84,7 +84,7 @@ std::string name_field(const std::string& s) {
 // window, now minus submit) must not overflow, so a snapshot's times stay
 // in the axis a live engine uses (submits refuse estimates past a quarter
 // of it). "No time" and "never" are the two ends of int64.
-constexpr Time kTimeBound = kForever / 4;
+constexpr Time kTimeBound = kTimeAxisEnd;
 
 // One record: its keyword, then fields separated by one space. Every field
 // must read back exactly as the writer writes it (no sign, no leading zero,

@@ -14,5 +14,8 @@ using JobId = std::int64_t;
 inline constexpr Time kNoTime = std::numeric_limits<Time>::min();
 inline constexpr Time kForever = std::numeric_limits<Time>::max();
 inline constexpr Time kSecond = 1'000'000;
+// The last time the engine accepts (clock, submit, hold until): a quarter
+// of the range, so a window added to any accepted time cannot overflow.
+inline constexpr Time kTimeAxisEnd = kForever / 4;
 
 }  // namespace rota

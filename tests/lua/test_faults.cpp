@@ -184,8 +184,15 @@ TEST_CASE("invalid admission answers fail the call", "[lua][faults]") {
     CHECK(fault(14) == prefix + "a key hold in a table of decisions for 3 (expected keys 1..3)");
     CHECK(fault(15) ==
           prefix + "a key of type table in a table of decisions for 3 (expected keys 1..3)");
-    // Holding until a time is an answer.
+    CHECK(fault(16) == prefix +
+                           "hold time 9223372036854775806 for the job at position 1 is beyond the "
+                           "time axis (at most 2305843009213693951 us; \"hold\" holds without a "
+                           "time)");
+    // Holding until a time is an answer, up to the axis's last instant.
     std::vector<Admission> out;
+    REQUIRE(checked_admission(p, kBatch, make_ctx(17), out).ok);
+    CHECK((out[0].kind == AdmissionKind::hold && out[0].until == kForever));
+    CHECK((out[1].kind == AdmissionKind::hold && out[1].until == kTimeAxisEnd));
     REQUIRE(checked_admission(p, kBatch, make_ctx(10), out).ok);
     REQUIRE(out.size() == 3);
     CHECK((out[0].kind == AdmissionKind::hold && out[0].until == 7));

@@ -81,6 +81,9 @@ local admission_faults = {
   [15] = function()
     return { "accept", [setmetatable({}, { __tostring = function() error("ran") end })] = 1 }
   end,
+  -- A wake-up no clock can reach; math.maxinteger itself means no time.
+  [16] = function() return { { hold = math.maxinteger - 1 } } end,
+  [17] = function() return { { hold = math.maxinteger }, { hold = 2305843009213693951 }, "accept" } end,
 }
 
 local function admission(jobs, ctx, params)
