@@ -82,6 +82,9 @@ std::string get_string(const toml::table& t, const char* key, const std::string&
     const toml::node* n = t.get(key);
     if (!n) return {};
     if (!n->is_string()) fail("key '" + where + key + "' must be a string, got " + type_name(*n));
+    // Script paths reach C calls, which would stop at a NUL.
+    if (n->as_string()->get().find('\0') != std::string::npos)
+        fail("key '" + where + key + "' holds a NUL character (\\u0000)");
     return n->as_string()->get();
 }
 

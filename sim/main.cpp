@@ -1353,7 +1353,8 @@ int run(int argc, char** argv) {
     sim->add_option("--min-batches", min_batches,
                     "batch means: batches before an interval is trusted (default 20) "
                     "[simulator.min_batches]")
-        ->check(int_at_least(2));
+        ->check(int_in(2, kMaxMinBatches,
+                       "a count of batches from 2 to " + std::to_string(kMaxMinBatches)));
     sim->add_option("--confidence", confidence,
                     "confidence of the intervals (default 0.95) [simulator.confidence]")
         ->check(real_in(0, 1, true, true, "a number in (0, 1)"));
@@ -1664,6 +1665,13 @@ int run(int argc, char** argv) {
         if (given("--procs")) rc.procs = procs;
         if (!policies.empty()) {
             for (const auto& p : policies) check_policy(p);
+            // custom runs the file's engine tables: without a file it would
+            // run the engine's defaults under a name that promises more.
+            if (config_path.empty() &&
+                std::find(policies.begin(), policies.end(), "custom") != policies.end())
+                throw ConfigError(
+                    "--policy custom: runs a configuration file's own engine tables, and no "
+                    "file is given (rota simulate FILE.toml --policy custom)");
             rc.policies = policies;
         }
         if (!compat.empty()) rc.compat = compat;

@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+
+#include "small_file.h"
+#include "swf.h"  // printable_token
 
 namespace rota::sim {
 
@@ -123,28 +126,54 @@ std::vector<std::int64_t> over_capacity(const PoolDemands& w, std::size_t njobs)
 }
 
 std::optional<MachinesFile> read_machines_file(const std::string& trace_path) {
+    if (trace_path == "-") return std::nullopt;  // standard input has nothing beside it
     MachinesFile m;
     m.path = trace_path + ".machines";
-    std::ifstream in(m.path);
-    if (!in) return std::nullopt;
+    const std::optional<std::string> text =
+        read_small_file(m.path, "machines file", kMaxMachinesFileBytes, true);
+    if (!text) return std::nullopt;
+    const auto bad = [&m](int lineno, const std::string& why) {
+        return std::runtime_error(fmt::format("{}:{}: {}", m.path, lineno, why));
+    };
+    const auto whole = [&bad](int lineno, std::string_view tok, const char* what) {
+        std::int64_t v = 0;
+        const auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+        if (ec != std::errc() || p != tok.data() + tok.size() || v <= 0)
+            throw bad(lineno, fmt::format("{} '{}' is not a positive whole number", what,
+                                          printable_token(tok)));
+        return v;
+    };
+    std::istringstream in(*text);
     std::string line;
     int lineno = 0;
     while (std::getline(in, line)) {
         ++lineno;
         std::size_t i = line.find_first_not_of(" \t\r");
         if (i == std::string::npos || line[i] == '#' || line[i] == ';') continue;
-        std::istringstream is(line);
-        std::string id, name, other;
-        std::int64_t nodes = 0, cpus = 0, ram = 0;
-        if (!(is >> id >> name >> nodes >> cpus >> other >> ram) || nodes <= 0 || cpus <= 0 ||
-            ram <= 0)
-            throw std::runtime_error(fmt::format(
-                "{}:{}: expected 'id name nodes cpus_per_node _ ram_per_node_kb' with positive "
-                "numbers",
-                m.path, lineno));
-        m.nodes += nodes;
-        m.cpus += nodes * cpus;
-        m.memory_kb += nodes * ram;
+        std::vector<std::string_view> tok;
+        for (std::size_t at = i; at < line.size();) {
+            const std::size_t end = std::min(line.find_first_of(" \t\r", at), line.size());
+            tok.emplace_back(line.data() + at, end - at);
+            at = std::min(line.find_first_not_of(" \t\r", end), line.size());
+        }
+        if (tok.size() < 6)
+            throw bad(lineno, fmt::format("{} columns; expected 'id name nodes cpus_per_node _ "
+                                          "ram_per_node_kb'",
+                                          tok.size()));
+        const std::int64_t nodes = whole(lineno, tok[2], "nodes");
+        const std::int64_t cpus = whole(lineno, tok[3], "CPUs per node");
+        const std::int64_t ram = whole(lineno, tok[5], "RAM per node (KB)");
+        std::int64_t line_cpus = 0, line_ram = 0;
+        if (__builtin_mul_overflow(nodes, cpus, &line_cpus) ||
+            __builtin_add_overflow(m.cpus, line_cpus, &m.cpus))
+            throw bad(lineno, fmt::format("{} nodes of {} CPUs is more than a count can hold",
+                                          nodes, cpus));
+        if (__builtin_mul_overflow(nodes, ram, &line_ram) ||
+            __builtin_add_overflow(m.memory_kb, line_ram, &m.memory_kb))
+            throw bad(lineno,
+                      fmt::format("{} nodes of {} KB is more than a count can hold", nodes, ram));
+        if (__builtin_add_overflow(m.nodes, nodes, &m.nodes))
+            throw bad(lineno, "more nodes than a count can hold");
         ++m.clusters;
     }
     if (m.clusters == 0) throw std::runtime_error(m.path + ": no cluster described");

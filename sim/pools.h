@@ -77,8 +77,12 @@ struct MachinesFile {
     std::int64_t memory_kb = 0;  // sum of nodes x RAM per node
     std::int32_t clusters = 0;
 };
-// Reads `trace_path + ".machines"`; std::nullopt when there is no such file.
-// Throws std::runtime_error naming the file and line when it is malformed.
+// Reads `trace_path + ".machines"`; std::nullopt when there is no such file
+// or the trace is standard input ("-"). Throws std::runtime_error naming the
+// file and line when it is malformed (a column not a positive whole number,
+// totals past int64), and naming the file when it is not a regular file of
+// at most kMaxMachinesFileBytes.
+constexpr std::int64_t kMaxMachinesFileBytes = std::int64_t{1} << 20;
 std::optional<MachinesFile> read_machines_file(const std::string& trace_path);
 
 }  // namespace rota::sim

@@ -1,14 +1,9 @@
 #include "run_config.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -17,6 +12,7 @@
 #include "classes.h"
 #include "malleable.h"
 #include "simulation.h"  // kMaxSimSeconds
+#include "small_file.h"
 
 namespace rota::sim {
 
@@ -41,6 +37,9 @@ T get(const toml::table& t, const char* key, const std::string& where, T dflt) {
         return n->as_boolean()->get();
     } else if constexpr (std::is_same_v<T, std::string>) {
         if (!n->is_string()) fail("key '" + where + "." + key + "' must be a string");
+        // Paths among these reach C calls, which would stop at a NUL.
+        if (n->as_string()->get().find('\0') != std::string::npos)
+            fail("key '" + where + "." + key + "' holds a NUL character (\\u0000)");
         return n->as_string()->get();
     } else if constexpr (std::is_floating_point_v<T>) {
         if (n->is_integer()) return static_cast<T>(n->as_integer()->get());
@@ -142,7 +141,9 @@ void check_statistics(const RunConfig& rc) {
                text(rc.stop_rel_error));
     if (rc.warmup < 0) refuse("warmup", "a number of jobs >= 0", text(rc.warmup));
     if (rc.batch_jobs < 1) refuse("batch_jobs", "a number of jobs >= 1", text(rc.batch_jobs));
-    if (rc.min_batches < 2) refuse("min_batches", "at least 2 batches", text(rc.min_batches));
+    if (rc.min_batches < 2 || rc.min_batches > kMaxMinBatches)
+        refuse("min_batches", "a count of batches from 2 to " + std::to_string(kMaxMinBatches),
+               text(rc.min_batches));
     if (!(rc.confidence > 0 && rc.confidence < 1))
         refuse("confidence", "a probability in (0, 1), e.g. 0.95", text(rc.confidence));
     if (rc.stop_on != "groups" && rc.stop_on != "stream")
@@ -244,36 +245,11 @@ bool is_gang_preset(const std::string& name) {
 }
 
 std::string read_config_file(const std::string& path) {
-    // Non-blocking, so that a FIFO without a writer cannot hang the open.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) fail("cannot open the configuration '" + path + "': " + std::strerror(errno));
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0)
-        fail("cannot read the configuration '" + path + "': " + std::strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        fail("'" + path + "' is " +
-             (S_ISDIR(st.st_mode)    ? "a directory"
-              : S_ISFIFO(st.st_mode) ? "a pipe"
-                                     : "a device") +
-             ", not a configuration file");
-    if (st.st_size > kMaxConfigBytes)
-        fail(fmt::format("'{}' holds {} bytes: a configuration file is at most {} MiB", path,
-                         st.st_size, kMaxConfigBytes >> 20));
-    std::string text(static_cast<std::size_t>(st.st_size), '\0');
-    std::size_t got = 0;
-    while (got < text.size()) {
-        const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) fail("cannot read the configuration '" + path + "': " + std::strerror(errno));
-        if (n == 0) break;  // shortened since fstat
-        got += static_cast<std::size_t>(n);
+    try {
+        return *read_small_file(path, "configuration file", kMaxConfigBytes);
+    } catch (const std::runtime_error& e) {
+        fail(e.what());
     }
-    text.resize(got);
-    return text;
 }
 
 RunConfig load_run_config(const std::string& path) {
@@ -801,7 +777,14 @@ std::int32_t trace_procs(const RunConfig& rc, const Trace& t) {
     if (rc.procs > 0) return rc.procs;
     const std::int32_t declared = header_procs(t.header, rc.trace);
     if (declared > 0) return declared;
-    if (t.machines) return static_cast<std::int32_t>(t.machines->cpus);
+    if (t.machines) {
+        if (t.machines->cpus > kMaxMachineProcs)
+            throw std::invalid_argument(fmt::format(
+                "{}: {} processors in all, more than the {} a machine may have (--procs sets a "
+                "smaller machine)",
+                t.machines->path, t.machines->cpus, kMaxMachineProcs));
+        return static_cast<std::int32_t>(t.machines->cpus);
+    }
     throw std::invalid_argument(
         "the trace header gives neither MaxProcs nor MaxNodes and no .machines file is beside "
         "it: use --procs");

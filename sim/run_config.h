@@ -28,6 +28,10 @@ class ConfigError : public std::runtime_error {
 // the gaps between arrivals leave the time axis.
 constexpr double kMinLoad = 0.001, kMaxLoad = 1000;
 
+// The most batches --min-batches may ask for: the batch means keep up to
+// twice as many, which must stay an int32.
+constexpr std::int32_t kMaxMinBatches = 1'000'000;
+
 struct RunConfig {
     std::string trace;                  // empty: the generated workload
     std::int32_t procs = 0;             // 0: from the trace header

@@ -99,9 +99,7 @@ inline Bad parse_double(const char*& p, const char* e, double& out) {
 std::string token_at(const char* p, const char* e) {
     const char* q = p;
     while (q != e && !is_space(*q)) ++q;
-    std::string t(p, q);
-    if (t.size() > 40) t = t.substr(0, 40) + "...";
-    return t;
+    return printable_token(std::string_view(p, static_cast<std::size_t>(q - p)));
 }
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -162,10 +160,10 @@ std::string parse_adapt_bytes(std::string_view val, SwfHeader& h) {
             ok1 ? std::from_chars(tok.data() + eq + 1, tok.data() + tok.size(), bytes)
                 : std::from_chars_result{tok.data(), std::errc::invalid_argument};
         if (!ok1 || e2 != std::errc() || p2 != tok.data() + tok.size() || eq + 1 == tok.size())
-            return "AdaptBytes: expected executable=bytes (integers), not '" + std::string(tok) +
-                   "'";
+            return "AdaptBytes: expected executable=bytes (integers), not '" +
+                   printable_token(tok) + "'";
         if (exe < 0 || bytes < 0)
-            return "AdaptBytes: '" + std::string(tok) + "': executable and bytes must be >= 0";
+            return "AdaptBytes: '" + printable_token(tok) + "': executable and bytes must be >= 0";
         for (const auto& [e, b] : h.adapt_bytes)
             if (e == exe)
                 return "AdaptBytes: executable " + std::to_string(exe) + " is declared twice";
@@ -190,7 +188,7 @@ std::string parse_header_line(std::string_view line, SwfHeader& h) {
         if (!iequals(val, "widths"))
             return "Components: expected 'widths' (each record then gives its component widths "
                    "joined by '+' after field 18 and the pool demands), not '" +
-                   std::string(val) + "'";
+                   printable_token(val) + "'";
         h.components = true;
         return {};
     }
@@ -208,7 +206,7 @@ std::string parse_header_line(std::string_view line, SwfHeader& h) {
         std::string_view num = val.substr(0, std::min(val.find(' '), val.size()));
         auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
         if (ec != std::errc() || ptr != num.data() + num.size() || !(v > 0) || !std::isfinite(v))
-            return "TimeUnit: expected a positive number of seconds, not '" + std::string(val) +
+            return "TimeUnit: expected a positive number of seconds, not '" + printable_token(val) +
                    "'";
         h.time_unit = v;
         return {};
@@ -232,7 +230,8 @@ std::string parse_header_line(std::string_view line, SwfHeader& h) {
         if (ec != std::errc() || ptr != num.data() + num.size() || num.empty() || v < 1 ||
             v > std::numeric_limits<std::int32_t>::max())
             return std::string(machine_key) +
-                   ": expected a whole number of processors >= 1, not '" + std::string(num) + "'";
+                   ": expected a whole number of processors >= 1, not '" + printable_token(num) +
+                   "'";
         (std::string_view(machine_key) == "MaxProcs" ? h.max_procs : h.max_nodes) =
             static_cast<std::int32_t>(v);
         return {};
@@ -257,6 +256,20 @@ std::int32_t header_procs(const SwfHeader& h, const std::string& file) {
                                    "(--procs sets a smaller machine)",
                                    procs ? "MaxProcs" : "MaxNodes", v, kMaxMachineProcs));
     return v;
+}
+
+std::string printable_token(std::string_view t) {
+    constexpr std::size_t kMost = 40;
+    std::string out;
+    for (std::size_t i = 0; i < t.size() && i < kMost; ++i) {
+        const auto c = static_cast<unsigned char>(t[i]);
+        if (c >= 0x20 && c < 0x7f && c != '\\')
+            out.push_back(static_cast<char>(c));
+        else
+            out += fmt::format("\\x{:02X}", c);
+    }
+    if (t.size() > kMost) out += "...";
+    return out;
 }
 
 const char* swf_field_name(int field) {
@@ -307,6 +320,9 @@ struct SwfReader::Impl {
                 throw SwfError(path, 0, 0, what);
             }
             std::size_t i = 0;
+            // A UTF-8 byte order mark, as some editors write, is not text.
+            constexpr std::string_view kBom = "\xEF\xBB\xBF";
+            if (lines.line_number() == 1 && line.substr(0, kBom.size()) == kBom) i = kBom.size();
             while (i < line.size() && is_space(line[i])) ++i;
             if (i == line.size()) continue;
             line.remove_prefix(i);
@@ -767,10 +783,11 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
     // with one id would be one job to every reader of the results.
     IdIndex ids;
     // The header's record count, when it gives one, sizes the job array
-    // once instead of by doubling.
+    // once instead of by doubling; a header's word is trusted up to 4
+    // million jobs (160 MiB), past which the array grows as it is read.
     if (t.header.max_records > 0)
         t.jobs.reserve(
-            static_cast<std::size_t>(std::min<std::int64_t>(t.header.max_records, 1 << 26)));
+            static_cast<std::size_t>(std::min<std::int64_t>(t.header.max_records, 1 << 22)));
     // Fields 17 and 18: the Alea simulator's extended SWF (the one that
     // comes with a .machines file) uses them for something else.
     t.deps_followed = o.dependencies == DependencyMode::follow ||

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -96,6 +97,10 @@ std::int32_t header_procs(const SwfHeader&, const std::string& file);
 
 // Name of SWF field k (1-based, 1..18), e.g. "run time"; "?" otherwise.
 const char* swf_field_name(int field);
+// A token of an input file as a message shows it: at most 40 bytes, then
+// "..."; control bytes, backslashes and bytes past ASCII as \xNN, so that
+// a byte order mark or an escape sequence is seen, not obeyed.
+std::string printable_token(std::string_view t);
 
 // Any failure to read a trace. what() is
 //   "<file>:<line>: field <k> (<name>): <what>"  for a bad field,

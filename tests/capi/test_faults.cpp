@@ -356,6 +356,9 @@ TEST_CASE("bad input: configuration errors name the key or the line") {
            "unknown key 'gang.backfill' (backfilling in every row is scheduler.backfill");
     expect("[machine]\nprocs = 8\n[policy.backfill]\nscript = \"backfill/first_fit.lua\"\n",
            "unknown key 'policy.backfill' (the hook is named backfill_select");
+    // A path with a NUL would be cut there by the C call that opens it.
+    expect("[machine]\nprocs = 8\n[policy.backfill_select]\nscript = \"a\\u0000b.lua\"\n",
+           "key 'policy.backfill_select.script' holds a NUL character (\\u0000)");
 
     rota_engine* e = nullptr;
     CHECK(rota_engine_new("[machine]\nprocs = 8\n[policy.backfill_select]\nscript = \"nope.lua\"\n",

@@ -93,6 +93,14 @@ TEST_CASE("an integer its field cannot hold is refused naming the key", "[config
                       Catch::StartsWith("key 'simulator.arrival_seed' must be between 0 and"));
     CHECK_THROWS_WITH(load("[simulator]\nmin_batches = 4294967298\n"),
                       Catch::StartsWith("key 'simulator.min_batches' must be between"));
+    CHECK_THROWS_WITH(load("[simulator]\nmin_batches = 1000001\n"),
+                      "key 'simulator.min_batches' (--min-batches) must be a count of batches "
+                      "from 2 to 1000000, not 1000001");
+    // A path with a NUL would be cut there by the C call that opens it.
+    for (const char* key : {"trace", "jobs_csv", "summary_json"})
+        CHECK_THROWS_WITH(
+            load(std::string("[simulator]\n") + key + " = \"t.swf\\u0000junk\"\n"),
+            std::string("key 'simulator.") + key + "' holds a NUL character (\\u0000)");
     CHECK_THROWS_WITH(load("[simulator]\nsize_groups = [1, 4294967298, 7]\n"),
                       Catch::Contains("got 4294967298"));
     // Inside the field's range but not a machine's: the same message, naming
