@@ -35,16 +35,16 @@
 --   mismatch (number >= 1, default 2): the factor of a job that does not match.
 
 local function backfill_select(c, ctx, params)
-  local n = c.n
-  if n == 0 then
-    return nil
-  end
+  -- Checked before the empty-batch return: the load's dry run refuses a bad value.
   local window, mismatch = params.window, params.mismatch
   if math.type(window) ~= "integer" or window < 0 then
     error("window must be a non-negative integer, not " .. tostring(window))
   end
-  if type(mismatch) ~= "number" or mismatch < 1 then
-    error("mismatch must be a number >= 1, not " .. tostring(mismatch))
+  if type(mismatch) ~= "number" or not (mismatch >= 1) or mismatch == math.huge then
+    error("mismatch must be a finite number >= 1, not " .. tostring(mismatch))
+  end
+  if c.n == 0 then
+    return nil
   end
   local sel = rota.kselect(c, ctx)
   local picks = {}

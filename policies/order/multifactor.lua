@@ -46,15 +46,33 @@
 --   weight_size (0), favor_small (false).
 --   max_wait (-1 s: never), weight_overdue (1e12): seed 003's first pass.
 
+local numbers = {
+  "weight_priority", "weight_class", "weight_age", "max_age",
+  "weight_fairshare", "weight_size", "max_wait", "weight_overdue",
+}
+
+-- Before the empty-batch return, so that the load's dry run (an empty
+-- batch) refuses a bad value instead of every later call failing. The
+-- engine has checked each param's type against its default.
+local function check(params)
+  for _, k in ipairs(numbers) do
+    local v = params[k]
+    if v ~= v or v == math.huge or v == -math.huge then
+      error(k .. " must be a finite number, not " .. tostring(v))
+    end
+  end
+  if not (params.max_age > 0) then
+    error("max_age must be a positive number of seconds, not " .. tostring(params.max_age))
+  end
+end
+
 local function order(jobs, ctx, params)
+  check(params)
   local keys, n = {}, jobs.n
   if n == 0 then
     return keys
   end
   local max_age = params.max_age * rota.second
-  if not (max_age > 0) then
-    error("max_age must be a positive number of seconds, not " .. tostring(params.max_age))
-  end
   local now = ctx.now
   local w_age = params.weight_age / max_age -- per microsecond waited
   local w_prio = params.weight_priority

@@ -2,6 +2,7 @@
 // backfill/lowest.lua) on hand-made batches, with every score worked out
 // in the comments, and the resource view (c.R, ctx.usage, ...) a script gets.
 #include <catch2/catch.hpp>
+#include <limits>
 
 #include "lua_test_util.h"
 
@@ -146,13 +147,22 @@ TEST_CASE("a job running past the shadow time must fit what the head leaves",
     }
 }
 
-TEST_CASE("lowest.lua refuses a bad window or mismatch", "[lua][policies][kresource]") {
-    const JobBatch b = k_batch({{10, 10}});
-    LuaPolicy w(config(Hook::backfill_select, "backfill/lowest.lua", {{"window", -1.5}}));
-    CHECK_THROWS_WITH(picks_of(w, b, k_ctx()),
-                      Catch::Contains("window must be a non-negative integer"));
-    LuaPolicy m(config(Hook::backfill_select, "backfill/lowest.lua", {{"mismatch", 0.5}}));
-    CHECK_THROWS_WITH(picks_of(m, b, k_ctx()), Catch::Contains("mismatch must be a number >= 1"));
+TEST_CASE("lowest.lua refuses a bad window or mismatch when it is loaded",
+          "[lua][policies][kresource]") {
+    // The load's dry run passes an empty batch: the check comes before it returns.
+    const auto load = [](Params params) {
+        LuaPolicy p(config(Hook::backfill_select, "backfill/lowest.lua", std::move(params)));
+    };
+    CHECK_THROWS_WITH(load({{"window", -1.5}}),
+                      Catch::Contains("dry run") &&
+                          Catch::Contains("window must be a non-negative integer, not -1.5"));
+    CHECK_THROWS_WITH(load({{"window", std::int64_t{-1}}}),
+                      Catch::Contains("window must be a non-negative integer, not -1"));
+    CHECK_THROWS_WITH(load({{"mismatch", 0.5}}),
+                      Catch::Contains("mismatch must be a finite number >= 1, not 0.5"));
+    CHECK_THROWS_WITH(load({{"mismatch", std::numeric_limits<double>::infinity()}}),
+                      Catch::Contains("mismatch must be a finite number >= 1, not inf"));
+    CHECK_NOTHROW(load({{"window", std::int64_t{0}}, {"mismatch", 1.0}}));
 }
 
 TEST_CASE("a script sees R as one array per resource and the K-resource context",

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <random>
 
@@ -91,6 +92,25 @@ TEST_CASE("fcfs orders by submit time, sjf by estimate", "[lua][policies]") {
     LuaPolicy sjf(config(Hook::order, "order/sjf.lua"));
     REQUIRE(sjf.order(b, make_ctx(), keys).ok);
     CHECK(keys == std::vector<double>{300, 100, 200});
+}
+
+TEST_CASE("multifactor refuses a bad weight when it is loaded", "[lua][policies]") {
+    // The load's dry run passes an empty batch: the check comes before it returns.
+    const auto load = [](Params params) {
+        LuaPolicy p(config(Hook::order, "order/multifactor.lua", std::move(params)));
+    };
+    CHECK_THROWS_WITH(load({{"max_age", std::int64_t{0}}}),
+                      Catch::Contains("dry run") &&
+                          Catch::Contains("max_age must be a positive number of seconds, not 0"));
+    CHECK_THROWS_WITH(load({{"max_age", -5.0}}),
+                      Catch::Contains("max_age must be a positive number of seconds"));
+    CHECK_THROWS_WITH(load({{"weight_priority", std::numeric_limits<double>::infinity()}}),
+                      Catch::Contains("weight_priority must be a finite number, not inf"));
+    CHECK_THROWS_WITH(load({{"weight_age", -std::numeric_limits<double>::infinity()}}),
+                      Catch::Contains("weight_age must be a finite number, not -inf"));
+    CHECK_THROWS_WITH(load({{"weight_overdue", std::numeric_limits<double>::quiet_NaN()}}),
+                      Catch::Contains("weight_overdue must be a finite number"));
+    CHECK_NOTHROW(load({{"favor_small", true}, {"max_wait", std::int64_t{-1}}}));
 }
 
 // Scores by hand (weights per unit of each factor, max_age 100 s): job 1
