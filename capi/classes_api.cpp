@@ -46,6 +46,9 @@ int rota_job_resume(rota_engine* e, int64_t id) {
 
 int rota_job_set_class(rota_engine* e, int64_t id, int32_t job_class) {
     return capi::guard(e, [&] {
+        // The state first, as suspend and resume (rota.h: ROTA_ESTATE without [classes]).
+        if (!classes_of(e).enabled)
+            throw Error(Errc::state, "rota_job_set_class: there is no [classes]");
         check_class(e, job_class);
         e->sched->set_class(id, job_class - 1);
         return ROTA_OK;

@@ -89,6 +89,14 @@ std::shared_ptr<LuaPolicy> load_policies(rota_engine* e, const EngineConfig& c) 
 
 }  // namespace
 
+int capi::failed_handle(const std::string& why, rota_engine** out) {
+    rota_engine* e = new (std::nothrow) rota_engine;
+    *out = e;
+    if (!e) return ROTA_ENOMEM;
+    e->err = why;
+    return ROTA_EINVAL;
+}
+
 int capi::create(const std::string& text, const std::string& source, const std::string& base_dir,
                  const rota_engine_options* opt, rota_engine** out) {
     if (!out) return ROTA_EINVAL;
@@ -307,28 +315,21 @@ const char* rota_errmsg(const rota_engine* e) {
 }
 
 int rota_engine_new(const char* config_toml, const char* base_dir, rota_engine** out) {
-    if (!config_toml) {
-        if (out) *out = nullptr;
-        return ROTA_EINVAL;
-    }
+    if (!out) return ROTA_EINVAL;
+    if (!config_toml) return capi::failed_handle("rota_engine_new: config_toml is NULL", out);
     return capi::create(config_toml, "<config>", base_dir ? base_dir : ".", nullptr, out);
 }
 
 int rota_engine_new_v2(const char* config_toml, const char* base_dir,
                        const rota_engine_options* options, rota_engine** out) {
-    if (!config_toml) {
-        if (out) *out = nullptr;
-        return ROTA_EINVAL;
-    }
+    if (!out) return ROTA_EINVAL;
+    if (!config_toml) return capi::failed_handle("rota_engine_new_v2: config_toml is NULL", out);
     return capi::create(config_toml, "<config>", base_dir ? base_dir : ".", options, out);
 }
 
 int rota_engine_new_file(const char* path, rota_engine** out) {
     if (!out) return ROTA_EINVAL;
-    if (!path) {
-        *out = nullptr;
-        return ROTA_EINVAL;
-    }
+    if (!path) return capi::failed_handle("rota_engine_new_file: path is NULL", out);
     // Only a regular file is opened: a FIFO without a writer would hang the
     // open, and a device (/dev/zero) would fill memory.
     std::error_code ec;
@@ -355,6 +356,14 @@ int rota_engine_new_file(const char* path, rota_engine** out) {
 }
 
 void rota_engine_free(rota_engine* e) {
+    // From inside a callback the engine is still running the call that
+    // made it: deleting it would pull the state from under that call.
+    if (e && e->busy) {
+        e->err =
+            "rota_engine_free called from inside a callback of the same engine: the engine is "
+            "kept (free it after the call returns)";
+        return;
+    }
     delete e;
 }
 
@@ -414,13 +423,18 @@ int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* u
             throw Error(Errc::invalid,
                         "rota_set_backfill_select: unknown flags " + std::to_string(flags));
         // A callback the engine would never call is refused, not ignored.
-        if (fn && !e->config.scheduler.backfill)
-            throw Error(Errc::invalid,
-                        "rota_set_backfill_select: this engine never backfills "
-                        "(scheduler.backfill is false" +
-                            (e->config.preset.empty() ? std::string()
-                                                      : ", preset '" + e->config.preset + "'") +
-                            ")");
+        const SchedulerConfig& sc = e->config.scheduler;
+        if (fn && !sc.backfills())
+            throw Error(
+                Errc::invalid,
+                "rota_set_backfill_select: this engine never backfills (" +
+                    (sc.malleable.enabled ? std::string("[malleable]: the iScheduler")
+                     : sc.classes.enabled
+                         ? std::string("[classes]: the two-pass algorithm")
+                         : "scheduler.backfill is false" +
+                               (e->config.preset.empty() ? std::string()
+                                                         : ", preset '" + e->config.preset + "'")) +
+                    ")");
         e->native_backfill =
             fn ? std::make_shared<NativeBackfill>(fn, ud, (flags & ROTA_STREAM) != 0) : nullptr;
         e->install_policies();

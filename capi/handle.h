@@ -53,6 +53,10 @@ int status_of(Errc c);
 int create(const std::string& text, const std::string& source, const std::string& base_dir,
            const rota_engine_options* opt, rota_engine** out);
 
+// A handle that only carries `why` (*out is set even on failure, as
+// create does): ROTA_EINVAL, or ROTA_ENOMEM when none can be allocated.
+int failed_handle(const std::string& why, rota_engine** out);
+
 // Records a job rota_job_suspend() suspended, for rota_top() (top.cpp).
 void note_suspended(rota_engine* e, JobId id);
 

@@ -200,7 +200,7 @@ int rota_machine_info_get(const rota_engine* e, rota_machine_info* out) {
         full.rows = c.rows;
         full.npools = static_cast<int32_t>(c.pools.size());
         full.reservation_depth = c.reservation_depth;
-        full.backfill = c.backfill ? 1 : 0;
+        full.backfill = c.backfills() ? 1 : 0;
         full.migration = c.migration ? 1 : 0;
         full.slice = c.rows > 1 ? c.slice : 0;
         full.nclusters = static_cast<int32_t>(c.clusters.size());

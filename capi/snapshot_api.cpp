@@ -30,10 +30,7 @@ int rota_snapshot(const rota_engine* e, rota_writer_fn w, void* ud) {
 int rota_restore(const char* config_toml, const char* base_dir, const rota_engine_options* options,
                  const void* data, size_t len, rota_engine** out) {
     if (!out) return ROTA_EINVAL;
-    if (!config_toml) {
-        *out = nullptr;
-        return ROTA_EINVAL;
-    }
+    if (!config_toml) return capi::failed_handle("rota_restore: config_toml is NULL", out);
     int rc = capi::create(config_toml, "<config>", base_dir ? base_dir : ".", options, out);
     rota_engine* e = *out;
     if (rc != ROTA_OK) return rc;

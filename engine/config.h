@@ -184,6 +184,11 @@ struct SchedulerConfig {
 
     MalleableConfig malleable;
     ClassesConfig classes;
+
+    // Whether a pass ever passes a blocked job: the iScheduler (seed 004)
+    // and the two-pass class scheduler (seed 003) replace the walk and
+    // never backfill, whatever `backfill` says.
+    bool backfills() const { return backfill && !malleable.enabled && !classes.enabled; }
 };
 
 }  // namespace rota

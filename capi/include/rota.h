@@ -41,8 +41,14 @@
 **     call into the same engine (such a call returns ROTA_ESTATE and does
 **     nothing; rota_errmsg stays available). Their `ud` must outlive the engine or the
 **     next call replacing the callback.
-**   - "The next event call" means the next rota_advance, rota_submit,
-**     rota_job_end, rota_cancel or rota_schedule on the engine.
+**   - "The next event call" means the next call on the engine that can
+**     change its state or queue actions, whether it succeeds or fails:
+**     rota_advance, rota_submit, rota_job_end, rota_cancel, rota_schedule,
+**     rota_adopt, rota_node_down, rota_node_drain, rota_node_up,
+**     rota_job_requeue, rota_job_progress, rota_job_suspend,
+**     rota_job_resume, rota_job_set_class, rota_reload_policies and
+**     rota_reconfigure. Queries (rota_job_info_get, rota_queue, ...) are
+**     not event calls.
 **   - No C++ exception ever crosses this interface.
 */
 #ifndef ROTA_H
@@ -210,7 +216,10 @@ ROTA_API int rota_engine_new_file(const char* path, rota_engine** out);
 ** Added in ABI 7. */
 ROTA_API int rota_engine_new_v2(const char* config_toml, const char* base_dir,
                                 const rota_engine_options* options, rota_engine** out);
-/* Destroy an engine. Passing NULL is a no-op. */
+/* Destroy an engine. Passing NULL is a no-op. Called from one of the
+** engine's own callbacks, it does nothing (the engine is in the middle of
+** the call that ran the callback) and sets rota_errmsg(); free the engine
+** after that call returns. */
 ROTA_API void rota_engine_free(rota_engine* e);
 
 /* The name of policy preset number `i` ("easy"), the values of the
@@ -273,7 +282,9 @@ typedef struct rota_job {
 } rota_job;
 
 /* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the
-** current time. With one row, running jobs whose estimate has expired by
+** current time, ROTA_EINVAL if t is past the time axis (2^61 - 1
+** microseconds, about 73,000 years: a quarter of the range, so that a time
+** plus a window cannot overflow). With one row, running jobs whose estimate has expired by
 ** `t` (start + estimate <= t) are killed: each gives a ROTA_ACTION_KILL
 ** action timed at its expiry. A job that runs exactly as long as its
 ** estimate is therefore killed, not reported with rota_job_end. With more
@@ -286,7 +297,9 @@ ROTA_API int rota_advance(rota_engine* e, rota_time t);
 ROTA_API rota_time rota_now(const rota_engine* e);
 
 /* Submit a job at the current time. It is considered at the next pass.
-** ROTA_EINVAL for a negative id, procs <= 0, estimate <= 0 or a wrong pool count,
+** ROTA_EINVAL for a negative id, procs <= 0, estimate <= 0, an estimate
+** (times the rows) that would end past the time axis, a wrong pool count,
+** a `submitted` after now, or a bad class or name (each message says which),
 ** ROTA_EEXIST for a duplicate id. A job that can never fit the machine is
 ** accepted here and rejected (ROTA_ACTION_REJECT, with a reason) at the next
 ** pass. */
@@ -570,7 +583,7 @@ typedef struct rota_machine_info {
     int32_t rows;  /* matrix rows (multiprogramming level); 1 = space sharing */
     int32_t npools;
     int32_t reservation_depth; /* per row; -1 = unlimited */
-    int32_t backfill;          /* 0: nothing passes a blocked job (FCFS, GS) */
+    int32_t backfill;          /* 0: never backfills (FCFS, GS, [classes], [malleable]) */
     int32_t migration;         /* 1: migration between rows (MGS, MBGS) */
     rota_time slice;           /* time-slice length when rows > 1; else 0 */
     int32_t nclusters;         /* [[machine.clusters]]; 0 for a single machine. ABI 4 */
@@ -768,11 +781,11 @@ ROTA_API int rota_reload_policies(rota_engine* e);
 
 /* Replace the engine's configuration by `config_toml` while it runs: the
 ** policy scripts and their parameters ([policy.*]), the Lua limits, and
-** the scheduler's tunables (scheduler.rekey_interval,
+** the tunables (machine.node_down, scheduler.rekey_interval,
 ** policy.quarantine_after, policy.quarantine_time, policy.pass_budget,
 ** gang.migration_cost, gang.migration_q). Everything that shapes the
-** machine or the pass must stay as it is: the machine (procs, pools,
-** clusters), the rows and slice, backfill, reservation depth, migration,
+** machine or the pass must stay as it is: the machine's procs, pools and
+** clusters, the rows and slice, backfill, reservation depth, migration,
 ** usage half-life, [malleable] and [classes]; a change there is
 ** ROTA_ECONFIG naming the key (restart the engine for it: rota_adopt()).
 ** All or nothing, as rota_reload_policies(): the new configuration is
@@ -882,7 +895,8 @@ typedef int (*rota_backfill_select_fn)(void* ud, const rota_batch* c,
 ** (NULL restores the configuration's). It stays installed across
 ** rota_reload_policies(). `flags` is 0 or ROTA_STREAM. ROTA_EINVAL for
 ** other flags, and for a policy on an engine that never backfills
-** (scheduler.backfill false: FCFS, GS, MGS), which would never call it. */
+** (scheduler.backfill false: FCFS, GS, MGS; [classes] and [malleable],
+** whose schedulers replace the walk), which would never call it. */
 ROTA_API int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud,
                                       int flags);
 

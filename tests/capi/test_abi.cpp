@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
 
 #include "support.h"
 
@@ -153,6 +155,20 @@ TEST_CASE("abi: a handle whose creation failed keeps one readable message") {
     std::string later = rota_errmsg(e);
     CHECK(later == "engine was not created: " + first);
     rota_engine_free(e);
+    // A NULL configuration or path is such a handle too, saying so.
+    for (int k = 0; k < 4; ++k) {
+        e = nullptr;
+        const int rc = k == 0   ? rota_engine_new(nullptr, nullptr, &e)
+                       : k == 1 ? rota_engine_new_v2(nullptr, nullptr, nullptr, &e)
+                       : k == 2 ? rota_engine_new_file(nullptr, &e)
+                                : rota_restore(nullptr, nullptr, nullptr, "", 0, &e);
+        INFO(k);
+        CHECK(rc == ROTA_EINVAL);
+        REQUIRE(e != nullptr);
+        CHECK_THAT(rota_errmsg(e), Catch::Contains("is NULL"));
+        CHECK(rota_schedule(e) == ROTA_ESTATE);
+        rota_engine_free(e);
+    }
 }
 
 TEST_CASE("abi: job ids must not be negative") {
@@ -233,6 +249,55 @@ TEST_CASE("abi: a native backfill policy on an engine that never backfills is re
     CHECK(rota_set_backfill_select(e.get(), none, nullptr, 0) == ROTA_EINVAL);
     CHECK(std::string(rota_errmsg(e.get())).find("never backfills") != std::string::npos);
     CHECK(rota_set_backfill_select(e.get(), nullptr, nullptr, 0) == ROTA_OK);  // clearing is fine
+    // The class scheduler and the iScheduler replace the walk: no backfill either.
+    for (const char* mode : {"[classes]\npreset = \"llnl-t3d\"\n", "[malleable]\n"}) {
+        auto m = rota::test::engine_from(std::string("[machine]\nprocs = 256\n") + mode);
+        INFO(mode);
+        CHECK(rota_set_backfill_select(m.get(), none, nullptr, 0) == ROTA_EINVAL);
+        CHECK(std::string(rota_errmsg(m.get())).find("never backfills") != std::string::npos);
+        rota_machine_info info{};
+        info.size = sizeof info;
+        REQUIRE(rota_machine_info_get(m.get(), &info) == ROTA_OK);
+        CHECK(info.backfill == 0);
+    }
+}
+
+TEST_CASE("abi: an action's runs and reason outlive queries until the next event call") {
+    auto e = rota::test::engine_from("[machine]\nprocs = 8\n");
+    rota_job j{};
+    j.size = sizeof j;
+    j.estimate = 100;
+    j.user = -1;
+    j.id = 1;
+    j.procs = 16;  // wider than the machine: rejected with a reason
+    REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    j.id = 2;
+    j.procs = 3;
+    REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    rota_action a{}, b{}, rest{};
+    a.size = b.size = rest.size = sizeof(rota_action);
+    REQUIRE(rota_next_action(e.get(), &a) == ROTA_OK);
+    REQUIRE(rota_next_action(e.get(), &b) == ROTA_OK);
+    if (a.type != ROTA_ACTION_REJECT) std::swap(a, b);
+    REQUIRE(a.type == ROTA_ACTION_REJECT);
+    REQUIRE(b.type == ROTA_ACTION_START);
+    CHECK(rota_next_action(e.get(), &rest) == ROTA_DONE);
+    const std::string reason = a.reason;
+    // Queries are not event calls: the pointers stay (ASan would see a free).
+    rota_job_info info{};
+    info.size = sizeof info;
+    CHECK(rota_job_info_get(e.get(), 2, &info) == ROTA_OK);
+    size_t n = 0;
+    CHECK(rota_running(e.get(), nullptr, 0, &n) == ROTA_OK);
+    rota_counters c{};
+    c.size = sizeof c;
+    CHECK(rota_counters_get(e.get(), &c) == ROTA_OK);
+    char top[4096];
+    CHECK(rota_top(e.get(), 80, top, sizeof top, &n) == ROTA_OK);
+    CHECK(std::string(a.reason) == reason);
+    REQUIRE(b.nruns == 1);
+    CHECK(b.runs[0].count == 3);
 }
 
 TEST_CASE("abi: a native backfill policy survives a policy reload") {

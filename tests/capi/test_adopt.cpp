@@ -180,6 +180,15 @@ TEST_CASE("adopt: bad adoptions are refused and change nothing") {
     CHECK(rota_adopt(e.get(), &r, 200 * kS, &run, 1) == ROTA_EINVAL);  // starts after now
     CHECK(rota_adopt(e.get(), &r, 10 * kS, &run, 1) == ROTA_EINVAL);   // walltime over
     CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("walltime ended"));
+    // An estimate whose end would overflow is refused by the axis, before any sum.
+    r.estimate = INT64_MAX;
+    CHECK(rota_adopt(e.get(), &r, 90 * kS, &run, 1) == ROTA_EINVAL);
+    CHECK_THAT(rota_errmsg(e.get()),
+               Catch::Contains("estimate 9223372036854775807 us must be positive and end within "
+                               "the time axis (at most 2305843009123693951 us from its start)"));
+    r.estimate = 0;
+    CHECK(rota_adopt(e.get(), &r, 90 * kS, &run, 1) == ROTA_EINVAL);
+    r.estimate = 50 * kS;
     rota_node_run three{0, 3};
     CHECK(rota_adopt(e.get(), &r, 90 * kS, &three, 1) == ROTA_EINVAL);
     rota_node_run outside{6, 4};

@@ -501,6 +501,9 @@ TEST_CASE("seed 003: classes need [classes], and bad class settings are refused"
     j.job_class = 0;
     REQUIRE(rota_submit(plain.get(), &j) == ROTA_OK);
     CHECK(rota_job_suspend(plain.get(), 1) == ROTA_ESTATE);
+    CHECK(rota_job_resume(plain.get(), 1) == ROTA_ESTATE);
+    CHECK(rota_job_set_class(plain.get(), 1, 1) == ROTA_ESTATE);
+    CHECK(std::string(rota_errmsg(plain.get())).find("there is no [classes]") != std::string::npos);
     EnginePtr e = engine_from(classes(8));
     j.job_class = 6;
     CHECK(rota_submit(e.get(), &j) == ROTA_EINVAL);

@@ -720,7 +720,7 @@ TEST_CASE("faults: a callback calling back into its engine gets ROTA_ESTATE") {
     struct Probe {
         rota_engine* e = nullptr;
         int submit_rc = -1, queue_rc = -1;
-        std::string why;
+        std::string why, free_why;
     } probe;
     auto e = rota::test::engine_from("[machine]\nprocs = 8\n[scheduler]\npreset = \"easy\"\n");
     probe.e = e.get();
@@ -738,6 +738,9 @@ TEST_CASE("faults: a callback calling back into its engine gets ROTA_ESTATE") {
                     p->why = rota_errmsg(p->e);
                     size_t n = 0;
                     p->queue_rc = rota_queue(p->e, nullptr, 0, &n);
+                    // Freeing the engine that is running this call is refused too.
+                    rota_engine_free(p->e);
+                    p->free_why = rota_errmsg(p->e);
                     for (size_t i = 0; i < c->n; ++i) picks[i] = static_cast<uint32_t>(i);
                     return static_cast<int>(c->n);
                 },
@@ -763,6 +766,8 @@ TEST_CASE("faults: a callback calling back into its engine gets ROTA_ESTATE") {
     CHECK(rota_job_info_get(e.get(), 99, &info) == ROTA_ENOTFOUND);  // nothing was submitted
     CHECK(rota_job_info_get(e.get(), 3, &info) == ROTA_OK);
     CHECK(info.state == ROTA_JOB_RUNNING);
+    CHECK_THAT(probe.free_why, Catch::Contains("rota_engine_free called from inside a callback"));
+    CHECK(rota_advance(e.get(), 10'000'000) == ROTA_OK);  // the engine still works
 }
 
 TEST_CASE("faults: hooks that spend a pass's budget leave the rest of the pass to the fallbacks") {
