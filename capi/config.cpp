@@ -122,6 +122,9 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
         if (!sp->is_array()) fail("key 'policy.search_path' must be an array of strings");
         for (const auto& e : *sp->as_array()) {
             if (!e.is_string()) fail("key 'policy.search_path' must be an array of strings");
+            // Paths reach C calls, which would stop at a NUL.
+            if (e.as_string()->get().find('\0') != std::string::npos)
+                fail("key 'policy.search_path' holds a NUL character (\\u0000)");
             c.search_path.push_back(e.as_string()->get());
         }
     }

@@ -172,12 +172,12 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
                                        " us) or negative");
     // Checked before the product below, which would overflow; new_job
     // checks the rest of the spec after the nodes.
-    if (spec.estimate <= 0 || spec.estimate > (kTimeAxisEnd - start) / cfg_.rows)
+    // The bound new_job applies (from now, which start does not pass).
+    if (spec.estimate <= 0 || spec.estimate > (kTimeAxisEnd - now_) / cfg_.rows)
         throw Error(Errc::invalid, who + ": estimate " + std::to_string(spec.estimate) +
                                        " us must be positive and end within the time axis (at "
                                        "most " +
-                                       std::to_string((kTimeAxisEnd - start) / cfg_.rows) +
-                                       " us from its start)");
+                                       std::to_string((kTimeAxisEnd - now_) / cfg_.rows) + " us)");
     // Under gang scheduling the job holds its place for estimate x MPL
     // (seed 000 §5.2), as if the engine had started it.
     if (start + spec.estimate * cfg_.rows <= now_)

@@ -17,7 +17,8 @@ std::int64_t positive(const std::string& part, const std::string& what, std::int
     std::int64_t v = 0;
     auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (ec != std::errc() || ptr != part.data() + part.size() || part.empty())
-        throw std::invalid_argument("clusters: " + what + " '" + part + "' is not a number");
+        throw std::invalid_argument("clusters: " + what + " '" + printable_token(part) +
+                                    "' is not a number");
     if (v < 1 || v > max)
         throw std::invalid_argument("clusters: " + what + " must be between 1 and " +
                                     std::to_string(max) + ", not " + part);
@@ -34,7 +35,7 @@ std::vector<ClusterSpec> parse_clusters(const std::string& text) {
         if (c != ' ' && c != '\t') squeezed += c;
     if (!squeezed.empty() && (squeezed.front() == ',' || squeezed.back() == ',' ||
                               squeezed.find(",,") != std::string::npos))
-        throw std::invalid_argument("clusters: an empty item in '" + text + "'");
+        throw std::invalid_argument("clusters: an empty item in '" + printable_token(text) + "'");
     std::vector<ClusterSpec> out;
     std::string part;
     auto flush = [&] {

@@ -63,24 +63,28 @@ std::int64_t parse_amount(const std::string& text, const std::string& what) {
     std::int64_t v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || ec != std::errc() || p != s.data() + s.size())
-        throw std::invalid_argument(what + ": '" + text +
+        throw std::invalid_argument(what + ": '" + printable_token(text) +
                                     "' is not a positive integer (optionally with K, M, G or T)");
-    if (v <= 0) throw std::invalid_argument(what + ": '" + text + "' must be positive");
+    if (v <= 0)
+        throw std::invalid_argument(what + ": '" + printable_token(text) + "' must be positive");
     if (v > std::numeric_limits<std::int64_t>::max() / mult)
-        throw std::invalid_argument(what + ": '" + text + "' is out of range");
+        throw std::invalid_argument(what + ": '" + printable_token(text) + "' is out of range");
     return v * mult;
 }
 
 PoolSpec parse_pool_spec(const std::string& text) {
     auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0)
-        throw std::invalid_argument("pool '" + text + "': expected name=capacity, e.g. memory=32G");
+        throw std::invalid_argument("pool '" + printable_token(text) +
+                                    "': expected name=capacity, e.g. memory=32G");
     PoolSpec p;
     p.name = text.substr(0, eq);
     for (char c : p.name)
         if (c == ' ' || c == '\t' || c == '=')
-            throw std::invalid_argument("pool '" + text + "': the name may not hold blanks");
-    p.capacity = parse_amount(text.substr(eq + 1), "pool '" + p.name + "' capacity");
+            throw std::invalid_argument("pool '" + printable_token(text) +
+                                        "': the name may not hold blanks");
+    p.capacity =
+        parse_amount(text.substr(eq + 1), "pool '" + printable_token(p.name) + "' capacity");
     return p;
 }
 
@@ -164,14 +168,16 @@ std::optional<MachinesFile> read_machines_file(const std::string& trace_path) {
         const std::int64_t cpus = whole(lineno, tok[3], "CPUs per node");
         const std::int64_t ram = whole(lineno, tok[5], "RAM per node (KB)");
         std::int64_t line_cpus = 0, line_ram = 0;
-        if (__builtin_mul_overflow(nodes, cpus, &line_cpus) ||
-            __builtin_add_overflow(m.cpus, line_cpus, &m.cpus))
+        if (__builtin_mul_overflow(nodes, cpus, &line_cpus))
             throw bad(lineno, fmt::format("{} nodes of {} CPUs is more than a count can hold",
                                           nodes, cpus));
-        if (__builtin_mul_overflow(nodes, ram, &line_ram) ||
-            __builtin_add_overflow(m.memory_kb, line_ram, &m.memory_kb))
+        if (__builtin_mul_overflow(nodes, ram, &line_ram))
             throw bad(lineno,
                       fmt::format("{} nodes of {} KB is more than a count can hold", nodes, ram));
+        if (__builtin_add_overflow(m.cpus, line_cpus, &m.cpus) ||
+            __builtin_add_overflow(m.memory_kb, line_ram, &m.memory_kb))
+            throw bad(lineno,
+                      "the total of the CPUs or of the RAM so far passes what a count can hold");
         if (__builtin_add_overflow(m.nodes, nodes, &m.nodes))
             throw bad(lineno, "more nodes than a count can hold");
         ++m.clusters;

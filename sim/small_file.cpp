@@ -16,7 +16,10 @@ std::optional<std::string> read_small_file(const std::string& path, std::string_
     // Non-blocking, so that a FIFO without a writer cannot hang the open.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
-        if (missing_ok && errno == ENOENT) return std::nullopt;
+        // A name too long once suffixed, or a file where a directory is
+        // expected, is as absent as a missing file.
+        if (missing_ok && (errno == ENOENT || errno == ENAMETOOLONG || errno == ENOTDIR))
+            return std::nullopt;
         throw std::runtime_error(
             fmt::format("cannot open the {} '{}': {}", what, path, std::strerror(errno)));
     }

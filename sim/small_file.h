@@ -13,7 +13,8 @@ namespace rota::sim {
 
 // The bytes of the regular file `path`, of at most max_bytes. `what` names
 // the kind of file in messages ("configuration file"). With missing_ok, a
-// path that does not exist gives std::nullopt. Throws std::runtime_error
+// path that does not exist (or cannot: a name too long, a file as a
+// directory) gives std::nullopt; one that cannot be read is an error. Throws std::runtime_error
 // naming the path for a directory, a pipe, a device, a larger file or a
 // read error.
 std::optional<std::string> read_small_file(const std::string& path, std::string_view what,

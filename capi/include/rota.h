@@ -41,8 +41,9 @@
 **     call into the same engine (such a call returns ROTA_ESTATE and does
 **     nothing; rota_errmsg stays available). Their `ud` must outlive the engine or the
 **     next call replacing the callback.
-**   - "The next event call" means the next call on the engine that can
-**     change its state or queue actions, whether it succeeds or fails:
+**   - "The next event call" means the next call on the engine of exactly
+**     these, which can change its state or queue actions, whether it
+**     succeeds or fails:
 **     rota_advance, rota_submit, rota_job_end, rota_cancel, rota_schedule,
 **     rota_adopt, rota_node_down, rota_node_drain, rota_node_up,
 **     rota_job_requeue, rota_job_progress, rota_job_suspend,
@@ -218,8 +219,9 @@ ROTA_API int rota_engine_new_v2(const char* config_toml, const char* base_dir,
                                 const rota_engine_options* options, rota_engine** out);
 /* Destroy an engine. Passing NULL is a no-op. Called from one of the
 ** engine's own callbacks, it does nothing (the engine is in the middle of
-** the call that ran the callback) and sets rota_errmsg(); free the engine
-** after that call returns. */
+** the call that ran the callback) and sets rota_errmsg(), which the
+** callback can read (the outer call's own outcome replaces it); free the
+** engine after that call returns. */
 ROTA_API void rota_engine_free(rota_engine* e);
 
 /* The name of policy preset number `i` ("easy"), the values of the
@@ -386,7 +388,8 @@ ROTA_API int rota_job_resume(rota_engine* e, int64_t id);
 /* Move job `id` to class number `job_class` (from 1, as in rota_job). Its
 ** priority, limits and maximum wait are the new class's from the next
 ** pass; a loaded job's do-not-disturb time becomes the new class's,
-** counted from when it was loaded. ROTA_EINVAL for an unknown class. */
+** counted from when it was loaded. ROTA_EINVAL for an unknown class,
+** ROTA_ESTATE without [classes]. */
 ROTA_API int rota_job_set_class(rota_engine* e, int64_t id, int32_t job_class);
 
 /* Run one scheduling pass: admission and order of new jobs, then starts,

@@ -32,7 +32,7 @@
 --
 -- Params:
 --   window   (integer >= 0, default 1): w; w >= K makes every job match.
---   mismatch (number >= 1, default 2): the factor of a job that does not match.
+--   mismatch (finite number >= 1, default 2): the factor of a job that does not match.
 
 local function backfill_select(c, ctx, params)
   -- Checked before the empty-batch return: the load's dry run refuses a bad value.

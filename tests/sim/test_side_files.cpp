@@ -73,6 +73,10 @@ TEST_CASE("a .machines file is read by whole columns, naming file and line", "[s
                                           "a count can hold"));
         CHECK_THROWS_WITH(read_machines_file(d.trace("0 a 2 1 1 4611686018427387904\n")),
                           Catch::Contains(":1: 2 nodes of 4611686018427387904 KB"));
+        // Each line's product fits; their sum does not.
+        CHECK_THROWS_WITH(read_machines_file(d.trace(
+                              "0 a 1 1 1 4611686018427387904\n1 b 1 1 1 4611686018427387904\n")),
+                          Catch::Contains(":2: the total of the CPUs or of the RAM so far passes"));
     }
     SECTION("bytes that are not text are shown escaped") {
         CHECK_THROWS_WITH(read_machines_file(d.trace("0 a 2 \x1b[2J 1 10\n")),
@@ -103,12 +107,26 @@ TEST_CASE("a .machines that is a pipe or a device is refused, not read", "[swf][
 
 TEST_CASE("standard input has no .machines beside it", "[swf][machines]") {
     // A "-.machines" in the working directory belongs to no trace read from
-    // standard input.
-    const std::string stray = "-.machines";
-    REQUIRE_FALSE(std::filesystem::exists(stray));
-    std::ofstream(stray) << "0 a 7 3 1 100\n";
+    // standard input. The test works in a directory of its own.
+    TraceDir d;
+    struct Cwd {
+        std::filesystem::path was = std::filesystem::current_path();
+        ~Cwd() { std::filesystem::current_path(was); }
+    } restore;
+    std::filesystem::current_path(d.dir);
+    std::ofstream("-.machines") << "0 a 7 3 1 100\n";
+    REQUIRE(std::filesystem::file_size("-.machines") > 0);
     CHECK_FALSE(read_machines_file("-"));
-    std::filesystem::remove(stray);
+    REQUIRE(read_small_file("-.machines", "machines file", 100));  // it is there to be read
+}
+
+TEST_CASE("a .machines whose name cannot exist is absent, not an error", "[swf][machines]") {
+    TraceDir d;
+    // 250 bytes of name: with ".machines" it passes the 255 a name may have.
+    const std::string t = (d.dir / (std::string(246, 't') + ".swf")).string();
+    std::ofstream(t) << kJob;
+    CHECK_FALSE(read_machines_file(t));
+    CHECK_FALSE(read_machines_file(t + "/inside"));  // a file taken for a directory
 }
 
 TEST_CASE("a side file larger than its bound is refused by its size", "[swf][machines]") {
