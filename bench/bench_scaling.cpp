@@ -8,16 +8,16 @@
 // backfill: conservative and EASY (shipped Lua first_fit) on generated
 //   workloads (1,024 processors, offered load 0.9) of 10k, 50k and 200k jobs.
 // traces:   conservative against EASY on CTC-SP2 and HPC2N (standard mapping).
-// gang:     BGS and MBGS (MPL 5, 200 s slices, C = 10 s, Q = 64) on seed
-//           000's workload 8 (factor 1.8) scaled to 10k, 30k and 100k jobs.
+// gang:     BGS and MBGS (MPL 5, 200 s slices, C = 10 s, Q = 64) on
+//           [Zhang00]'s workload 8 (factor 1.8) scaled to 10k, 30k and 100k jobs.
 // kresource: BB-EASY and BL-EASY (backfill/balanced.lua, lowest.lua) against
-//           FF-EASY on seed 002's feitelson-k workload, K = 8, V = 0.1,
+//           FF-EASY on [Leinberger99]'s feitelson-k workload, K = 8, V = 0.1,
 //           100,000 jobs, arrivals calibrated for a mean queue of 64
 //           (the calibration runs before, outside the measure).
-// classes:  seed 003's two-pass algorithm with preemption (Table 1's
+// classes:  [Feitelson97]'s two-pass algorithm with preemption (Table 1's
 //           classes, limits x 4) against EASY on the backfill suite's
 //           workload, --k-jobs jobs.
-// malleable: seed 004's harvesting policies (Lua harvest and distribution,
+// malleable: [Weissman03]'s harvesting policies (Lua harvest and distribution,
 //           min = --min-pct % of the ideal, default 30) against EASY on the
 //           ideal (ideal-backfill), the backfill suite's workload, --k-jobs
 //           jobs; the harvests are printed to show the runs harvest.
@@ -75,7 +75,7 @@ Setting gang(const char* policy) {
     Setting s{policy, RunConfig{}, SimOptions{}};
     s.rc.mpl = 5;
     s.rc.slice = 200;
-    s.rc.migration_cost = 10;  // seed 000 Figure 15's setting
+    s.rc.migration_cost = 10;  // [Zhang00] Figure 15's setting
     s.rc.migration_q = 64;
     s.opt.cs_overhead = 0.01;
     return s;
@@ -209,7 +209,7 @@ void traces(const std::vector<std::string>& names, int repeat) {
     }
 }
 
-// Seed 002 §4's heuristics in Lua against first fit on one K = 8 workload.
+// [Leinberger99] §4's heuristics in Lua against first fit on one K = 8 workload.
 void kresource(std::int64_t n, int repeat) {
     GenerateOptions g = feitelson_k_options(8, 0.1, 1);
     g.jobs = n;
@@ -238,7 +238,7 @@ void kresource(std::int64_t n, int repeat) {
     std::printf("  bl-easy / ff-easy CPU time: %.2fx\n", f[2].median / f[0].median);
 }
 
-// Seed 003's two passes with preemption against EASY on one workload of
+// [Feitelson97]'s two passes with preemption against EASY on one workload of
 // `n` jobs on 1,024 processors: Table 1's classes with §4.2's limits scaled
 // from the T3D's 256 processors (x 4), interactive = at most 256
 // processors and 2 hours requested.
@@ -267,7 +267,8 @@ void classes(std::int64_t n, int repeat) {
     c.opt.job_class = &cls;
     const auto f = alternate({c, backfilling("easy")}, jobs, g.procs, repeat);
     std::printf(
-        "\nseed 003's two passes (llnl-t3d classes x 4) against EASY, generated workload (1024 "
+        "\n[Feitelson97]'s two passes (llnl-t3d classes x 4) against EASY, generated workload "
+        "(1024 "
         "procs, load 0.9), %lld jobs, %zu interactive\n",
         static_cast<long long>(n), interactive);
     std::printf("  classes  %8.3f s CPU  (runs within %.2fx; %.0f jobs waiting on average)\n",
@@ -278,7 +279,7 @@ void classes(std::int64_t n, int repeat) {
                 f[0].median / f[1].median);
 }
 
-// Seed 004's malleable jobs (min..ideal processors, the linear execution
+// [Weissman03]'s malleable jobs (min..ideal processors, the linear execution
 // model, no limit on the degree of multiprogramming) under the paper's
 // harvesting policies, against EASY with every job on its ideal.
 void malleable(std::int64_t n, double min_pct, int repeat) {
@@ -305,7 +306,7 @@ void malleable(std::int64_t n, double min_pct, int repeat) {
     }
     const auto f = alternate(settings, jobs, g.procs, repeat);
     std::printf(
-        "\nseed 004's harvesting (Lua) against EASY on the ideal, generated workload (1024 "
+        "\n[Weissman03]'s harvesting (Lua) against EASY on the ideal, generated workload (1024 "
         "procs, load 0.9), %lld jobs, min %.0f %% of the ideal\n",
         static_cast<long long>(n), min_pct);
     for (std::size_t k = 0; k < settings.size(); ++k) {
@@ -387,7 +388,7 @@ int main(int argc, char** argv) {
     if (all || suite == "traces")
         traces({"CTC-SP2-1996-3.1-cln.swf.gz", "HPC2N-2002-2.2-cln.swf.gz"}, repeat);
     if (all || suite == "gang")
-        scaling("BGS and MBGS, seed 000 workload 8 (factor 1.8) scaled",
+        scaling("BGS and MBGS, [Zhang00] workload 8 (factor 1.8) scaled",
                 {gang("bgs"), gang("mbgs")}, gang_sizes, zhang_options(1.8, 1), repeat);
     if (all || suite == "kresource") kresource(k_jobs, repeat);
     if (all || suite == "classes") classes(k_jobs, repeat);

@@ -1,4 +1,4 @@
-// Seed 003's job classes through the C ABI: the user controls of §4.5
+// [Feitelson97]'s job classes through the C ABI: the user controls of §4.5
 // (suspend, resume, change class) and the classes in force.
 #include <cstring>
 

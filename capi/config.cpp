@@ -143,7 +143,7 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
     }
 }
 
-// Gang scheduling (seed 000 §4-5): more than one row of the matrix.
+// Gang scheduling ([Zhang00] §4-5): more than one row of the matrix.
 void parse_gang(const toml::table& t, SchedulerConfig& s) {
     only_keys(t, "gang", {"mpl", "slice", "migration", "migration_cost", "migration_q", "packing"});
     std::int64_t mpl = get_int(t, "mpl", "gang.", s.rows);
@@ -168,8 +168,8 @@ void parse_gang(const toml::table& t, SchedulerConfig& s) {
         fail("key 'gang.migration_q' must be -1 (unlimited) or 0..1000000000, got " +
              std::to_string(q));
     s.migration_q = static_cast<std::int32_t>(q);
-    // How a job's columns are chosen in a row: seed 000's first fit, or
-    // seed 003 §3's buddy scheme (engine/config.h, Packing).
+    // How a job's columns are chosen in a row: [Zhang00]'s first fit, or
+    // [Feitelson97] §3's buddy scheme (engine/config.h, Packing).
     const std::string packing = get_string(t, "packing", "gang.");
     if (packing == "buddy")
         s.packing = Packing::buddy;
@@ -179,7 +179,7 @@ void parse_gang(const toml::table& t, SchedulerConfig& s) {
         fail("key 'gang.packing' must be \"first_fit\" or \"buddy\", got \"" + packing + "\"");
 }
 
-// Seed 004's iScheduler: malleable jobs, harvest and distribution.
+// [Weissman03]'s iScheduler: malleable jobs, harvest and distribution.
 void parse_malleable(const toml::table& t, SchedulerConfig& s) {
     only_keys(t, "malleable",
               {"exec_model", "mpl_limit", "max_harvests", "protect_age", "cost_benefit",
@@ -342,7 +342,7 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
             fail("key 'policy.migration_option' is never called: gang.migration is false" +
                  (c.preset.empty() ? std::string() : " (preset '" + c.preset + "')"));
     }
-    // Buddy packing (seed 003 §3) places a job only where a whole block of
+    // Buddy packing ([Feitelson97] §3) places a job only where a whole block of
     // columns is free now. A reservation is a count of columns in a row's
     // profile, which can come due with enough columns free and no block;
     // migration (§5.4) moves jobs to any free columns; clusters, [malleable]
@@ -364,18 +364,18 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
             fail("key 'gang.packing' = \"buddy\" cannot be combined with gang.migration" + mode +
                  ": migration moves jobs to any free columns, off their blocks");
     }
-    // Co-allocation (seed 001) is space sharing: a component's cluster is
+    // Co-allocation ([Ngubiri07]) is space sharing: a component's cluster is
     // where it runs, and no row of a matrix could say which.
     if (!s.clusters.empty() && s.rows > 1)
         fail("key 'machine.clusters' cannot be combined with gang scheduling (gang.mpl = " +
              std::to_string(s.rows) + "): co-allocation is space sharing");
-    // The iScheduler replaces the walk (seed 004, Figure 3(a)): it has no
+    // The iScheduler replaces the walk ([Weissman03], Figure 3(a)): it has no
     // reservations and no backfilling, and its hooks have no use elsewhere.
     if (s.malleable.enabled) {
         for (const char* k : {"preset", "backfill", "reservation_depth"})
             if (given(sched, k))
                 fail(std::string("key 'scheduler.") + k +
-                     "' has no effect with [malleable]: the iScheduler (seed 004) neither "
+                     "' has no effect with [malleable]: the iScheduler ([Weissman03]) neither "
                      "reserves nor backfills");
         if (script_for(c, Hook::backfill_select))
             fail("key 'policy.backfill_select' is never called with [malleable]");
@@ -387,15 +387,15 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
         for (Hook h : {Hook::harvest, Hook::distribution})
             if (script_for(c, h))
                 fail(std::string("key 'policy.") + hook_name(h) +
-                     "' is never called: there is no [malleable] table (seed 004)");
+                     "' is never called: there is no [malleable] table ([Weissman03])");
     }
-    // Seed 003's two-pass algorithm replaces the walk: it reserves one
+    // [Feitelson97]'s two-pass algorithm replaces the walk: it reserves one
     // processor set at a time and preempts; it never backfills.
     if (s.classes.enabled) {
         for (const char* k : {"preset", "backfill", "reservation_depth"})
             if (given(sched, k))
                 fail(std::string("key 'scheduler.") + k +
-                     "' has no effect with [classes]: the two-pass algorithm (seed 003 §4.3) "
+                     "' has no effect with [classes]: the two-pass algorithm ([Feitelson97] §4.3) "
                      "neither backfills nor keeps a reservation depth");
         if (script_for(c, Hook::backfill_select))
             fail("key 'policy.backfill_select' is never called with [classes]");
@@ -405,7 +405,7 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
                 "[[machine.clusters]] or [malleable]: its time sharing is preemption");
     } else if (script_for(c, Hook::preempt)) {
         fail(
-            "key 'policy.preempt' is never called: there is no [classes] table (seed 003), "
+            "key 'policy.preempt' is never called: there is no [classes] table ([Feitelson97]), "
             "nothing is preempted");
     }
     if (c.rekey_interval_given && !script_for(c, Hook::order))
@@ -419,7 +419,7 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
 }  // namespace
 
 const std::vector<Preset>& presets() {
-    // seed 002 §2.1 (FCFS, EASY, conservative), seed 001 §3 (FPFS), seed 000
+    // [Leinberger99] §2.1 (FCFS, EASY, conservative), [Ngubiri07] §3 (FPFS), [Zhang00]
     // §5 (GS, BGS, MGS, MBGS): the walk's two parameters, rows, migration.
     // Append only: rota_preset_name(i) numbers them.
     static const std::vector<Preset> all{
@@ -431,7 +431,7 @@ const std::vector<Preset>& presets() {
         {"bgs", true, -1, true, false, "backfill/first_fit.lua", false, nullptr},
         {"mgs", false, 0, true, true, nullptr, false, "migration/min_cost.lua"},
         {"mbgs", true, -1, true, true, "backfill/first_fit.lua", false, "migration/min_cost.lua"},
-        // seed 002 §4: FCFS with First-Fit, Backfill-Lowest or
+        // [Leinberger99] §4: FCFS with First-Fit, Backfill-Lowest or
         // Backfill-Balanced selection, EASY or conservative.
         {"ff-easy", true, 1, false, false, "backfill/first_fit.lua", false, nullptr},
         {"ff-cons", true, -1, false, false, "backfill/first_fit.lua", false, nullptr},
@@ -494,7 +494,7 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
         c.scheduler.pass_budget = 0;
     }
     const toml::table* gang = table_at(root, "gang", "");
-    // Gang presets run five rows of 200 s unless told otherwise (seed 000
+    // Gang presets run five rows of 200 s unless told otherwise ([Zhang00]
     // §5.2-5.3, the setting of its experiments).
     const std::string preset = sched ? get_string(*sched, "preset", "scheduler.") : "";
     const Preset* p = find_preset(preset);

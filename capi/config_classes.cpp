@@ -1,4 +1,4 @@
-// [classes]: seed 003 §4.2's job classes, global limits and the parameter
+// [classes]: [Feitelson97] §4.2's job classes, global limits and the parameter
 // sets of parts of the week (docs/config.md, "[classes]").
 #include "config_classes.h"
 
@@ -101,7 +101,7 @@ void each_class(const toml::node& arr, const std::string& path, F&& f) {
     }
 }
 
-// Seed 003 Table 1 (weekday daytime) and §4.2's global limits on the LLNL
+// [Feitelson97] Table 1 (weekday daytime) and §4.2's global limits on the LLNL
 // T3D's 256 processors.
 ClassParams llnl_t3d() {
     constexpr Time kYear = 365LL * 24 * 3600 * kSecond;

@@ -1,4 +1,4 @@
-// [classes] of the configuration (seed 003 §4.2; docs/config.md).
+// [classes] of the configuration ([Feitelson97] §4.2; docs/config.md).
 #pragma once
 
 #include <toml++/toml.h>

@@ -1,4 +1,4 @@
-// rota_top(): the live view of seed 003 §4.5, the LLNL gang scheduler's
+// rota_top(): the live view of [Feitelson97] §4.5, the LLNL gang scheduler's
 // "gangster" tool (Fig. 8). A header line, the node map (each node shows
 // the letter of the job loaded on it) and the job table with each job's
 // class, letter, id, user, processors, state and execution time.
@@ -19,7 +19,7 @@ constexpr std::int32_t kDefaultWidth = 80;
 constexpr std::int32_t kMinWidth = 40;
 constexpr std::int32_t kMaxWidth = 1024;
 
-// Fig. 8's four-letter class names for seed 003's classes, else the
+// Fig. 8's four-letter class names for [Feitelson97]'s classes, else the
 // name's first four characters.
 std::string class_label(const std::string& name) {
     static const std::pair<const char*, const char*> kKnown[] = {

@@ -74,7 +74,7 @@ constexpr bool in_order(const std::size_t (&off)[N], std::size_t first, std::siz
     return off[N - 1] < total;
 }
 
-// Then the demand matrix R (seed 002), which is not a column of n values.
+// Then the demand matrix R ([Leinberger99]), which is not a column of n values.
 static_assert(in_order(kBatchOffsets, offsetof(rota_batch, n) + sizeof(size_t),
                        sizeof(rota_batch)) &&
                   offsetof(rota_batch, resources) ==

@@ -19,10 +19,10 @@ enum class ActionType : std::uint8_t {
     resume = 9,       // gang: execute the job (context switch in)
     migrate = 10,     // gang: the job holds new columns (runs) in `row`; idle for `delay`
     requeue = 11,     // the job was stopped (a node went down) and waits again
-    grow = 12,        // seed 004: the job also holds `runs`; idle for `delay`
-    shrink = 13,      // seed 004: the job gives up `runs`; idle for `delay`
-    swap_out = 14,    // seed 003: the job's state goes to disk, freeing `runs` after `delay`
-    swap_in = 15,     // seed 003: the job's state is loaded onto `runs`; idle for `delay`
+    grow = 12,        // [Weissman03]: the job also holds `runs`; idle for `delay`
+    shrink = 13,      // [Weissman03]: the job gives up `runs`; idle for `delay`
+    swap_out = 14,    // [Feitelson97]: the job's state goes to disk, freeing `runs` after `delay`
+    swap_in = 15,     // [Feitelson97]: the job's state is loaded onto `runs`; idle for `delay`
 };
 
 struct Action {
@@ -34,7 +34,7 @@ struct Action {
     std::uint32_t run_count = 0;
     std::int32_t nodes = 0;     // nodes in those runs
     std::int32_t reason = -1;   // into the engine's reason arena
-    std::int8_t option = 0;     // migrate: 1 or 2 (seed 000 §5.4)
+    std::int8_t option = 0;     // migrate: 1 or 2 ([Zhang00] §5.4)
     Time delay = 0;             // migrate, grow, shrink: time the job cannot make progress
     std::int32_t from_row = 0;  // migrate: the row it held before
 };

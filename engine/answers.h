@@ -30,7 +30,7 @@ std::string check_options(const std::vector<std::int64_t>& options, std::size_t 
 std::string check_placement(const std::vector<std::int64_t>& a, const JobBatch& jobs,
                             std::int32_t clusters);
 
-// Seed 004: a harvest takes 0..procs-min from each victim and exactly
+// [Weissman03]: a harvest takes 0..procs-min from each victim and exactly
 // `needed` in all (an empty answer, "cannot", is valid too); a
 // distribution gives each running job 0..ideal-procs, each queued job 0 or
 // min..ideal, at most `avail` in all.
@@ -39,7 +39,7 @@ std::string check_harvest(const std::vector<std::int64_t>& take, const Malleable
 std::string check_distribution(const std::vector<std::int64_t>& give, const MalleableBatch& jobs,
                                std::int64_t avail);
 
-// Seed 003: one set index in 0..sets-1, or nothing (no reservation).
+// [Feitelson97]: one set index in 0..sets-1, or nothing (no reservation).
 std::string check_preempt(const std::vector<std::int64_t>& pick, std::size_t sets);
 
 // The failure of a call whose answer `why` rejected, naming hook and source.

@@ -1,4 +1,4 @@
-// Job classes with lazy preemption (seed 003 §4.2-4.3, the LLNL Cray T3D
+// Job classes with lazy preemption ([Feitelson97] §4.2-4.3, the LLNL Cray T3D
 // gang scheduler): with [classes] this two-pass algorithm is the schedule
 // phase.
 //
@@ -1171,7 +1171,7 @@ Time Scheduler::next_dnd_wakeup() {
 void Scheduler::suspend(JobId id) {
     begin_event();
     if (!cfg_.classes.enabled)
-        throw Error(Errc::state, "suspending a job needs [classes] (seed 003's swapping)");
+        throw Error(Errc::state, "suspending a job needs [classes] ([Feitelson97]'s swapping)");
     const Slot s = slot_of(id);
     Job& j = job(s);
     switch (j.state) {
@@ -1193,7 +1193,7 @@ void Scheduler::suspend(JobId id) {
 void Scheduler::resume(JobId id) {
     begin_event();
     if (!cfg_.classes.enabled)
-        throw Error(Errc::state, "resuming a job needs [classes] (seed 003's swapping)");
+        throw Error(Errc::state, "resuming a job needs [classes] ([Feitelson97]'s swapping)");
     const Slot s = slot_of(id);
     Job& j = job(s);
     if (j.state != JobState::suspended)
@@ -1208,7 +1208,7 @@ void Scheduler::resume(JobId id) {
 void Scheduler::set_class(JobId id, std::int32_t cls) {
     begin_event();
     if (!cfg_.classes.enabled)
-        throw Error(Errc::state, "job classes need [classes] (seed 003 §4.2)");
+        throw Error(Errc::state, "job classes need [classes] ([Feitelson97] §4.2)");
     const Slot s = slot_of(id);
     Job& j = job(s);
     const auto count = static_cast<std::int32_t>(cfg_.classes.base.classes.size());

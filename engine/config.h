@@ -18,7 +18,7 @@ struct PoolConfig {
     bool operator==(const PoolConfig&) const = default;
 };
 
-// One cluster of a multi-cluster machine (seed 001 §2.1): a range of
+// One cluster of a multi-cluster machine ([Ngubiri07] §2.1): a range of
 // consecutive nodes. Clusters are numbered in configuration order.
 struct ClusterConfig {
     std::string name;
@@ -27,13 +27,13 @@ struct ClusterConfig {
     bool operator==(const ClusterConfig&) const = default;
 };
 
-// Seed 004 §3's execution models: the run time on P processors of a job
+// [Weissman03] §3's execution models: the run time on P processors of a job
 // whose run time on its ideal P_ideal is RT_ideal. Linear:
 // P_ideal * RT_ideal / P. Parabolic: a / P + b * P with
 // a = P_ideal * RT_ideal / 2 and b = RT_ideal / (2 * P_ideal).
 enum class ExecModel : std::uint8_t { linear, parabolic };
 
-// The iScheduler (seed 004 §2.2, Figure 3(a)): malleable jobs that run on
+// The iScheduler ([Weissman03] §2.2, Figure 3(a)): malleable jobs that run on
 // anything from their min to their ideal processors, harvested on arrival
 // and grown on terminations. `enabled` replaces the walk by its schedule
 // phase (engine/malleable.cpp).
@@ -54,7 +54,7 @@ struct MalleableConfig {
     bool operator==(const MalleableConfig&) const = default;
 };
 
-// Seed 003 §4.2's job classes (Table 1): each has a priority, a maximum
+// [Feitelson97] §4.2's job classes (Table 1): each has a priority, a maximum
 // wait before the two-pass algorithm reserves processors for it, a
 // do-not-disturb multiplier (x processors = the least time a job keeps
 // its processors once loaded), a processor limit, and whether its jobs may
@@ -102,7 +102,7 @@ struct ClassPeriod {
     bool operator==(const ClassPeriod&) const = default;
 };
 
-// Seed 003 §4.3's two-pass algorithm with lazy preemption replaces the
+// [Feitelson97] §4.3's two-pass algorithm with lazy preemption replaces the
 // walk when `enabled` (engine/classes.cpp).
 struct ClassesConfig {
     bool enabled = false;
@@ -120,7 +120,7 @@ struct ClassesConfig {
 
 // How a job's columns are chosen in a row of the matrix (docs/design.md,
 // "Packing"). first_fit: the lowest free columns, wherever they are.
-// buddy: seed 003 §3's buddy scheme (Feitelson 1996, "Packing schemes for
+// buddy: [Feitelson97] §3's buddy scheme (Feitelson 1996, "Packing schemes for
 // gang scheduling", its reference [4]): a job of n processors holds a whole
 // block of the buddy tree, n rounded up to the power of two p, aligned at a
 // multiple of p, and runs on the block's first n columns; its replicas in
@@ -130,12 +130,12 @@ enum class Packing : std::uint8_t { first_fit, buddy };
 
 struct SchedulerConfig {
     // The machine (docs/design.md, "The machine model"): `procs` nodes, the
-    // columns of an Ousterhout matrix of `rows` time slices (seed 000 §4),
-    // and pooled resources shared by all rows (seed 002's K resources).
+    // columns of an Ousterhout matrix of `rows` time slices ([Zhang00] §4),
+    // and pooled resources shared by all rows ([Leinberger99]'s K resources).
     // One row is space sharing.
     std::int32_t procs = 0;
     std::vector<PoolConfig> pools;
-    // Several clusters (seed 001): `procs` is their sum, cluster c owns the
+    // Several clusters ([Ngubiri07]): `procs` is their sum, cluster c owns the
     // nodes after those of clusters 0..c-1, and every component of a job
     // lies in one cluster, each in a different one. Empty: one machine.
     std::vector<ClusterConfig> clusters;
@@ -149,7 +149,7 @@ struct SchedulerConfig {
     // The schedule phase, the same walk in every row. Each row holds up to
     // `reservation_depth` reservations for jobs that cannot start: 1 is
     // EASY, kUnlimited conservative (BGS with more rows), 0 none (FPFS)
-    // (Flux's reservation-depth; seed 002 §2.1, seed 000 §5.2, seed 001
+    // (Flux's reservation-depth; [Leinberger99] §2.1, [Zhang00] §5.2, [Ngubiri07]
     // §3). backfill = false: nothing passes the first job that cannot
     // start (FCFS, GS), which is then the only one that may hold one.
     bool backfill = true;
@@ -158,7 +158,7 @@ struct SchedulerConfig {
 
     Packing packing = Packing::first_fit;
 
-    // Migration between rows (seed 000 §5.4, MGS and MBGS).
+    // Migration between rows ([Zhang00] §5.4, MGS and MBGS).
     bool migration = false;
     Time migration_cost = 0;        // C: checkpoint C/2 + restart C/2
     std::int32_t migration_q = -1;  // Q: most tasks migrated per slice; -1 unlimited
@@ -185,8 +185,8 @@ struct SchedulerConfig {
     MalleableConfig malleable;
     ClassesConfig classes;
 
-    // Whether a pass ever passes a blocked job: the iScheduler (seed 004)
-    // and the two-pass class scheduler (seed 003) replace the walk and
+    // Whether a pass ever passes a blocked job: the iScheduler ([Weissman03])
+    // and the two-pass class scheduler ([Feitelson97]) replace the walk and
     // never backfill, whatever `backfill` says.
     bool backfills() const { return backfill && !malleable.enabled && !classes.enabled; }
 };

@@ -32,13 +32,13 @@ struct Counters {
     std::uint64_t window_extensions = 0;
     std::uint64_t requeued = 0;  // running jobs sent back to the queue (a node went down)
     std::uint64_t adopted = 0;   // jobs taken over already running (rota_adopt)
-    // Seed 004 (the iScheduler): arrivals that asked for a harvest, those
+    // [Weissman03] (the iScheduler): arrivals that asked for a harvest, those
     // that got it, and the adaptations of running jobs.
     std::uint64_t harvest_attempts = 0;
     std::uint64_t harvests = 0;
     std::uint64_t grows = 0;
     std::uint64_t shrinks = 0;
-    // Seed 003 (job classes): jobs swapped out to make room (preemptions),
+    // [Feitelson97] (job classes): jobs swapped out to make room (preemptions),
     // swapped back in, and reservations pass 1 made.
     std::uint64_t preemptions = 0;
     std::uint64_t swap_ins = 0;

@@ -17,7 +17,7 @@ enum class JobState : std::uint8_t {
     held,     // admission said "hold": asked again at every pass
     queued,   // waiting in the queue (possibly holding a reservation)
     running,
-    suspended,  // seed 003 §4.5: stopped by its user (state on disk), until resumed
+    suspended,  // [Feitelson97] §4.5: stopped by its user (state on disk), until resumed
     finished,   // ended by the embedder (rota_job_end)
     killed,     // reached its estimate (walltime) while running
     rejected,   // refused by admission or impossible; has a reason
@@ -35,18 +35,18 @@ struct JobSpec {
     // When it was submitted, if before the engine's now (0: now).
     Time submitted = 0;
     std::int32_t priority = 0;
-    // Seed 004: a malleable job runs on anything from min_procs to procs
+    // [Weissman03]: a malleable job runs on anything from min_procs to procs
     // (its ideal); 0 means procs (a rigid job). Only the iScheduler phase
     // ([malleable]) uses it; every other mode runs the job on procs.
     std::int32_t min_procs = 0;
     // Data an adaptation redistributes (§4.1), bytes; see MalleableConfig.
     std::int64_t adapt_bytes = 0;
-    // Seed 003: its job class ([classes] order); -1: the default class.
+    // [Feitelson97]: its job class ([classes] order); -1: the default class.
     std::int32_t job_class = -1;
-    // Demand on each pooled resource (seed 002's K resources), in the order
+    // Demand on each pooled resource ([Leinberger99]'s K resources), in the order
     // the machine's pools are configured. Empty when the machine has none.
     std::vector<std::int64_t> pools;
-    // Seed 001's components on a multi-cluster machine: widths summing to
+    // [Ngubiri07]'s components on a multi-cluster machine: widths summing to
     // procs, each to run in a cluster of its own. The engine makes it {procs}
     // on such a machine when none are given; empty otherwise.
     std::vector<std::int32_t> components;
@@ -58,7 +58,7 @@ struct JobSpec {
 
 // Where a running job is on the machine (docs/design.md, "The machine
 // model"): its columns, as node runs, in its home row and in every row it
-// is replicated into (seed 000 §4: a job keeps its columns in every row).
+// is replicated into ([Zhang00] §4: a job keeps its columns in every row).
 // With one row (space sharing) the home row is 0 and the mask 1.
 // Under buddy packing (gang.packing = "buddy") the columns held are the
 // job's whole buddy block, more than it runs on: executing_runs below.
@@ -74,11 +74,11 @@ struct Job {
     // the spec's scalars right after them: two cache lines, not four (the
     // malleable phase walks every running and queued job at each end).
     JobState state = JobState::pending;
-    bool waited = false;        // seed 004, below
-    std::int32_t harvests = 0;  // seed 004, below
+    bool waited = false;        // [Weissman03], below
+    std::int32_t harvests = 0;  // [Weissman03], below
     Time start = kNoTime;       // when it started running
     // The time the job holds its place for: its estimate, times the MPL
-    // under gang scheduling (seed 000 §5.2: at least one slice in MPL).
+    // under gang scheduling ([Zhang00] §5.2: at least one slice in MPL).
     Time window = 0;
     std::uint64_t seq = 0;  // arrival order, the FCFS tie-breaker
     Allocation alloc;       // while running
@@ -96,7 +96,7 @@ struct Job {
     // runs, or where its reservation holds it. Empty otherwise.
     std::vector<std::int16_t> clusters;
     std::string reason;  // why rejected
-    // Seed 004, while running under the iScheduler: the share of its work
+    // [Weissman03], while running under the iScheduler: the share of its work
     // still to do as of `resized` (its last start, grow or shrink), the end
     // of the suspension of its last adaptation, and how often it was
     // harvested. `waited`: it went through Figure 3(a)'s arrival step and
@@ -104,7 +104,7 @@ struct Job {
     double work_left = 1.0;
     Time resized = kNoTime;
     Time paused_until = kNoTime;
-    // Seed 003, under [classes]: its class; execution time of its earlier
+    // [Feitelson97], under [classes]: its class; execution time of its earlier
     // loads; when the current load computes from (after swapping in, or
     // after its processors' former jobs swapped out); when its
     // do-not-disturb time ends; since when it waits to be loaded; when

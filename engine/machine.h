@@ -1,7 +1,7 @@
 // The machine model (docs/design.md, "The machine model"): what is held now,
 // the Ousterhout matrix, and what is promised over time, an availability
 // profile per row for its columns plus one profile for the pooled
-// resources, which a job holds in every row alike (seed 002's K resources).
+// resources, which a job holds in every row alike ([Leinberger99]'s K resources).
 // Space sharing is one row; the scheduling pass asks the same questions in
 // every mode: does a demand fit now, and in which row; where is the
 // earliest slot for it.
@@ -42,7 +42,7 @@ class Machine {
     std::int32_t rows() const { return matrix_.rows(); }
     std::int32_t procs() const { return matrix_.cols(); }
     bool has_pools() const { return pools_ != nullptr; }
-    // Seed 001's clusters: cluster c holds the columns [cluster_first(c),
+    // [Ngubiri07]'s clusters: cluster c holds the columns [cluster_first(c),
     // cluster_first(c + 1)). 0 clusters: one machine.
     std::int32_t clusters() const { return static_cast<std::int32_t>(cluster_nodes_.size()); }
     std::int32_t cluster_first(std::int32_t c) const {
@@ -58,7 +58,7 @@ class Machine {
     const Profile& cluster_profile(std::int32_t c) const {
         return cluster_prof_[static_cast<std::size_t>(c)];
     }
-    // Worst Fit (WFit, seed 001 §3) for a job over [t, t + window): the
+    // Worst Fit (WFit, [Ngubiri07] §3) for a job over [t, t + window): the
     // widest component to the cluster with the most room, the next widest
     // to the next, and so on; room being what the cluster has free over
     // the whole window. Writes the cluster of each component into `out`

@@ -1,4 +1,4 @@
-// The iScheduler's schedule phase (seed 004 §2.2, Figure 3(a)): malleable
+// The iScheduler's schedule phase ([Weissman03] §2.2, Figure 3(a)): malleable
 // jobs that run on anything from their min to their ideal processors.
 //
 //   3. terminations: the freed processors go first to queued jobs until
@@ -143,7 +143,7 @@ void Scheduler::report_progress(JobId id, double done) {
         j.work_left = 1.0 - done;  // read by policies; the walltime stays the estimate
         return;
     }
-    // The embedder knows better than the model (seed 004 §3's sensing):
+    // The embedder knows better than the model ([Weissman03] §3's sensing):
     // the rest of the work at the current size gives the new end.
     j.work_left = 1.0 - done;
     j.resized = now_;

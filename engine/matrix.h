@@ -1,4 +1,4 @@
-// The Ousterhout matrix (seed 000 §4, Figure 7): rows are time slices (the
+// The Ousterhout matrix ([Zhang00] §4, Figure 7): rows are time slices (the
 // multiprogramming level), columns are nodes. A cell holds the job whose
 // task runs on that node in that slice. Jobs keep the same columns in every
 // row they occupy (replicas), so a job's columns are one set of node runs.

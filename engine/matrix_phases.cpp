@@ -1,4 +1,4 @@
-// The matrix phases of gang scheduling (seed 000 §4.2, §5.1, §5.4), which
+// The matrix phases of gang scheduling ([Zhang00] §4.2, §5.1, §5.4), which
 // only have work to do with more than one row:
 //
 //   clean_matrix     every job keeps only its home row

@@ -1,4 +1,4 @@
-// Migration for gang scheduling (seed 000 §5.4): moving a job to a row
+// Migration for gang scheduling ([Zhang00] §5.4): moving a job to a row
 // where enough columns are free, by option 1 (migrate the jobs on its
 // columns in the target row, keep its own columns) or option 2 (move it to
 // the free columns of the target row), within Q migrated tasks per slice,

@@ -179,7 +179,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
                                        "most " +
                                        std::to_string((kTimeAxisEnd - now_) / cfg_.rows) + " us)");
     // Under gang scheduling the job holds its place for estimate x MPL
-    // (seed 000 §5.2), as if the engine had started it.
+    // ([Zhang00] §5.2), as if the engine had started it.
     if (start + spec.estimate * cfg_.rows <= now_)
         throw Error(Errc::invalid, who + ": its walltime ended at " +
                                        std::to_string(start + spec.estimate * cfg_.rows) +

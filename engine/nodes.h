@@ -24,7 +24,7 @@ class NodePool {
     // checked idle(). lowest() only looks; allocate() also takes them.
     void lowest(std::int32_t count, std::vector<NodeRun>& out) const;
     void allocate(std::int32_t count, std::vector<NodeRun>& out);
-    // The same within the nodes [first, end) (a cluster, seed 001); the
+    // The same within the nodes [first, end) (a cluster, [Ngubiri07]); the
     // runs appended never merge with runs already in `out`, so each run
     // lies in one cluster. The caller has checked idle_in().
     void allocate_in(std::int32_t first, std::int32_t end, std::int32_t count,

@@ -1,5 +1,5 @@
 // The scheduling pass (ARCHITECTURE §4): one order of phases for every
-// mode, each phase named as in seed 000 §4.2 and §5.4. With one row the
+// mode, each phase named as in [Zhang00] §4.2 and §5.4. With one row the
 // matrix phases have nothing to do and cost nothing.
 //
 //   admission, order      new jobs into the queue (admit)
@@ -31,11 +31,11 @@ void Scheduler::schedule() {
         next_rekey_ = (now_ / cfg_.rekey_interval + 1) * cfg_.rekey_interval;
         if (aging()) rekey_queue();
     }
-    if (cfg_.malleable.enabled) {  // seed 004: Figure 3(a) is the schedule phase
+    if (cfg_.malleable.enabled) {  // [Weissman03]: Figure 3(a) is the schedule phase
         malleable_phase();
         return;
     }
-    if (cfg_.classes.enabled) {  // seed 003: the two passes of §4.3 are the schedule phase
+    if (cfg_.classes.enabled) {  // [Feitelson97]: the two passes of §4.3 are the schedule phase
         classes_phase();
         return;
     }
@@ -186,7 +186,7 @@ BackfillContext Scheduler::backfill_context(Slot head) const {
                 machine_.profile(h.reserved_row).free_at(h.reserved_start));
         }
     }
-    // Seed 002 §3's S_i and the head's R_i, processors first: what a
+    // [Leinberger99] §3's S_i and the head's R_i, processors first: what a
     // K-resource policy (backfill/balanced.lua, lowest.lua) scores against.
     const auto& inv = batch_.inv_capacity;
     c.resources = static_cast<std::int32_t>(inv.size());
@@ -221,7 +221,7 @@ MigrationContext Scheduler::migration_context() {
     return c;
 }
 
-// Seed 003: the class columns of the batches admit() and rekey_queue()
+// [Feitelson97]: the class columns of the batches admit() and rekey_queue()
 // build read each class's priority in the parameter set in force.
 void Scheduler::class_columns() {
     if (!cfg_.classes.enabled) return;
@@ -243,7 +243,7 @@ void Scheduler::admit() {
         const Job& j = job(s);
         // A job that can never fit the machine is rejected whatever the
         // policy says, so that FCFS never blocks forever on it.
-        // A malleable job only needs its min (seed 004).
+        // A malleable job only needs its min ([Weissman03]).
         const std::int32_t need = cfg_.malleable.enabled ? j.min_procs() : j.spec.procs;
         if (need > cfg_.procs) {
             reject(s, "requests " + std::to_string(need) + " processors" +

@@ -1,4 +1,4 @@
-// Co-allocation on a multi-cluster machine (seed 001 §2.1, §3): a job is
+// Co-allocation on a multi-cluster machine ([Ngubiri07] §2.1, §3): a job is
 // split into components, each of which runs on a cluster of its own, all
 // starting at once.
 //

@@ -77,13 +77,13 @@ class Policy {
     // For each candidate move: 0 (do not migrate), 1 or 2 (the option).
     virtual HookOutcome migration_option(const MigrationBatch& m, const MigrationContext& ctx,
                                          std::vector<std::int64_t>& options);
-    // Seed 001 §3: for the jobs starting now, in start order, a cluster
+    // [Ngubiri07] §3: for the jobs starting now, in start order, a cluster
     // (0-based) for every component, job after job (jobs.components(j)
     // entries each). The engine checks that each job's clusters are
     // distinct and have room, and falls back to Worst Fit otherwise.
     virtual HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
                                   std::vector<std::int64_t>& clusters);
-    // Seed 004 §2.2. `victims` are the running jobs that may give up
+    // [Weissman03] §2.2. `victims` are the running jobs that may give up
     // processors; ctx.needed of them must be taken for the arriving job
     // ctx.job_id to reach its min. Answer how many to take from each
     // victim (one entry per victim, summing to ctx.needed, none taking a
@@ -96,7 +96,7 @@ class Policy {
     // sum at most ctx.needed.
     virtual HookOutcome distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
                                      std::vector<std::int64_t>& give);
-    // Seed 003 §4.3, pass 1: job ctx.job_id waited past its class's
+    // [Feitelson97] §4.3, pass 1: job ctx.job_id waited past its class's
     // maximum wait and needs processors others hold. `sets` are the
     // candidate processor sets; answer the 0-based index of the one to
     // reserve for it (one entry), or nothing: it gets no reservation this
@@ -111,12 +111,12 @@ class Policy {
 void favor_queued(const MalleableBatch& jobs, const MalleableContext& ctx,
                   std::vector<std::int64_t>& give);
 
-// The fallback of preempt, seed 003 §4.3's rule: the set of lowest cost,
+// The fallback of preempt, [Feitelson97] §4.3's rule: the set of lowest cost,
 // the first listed on a tie; none if there is no set.
 // policies/preempt/lowest_cost.lua is the same rule in Lua.
 void lowest_cost_set(const PreemptBatch& sets, std::vector<std::int64_t>& pick);
 
-// The paper's rule (seed 000 §5.4), what the engine applies when no
+// The paper's rule ([Zhang00] §5.4), what the engine applies when no
 // migration_option policy is configured: for each candidate the option of
 // least cost (eq. 4, 5; option 1 on a tie), the other one if the cheaper
 // migrates more tasks than the budget Q has left, none if neither fits.

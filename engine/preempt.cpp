@@ -1,4 +1,4 @@
-// Seed 003 §4.3, pass 1: which candidate processor set a job past its
+// [Feitelson97] §4.3, pass 1: which candidate processor set a job past its
 // class's maximum wait gets reserved. The engine lists the sets
 // (candidate_sets, classes.cpp) and prices them; the preempt hook chooses,
 // and without a policy (or when a call fails) the lowest cost wins, as in

@@ -1,11 +1,11 @@
 // The availability profile: free capacity as a step function of time, built
 // from running jobs' windows and from reservations (ARCHITECTURE §3).
 // Backfilling asks it where the earliest slot for a job is and whether a
-// job fits now for its whole window without touching a reservation (seed 000
-// §3, seed 002 §2.1).
+// job fits now for its whole window without touching a reservation ([Zhang00]
+// §3, [Leinberger99] §2.1).
 //
 // A profile has one or more columns (processors of one matrix row, or the
-// machine's pools: seed 002's K resources); a demand fits a step when every
+// machine's pools: [Leinberger99]'s K resources); a demand fits a step when every
 // column has room. Steps live in chunks of at most chunk_max(), each with a
 // pending add and the minimum and maximum of every column: a range update
 // touches whole chunks in O(1) and the searches skip chunks that cannot
@@ -57,7 +57,7 @@ class Profile {
     // The most column `column` has free at any instant of [from, to).
     std::int64_t max_free(Time from, Time to, std::size_t column = 0) const;
     // The least it has free at any instant of [from, to): what a job over
-    // that window can hold there (a cluster's room, seed 001).
+    // that window can hold there (a cluster's room, [Ngubiri07]).
     std::int64_t min_free(Time from, Time to, std::size_t column = 0) const;
     // The start of the first step after the one holding t (kForever if
     // that step lasts forever): the next time the profile may change.

@@ -3,7 +3,7 @@
 // A reservation, once given, is kept across passes and only ever moves
 // earlier: that is the promise of conservative backfilling ("a job selected
 // out of order completes before the jobs ahead of it are scheduled to
-// start", seed 000 §1) and of BGS (§5.2). When capacity comes back, every
+// start", [Zhang00] §1) and of BGS (§5.2). When capacity comes back, every
 // reservation in queue order gives up its slot and takes the earliest one
 // given all the others, which can only be the same or earlier; a
 // reservation that provably cannot move is skipped (docs/design.md,

@@ -51,7 +51,7 @@ SchedulerConfig checked(SchedulerConfig cfg) {
     if (cfg.malleable.enabled) {
         if (cfg.rows > 1 || !cfg.pools.empty() || !cfg.clusters.empty())
             fail(
-                "[malleable] (seed 004) is space sharing on one pool of processors: no gang "
+                "[malleable] ([Weissman03]) is space sharing on one pool of processors: no gang "
                 "scheduling, pools or clusters");
         if (cfg.malleable.mpl_limit < 0) fail("malleable.mpl_limit must be >= 0");
         if (cfg.malleable.max_harvests < 0) fail("malleable.max_harvests must be >= 0");
@@ -63,7 +63,7 @@ SchedulerConfig checked(SchedulerConfig cfg) {
         const ClassesConfig& c = cfg.classes;
         if (cfg.rows > 1 || !cfg.pools.empty() || !cfg.clusters.empty() || cfg.malleable.enabled)
             fail(
-                "[classes] (seed 003) is one pool of processors: no gang scheduling, pools, "
+                "[classes] ([Feitelson97]) is one pool of processors: no gang scheduling, pools, "
                 "clusters or [malleable]");
         if (c.base.classes.empty()) fail("[classes] needs at least one class");
         if (c.base.classes.size() > 1000) fail("[classes]: at most 1000 classes");
@@ -404,7 +404,7 @@ void Scheduler::advance(Time t) {
     if (t < now_)
         throw Error(Errc::time, "time went backwards: " + std::to_string(t) + " < now " +
                                     std::to_string(now_) + " (microseconds)");
-    // Slice boundaries up to t, each at its own time (seed 000 §4).
+    // Slice boundaries up to t, each at its own time ([Zhang00] §4).
     while (time_sharing() && slice_end_ <= t) {
         now_ = std::max(now_, slice_end_);
         rotate_slices();
@@ -412,7 +412,7 @@ void Scheduler::advance(Time t) {
     now_ = t;
     // Jobs are killed at their estimate (walltime), as the papers assume.
     // Only with one row: with more, only the embedder knows a job's
-    // dedicated time (seed 000 §2.1), so it ends the job.
+    // dedicated time ([Zhang00] §2.1), so it ends the job.
     // Every change to a running job's end updates its entry and release()
     // removes it; an entry that does not match its job is corrected here
     // rather than trusted.

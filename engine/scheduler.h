@@ -4,7 +4,7 @@
 //
 // One pass serves every mode (docs/design.md, "The scheduling pass"): space
 // sharing is the Ousterhout matrix with one row, and every pass runs the
-// phases of seed 000 §4.2 and §5.4 in order, each a function named as in
+// phases of [Zhang00] §4.2 and §5.4 in order, each a function named as in
 // the paper; a phase with nothing to do costs nothing.
 //
 //   clean_matrix      pass.cpp, matrix_phases.cpp
@@ -45,7 +45,7 @@ struct ReservationInfo {
     std::int32_t row = 0;
 };
 
-// Seed 004 §4.3: a job's run time on p processors over its run time on its
+// [Weissman03] §4.3: a job's run time on p processors over its run time on its
 // ideal, under execution model m.
 double exec_factor(ExecModel m, std::int32_t p, std::int32_t ideal);
 
@@ -76,10 +76,10 @@ class Scheduler {
     // A running job the embedder stopped and wants run again (a start that
     // failed, a job its batch system requeued): back in its queue place.
     void job_requeue(JobId id, const std::string& why);
-    // Seed 004 §3's sensing: the share of its work a running job has done.
+    // [Weissman03] §3's sensing: the share of its work a running job has done.
     // Under the iScheduler it sets the job's expected end (its walltime).
     void report_progress(JobId id, double done);
-    // Seed 003 §4.5, gangster's user controls (classes.cpp; [classes] only):
+    // [Feitelson97] §4.5, gangster's user controls (classes.cpp; [classes] only):
     // suspend moves a loaded job's state to disk (SWAP_OUT) or keeps a
     // waiting one from loading, until resume; set_class changes its class.
     void suspend(JobId id);
@@ -142,7 +142,7 @@ class Scheduler {
     void idle_nodes(std::vector<std::int32_t>& out) const;
     const Counters& counters() const { return counters_; }
     // The share of its work a running job has done: reported, or estimated
-    // from the execution model (seed 004 §3); 0 if it is not running.
+    // from the execution model ([Weissman03] §3); 0 if it is not running.
     double progress(const Job& j) const;
     std::size_t queue_length() const { return queue_.size(); }
     std::size_t running_count() const { return running_count_; }
@@ -310,7 +310,7 @@ class Scheduler {
     bool buffer_pass_ = false;
     std::vector<Action> pass_actions_;
 
-    // Migration (migration.cpp, seed 000 §5.4).
+    // Migration (migration.cpp, [Zhang00] §5.4).
     std::uint64_t budget_slice_ = ~std::uint64_t{0};
     std::int64_t migrated_in_slice_ = 0;
     std::vector<Slot> migrated_;  // jobs migrated in this pass: never twice
@@ -347,7 +347,7 @@ class Scheduler {
                cfg_.packing == Packing::first_fit;
     }
 
-    // Co-allocation (placement.cpp, seed 001 §3): where the components of
+    // Co-allocation (placement.cpp, [Ngubiri07] §3): where the components of
     // a job starting afresh go, when a placement policy is configured.
     JobBatch place_batch_;
     std::vector<std::int64_t> placement_;
@@ -433,7 +433,7 @@ class Scheduler {
     void announce_active();
     void rotate_slices();
 
-    // The iScheduler (malleable.cpp, seed 004).
+    // The iScheduler (malleable.cpp, [Weissman03]).
     std::vector<Slot> waiting_;  // the queue at the start of the phase
     std::int64_t freed_ = 0;     // processors freed by ends since the last pass
     // Jobs queued since the last malleable pass (queue_insert), the only
@@ -464,7 +464,7 @@ class Scheduler {
     bool harvest_costs_more(const Job& j, std::int32_t needed) const;
     void distribute();
 
-    // Job classes and lazy preemption (classes.cpp, seed 003 §4.3).
+    // Job classes and lazy preemption (classes.cpp, [Feitelson97] §4.3).
     std::vector<Slot> owner_;         // per node: the loaded job, kNoSlot if idle
     std::vector<Time> node_free_at_;  // per node: when its last job's state is on disk
     Time node_free_max_ = 0;          // the latest of node_free_at_

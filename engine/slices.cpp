@@ -1,4 +1,4 @@
-// Time slicing (seed 000 §4): what the embedder is told after a pass with
+// Time slicing ([Zhang00] §4): what the embedder is told after a pass with
 // more than one row, and the rotation of the active row every slice.
 #include <algorithm>
 

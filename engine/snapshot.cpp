@@ -413,12 +413,12 @@ std::string Scheduler::snapshot() const {
                 num(r.first);
                 num(r.count);
             }
-        // Its home row and the rows it holds (seed 000 §4: a job can be
+        // Its home row and the rows it holds ([Zhang00] §4: a job can be
         // replicated in every row its columns are free).
         o += " rows";
         num(runs ? j.alloc.home_row : -1);
         num(runs ? j.alloc.row_mask : 0);
-        // Seed 004 (malleable) and seed 003 (classes) bookkeeping.
+        // [Weissman03] (malleable) and [Feitelson97] (classes) bookkeeping.
         o += " progress " + hex(j.work_left);
         num(j.resized);
         num(j.paused_until);
@@ -912,7 +912,7 @@ void Scheduler::restore(const std::string& text) {
                 j.alloc.home_row = static_cast<std::int16_t>(home);
                 j.alloc.row_mask = static_cast<std::uint32_t>(mask);
                 // Only the home row's profile holds the window: replicas fill
-                // cells that would otherwise be idle (seed 000 §4.3).
+                // cells that would otherwise be idle ([Zhang00] §4.3).
                 if (j.estimated_end() > now_ && keeps_profile()) {
                     Demand d = demand(j);
                     d.window = j.estimated_end() - now_;

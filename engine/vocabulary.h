@@ -31,7 +31,7 @@ namespace rota {
     X(placement, PLACEMENT, "Worst Fit: the widest component to the freest cluster") \
     X(harvest, HARVEST, "never harvest: the arriving job waits")                     \
     X(distribution, DISTRIBUTION, "favor queued jobs, then grow running ones")       \
-    X(preempt, PREEMPT, "the lowest-cost set (seed 003 §4.3)")
+    X(preempt, PREEMPT, "the lowest-cost set ([Feitelson97] §4.3)")
 
 // X(column, type, value of Job `j`, meaning): the columns of every batch of
 // jobs (admission, order, backfill_select). Append only.
@@ -43,7 +43,7 @@ namespace rota {
     X(user, std::int32_t, j.spec.user, "user id, -1 if none")           \
     X(priority, std::int32_t, j.spec.priority, "priority given at submission")
 
-// More columns of every batch of jobs, seed 003's job classes: after the
+// More columns of every batch of jobs, [Feitelson97]'s job classes: after the
 // demand matrix in the C ABI's rota_batch (ABI 6), columns like the others
 // in Lua. `class_priorities` is the JobBatch's own: each class's priority
 // in the parameter set in force, set by the engine before it builds a
@@ -71,7 +71,7 @@ namespace rota {
     ROTA_JOB_COLUMNS_NAMES(X)
 
 // X(column, type, meaning): the candidate moves of a CollapseMatrix-2
-// phase (seed 000 §5.4), for migration_option, each with its job's user
+// phase ([Zhang00] §5.4), for migration_option, each with its job's user
 // and names.
 #define ROTA_MIGRATION_COLUMNS(X)                                          \
     X(id, std::int64_t, "job id")                                          \
@@ -88,7 +88,7 @@ namespace rota {
     X(qos, Name, "its quality of service (QOS); \"\" if none")
 
 // X(column, type, meaning): the jobs a harvest or a distribution may
-// concern (seed 004 §2.2): running malleable jobs (harvest victims, or
+// concern ([Weissman03] §2.2): running malleable jobs (harvest victims, or
 // jobs that may grow) and, for distribution, queued jobs that could start.
 #define ROTA_MALLEABLE_COLUMNS(X)                                                    \
     X(id, std::int64_t, "job id")                                                    \
@@ -107,15 +107,15 @@ namespace rota {
     X(qos, Name, "its quality of service (QOS); \"\" if none")
 
 // X(column, type, meaning): the candidate processor sets of a job past its
-// class's maximum wait (seed 003 §4.3), for preempt: one row per set. A
+// class's maximum wait ([Feitelson97] §4.3), for preempt: one row per set. A
 // set's victims are the entries first .. first + victims - 1 of the
 // context's victim_* arrays.
-#define ROTA_PREEMPT_COLUMNS(X)                                                    \
-    X(procs, std::int32_t, "processors the set holds: idle ones and its victims'") \
-    X(idle, std::int32_t, "idle processors in it")                                 \
-    X(victims, std::int32_t, "jobs it preempts")                                   \
-    X(first, std::int32_t, "where its victims start in ctx.victim_* (1-based)")    \
-    X(cost, double, "seed 003 §4.3's cost: what the fallback takes the lowest of") \
+#define ROTA_PREEMPT_COLUMNS(X)                                                         \
+    X(procs, std::int32_t, "processors the set holds: idle ones and its victims'")      \
+    X(idle, std::int32_t, "idle processors in it")                                      \
+    X(victims, std::int32_t, "jobs it preempts")                                        \
+    X(first, std::int32_t, "where its victims start in ctx.victim_* (1-based)")         \
+    X(cost, double, "[Feitelson97] §4.3's cost: what the fallback takes the lowest of") \
     X(dnd_left, Time, "do-not-disturb time its slowest victim has left, us; 0 if none")
 
 // X(field, type, meaning): what every hook's context holds.
@@ -147,7 +147,7 @@ namespace rota {
     X(shadow_time, MaybeTime, "start of its reservation; none if it has none")                \
     X(head_row, std::int32_t, "the row of its reservation, -1 if none")                       \
     X(extra_procs, std::int32_t, "processors free in that row at the shadow time")            \
-    X(resources, std::int32_t, "K: processors, then each pool (seed 002 §3)")                 \
+    X(resources, std::int32_t, "K: processors, then each pool ([Leinberger99] §3)")           \
     X(capacity, Amounts, "each resource's capacity: processors, then each pool")              \
     X(usage, Shares, "S_i: share of each resource in use now, in [0, 1]")                     \
     X(head_demand, Shares, "the head's R_i, share of each capacity; empty if no head")        \
@@ -159,12 +159,12 @@ namespace rota {
     X(head_partition, Name, "its partition; \"\" if none or no head")    \
     X(head_qos, Name, "its QOS; \"\" if none or no head")
 
-// What migration_option needs besides: the budget of seed 000 §5.4.
+// What migration_option needs besides: the budget of [Zhang00] §5.4.
 #define ROTA_CONTEXT_MIGRATION(X)                                                                 \
     X(migration_budget, std::int64_t, "tasks that may still migrate in this slice, -1 unlimited") \
     X(migration_cost, double, "C, the cost of migrating one job, seconds")
 
-// What placement needs besides: the clusters (seed 001 §2.1, §3).
+// What placement needs besides: the clusters ([Ngubiri07] §2.1, §3).
 #define ROTA_CONTEXT_PLACEMENT(X)                                                 \
     X(clusters, std::int32_t, "clusters of the machine")                          \
     X(cluster_nodes, Amounts, "nodes of each cluster")                            \
@@ -173,7 +173,7 @@ namespace rota {
       "job after job, the nodes of each cluster free for the job's whole window " \
       "without touching a reservation")
 
-// What harvest and distribution need besides (seed 004 §2.2, Figure 3(a)):
+// What harvest and distribution need besides ([Weissman03] §2.2, Figure 3(a)):
 // for harvest, the arriving job with its user and names (the batch has
 // those of the victims).
 #define ROTA_CONTEXT_MALLEABLE(X)                                                                 \
@@ -189,7 +189,7 @@ namespace rota {
     X(mpl_limit, std::int32_t, "M of achieve_mp(M), 0 for no limit")                              \
     X(max_harvests, std::int32_t, "control policy: most harvests per job, 0 for no limit")
 
-// What preempt needs besides (seed 003 §4.3): the job the set is for, and
+// What preempt needs besides ([Feitelson97] §4.3): the job the set is for, and
 // the victims of every set, set after set (PreemptBatch's first and
 // victims say which are whose; a job may be a victim of several sets),
 // each with its user and names as a batch of jobs has them.
@@ -215,7 +215,7 @@ namespace rota {
     X(victim_elapsed, Amounts, "time since it was last loaded, us")                     \
     X(victim_preemptions, Amounts, "times it was preempted before")
 
-// A vector over seed 002's K resources, processors first then the pools in
+// A vector over [Leinberger99]'s K resources, processors first then the pools in
 // configuration order: shares of capacity (R_ij, S_i: [0, 1]) or amounts.
 // A table indexed 1..K in Lua (nil when empty), a pointer to K values in C
 // (NULL when empty).
@@ -353,7 +353,7 @@ struct Job;
 // A batch of jobs as parallel arrays, one per column, so that building it
 // and handing it to a script costs a few stores per job (ARCHITECTURE §5).
 //
-// Besides the columns, each job's demand vector (seed 002 §3) as shares of
+// Besides the columns, each job's demand vector ([Leinberger99] §3) as shares of
 // the machine's capacities: R[j * resources + i] is R_ij, resource 0 being
 // processors and 1..K-1 the pools. It is filled only when `inv_capacity`
 // (1 / capacity of each resource, set once by the engine) is.
@@ -404,7 +404,7 @@ enum class MalleableColumn : int {
 #undef ROTA_X
 };
 
-// The running and queued jobs of one harvest or distribution (seed 004).
+// The running and queued jobs of one harvest or distribution ([Weissman03]).
 //
 // A column is filled when a reader first needs it (need()): id, procs,
 // min, ideal and queued always, which every rule and every answer's check
@@ -438,7 +438,7 @@ struct MalleableBatch {
     void clear();
 };
 
-// The candidate processor sets of one preempt call (seed 003 §4.3).
+// The candidate processor sets of one preempt call ([Feitelson97] §4.3).
 struct PreemptBatch {
 #define ROTA_X(name, type, doc) std::vector<type> name;
     ROTA_PREEMPT_COLUMNS(ROTA_X)

@@ -1,10 +1,10 @@
-// The schedule phase (seed 000 §4.2 "Schedule", §5.1 for GS, §5.2 for BGS;
+// The schedule phase ([Zhang00] §4.2 "Schedule", §5.1 for GS, §5.2 for BGS;
 // ARCHITECTURE §4): one walk of the queue in policy order, the same in
 // every mode and every row.
 //
 //   * A job whose reservation is due starts in its reserved row.
 //   * While no job is blocked, a job that can start now (in the best-fit
-//     row, seed 000 §5.1) starts.
+//     row, [Zhang00] §5.1) starts.
 //   * The first job that cannot start is the head. Without backfilling
 //     (FCFS, GS) nothing passes it. Otherwise each job that cannot start
 //     gets a reservation at its earliest slot while its rows allow one more

@@ -34,7 +34,7 @@
 namespace rota::lua {
 
 // A kind of batch: its column names and how to store column k of a batch
-// of that kind into a Lua array. A job batch also has `R`, seed 002's
+// of that kind into a Lua array. A job batch also has `R`, [Leinberger99]'s
 // demand matrix: R[i][j] is job j's share of resource i's capacity, one
 // array per resource, filled like a column when first read.
 struct BatchKind {
@@ -45,7 +45,7 @@ struct BatchKind {
     int (*resources)(const void* batch) = nullptr;  // null: no R
     void (*store_shares)(lua_State* L, int table, const void* batch, int resource) = nullptr;
     // A job batch also has `components`: components[j] is the array of job
-    // j's component widths (seed 001), one element on a single machine.
+    // j's component widths ([Ngubiri07]), one element on a single machine.
     void (*store_components)(lua_State* L, int outer, const void* batch) = nullptr;
 };
 extern const BatchKind kJobBatch;        // JobBatch

@@ -46,7 +46,7 @@ bool decode_placement(lua_State* L, int idx, const JobBatch& jobs, std::vector<s
                       std::string& why);
 
 // a[i] for i in 1..n: nil (0) or a non-negative integer amount of
-// processors (harvest, distribution; seed 004). nil or false for the whole
+// processors (harvest, distribution; [Weissman03]). nil or false for the whole
 // answer is no amounts at all: `out` is left empty.
 bool decode_amounts(lua_State* L, int idx, std::size_t n, std::vector<std::int64_t>& out,
                     std::string& why);

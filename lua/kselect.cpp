@@ -13,7 +13,7 @@ namespace rota::lua {
 
 namespace {
 
-// The slack of seed 002's fit test, as the shipped scripts had it: demands
+// The slack of [Leinberger99]'s fit test, as the shipped scripts had it: demands
 // are shares computed by division, so a job that exactly fills a resource
 // must not fail on rounding.
 constexpr double kEps = 1e-9;

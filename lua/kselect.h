@@ -1,5 +1,5 @@
 // Native helpers of the `rota` library for K-resource backfill selection
-// (seed 002 §3, docs/lua-api.md "K-resource selection"): a script keeps its
+// ([Leinberger99] §3, docs/lua-api.md "K-resource selection"): a script keeps its
 // greedy loop and its choice of score, and the K-loops over every
 // candidate's demand vector run here, on the engine's arrays, instead of
 // over the Lua columns c.R and ctx.usage.

@@ -11,8 +11,8 @@ namespace rota::lua::slot {
 inline constexpr int msgh = 1;
 inline constexpr int jobs = 2;   // the batch of jobs (admission, order, backfill_select)
 inline constexpr int moves = 3;  // the batch of migrations (migration_option)
-inline constexpr int mall = 16;  // the jobs of a harvest or distribution (seed 004)
-inline constexpr int sets = 20;  // the candidate processor sets of a preempt (seed 003)
+inline constexpr int mall = 16;  // the jobs of a harvest or distribution ([Weissman03])
+inline constexpr int sets = 20;  // the candidate processor sets of a preempt ([Feitelson97])
 // A context: the proxy scripts get, its metatable, and its loader (the
 // proxy's __index until ctx is first read in a call).
 struct Ctx {

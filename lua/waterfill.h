@@ -1,4 +1,4 @@
-// Native helper of the `rota` library for seed 004's malleable policies
+// Native helper of the `rota` library for [Weissman03]'s malleable policies
 // (docs/lua-api.md "Harvest and distribution amounts (`rota.waterfill`)"):
 // the harvest and distribution scripts choose the rule and the order in
 // which queued and running jobs are served; the per-processor arithmetic

@@ -1,4 +1,4 @@
-// The arithmetic of seed 004's harvest and distribution policies (Weissman
+// The arithmetic of [Weissman03]'s harvest and distribution policies (Weissman
 // et al., "Integrated Scheduling", §2.2) over a malleable batch: how many
 // processors each job gives up (harvest) or receives (distribution) under
 // even, fair, long, short and low-impact harvesting and their inverses.

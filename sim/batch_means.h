@@ -1,4 +1,4 @@
-// Confidence intervals by batch means and the stopping rule of seed 001
+// Confidence intervals by batch means and the stopping rule of [Ngubiri07]
 // §4.2 ("readings are taken at a maximum relative error of 0.05 at 95 %
 // confidence"). Observations arrive in a fixed order (jobs in arrival
 // order); consecutive runs of `batch` observations form batches whose means

@@ -1,4 +1,4 @@
-// Arrival-rate calibration of seed 002 §4.1: the rate of a Poisson arrival
+// Arrival-rate calibration of [Leinberger99] §4.1: the rate of a Poisson arrival
 // process is chosen so that FCFS with first-fit EASY backfilling (the
 // engine's preset "easy") keeps a target average ready-queue length; the
 // other policies are then simulated with the same arrivals
@@ -22,7 +22,7 @@ struct CalibrationStep {
 };
 
 struct CalibrationOptions {
-    double target = 64;       // mean ready-queue length L [002 §4.1: 32, 64, 128]
+    double target = 64;       // mean ready-queue length L [Leinberger99 §4.1: 32, 64, 128]
     double tolerance = 0.05;  // stop when |queue - L| <= tolerance * L
     int max_runs = 40;        // simulations at most
     std::string policy = "easy";

@@ -1,4 +1,4 @@
-// Seed 003's job classes in the simulator (docs/user-guide.md, "Job
+// [Feitelson97]'s job classes in the simulator (docs/user-guide.md, "Job
 // classes"): the `classes` policy and each job's class.
 #pragma once
 
@@ -13,7 +13,7 @@
 namespace rota::sim {
 
 // Writes the engine tables of policy `classes` into `t`: the file's own
-// [classes], or seed 003's Table 1 (classes.preset = "llnl-t3d") if none.
+// [classes], or [Feitelson97]'s Table 1 (classes.preset = "llnl-t3d") if none.
 void classes_engine(toml::table& t);
 
 // The class of every job of a workload for an engine with [classes]: a job

@@ -1,5 +1,5 @@
 // A multi-cluster machine as the simulator describes it to the engine
-// (seed 001 §2.1): clusters of nodes, one queue and one scheduler over
+// ([Ngubiri07] §2.1): clusters of nodes, one queue and one scheduler over
 // them. The engine holds them as [[machine.clusters]] (docs/config.md);
 // the simulator takes them from --clusters, the configuration file or a
 // workload's "; Clusters:" header line, in that order.

@@ -1,4 +1,4 @@
-// Jobs made of components (seed 001 §2.2): a large job is broken into
+// Jobs made of components ([Ngubiri07] §2.2): a large job is broken into
 // components that run at the same time, each on a different cluster of a
 // multi-cluster machine. A workload's component widths are kept beside its
 // jobs, not in TraceJob, so workloads without components cost nothing more
@@ -34,7 +34,7 @@ struct Components {
     void push(const std::vector<std::int32_t>& w) { push(w.data(), w.size()); }
 };
 
-// Seed 001 §2.2: a job of size s broken into n components has n - 1
+// [Ngubiri07] §2.2: a job of size s broken into n components has n - 1
 // components floor(s / n) wide and a last one of s - (n - 1) floor(s / n),
 // the widest. Requires 1 <= n <= s.
 std::vector<std::int32_t> split_widths(std::int32_t s, std::int32_t n);

@@ -151,7 +151,7 @@ std::int64_t sample_estimate(Rng& rng, const GenerateOptions& o, std::int64_t ru
 
 // ---- The zhang model: paper 000 §2.1-2.2 (docs/workloads.md, "The zhang model") ----
 
-// Size class k holds the sizes (2^(k-1), 2^k]; class 0 is size 1 [000 §2.1:
+// Size class k holds the sizes (2^(k-1), 2^k]; class 0 is size 1 [Zhang00 §2.1:
 // "each class is a bin in which the upper boundary is a power of 2"].
 // §2.1 models, for each class, the interarrival times and the execution
 // times with Hyper Erlang distributions of Common Order fitted to three
@@ -268,7 +268,7 @@ std::vector<TraceJob> generate_zhang(const GenerateOptions& o) {
     return jobs;
 }
 
-// ---- feitelson-k: seed 002 §4.1 (docs/workloads.md, "The feitelson-k model") ----
+// ---- feitelson-k: [Leinberger99] §4.1 (docs/workloads.md, "The feitelson-k model") ----
 //
 // The Feitelson 1996 model as its published description gives it (harmonic
 // sizes of order 1.5 hand-tailored towards small sizes and powers of two,
@@ -368,7 +368,7 @@ GeneratedWorkload generate_feitelson_k(const GenerateOptions& o) {
         const std::int64_t runtime =
             std::clamp<std::int64_t>(std::llround(rng.exponential(mean)), 1, kFeitelsonRuntimeMax);
         const std::size_t runs = draw(rng, repeat_cdf) + 1;
-        // K requirements [002 §4.1]: x ~ Normal(0.5, V), R = x / 0.5 * s / P
+        // K requirements [Leinberger99 §4.1]: x ~ Normal(0.5, V), R = x / 0.5 * s / P
         // clipped to (0, 1]: the smallest share is one unit of the resource.
         const double size_share = static_cast<double>(s) / P;
         auto requirement = [&](double unit) {
@@ -411,7 +411,7 @@ GeneratedWorkload generate_feitelson_k(const GenerateOptions& o) {
     return w;
 }
 
-// ---- feitelson96: seed 003 §3.2 (docs/workloads.md, "The feitelson96 model") ----
+// ---- feitelson96: [Feitelson97] §3.2 (docs/workloads.md, "The feitelson96 model") ----
 //
 // §3.2 gives the model's shape only (its Figure 5): the 1996 sizes, a
 // three-stage hyperexponential runtime whose stage weights depend on the
@@ -481,7 +481,7 @@ GeneratedWorkload generate_feitelson96(const GenerateOptions& o) {
     return w;
 }
 
-// ---- ngubiri: seed 001 §2.2, §4.1 (docs/workloads.md, "The ngubiri model") ----
+// ---- ngubiri: [Ngubiri07] §2.2, §4.1 (docs/workloads.md, "The ngubiri model") ----
 
 std::vector<std::int32_t> ngubiri_clusters(const GenerateOptions& o) {
     if (!o.clusters.empty()) return o.clusters;
@@ -524,7 +524,7 @@ GeneratedWorkload generate_ngubiri(const GenerateOptions& o) {
         j.id = static_cast<std::int64_t>(i) + 1;
         j.submit = static_cast<std::int64_t>(std::floor(t * unit));
         j.runtime = std::max<std::int64_t>(1, std::llround(x * unit));
-        // Runtimes are unknown to the scheduler [001 §2.2]: the estimate is
+        // Runtimes are unknown to the scheduler [Ngubiri07 §2.2]: the estimate is
         // the same walltime for every job.
         j.estimate = std::max(walltime, j.runtime);
         j.procs = s;

@@ -20,7 +20,7 @@ namespace rota::sim {
 //    execution times are multiplied by `factor` (1.0..1.8: workloads 0..8 of
 //    its Table 1). Uses jobs, procs, phi, seed and factor; the other options
 //    are ignored. Start from zhang_options() to get its defaults.
-//  * feitelson_k ("feitelson-k"): seed 002 §4.1's synthetic workload: job
+//  * feitelson_k ("feitelson-k"): [Leinberger99] §4.1's synthetic workload: job
 //    sizes and runtimes of the Feitelson 1996 model (with its repeated
 //    runs) on `procs` (128) processors, extended to `k` resources with
 //    requirements drawn from Normal(0.5, `variance`) scaled by the job's
@@ -29,7 +29,7 @@ namespace rota::sim {
 //    mean ready-queue length under FCFS/FF-EASY (calibrate.h). Uses jobs,
 //    procs, load, phi, seed, k, variance and pool_capacity. Start from
 //    feitelson_k_options().
-//  * ngubiri: seed 001 §2.2 and §4.1's multi-cluster workload: sizes from
+//  * ngubiri: [Ngubiri07] §2.2 and §4.1's multi-cluster workload: sizes from
 //    D(q) on [size_min, size_max] (eq. 1), jobs above `thres` broken into
 //    2..max_components components (random or phased), exponential
 //    execution and inter-arrival times in model time units of `time_unit`
@@ -40,7 +40,7 @@ namespace rota::sim {
 //    batch and interactive jobs, on `procs` processors at offered load
 //    `load`. Uses jobs, procs, load, phi, seed, estimate_max and users.
 //    Start from lublin_options(): the built-in workload of `rota`.
-//  * feitelson96: seed 003 §3.2's workload (Feitelson & Jette 1997, an
+//  * feitelson96: [Feitelson97] §3.2's workload (Feitelson & Jette 1997, an
 //    improved Feitelson 1996 model): the 1996 sizes, three-stage
 //    hyperexponential runtimes whose stage weights depend on the size,
 //    Poisson arrivals of new jobs and repeated runs submitted when the run
@@ -48,12 +48,12 @@ namespace rota::sim {
 //    offered processor load of every run over the span of the new jobs'
 //    arrivals. Uses jobs, procs (128), load, phi (1: exact estimates) and
 //    seed. Start from feitelson96_options().
-//  * weissman: seed 004 §4.2's system-centric workload (weissman.h):
+//  * weissman: [Weissman03] §4.2's system-centric workload (weissman.h):
 //    arrivals by hour of the day, the log's job sizes and Weibull run
 //    times, fitted to the SDSC SP2 log or to `fit_trace`. Uses jobs, procs
 //    (the log's machine), load (0: the log's own rates; else the rates
 //    scaled to this offered load), phi (1: exact estimates) and seed.
-//  * weissman_apps ("weissman-apps"): seed 004 §4.1's user-centric
+//  * weissman_apps ("weissman-apps"): [Weissman03] §4.1's user-centric
 //    workload: instances of Table 1's applications (`apps`: sten, ge, cl
 //    or mixed) on `procs` (64) processors, Poisson arrivals of mean gap
 //    RT_ideal / (P / P_ideal) x `beta`, each job's executable (SWF field
@@ -69,7 +69,7 @@ enum class WorkloadModel {
     weissman_apps
 };
 
-// How a large job's component count is chosen (seed 001 §2.2): random, each
+// How a large job's component count is chosen ([Ngubiri07] §2.2): random, each
 // of 2..k with probability 1/(k-1); phased, by its size, from bounds that
 // give each count 1/(k-1) of the large jobs.
 enum class Partition { random, phased };
@@ -117,8 +117,8 @@ struct GenerateOptions {
     std::int32_t users = 0;
 
     // feitelson_k only (docs/workloads.md, "The feitelson-k model").
-    std::int32_t k = 2;                    // K resources: processors and k - 1 pools
-    double variance = 0.1;                 // V of Normal(0.5, V) [002 §4.1: 0.01, 0.1, 1.0]
+    std::int32_t k = 2;     // K resources: processors and k - 1 pools
+    double variance = 0.1;  // V of Normal(0.5, V) [Leinberger99 §4.1: 0.01, 0.1, 1.0]
     std::int64_t pool_capacity = 1000000;  // units of each pool r2..rk
     // Recorded in the header only: the target of the calibration that set
     // the arrivals (0: none, the arrivals follow `load`).
@@ -131,7 +131,7 @@ struct GenerateOptions {
     double beta = 1.0;
 
     // ngubiri only (docs/workloads.md, "The ngubiri model"); defaults are
-    // seed 001 §4.1's.
+    // [Ngubiri07] §4.1's.
     double q = 0.85;                  // D(q) of eq. 1
     std::int32_t size_min = 1;        // n1
     std::int32_t size_max = 38;       // n2
@@ -172,17 +172,17 @@ inline constexpr std::int32_t kZhangProcs = 320;
 inline constexpr double kZhangBaseLoad = 0.55;  // offered load at factor 1
 GenerateOptions zhang_options(double factor = 1.0, std::uint64_t seed = 1);
 
-// Defaults of the feitelson_k model: 128 processors [002 §4.1], K = 2,
+// Defaults of the feitelson_k model: 128 processors [Leinberger99 §4.1], K = 2,
 // V = 0.1, pools of 1,000,000 units, exact estimates (Φ = 1).
 inline constexpr std::int32_t kFeitelsonProcs = 128;
 GenerateOptions feitelson_k_options(std::int32_t k = 2, double variance = 0.1,
                                     std::uint64_t seed = 1);
 
-// Defaults of the feitelson96 model: 128 processors (the machine of seed
-// 003's examples), exact estimates (Φ = 1), offered load 0.5.
+// Defaults of the feitelson96 model: 128 processors (the machine of
+// [Feitelson97]'s examples), exact estimates (Φ = 1), offered load 0.5.
 GenerateOptions feitelson96_options(std::uint64_t seed = 1);
 
-// Defaults of the ngubiri model, seed 001 §4.1: 5 clusters of 20 nodes,
+// Defaults of the ngubiri model, [Ngubiri07] §4.1: 5 clusters of 20 nodes,
 // D(0.85) on [1, 38], thres 11, up to 4 components, random partitioning,
 // mean execution time 10 and mean inter-arrival time 0.64 (offered load
 // 0.786), one model time unit = 1,000 s.
@@ -210,13 +210,13 @@ class Rng;
 // max(run time, estimate_max).
 std::int64_t phi_estimate(Rng&, const GenerateOptions&, std::int64_t runtime);
 
-// Eq. 1 of seed 001: p_i = c q^i / Q on [n1, n2] with c = 3 for a power of
+// Eq. 1 of [Ngubiri07]: p_i = c q^i / Q on [n1, n2] with c = 3 for a power of
 // two (1 = 2^0 included) and 1 otherwise. Element i - n1 is p_i.
 std::vector<double> ngubiri_size_pmf(double q, std::int32_t n1, std::int32_t n2);
 // The phased bounds b_1 < ... < b_(k-2) for the sizes thres+1..n2: jobs up
 // to b_1 get 2 components, b_1+1..b_2 get 3, ..., above b_(k-2) get k. Each
 // range holds as nearly 1/(k-1) of the large jobs of `pmf` (index i - n1)
-// as the discrete sizes allow (balanced_cuts). Seed 001 names k - 1 bounds
+// as the discrete sizes allow (balanced_cuts). [Ngubiri07] names k - 1 bounds
 // with b_(k-1) = the largest size, the end of the last range.
 std::vector<std::int32_t> phased_bounds(const std::vector<double>& pmf, std::int32_t n1,
                                         std::int32_t thres, std::int32_t k);

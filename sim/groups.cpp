@@ -224,7 +224,7 @@ void print_groups(std::ostream& os, const std::string& policy, const GroupReport
     auto out = std::back_inserter(buf);
     const auto& b = r.batches;
     fmt::format_to(out,
-                   "\ngroups of {} (seed 001 §4.2): {} jobs measured from arrival {}; "
+                   "\ngroups of {} ([Ngubiri07] §4.2): {} jobs measured from arrival {}; "
                    "{:g} % half-widths by batch means over {} batches of {} jobs",
                    policy, r.measured_jobs, r.measured_first + 1, 100 * b.confidence, b.batches,
                    b.batch_size);

@@ -1,4 +1,4 @@
-// Group-wise metrics of seed 001 §4.2 and Table 1: the average response
+// Group-wise metrics of [Ngubiri07] §4.2 and Table 1: the average response
 // time (ART) of the whole job stream and of job groups by number of
 // components (C1..Ck), by size quartile (S1..S4) and by quartile of the
 // width of the widest component (W1..W4), each with its share of the jobs
@@ -22,7 +22,7 @@
 namespace rota::sim {
 
 // Quartile boundaries: the largest value of groups 1, 2 and 3 (the last
-// group runs to the largest value). Seed 001 §4.2 for its workload: sizes
+// group runs to the largest value). [Ngubiri07] §4.2 for its workload: sizes
 // {1, 3, 7}, i.e. S1 = {1}, S2 = [2, 3], S3 = [4, 7], S4 = [8, 38].
 struct GroupBounds {
     std::vector<std::int32_t> size;                                    // S: 3 values, increasing

@@ -79,7 +79,7 @@ class Jobs {
             hg = first ? rng_.gamma(c_.a1, c_.b1) : rng_.gamma(c_.a2, c_.b2);
         } while (hg > kLublinMaxLogRuntime);
         j.runtime = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::exp(hg)));
-        // The Φ model (seed 000 §2.1), as in the standard model.
+        // The Φ model ([Zhang00] §2.1), as in the standard model.
         const double y = rng_.uniform();
         const std::int64_t cap = std::max(j.runtime, o_.estimate_max);
         if (y < o_.phi) {

@@ -52,7 +52,7 @@ struct Workload {
     MappingStats stats;
     PoolDemands pools;
     std::vector<double> unit_arrivals;  // a generated workload's own unit-rate arrivals
-    Components components;              // seed 001: every job's widths, or empty
+    Components components;              // [Ngubiri07]: every job's widths, or empty
     std::vector<ClusterSpec> clusters;  // the machine the workload declares (its header)
     double time_unit = 0;               // seconds per model time unit, if declared
     std::vector<std::string> notes;     // printed after the workload's name
@@ -105,7 +105,7 @@ Workload load_workload(const RunConfig& rc) {
         w.unit_arrivals = std::move(gw.unit_arrivals);
         w.components = std::move(gw.components);
         w.deps = std::move(gw.deps);
-        if (!gw.apps.empty()) {  // seed 004 §4.1: each job's adaptation bytes
+        if (!gw.apps.empty()) {  // [Weissman03] §4.1: each job's adaptation bytes
             w.adapt_bytes.resize(w.jobs.size(), 0);
             for (std::size_t i = 0; i < w.jobs.size(); ++i)
                 for (const auto& e : gw.apps.entries)
@@ -180,7 +180,7 @@ Workload load_workload(const RunConfig& rc) {
 }
 
 // The pools of the run: the configuration's (file and --pool) and the
-// workload's, merged by name; then the arrivals seed 002 §4.1 asks for.
+// workload's, merged by name; then the arrivals [Leinberger99] §4.1 asks for.
 // Its lines go to `out`, printed with the workload's once the run is checked.
 void prepare_workload(RunConfig& rc, Workload& w, std::ostream& out) {
     std::vector<std::string> unused;
@@ -266,7 +266,7 @@ void prepare_workload(RunConfig& rc, Workload& w, std::ostream& out) {
     w.info["arrivals"] = a;
 }
 
-// The baseline of seed 002 §4.2's gains: FCFS/FF-EASY.
+// The baseline of [Leinberger99] §4.2's gains: FCFS/FF-EASY.
 std::string gain_baseline(const std::vector<std::string>& policies) {
     for (const char* b : {"ff-easy", "easy"})
         for (const auto& p : policies)
@@ -391,7 +391,7 @@ void refuse_unread_flags(const RunConfig& rc, const std::function<bool(const cha
         for (const char* f :
              {"--min-pct", "--exec-model", "--adapt-latency", "--adapt-per-byte", "--mpl-limit"})
             refuse(f,
-                   "is read only by the malleable policies (seed 004) and custom; the policies "
+                   "is read only by the malleable policies ([Weissman03]) and custom; the policies "
                    "here are " +
                        listed());
     if (!custom && !any([](const std::string& p) { return p == "classes"; }))
@@ -571,7 +571,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         w.procs = nodes;
         if (rc.queue_length > 0)
             throw ConfigError(
-                "--queue-length calibrates the arrivals on one machine (seed 002); with clusters "
+                "--queue-length calibrates the arrivals on one machine ([Leinberger99]); with "
+                "clusters "
                 "give the rate itself: --arrival-rate");
     }
 
@@ -591,7 +592,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     if (!w.components.empty() && rc.clusters.empty())
         head << "note: the workload's components are not used: the machine has no clusters "
                 "(every job runs whole; --clusters makes a multi-cluster machine)\n";
-    // Seed 001 §4.2's groups and stopping rule.
+    // [Ngubiri07] §4.2's groups and stopping rule.
     const bool with_groups = !w.components.empty() || rc.groups || rc.stop_rel_error > 0;
     if (!with_groups && !rc.group_flags.empty())
         throw ConfigError(rc.group_flags.front() +
@@ -653,7 +654,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         }
         engines[policy].reset(e);
         engine_configs[policy] = cfg;
-        // Seed 004's jobs run at min..ideal under a named policy or a
+        // [Weissman03]'s jobs run at min..ideal under a named policy or a
         // custom configuration with [malleable], at the engine's model.
         if (uses_min(policy))
             exec_models[policy] = rc.exec_model;
@@ -735,11 +736,11 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             opt.cycle = rc.cycle;
             const std::vector<std::int32_t> classes =
                 job_classes(e, w.jobs, rc.interactive_procs, rc.interactive_time);
-            if (!classes.empty()) opt.job_class = &classes;  // seed 003
+            if (!classes.empty()) opt.job_class = &classes;  // [Feitelson97]
             if (auto m = exec_models.find(policy); m != exec_models.end()) {
-                // seed 004: min..ideal, scaled by the execution model
+                // [Weissman03]: min..ideal, scaled by the execution model
                 opt.min_procs = &mins;
-                opt.adapt_bytes = &w.adapt_bytes;  // seed 004 §4.1's overhead
+                opt.adapt_bytes = &w.adapt_bytes;  // [Weissman03] §4.1's overhead
                 opt.exec_model = m->second == "parabolic" ? 1 : 0;
             }
             std::unique_ptr<StopMonitor> monitor;
@@ -852,7 +853,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                              {"event_times", r.event_times}};
             j["migration_node_seconds"] = r.migration_node_seconds;
             if (exec_models.count(policy) > 0) {
-                // Seed 004's Table 2: harvest success rate, harvest events
+                // [Weissman03]'s Table 2: harvest success rate, harvest events
                 // per job (a victim's SHRINK is one event for it).
                 std::int64_t events = 0;
                 for (const auto& o : r.jobs) events += o.harvested;
@@ -872,7 +873,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                          : static_cast<double>(events) / static_cast<double>(r.jobs.size())}};
             }
             if (opt.job_class) {
-                // Seed 003 §4.8: the share of completed jobs ever preempted.
+                // [Feitelson97] §4.8: the share of completed jobs ever preempted.
                 std::int64_t done = 0, preempted = 0;
                 for (const auto& o : r.jobs)
                     if (o.state == FinalState::finished || o.state == FinalState::killed) {
@@ -1192,7 +1193,7 @@ int run(int argc, char** argv) {
                     "[simulator.summary_json]");
     sim->add_flag("--json", json_flag,
                   "print the summary JSON on the standard output instead of the table");
-    // Seed 003: job classes (docs/user-guide.md, "Job classes").
+    // [Feitelson97]: job classes (docs/user-guide.md, "Job classes").
     sim->add_option("--interactive-procs", interactive_procs,
                     "classes: a job of at most this many processors (and --interactive-time) is "
                     "in class interactive [simulator.interactive_procs]")
@@ -1203,7 +1204,7 @@ int run(int argc, char** argv) {
                     "[simulator.interactive_time]")
         ->check(int_at_least(0))
         ->default_str("7200");
-    // Seed 004: malleable jobs (docs/user-guide.md, "Malleable jobs").
+    // [Weissman03]: malleable jobs (docs/user-guide.md, "Malleable jobs").
     sim->add_option("--min-pct", min_pct,
                     "malleable: each job's min as a percentage of its ideal (its processors), "
                     "rounded up [simulator.min_pct]")
@@ -1264,7 +1265,7 @@ int run(int argc, char** argv) {
         ->check(int_in(-1, 1'000'000'000, "-1 (unlimited) or a count from 0 to 1000000000"))
         ->default_str("-1");
     sim->add_option("--packing", packing,
-                    "gang: a job's columns in a row, first_fit or buddy (seed 003 §3) "
+                    "gang: a job's columns in a row, first_fit or buddy ([Feitelson97] §3) "
                     "[simulator.packing]")
         ->check(CLI::IsMember({"first_fit", "buddy"}))
         ->default_str("first_fit");
@@ -1289,7 +1290,7 @@ int run(int argc, char** argv) {
                     ".machines file beside the trace [simulator.memory_capacity]");
     sim->add_flag("--positive-use", positive_use,
                   "keep only jobs with positive CPU time (field 6) and used memory (field 7), "
-                  "seed 002's NAS filter [simulator.positive_use]");
+                  "[Leinberger99]'s NAS filter [simulator.positive_use]");
     std::int64_t cycle = -1;
     sim->add_option("--cycle", cycle,
                     "a scheduling pass every S seconds (at multiples of S) while jobs wait, "
@@ -1305,7 +1306,7 @@ int run(int argc, char** argv) {
         ->check(CLI::IsMember({"follow", "ignore", "auto"}));
     sim->add_option("--queue-length", queue_length,
                     "replace the arrivals by Poisson ones calibrated so that FCFS/FF-EASY keeps "
-                    "this mean ready queue (seed 002 §4.1); 0: the workload's own arrivals "
+                    "this mean ready queue ([Leinberger99] §4.1); 0: the workload's own arrivals "
                     "[simulator.queue_length]")
         ->check(nonnegative_real());
     sim->add_option("--arrival-rate", arrival_rate,
@@ -1323,11 +1324,12 @@ int run(int argc, char** argv) {
     double stop_rel_error = -1, confidence = -1;
     std::int64_t warmup = -1, batch_jobs = -1;
     std::int32_t min_batches = -1;
-    sim->add_option("--clusters", clusters_flag,
-                    "a multi-cluster machine (seed 001): 5x20 or 20,20,16 ([[machine.clusters]]); "
-                    "default: the workload's '; Clusters:' header; none: one machine");
+    sim->add_option(
+        "--clusters", clusters_flag,
+        "a multi-cluster machine ([Ngubiri07]): 5x20 or 20,20,16 ([[machine.clusters]]); "
+        "default: the workload's '; Clusters:' header; none: one machine");
     sim->add_flag("--groups", groups_flag,
-                  "report seed 001's groups C, S, W (automatic when the workload has "
+                  "report [Ngubiri07]'s groups C, S, W (automatic when the workload has "
                   "components) [simulator.groups]");
     sim->add_option("--size-groups", size_groups,
                     "the largest size of S1, S2, S3, e.g. 1,3,7; default: the quartiles of the "
@@ -1337,9 +1339,10 @@ int run(int argc, char** argv) {
                     "the largest widest component of W1, W2, W3; default: the workload's "
                     "quartiles [simulator.width_groups]")
         ->delimiter(',');
-    sim->add_option("--stop-rel-error", stop_rel_error,
-                    "stop when every average response time is known within this relative error "
-                    "(seed 001: 0.05), by batch means; 0: run every job [simulator.stop_rel_error]")
+    sim->add_option(
+           "--stop-rel-error", stop_rel_error,
+           "stop when every average response time is known within this relative error "
+           "([Ngubiri07]: 0.05), by batch means; 0: run every job [simulator.stop_rel_error]")
         ->check(nonnegative_real())
         ->default_str("0");
     sim->add_option("--warmup", warmup,
@@ -1367,16 +1370,17 @@ int run(int argc, char** argv) {
     std::string out_path, gen_model = "standard";
     double gen_queue = 0, gen_tolerance = 0.05;
     auto* gen = app.add_subcommand("generate", "write a synthetic workload as SWF");
-    gen->add_option("--model", gen_model,
-                    "lublin: the Lublin-Feitelson 2003 model (128 processors, load 0.5; the "
-                    "built-in workload) | standard: rota's own model | zhang: seed 000's LLNL "
-                    "workload (320 nodes, load 0.55 "
-                    "at factor 1) | feitelson-k: seed 002's K-resource workload (128 processors) "
-                    "| ngubiri: seed 001's multi-cluster workload (5 clusters of 20 nodes) | "
-                    "feitelson96: seed 003's workload with repeated runs (128 processors, load "
-                    "0.5) | weissman: seed 004 §4.2's system-centric workload fitted to the SDSC "
-                    "SP2 log (128 processors) | weissman-apps: seed 004 §4.1's STEN/GE/CL "
-                    "instances (64 processors)")
+    gen->add_option(
+           "--model", gen_model,
+           "lublin: the Lublin-Feitelson 2003 model (128 processors, load 0.5; the "
+           "built-in workload) | standard: rota's own model | zhang: [Zhang00]'s LLNL "
+           "workload (320 nodes, load 0.55 "
+           "at factor 1) | feitelson-k: [Leinberger99]'s K-resource workload (128 processors) "
+           "| ngubiri: [Ngubiri07]'s multi-cluster workload (5 clusters of 20 nodes) | "
+           "feitelson96: [Feitelson97]'s workload with repeated runs (128 processors, load "
+           "0.5) | weissman: [Weissman03] §4.2's system-centric workload fitted to the SDSC "
+           "SP2 log (128 processors) | weissman-apps: [Weissman03] §4.1's STEN/GE/CL "
+           "instances (64 processors)")
         ->check(CLI::IsMember({"standard", "zhang", "feitelson-k", "ngubiri", "lublin",
                                "feitelson96", "weissman", "weissman-apps"}))
         ->default_str("standard");
@@ -1384,9 +1388,10 @@ int run(int argc, char** argv) {
         ->check(int_in(1, kMaxResources, "a whole number from 1 to 64"));
     gen->add_option("--variance", g.variance,
                     "feitelson-k: V of the requirements' Normal(0.5, V) (default 0.1)");
-    gen->add_option("--queue-length", gen_queue,
-                    "feitelson-k: calibrate the Poisson arrival rate so that FCFS/FF-EASY keeps "
-                    "this mean ready queue (seed 002 §4.1: 32, 64, 128); else --load sets it");
+    gen->add_option(
+        "--queue-length", gen_queue,
+        "feitelson-k: calibrate the Poisson arrival rate so that FCFS/FF-EASY keeps "
+        "this mean ready queue ([Leinberger99] §4.1: 32, 64, 128); else --load sets it");
     gen->add_option("--tolerance", gen_tolerance,
                     "feitelson-k: relative tolerance of the calibration (default 0.05)");
     gen->add_option("--pool-capacity", g.pool_capacity,
@@ -1403,7 +1408,7 @@ int run(int argc, char** argv) {
                     "beta (§4.1: 0.25, 0.5, 0.75, 1; default 1; 0 submits every job at once)")
         ->check(real_in(0, 1e6, false, false, "a number >= 0"));
     gen->add_option("--factor", g.factor,
-                    "zhang: execution-time factor, 1.0..1.8 = workloads 0..8 of seed 000 Table 1");
+                    "zhang: execution-time factor, 1.0..1.8 = workloads 0..8 of [Zhang00] Table 1");
     std::string gen_sizes, gen_partition, gen_clusters;
     gen->add_option("--q", g.q, "ngubiri: q of the size distribution D(q), eq. 1 (default 0.85)");
     gen->add_option("--sizes", gen_sizes,
@@ -1441,7 +1446,7 @@ int run(int argc, char** argv) {
                     "rates)")
         ->check(offered_load());
     gen->add_option("--phi", g.phi,
-                    "Φ: fraction of jobs whose estimate is their runtime (seed 000 §2.1; "
+                    "Φ: fraction of jobs whose estimate is their runtime ([Zhang00] §2.1; "
                     "default 0.2; feitelson-k, feitelson96, weissman and weissman-apps: 1)")
         ->check(real_in(0, 1, false, false, "a number in [0, 1]"));
     gen->add_option("--seed", g.seed, "random seed")->check(int_at_least(0))->default_str("1");

@@ -1,4 +1,4 @@
-// Seed 004's policies in the simulator (docs/user-guide.md, "Malleable
+// [Weissman03]'s policies in the simulator (docs/user-guide.md, "Malleable
 // jobs"): the three baselines and the four iScheduler policies of §2.2 as
 // names for --policy, what each means for the engine's configuration,
 // and the malleable side of a workload (each job's min).
@@ -30,7 +30,7 @@ bool uses_min(const std::string& name);
 // as it does for the named policies.
 std::string malleable_model(const std::string& engine_toml);
 
-// Writes the engine tables of a seed 004 policy into `t`: [malleable] and
+// Writes the engine tables of a [Weissman03] policy into `t`: [malleable] and
 // the harvest and distribution scripts, or the FCFS/EASY preset.
 void malleable_engine(toml::table& t, const RunConfig& rc, const std::string& policy);
 

@@ -1,4 +1,4 @@
-// Prints the Ousterhout matrix of an engine the way seed 000 shows it in
+// Prints the Ousterhout matrix of an engine the way [Zhang00] shows it in
 // Figure 7: one line per time slice (row), one column per node, each cell
 // J_i^k, the k-th task of job i; '*' marks the active row.
 #pragma once

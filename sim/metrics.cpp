@@ -162,7 +162,7 @@ Summary summarize(const std::vector<JobOutcome>& jobs, std::int32_t machine_proc
         s.last_finish = std::max(s.last_finish, j.finish);
         std::int64_t run = j.run_time >= 0 ? j.run_time : j.finish - j.start;
         std::int64_t resp = j.finish - j.submit;
-        // Seed 002 §4.2: the weight is the resource requirement times the
+        // [Leinberger99] §4.2: the weight is the resource requirement times the
         // execution time; with one resource the processors stand in for the
         // share procs / N, which scales every weight alike.
         const double req = j.share >= 0 ? j.share : static_cast<double>(j.procs);

@@ -22,7 +22,7 @@ struct JobOutcome {
     std::int64_t submit, start, finish;  // seconds; start/finish -1 if never ran
     std::int64_t requested_time;
     std::int64_t run_time;  // finish - start for started jobs
-    // The job's resource requirement over seed 002's K resources: the mean
+    // The job's resource requirement over [Leinberger99]'s K resources: the mean
     // of its shares R_ij (processors / machine processors, demand / capacity
     // of each pool). < 0: unknown, procs stands in (docs/workloads.md).
     double share = -1;
@@ -30,11 +30,11 @@ struct JobOutcome {
     // (malleable); < 0: procs x run_time.
     double node_seconds = -1;
     std::int32_t procs;
-    // Seed 004: harvest events it suffered (SHRINKs), and the processors
+    // [Weissman03]: harvest events it suffered (SHRINKs), and the processors
     // it started on (its ideal unless malleable).
     std::int32_t harvested = 0;
     std::int32_t start_procs = 0;
-    // Seed 003: times it was swapped out for another job (SWAP_OUT); the
+    // [Feitelson97]: times it was swapped out for another job (SWAP_OUT); the
     // state shares its word.
     std::int32_t preemptions : 24 = 0;
     FinalState state : 8;
@@ -58,7 +58,7 @@ inline JobOutcome make_outcome(std::int64_t id, std::int64_t submit, std::int64_
 // no padding.
 static_assert(sizeof(JobOutcome) <= 80, "JobOutcome is held for every job of a trace");
 
-// Capacity lost while jobs wait (seed 000 §2.3): eq. (2) integrates the
+// Capacity lost while jobs wait ([Zhang00] §2.3): eq. (2) integrates the
 // idle processors over the time during which jobs wait; eq. (3), for gang
 // scheduling, adds the node time spent switching (context-switch overhead,
 // migrations), which the caller reports with add_lost(). With one row
@@ -126,7 +126,7 @@ nlohmann::json to_json(const Summary&);
 // Header:
 // job_id,submit_time,start_time,finish_time,procs,requested_time,run_time,wait_time,final_state
 // Times in seconds; start, finish, run and wait time are -1 for jobs that never started.
-// With `components` (seed 001's co-allocation), two more columns:
+// With `components` ([Ngubiri07]'s co-allocation), two more columns:
 // components, the widths joined by '+' ("6+6+5"), and clusters, the
 // cluster of each component in the same order ("2+0+4"; -1 for a job that
 // never started, or when `clusters` is null: the machine has none).
@@ -140,7 +140,7 @@ struct JobExtras {
     // Or the workload's jobs, whose user fields are read when `users` is null.
     const std::vector<TraceJob>* trace = nullptr;
     const NodeTexts* nodes = nullptr;  // SimResult::nodes
-    // Seed 003: each job's class number (0: default); adds the columns
+    // [Feitelson97]: each job's class number (0: default); adds the columns
     // job_class and preemptions.
     const std::vector<std::int32_t>* classes = nullptr;
 };
@@ -165,7 +165,7 @@ void print_table(std::ostream&, const std::vector<std::pair<std::string, Summary
 // Empty with fewer than two columns.
 std::string best_line(const std::vector<std::pair<std::string, Summary>>& columns);
 
-// Seed 002 §4.2's normalised performance gain of a metric over a baseline
+// [Leinberger99] §4.2's normalised performance gain of a metric over a baseline
 // policy: (baseline - value) / baseline, positive when the policy does
 // better (a smaller response time). nan when the baseline is 0 or either
 // value is nan.

@@ -1,4 +1,4 @@
-// Pooled resources in the simulator: seed 002's K resources, processors
+// Pooled resources in the simulator: [Leinberger99]'s K resources, processors
 // being resource 1 and the machine's pools ([[machine.pools]]) resources
 // 2..K. A workload's pool demands are kept beside its jobs, not in
 // TraceJob, so that pool-free traces keep 40 bytes per job
@@ -37,7 +37,7 @@ struct PoolDemands {
     }
     std::int64_t at(std::size_t j, std::size_t k) const { return demand[j * pools.size() + k]; }
 
-    // Seed 002's R_ij of job j with `procs` processors on a machine of
+    // [Leinberger99]'s R_ij of job j with `procs` processors on a machine of
     // `machine_procs`: its share of each of the K resources, processors
     // first, then the pools; each in [0, 1] when the job fits.
     std::vector<double> shares(std::size_t j, std::int32_t procs, std::int32_t machine_procs) const;

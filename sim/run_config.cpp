@@ -105,7 +105,7 @@ void check_group_bounds(const std::vector<std::int32_t>& v, const std::string& w
         throw std::invalid_argument(
             what +
             ": expected the largest value of groups 1, 2 and 3, three increasing positive "
-            "integers (seed 001's sizes: 1,3,7)");
+            "integers ([Ngubiri07]'s sizes: 1,3,7)");
 }
 
 namespace {
@@ -221,7 +221,7 @@ const std::vector<std::string>& policy_names() {
         std::vector<std::string> v;
         for (int i = 0; rota_preset_name(i) != nullptr; ++i) v.emplace_back(rota_preset_name(i));
         for (const auto& n : malleable_policy_names()) v.push_back(n);
-        v.emplace_back("classes");  // seed 003 (classes.h)
+        v.emplace_back("classes");  // [Feitelson97] (classes.h)
         v.emplace_back("custom");
         return v;
     }();
@@ -468,7 +468,7 @@ RunConfig load_run_config(const std::string& path) {
                     "key 'simulator.workload.model' is empty: name a model, or leave the key out "
                     "for the default (lublin)");
             if (!model.empty()) {
-                // seed 000's model: its own defaults (10,000 jobs, 320 nodes, Φ 0.2)
+                // [Zhang00]'s model: its own defaults (10,000 jobs, 320 nodes, Φ 0.2)
                 // unless the keys above were given too.
                 GenerateOptions z =
                     zhang_options(get<double>(wt, "factor", "simulator.workload", 1.0), g.seed);
@@ -480,7 +480,7 @@ RunConfig load_run_config(const std::string& path) {
                         "\"zhang\", \"feitelson-k\", \"ngubiri\", \"feitelson96\", "
                         "\"weissman\" or \"weissman-apps\"");
                 if (model == "weissman" || model == "weissman-apps") {
-                    // seed 004's models: their defaults (the SDSC SP2's 128
+                    // [Weissman03]'s models: their defaults (the SDSC SP2's 128
                     // processors and its own rates; 64 processors, mixed,
                     // beta 1) unless given.
                     const std::string w = "simulator.workload";
@@ -505,7 +505,7 @@ RunConfig load_run_config(const std::string& path) {
                     g = f;
                 }
                 if (model == "feitelson96") {
-                    // seed 003's model: 128 processors, load 0.5, exact
+                    // [Feitelson97]'s model: 128 processors, load 0.5, exact
                     // estimates unless the keys above say otherwise.
                     GenerateOptions f = feitelson96_options(g.seed);
                     f.jobs = g.jobs;
@@ -515,7 +515,7 @@ RunConfig load_run_config(const std::string& path) {
                     g = f;
                 }
                 if (model == "ngubiri") {
-                    // seed 001's model: its defaults (§4.1) unless given.
+                    // [Ngubiri07]'s model: its defaults (§4.1) unless given.
                     const std::string w = "simulator.workload";
                     GenerateOptions n = ngubiri_options(g.seed);
                     n.jobs = g.jobs;
@@ -556,7 +556,7 @@ RunConfig load_run_config(const std::string& path) {
                     g = z;
                 }
                 if (model == "feitelson-k") {
-                    // seed 002's model: 128 processors and exact estimates
+                    // [Leinberger99]'s model: 128 processors and exact estimates
                     // unless the keys above say otherwise.
                     GenerateOptions f = feitelson_k_options(
                         static_cast<std::int32_t>(
@@ -702,12 +702,12 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
         os << t;
         return os.str();
     }
-    if (is_malleable_policy(policy)) {  // seed 004
+    if (is_malleable_policy(policy)) {  // [Weissman03]
         malleable_engine(t, rc, policy);
         os << t;
         return os.str();
     }
-    if (policy == "classes") {  // seed 003: the two passes replace the walk
+    if (policy == "classes") {  // [Feitelson97]: the two passes replace the walk
         classes_engine(t);
         os << t;
         return os.str();

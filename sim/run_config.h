@@ -43,14 +43,14 @@ struct RunConfig {
     std::string swf_out;     // the simulated schedule as SWF
     bool json = false;       // the summary JSON on stdout instead of the table
     std::int64_t max_jumps = 10;
-    // Gang scheduling presets gs, bgs, mgs, mbgs (seed 000 §5).
+    // Gang scheduling presets gs, bgs, mgs, mbgs ([Zhang00] §5).
     std::int64_t mpl = 5;
     double slice = 200.0;           // seconds
     double cs_overhead = 0.0;       // fraction of the slice
     double migration_cost = 0.0;    // C, seconds
     std::int64_t migration_q = -1;  // tasks per slice, -1 unlimited
     double matrix_at = -1;          // print the matrix at this time (seconds)
-    // gang.packing of the gang presets: first_fit | buddy (seed 003 §3).
+    // gang.packing of the gang presets: first_fit | buddy ([Feitelson97] §3).
     std::string packing = "first_fit";
     bool progress = true;
     // The machine's pools: the file's [[machine.pools]], then --pool flags
@@ -65,24 +65,24 @@ struct RunConfig {
     std::string memory = "none";                    // none | requested | used | auto
     std::string memory_units = "kb-per-processor";  // | bytes-per-job
     std::int64_t memory_capacity = 0;               // KB; 0: the .machines file
-    bool positive_use = false;  // keep jobs with CPU and memory use only [002 §4.1]
+    bool positive_use = false;  // keep jobs with CPU and memory use only [Leinberger99 §4.1]
     // SWF fields 17 and 18: follow | ignore | auto (swf.h, DependencyMode).
     std::string dependencies = "auto";
     // A pass every `cycle` seconds while jobs wait (SimOptions::cycle); 0: none.
     std::int64_t cycle = 0;
-    // Poisson arrivals replacing the workload's (seed 002 §4.1): at
+    // Poisson arrivals replacing the workload's ([Leinberger99] §4.1): at
     // arrival_rate jobs/s if > 0, else calibrated so that FCFS/FF-EASY keeps
     // queue_length waiting jobs on average if > 0; else the workload's own.
     double queue_length = 0;
     double arrival_rate = 0;
     std::uint64_t arrival_seed = 1;
-    // A multi-cluster machine (seed 001 §2.1): the file's
+    // A multi-cluster machine ([Ngubiri07] §2.1): the file's
     // [[machine.clusters]], replaced by --clusters; empty: the workload's
     // "; Clusters:" header, else one machine of `procs`. engine_toml()
     // writes them back as [[machine.clusters]] with machine.procs their sum.
     std::vector<ClusterSpec> clusters;
     bool one_machine = false;  // --clusters none: not even the workload's clusters
-    // Group-wise metrics and the stopping rule of seed 001 §4.2
+    // Group-wise metrics and the stopping rule of [Ngubiri07] §4.2
     // (docs/workloads.md, "Group-wise metrics"). Groups are reported when
     // the workload has components, when `groups` is set, or with the rule.
     bool groups = false;
@@ -94,14 +94,14 @@ struct RunConfig {
     std::int32_t min_batches = 20;           // batches before the rule may hold
     double confidence = 0.95;
     std::string stop_on = "groups";  // groups | stream
-    // Seed 004 (malleable.h): min = ceil(min_pct % of ideal), M, the
+    // [Weissman03] (malleable.h): min = ceil(min_pct % of ideal), M, the
     // execution model and the adaptation cost.
     double min_pct = 100.0;
     std::int64_t mpl_limit = 0;  // 0: no limit
     std::string exec_model = "linear";
     double adapt_latency = 0.0;   // seconds
     double adapt_per_byte = 0.0;  // seconds per byte
-    // Seed 003 (classes.h): a job within both is in class "interactive".
+    // [Feitelson97] (classes.h): a job within both is in class "interactive".
     std::int64_t interactive_procs = 64;          // §4.6's limits on the T3D
     std::int64_t interactive_time = 7200;         // requested seconds
     GenerateOptions workload = lublin_options();  // [simulator.workload]

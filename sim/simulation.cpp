@@ -3,7 +3,7 @@
 // one row every running job executes from its START; with more, a job
 // executes between RESUME and SUSPEND, pays the context-switch overhead
 // when switched in at a slice boundary, and cannot progress while a
-// migration checkpoints and restarts it (seed 000 §4-5): a migrated job
+// migration checkpoints and restarts it ([Zhang00] §4-5): a migrated job
 // pays its checkpoint/restart time out of its own execution, so every
 // migration costs the node-time of eq. (4)/(5). A job finishes
 // when its dedicated time reaches its runtime. With one row the engine
@@ -63,7 +63,7 @@ struct Running {
     std::int64_t need = 0;          // min(runtime, estimate), us
     std::int64_t since = -1;        // executing since (after overhead), us
     std::int64_t switched_in = -1;  // when the current execution began, overhead included
-    // Migration (seed 000 §5.4, eq. (4)/(5)): checkpoint and restart time
+    // Migration ([Zhang00] §5.4, eq. (4)/(5)): checkpoint and restart time
     // the job still owes, paid on its own columns before it progresses
     // again, whenever it next executes; `paying` of the current execution's
     // lead-in [switched_in, since) is such a debt (the rest is overhead).
@@ -72,7 +72,7 @@ struct Running {
     std::uint64_t order = 0;  // start order: pyss ends same-time jobs in this order
     bool executing = false;
     bool end_due = false;  // resized in the actions being drained: its end is due anew
-    // Malleable jobs (seed 004 §4.3): the processors it holds and its run
+    // Malleable jobs ([Weissman03] §4.3): the processors it holds and its run
     // time there over its run time on its ideal; `done` and `need` count
     // time on the ideal.
     std::int32_t procs = 0;
@@ -80,7 +80,7 @@ struct Running {
     std::int64_t resized = 0;  // its last start, grow or shrink, us
 };
 
-// Seed 004 §4.3, as the engine applies it to estimates.
+// [Weissman03] §4.3, as the engine applies it to estimates.
 double exec_factor(int model, std::int32_t p, std::int32_t ideal) {
     const double r = static_cast<double>(ideal) / static_cast<double>(p);
     return model == 0 ? r : 0.5 * r + 0.5 / r;
@@ -96,7 +96,7 @@ struct EndEvent {
 };
 
 // Executing jobs' ends, earliest first, at most one per job. A job's end
-// moves at every resize (seed 004) and migration: its entry moves in place
+// moves at every resize ([Weissman03]) and migration: its entry moves in place
 // (a heap that knows each job's position), where queuing a new event each
 // time left the old ones to be popped as stale, four times as many pops
 // as ends in a harvest-heavy run. Ends are ordered by (time, start order),
@@ -500,7 +500,7 @@ class Machine {
         return t;
     }
 
-    // Eq. (2) and (3) of seed 000 over [last event, t): idle columns of the
+    // Eq. (2) and (3) of [Zhang00] over [last event, t): idle columns of the
     // active row and node time spent switching in or blocked by a
     // migration, only while jobs wait (capacity is lost when something
     // could use it, §2.3).
@@ -611,8 +611,8 @@ class Machine {
         if (o.node_seconds >= 0)
             o.node_seconds += static_cast<double>(state(i).procs) *
                               static_cast<double>(t_us - state(i).resized) / kUs;
-        // The dedicated execution time (t^e of seed 000 §2.3); with one
-        // row, finish - start, unless it was swapped out (seed 003).
+        // The dedicated execution time (t^e of [Zhang00] §2.3); with one
+        // row, finish - start, unless it was swapped out ([Feitelson97]).
         o.run_time = rows_ == 1 && o.preemptions == 0
                          ? o.finish - o.start
                          : std::min(state(i).done, state(i).need) / kUs;
@@ -659,13 +659,13 @@ class Machine {
                     r.resized = a.time;
                     if (opt_.min_procs) res_.jobs[i].node_seconds = 0;
                     if (opt_.min_procs) r.factor = exec_factor(opt_.exec_model, a.nnodes, j.procs);
-                    // One row: it runs from now on, after its delay (seed 003:
+                    // One row: it runs from now on, after its delay ([Feitelson97]:
                     // the nodes' former jobs are being swapped out). More:
                     // when RESUME says so.
                     if (rows_ == 1) start_executing(i, a.time + a.delay, a.time);
                     break;
                 }
-                case ROTA_ACTION_SWAP_OUT:  // seed 003: preempted (or suspended): waits again
+                case ROTA_ACTION_SWAP_OUT:  // [Feitelson97]: preempted (or suspended): waits again
                     stop_executing(i, a.time);
                     // The count saturates at 2^23 - 1 (JobOutcome's field).
                     if (res_.jobs[i].preemptions < (1 << 23) - 1) ++res_.jobs[i].preemptions;
@@ -683,7 +683,7 @@ class Machine {
                     stop_executing(i, a.time);
                     break;
                 case ROTA_ACTION_MIGRATE: {
-                    // Checkpoint and restart (seed 000 §5.4): the job's
+                    // Checkpoint and restart ([Zhang00] §5.4): the job's
                     // tasks make no progress for `delay` of their own
                     // execution time, now if it executes, else when it next
                     // does. Every migration costs its node-time of eq. (4)
@@ -711,7 +711,7 @@ class Machine {
                 }
                 case ROTA_ACTION_GROW:
                 case ROTA_ACTION_SHRINK: {
-                    // Seed 004: the work so far at the old size, then the new
+                    // [Weissman03]: the work so far at the old size, then the new
                     // size's rate after the adaptation's pause (§4.1).
                     Running& r = state(i);
                     const std::int32_t delta = a.type == ROTA_ACTION_GROW ? a.nnodes : -a.nnodes;

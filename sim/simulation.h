@@ -39,24 +39,24 @@ struct SimOptions {
     std::function<void(std::int64_t, std::int64_t)> progress;
     std::int64_t progress_every = 10000;
     // Gang scheduling: context-switch overhead as a fraction of the time
-    // slice, paid by every job switched in at a slice boundary (seed 000 §5).
+    // slice, paid by every job switched in at a slice boundary ([Zhang00] §5).
     double cs_overhead = 0.0;
-    // The jobs' pool demands (seed 002's resources 2..K), one row per job
+    // The jobs' pool demands ([Leinberger99]'s resources 2..K), one row per job
     // of the workload; the engine must have exactly these pools, in this
     // order ([[machine.pools]]). nullptr or empty: no pools.
     const PoolDemands* pools = nullptr;
-    // The jobs' components (seed 001 §2.2), one entry per job of the
+    // The jobs' components ([Ngubiri07] §2.2), one entry per job of the
     // workload, submitted with each job; the engine must have clusters
     // ([[machine.clusters]]). nullptr or empty: every job is one component.
     const Components* components = nullptr;
     // Called after every event time with the outcomes so far (workload
     // order); true ends the simulation there: no more arrivals, jobs
-    // running stay unfinished. The stopping rule of seed 001 §4.2
+    // running stay unfinished. The stopping rule of [Ngubiri07] §4.2
     // (stopping.h) is one.
     std::function<bool(const std::vector<JobOutcome>&)> stop;
     // Record the nodes of every job as it starts (SimResult::nodes).
     bool record_nodes = false;
-    // Seed 004's malleable jobs: each job's min (one per job of the
+    // [Weissman03]'s malleable jobs: each job's min (one per job of the
     // workload; its procs are its ideal), submitted with the job, and the
     // execution model the engine is configured with (0 linear, 1
     // parabolic): a job's work runs at the rate its current allocation
@@ -65,9 +65,9 @@ struct SimOptions {
     const std::vector<std::int32_t>* min_procs = nullptr;
     int exec_model = 0;
     // With min_procs: each job's rota_job.adapt_bytes (the SWF header's
-    // AdaptBytes of its executable, seed 004 §4.1). nullptr or empty: 0.
+    // AdaptBytes of its executable, [Weissman03] §4.1). nullptr or empty: 0.
     const std::vector<std::int64_t>* adapt_bytes = nullptr;
-    // Seed 003: each job's class (rota_job.job_class; 0 the default), one
+    // [Feitelson97]: each job's class (rota_job.job_class; 0 the default), one
     // per job of the workload. nullptr: every job in the default class.
     const std::vector<std::int32_t>* job_class = nullptr;
     // SWF field 16: each job's partition number (one per job of the
@@ -121,18 +121,18 @@ class NodeTexts {
 
 struct SimResult {
     std::vector<JobOutcome> jobs;  // in input order
-    double capacity_loss = 0;      // eq. 2 of seed 000 (eq. 3 with more than one row)
+    double capacity_loss = 0;      // eq. 2 of [Zhang00] (eq. 3 with more than one row)
     std::int64_t slices = 0;       // gang: slice boundaries simulated
     std::int64_t event_times = 0;  // distinct timestamps simulated
     rota_counters counters{};
     // Gang with migration: node-seconds charged to checkpoints and restarts,
-    // the sum of eq. (4)/(5) of seed 000 over every migration (delay x tasks).
+    // the sum of eq. (4)/(5) of [Zhang00] over every migration (delay x tasks).
     double migration_node_seconds = 0;
     std::vector<std::pair<std::string, rota_hook_stats>> hooks;    // every hook, by name
     std::vector<std::pair<std::int64_t, std::string>> rejections;  // job id, reason
     // The ready queue (jobs submitted and neither started nor rejected),
     // time-averaged from the first arrival to the last: the load measure of
-    // seed 002 §4.1. nan when all jobs arrive at the same time.
+    // [Leinberger99] §4.1. nan when all jobs arrive at the same time.
     double mean_queue = 0;
     // With components: the cluster (0-based) of each component of each job,
     // in the layout of SimOptions::components; -1 for a job that never

@@ -1,4 +1,4 @@
-// The stopping rule of seed 001 §4.2: simulate until the average response
+// The stopping rule of [Ngubiri07] §4.2: simulate until the average response
 // times of the whole stream and of every group are known within a relative
 // error (0.05) at a confidence (95 %), by batch means over the jobs in
 // arrival order after a warm-up (docs/workloads.md, "Confidence and the

@@ -65,11 +65,11 @@ struct SwfHeader {
     std::int64_t max_procs_line = 0, max_nodes_line = 0;  // where they are
     std::int64_t max_records = -1;                        // "; MaxRecords: N", -1 if absent
     // "; Pools: name=capacity name=capacity ...": rota's representation of
-    // seed 002's resources 2..K (docs/workloads.md, "Pools in SWF"); each
+    // [Leinberger99]'s resources 2..K (docs/workloads.md, "Pools in SWF"); each
     // record then carries one more field per pool, after field 18.
     std::vector<PoolSpec> pools;
     // "; Components: widths": every record carries its component widths
-    // in one more field, after the pool demands (seed 001 §2.2;
+    // in one more field, after the pool demands ([Ngubiri07] §2.2;
     // docs/workloads.md, "Components in SWF").
     bool components = false;
     // "; Clusters: 20 20 20 20 20": the multi-cluster machine the workload
@@ -80,7 +80,7 @@ struct SwfHeader {
     double time_unit = 0;
     // "; AdaptBytes: 1=262144 5=262144": the bytes an adaptation (a grow or
     // a shrink) of a job of each executable (field 14) redistributes,
-    // seed 004 §4.1 (docs/workloads.md, "Applications in SWF"), sorted by
+    // [Weissman03] §4.1 (docs/workloads.md, "Applications in SWF"), sorted by
     // executable. Empty when not declared.
     std::vector<std::pair<std::int32_t, std::int64_t>> adapt_bytes;
     // "; UnixStartTime: N" and "; TimeZone: S" (seconds east of UTC): when
@@ -166,7 +166,7 @@ enum class SkipReason {
     runtime_not_positive,
     procs_not_positive,
     // LoadOptions::positive_use: field 6 (average CPU time) or field 7
-    // (used memory) not positive (seed 002 §4.1's NAS filter).
+    // (used memory) not positive ([Leinberger99] §4.1's NAS filter).
     cpu_or_memory_unused,
     submit_negative,  // field 2 below 0 (-1: unknown)
 };
@@ -241,7 +241,7 @@ std::int64_t memory_demand(const SwfRecord&, std::int32_t procs, MemorySource sr
 // (both vectors) when no job depends on another.
 // The applications of a workload being written: SWF field 14 (executable
 // number) of every job, and the adaptation bytes of each executable with
-// its name for the header (seed 004 §4.1; "Applications in SWF").
+// its name for the header ([Weissman03] §4.1; "Applications in SWF").
 struct Applications {
     std::vector<std::int32_t> executable;  // per job; empty: every field 14 is -1
     struct Entry {
@@ -282,7 +282,7 @@ struct LoadOptions {
     // the trace (std::invalid_argument if there is none).
     std::int64_t memory_capacity = 0;
     // Keep only jobs with a positive field 6 (average CPU time) and field 7
-    // (used memory): seed 002 §4.1's treatment of the NAS traces.
+    // (used memory): [Leinberger99] §4.1's treatment of the NAS traces.
     bool positive_use = false;
 };
 

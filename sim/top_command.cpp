@@ -28,7 +28,7 @@ namespace rota::sim {
 namespace {
 
 constexpr std::int64_t kUs = 1'000'000;
-constexpr std::int32_t kDefaultProcs = 256;  // the LLNL T3D of seed 003
+constexpr std::int32_t kDefaultProcs = 256;  // the LLNL T3D of [Feitelson97]
 constexpr std::int32_t kDefaultUsers = 32;
 
 class UsageError : public std::runtime_error {
@@ -362,9 +362,9 @@ std::shared_ptr<TopArgs> add_top_command(CLI::App& app) {
     auto a = std::make_shared<TopArgs>();
     CLI::App* c = app.add_subcommand(
         "top",
-        "watch a simulation live: seed 003's gangster display (node map and job table, "
+        "watch a simulation live: [Feitelson97]'s gangster display (node map and job table, "
         "rota_top()) redrawn as simulated time passes; by default a generated workload on 256 "
-        "processors under the classes policy (seed 003's Table 1)");
+        "processors under the classes policy ([Feitelson97]'s Table 1)");
     a->command = c;
     c->add_option("config", a->config,
                   "a TOML configuration file, as for rota simulate (docs/config.md)")

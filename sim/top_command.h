@@ -1,5 +1,5 @@
 // The `rota top` subcommand (docs/user-guide.md, "Watching it live: rota
-// top"): a simulation shown as it runs, seed 003 §4.5's gangster display
+// top"): a simulation shown as it runs, [Feitelson97] §4.5's gangster display
 // (rota_top()) redrawn as simulated time passes.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Seed 004's two workload models (Weissman, Abburi, England, "Integrated
+// [Weissman03]'s two workload models (Weissman, Abburi, England, "Integrated
 // Scheduling: The Best of Both Worlds"; docs/workloads.md, "The weissman
 // models"):
 //  * weissman (§4.2, system-centric): a model of a supercomputer log's

@@ -6,7 +6,7 @@
 ** rota_schedule), carries out the actions it gets back (rota_next_action),
 ** and looks at the engine's state with the queries. Three runs:
 **
-**   1. The five jobs of seed 000 §3, Figure 4 on 8 nodes under EASY with the
+**   1. The five jobs of [Zhang00] §3, Figure 4 on 8 nodes under EASY with the
 **      shipped first-fit backfill script, plus a job too wide for the
 **      machine. Job 5 is backfilled at t=100 into the hole left by job 1,
 **      job 3 starts at 200, job 4 at 300. At t=100 the program prints the
@@ -469,7 +469,7 @@ static int bad_config(void) {
 }
 
 int main(void) {
-    /* Seed 000 §3, Figure 4 (ids 1-5, all at t=0), and a job wider than the
+    /* [Zhang00] §3, Figure 4 (ids 1-5, all at t=0), and a job wider than the
     ** machine. Jobs 4 and 5 end before their estimate (rota_job_end); the
     ** others run to it and are killed by the engine at their walltime. */
     static const demo_job figure4[] = {
@@ -500,7 +500,7 @@ int main(void) {
     }
     printf("rota %s (ABI %d)\n", rota_version(), rota_abi_version());
 
-    ok &= run("Run 1: seed 000 Figure 4, EASY with backfill/first_fit.lua", figure4,
+    ok &= run("Run 1: [Zhang00] Figure 4, EASY with backfill/first_fit.lua", figure4,
               sizeof figure4 / sizeof figure4[0], NULL, figure4_after_pass);
     ok &= run("Run 2: backfill order matters, first fit", order_matters_ff,
               sizeof order_matters_ff / sizeof order_matters_ff[0], NULL, NULL);

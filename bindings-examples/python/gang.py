@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Gang scheduling from Python: ctypes drives rota's Ousterhout matrix.
 
-An 8-node machine under backfilling gang scheduling (BGS, seed 000 §5.2)
+An 8-node machine under backfilling gang scheduling (BGS, [Zhang00] §5.2)
 with a multiprogramming level of 4 and 100-second time slices:
 
     [scheduler]
@@ -20,7 +20,7 @@ reservations), reports what happened, and runs one rota_schedule pass.
 
 It prints the gang actions as they happen (start in a row on nodes,
 replicate, unreplicate, move, switch, suspend, resume) and, after every
-pass that changed it, the matrix laid out as Figure 7 of seed 000: one
+pass that changed it, the matrix laid out as Figure 7 of [Zhang00]: one
 line per time slice, one column per node, J<id>^<task> in each cell, '*'
 on the active row.
 

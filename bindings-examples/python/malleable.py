@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Malleable jobs from Python: ctypes drives rota's iScheduler (seed 004).
+"""Malleable jobs from Python: ctypes drives rota's iScheduler ([Weissman03]).
 
-An 8-processor machine under Even-H-FQ (seed 004 §2.2: even harvest,
+An 8-processor machine under Even-H-FQ ([Weissman03] §2.2: even harvest,
 distribution favouring queued jobs), the scenario of the paper's
 Figure 3(b):
 
@@ -21,7 +21,7 @@ gets its processors, and when J4 ends J1 and J2 grow back to 4.
 The program is the machine: it owns the clock and the processors, applies
 START, SHRINK, GROW and KILL to its own table of who runs where, and
 consumes each job's work at the rate its current allocation gives under
-the linear execution model (P_ideal x RT_ideal / P, seed 004 §3). Jobs run
+the linear execution model (P_ideal x RT_ideal / P, [Weissman03] §3). Jobs run
 until their work is done, which is when the engine's walltime (scaled the
 same way) ends them.
 
@@ -34,7 +34,7 @@ It checks, and exits 1 on any failure:
   - every job has done exactly its work when it ends (the shrinks and
     grows the engine announced are the ones it timed the job with);
   - reporting the progress the program measures (rota_job_progress, the
-    sensing of seed 004 §3) leaves the engine's plan unchanged, and
+    sensing of [Weissman03] §3) leaves the engine's plan unchanged, and
     reporting a job further along moves its end earlier.
 
 Usage:
@@ -215,7 +215,7 @@ class Machine:
         if abs(info.progress - self.done[1]) > 1e-9:
             self.errors.append(f"rota_job_info_get says {info.progress}, reported {self.done[1]}")
         # Job 2 turns out to be further along (the sensing functions of
-        # seed 004 §3): its end comes earlier. The machine keeps it: the
+        # [Weissman03] §3): its end comes earlier. The machine keeps it: the
         # same share of its work now counts as done.
         self.eng.check(self.eng.lib.rota_job_progress(self.eng.e, 2, self.done[2] + 0.1))
         if self.eng.job_info(2).progress < self.done[2] + 0.1 - 1e-9:
@@ -232,7 +232,7 @@ def main():
     lib = rota.load_library(rota.find_library(args.lib))
     declare(lib)
     print(f"rota {lib.rota_version().decode()} via ctypes: Even-H-FQ on 8 processors "
-          "(seed 004 Figure 3(b))")
+          "([Weissman03] Figure 3(b))")
     try:
         with rota.Engine(lib, CONF) as eng:
             m = Machine(eng)

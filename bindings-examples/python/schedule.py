@@ -7,7 +7,7 @@ the clock and the nodes, feeds the engine events (rota_advance, rota_submit,
 rota_job_end, rota_schedule), carries out the actions it gets back
 (rota_next_action) and reads the engine's state with the queries.
 
-  Run 1  seed 000 Figure 4 on 8 nodes under EASY (backfill/first_fit.lua):
+  Run 1  [Zhang00] Figure 4 on 8 nodes under EASY (backfill/first_fit.lua):
          job 5 is backfilled at t=100, job 3 starts at 200, job 4 at 300.
          At t=100: the queries, and a duplicate id (ROTA_EEXIST) and time
          going backwards (ROTA_ETIME) refused with their messages.
@@ -627,7 +627,7 @@ preset = "easy"
 """
 
 # (id, submit, procs, estimate, runtime, expected start or None for REJECT), seconds.
-# Seed 000 Figure 4: jobs 1-5 at t=0. Jobs 4 and 5 end before their estimate
+# [Zhang00] Figure 4: jobs 1-5 at t=0. Jobs 4 and 5 end before their estimate
 # (rota_job_end); the others run to it and are killed at their walltime.
 FIGURE4 = [
     (1, 0, 4, 100, 100, 0),
@@ -874,7 +874,7 @@ def main():
 
     ok = True
     try:
-        ok &= run(lib, "Run 1: seed 000 Figure 4, EASY with backfill/first_fit.lua", FIGURE4,
+        ok &= run(lib, "Run 1: [Zhang00] Figure 4, EASY with backfill/first_fit.lua", FIGURE4,
                   {j[0]: j[5] for j in FIGURE4}, after_pass=figure4_at_100)
         ok &= run(lib, "Run 2: backfill order matters, first fit", ORDER_MATTERS, FIRST_FIT)
         ok &= run(lib, "Run 3: the same jobs, shortest_first in Python (rota_set_backfill_select)",

@@ -9,7 +9,7 @@
 **     queue, the running jobs and the reservations. Create it from a TOML
 **     configuration, destroy it with rota_engine_free().
 **   - The machine is an Ousterhout matrix: rows are time slices, columns
-**     are nodes (seed 000 §4). One row, the default, is space sharing; more
+**     are nodes ([Zhang00] §4). One row, the default, is space sharing; more
 **     rows ([gang] mpl) is gang scheduling. Every mode runs the same
 **     scheduling pass, configured by one key (scheduler.preset: fcfs, easy,
 **     conservative, fpfs, gs, bgs, mgs, mbgs) or by its parts.
@@ -84,16 +84,16 @@ extern "C" {
     (ROTA_VERSION_MAJOR * 1000000 + ROTA_VERSION_MINOR * 1000 + ROTA_VERSION_PATCH)
 /* Bumped whenever a compiled caller could break. 2: per-hook statistics
 ** through rota_hook_stats_get(), the native backfill callback's batch and
-** context structs, rota_machine_info.migration. 3: seed 002's K resources
+** context structs, rota_machine_info.migration. 3: [Leinberger99]'s K resources
 ** in the batch (resources, R) and the backfill context (capacity, usage,
 ** head_demand, extra); rota_job_pools(), rota_pool_profile(). 4: seed
 ** 001's multi-cluster co-allocation: rota_job.components,
 ** rota_action.run_cluster, rota_machine_info.nclusters, rota_cluster_info_get(),
-** rota_job_clusters(), the placement hook. 5: seed 004's malleable jobs:
+** rota_job_clusters(), the placement hook. 5: [Weissman03]'s malleable jobs:
 ** rota_job.min_procs and .adapt_bytes, the GROW and SHRINK actions,
 ** rota_job_progress(), rota_job_info's nodes, min_procs, harvests and
 ** progress, the harvest counters, the harvest and distribution hooks. 6:
-** seed 003's job classes: rota_job.job_class, the SWAP_OUT and SWAP_IN
+** [Feitelson97]'s job classes: rota_job.job_class, the SWAP_OUT and SWAP_IN
 ** actions and START's delay, ROTA_JOB_SUSPENDED, rota_job_suspend(),
 ** rota_job_resume(), rota_job_set_class(), rota_class_info_get(),
 ** rota_class_find(), rota_class_period(), rota_job_info's class fields,
@@ -243,7 +243,7 @@ typedef struct rota_job {
     int32_t priority; /* handed to policies; the engine itself ignores it */
     int32_t npools;   /* values in `pools`: the machine's pool count, or 0: no demand on any */
     const int64_t* pools; /* demand on each configured pool ([[machine.pools]] order) */
-    /* Seed 001's co-allocation, on a machine of several clusters
+    /* [Ngubiri07]'s co-allocation, on a machine of several clusters
     ** ([[machine.clusters]]): the job's components, each a number of nodes
     ** that must all lie in one cluster, every component in a different
     ** cluster, all starting at once. Their sum must be `procs`. 0 (and
@@ -256,7 +256,7 @@ typedef struct rota_job {
     ** keeps its place in FCFS order and its wait. 0 means now; a time
     ** after now is ROTA_EINVAL. Added in ABI 4. */
     rota_time submitted;
-    /* Seed 004's malleable jobs (ABI 5), used under the iScheduler
+    /* [Weissman03]'s malleable jobs (ABI 5), used under the iScheduler
     ** ([malleable], docs/config.md); every other mode runs the job on
     ** `procs`. The job runs on anything from min_procs to procs (its ideal)
     ** and may be grown or shrunk while it runs (GROW, SHRINK); 0 means
@@ -265,9 +265,9 @@ typedef struct rota_job {
     int32_t min_procs;
     /* Bytes an adaptation of the job redistributes: a GROW or SHRINK
     ** suspends it for malleable.adapt_latency + malleable.adapt_per_byte x
-    ** adapt_bytes / (processors it held) (seed 004 §4.1). */
+    ** adapt_bytes / (processors it held) ([Weissman03] §4.1). */
     int64_t adapt_bytes;
-    /* Seed 003's job class (ABI 6), under [classes]: its number, counting
+    /* [Feitelson97]'s job class (ABI 6), under [classes]: its number, counting
     ** [[classes.class]] from 1 (rota_class_find() maps a name); 0 means
     ** classes.default. Anything but 0 without [classes] is ROTA_EINVAL. */
     int32_t job_class;
@@ -368,7 +368,7 @@ ROTA_API int rota_node_drain(rota_engine* e, int32_t node);
 /* Node `node` is back in service (after a down or a drain). */
 ROTA_API int rota_node_up(rota_engine* e, int32_t node);
 
-/* Seed 004 §3's sensing (ABI 5): running job `id` has done `done` (in
+/* [Weissman03] §3's sensing (ABI 5): running job `id` has done `done` (in
 ** [0, 1]) of its work, as the application measured it. Policies read it
 ** (`progress`); under the iScheduler the job's expected end, hence its
 ** walltime, becomes now + the rest of its work at its current size.
@@ -376,7 +376,7 @@ ROTA_API int rota_node_up(rota_engine* e, int32_t node);
 ** running. */
 ROTA_API int rota_job_progress(rota_engine* e, int64_t id, double done);
 
-/* Seed 003 §4.5, gangster's user controls (ABI 6), under [classes] only
+/* [Feitelson97] §4.5, gangster's user controls (ABI 6), under [classes] only
 ** (ROTA_ESTATE otherwise). rota_job_suspend: a loaded job's state goes to
 ** disk (a SWAP_OUT action) and it loads again only after
 ** rota_job_resume; a waiting job keeps waiting until then
@@ -414,7 +414,7 @@ ROTA_API int rota_next_wakeup(const rota_engine* e, rota_time* t);
                              ** with more, it executes only once RESUME says so */
 #define ROTA_ACTION_KILL 2   /* kill `job`: its estimate expired at `time` */
 #define ROTA_ACTION_REJECT 3 /* `job` will never run here: `reason` says why */
-/* More than one row (gang scheduling, seed 000 §4-5; never emitted with
+/* More than one row (gang scheduling, [Zhang00] §4-5; never emitted with
 ** one row). After each pass the engine gives the net result for the matrix, in this
 ** order: UNREPLICATE (every row a job left, or held on columns it no longer
 ** has, with those old columns), MOVE, START (new jobs, in their final
@@ -431,7 +431,7 @@ ROTA_API int rota_next_wakeup(const rota_engine* e, rota_time* t);
 #define ROTA_ACTION_SWITCH 7  /* `row` is the active row from `time` on; job = -1 */
 #define ROTA_ACTION_SUSPEND 8 /* stop executing `job` (context switch out) */
 #define ROTA_ACTION_RESUME 9  /* execute `job` (context switch in) */
-/* Migration (seed 000 §5.4), informational: `job` was checkpointed and
+/* Migration ([Zhang00] §5.4), informational: `job` was checkpointed and
 ** restarted by `option` 1 or 2 (from `from_row` to `row`, now on `runs`)
 ** and cannot make progress for `delay` (its share of eq. (4) or (5)). The
 ** cells it holds are told by UNREPLICATE/REPLICATE of the same pass. */
@@ -441,7 +441,7 @@ ROTA_API int rota_next_wakeup(const rota_engine* e, rota_time* t);
 ** in the queue and will get a new START. `reason` says which node. ABI 4.
 ** (With ROTA_NODE_KILL the job gets a KILL, with a `reason`, instead.) */
 #define ROTA_ACTION_REQUEUE 11
-/* Seed 004, under the iScheduler ([malleable]), ABI 5: a running job
+/* [Weissman03], under the iScheduler ([malleable]), ABI 5: a running job
 ** grows onto `runs` (GROW: `nnodes` more nodes) or gives `runs` up
 ** (SHRINK: `nnodes` fewer; they are free for another job at once). Either
 ** way it redistributes its data and makes no progress for `delay` (the
@@ -450,7 +450,7 @@ ROTA_API int rota_next_wakeup(const rota_engine* e, rota_time* t);
 ** for. */
 #define ROTA_ACTION_GROW 12
 #define ROTA_ACTION_SHRINK 13
-/* Seed 003, under [classes], ABI 6. SWAP_OUT: `job` is preempted (or
+/* [Feitelson97], under [classes], ABI 6. SWAP_OUT: `job` is preempted (or
 ** suspended by rota_job_suspend): its state goes to disk, which takes
 ** `delay` (classes.swap_time x nnodes / 2); it gives up `runs`. It waits
 ** again and comes back with SWAP_IN: its state is loaded onto `runs`
@@ -504,14 +504,14 @@ typedef struct rota_job_info {
     rota_time estimate;
     int32_t procs;
     int32_t jumps; /* times jumped while at the queue head */
-    /* Seed 004 (ABI 5). */
+    /* [Weissman03] (ABI 5). */
     int32_t nodes;     /* RUNNING: nodes it runs on now (procs but under the iScheduler); else 0.
                        ** Under gang.packing = "buddy" it holds its whole block of the matrix
                        ** (rota_matrix_row) and runs on the first procs nodes of it. */
     int32_t min_procs; /* the fewest it runs on (procs for a rigid job) */
     int32_t harvests;  /* harvest events it suffered */
     double progress;   /* RUNNING: share of its work done, [0, 1], reported or estimated */
-    /* Seed 003, under [classes] (ABI 6); else -1 and 0. */
+    /* [Feitelson97], under [classes] (ABI 6); else -1 and 0. */
     int32_t job_class;        /* its class index */
     int32_t preemptions;      /* times it was swapped out for another job */
     int32_t on_disk;          /* 1: its state is on disk (swapped out or suspended after running) */
@@ -596,7 +596,7 @@ typedef struct rota_machine_info {
 /* The machine and the pass as configured (presets resolved). */
 ROTA_API int rota_machine_info_get(const rota_engine* e, rota_machine_info* out);
 
-/* One cluster of a multi-cluster machine (seed 001 §2.1). Cluster c owns
+/* One cluster of a multi-cluster machine ([Ngubiri07] §2.1). Cluster c owns
 ** the consecutive nodes first .. first + nodes - 1, in [[machine.clusters]]
 ** order. */
 typedef struct rota_cluster_info {
@@ -607,7 +607,7 @@ typedef struct rota_cluster_info {
     const char* name; /* from the configuration ("" if unnamed); valid while the engine lives */
 } rota_cluster_info;
 
-/* A job class of seed 003 §4.2 ([[classes.class]], ABI 6), with the
+/* A job class of [Feitelson97] §4.2 ([[classes.class]], ABI 6), with the
 ** values in force now (the period's, see rota_class_period()). */
 typedef struct rota_class_info {
     size_t size;
@@ -664,16 +664,16 @@ typedef struct rota_counters {
     uint64_t passes, submitted, started, backfilled, finished, killed, rejected, cancelled;
     uint64_t reloads, reload_failures;
     uint64_t migrations, migrated_tasks; /* jobs moved by migration, tasks they moved */
-    /* Running jobs that outlived their window (estimate x rows, seed 000
+    /* Running jobs that outlived their window (estimate x rows, [Zhang00]
     ** §5.2) and were given one more cycle; only then may a reservation
     ** move later. */
     uint64_t window_extensions;
     uint64_t requeued; /* running jobs sent back to the queue by rota_node_down (ABI 4) */
     uint64_t adopted;  /* running jobs taken over with rota_adopt (ABI 4) */
-    /* Seed 004, ABI 5: arrivals that needed a harvest, those that got one,
+    /* [Weissman03], ABI 5: arrivals that needed a harvest, those that got one,
     ** and the GROW and SHRINK actions. */
     uint64_t harvest_attempts, harvests, grows, shrinks;
-    /* Seed 003, ABI 6: SWAP_OUTs of preempted jobs, SWAP_INs, and processor
+    /* [Feitelson97], ABI 6: SWAP_OUTs of preempted jobs, SWAP_INs, and processor
     ** sets pass 1 reserved for jobs past their maximum wait. */
     uint64_t preemptions, swap_ins, class_reservations;
     /* Whole-queue calls of the order hook that succeeded (after each
@@ -718,19 +718,19 @@ ROTA_API int rota_users(const rota_engine* e, int32_t* out, size_t cap, size_t* 
 #define ROTA_HOOK_ORDER 1
 #define ROTA_HOOK_BACKFILL_SELECT 2
 #define ROTA_HOOK_MIGRATION_OPTION 3
-/* Seed 001 §3, ABI 4: on a multi-cluster machine, the cluster of each
+/* [Ngubiri07] §3, ABI 4: on a multi-cluster machine, the cluster of each
 ** component of a job as it starts (not by a reservation); Worst Fit when no
 ** policy is configured or an answer is refused. Lua only for now
 ** (docs/lua-api.md, "placement"). */
 #define ROTA_HOOK_PLACEMENT 4
-/* Seed 004 §2.2, ABI 5, under the iScheduler ([malleable]); Lua only for
+/* [Weissman03] §2.2, ABI 5, under the iScheduler ([malleable]); Lua only for
 ** now (docs/lua-api.md, "harvest" and "distribution"). harvest: which
 ** running jobs give up how many processors so that an arriving job reaches
 ** its min (fallback: never harvest). distribution: who gets the
 ** processors a termination freed (fallback: favor queued). */
 #define ROTA_HOOK_HARVEST 5
 #define ROTA_HOOK_DISTRIBUTION 6
-/* Seed 003 §4.3, ABI 6, under job classes ([classes]); Lua only for now
+/* [Feitelson97] §4.3, ABI 6, under job classes ([classes]); Lua only for now
 ** (docs/lua-api.md, "preempt"): which candidate processor set a job past
 ** its class's maximum wait gets reserved, its victims swapped out as their
 ** do-not-disturb times end, or none (fallback: the lowest-cost set). */
@@ -814,13 +814,13 @@ typedef struct rota_batch {
     const rota_time* submit;   /* submit time */
     const int32_t* user;       /* user id, -1 if none */
     const int32_t* priority;   /* priority given at submission */
-    /* Seed 002's demand matrix: each job's requirement of each of the K
+    /* [Leinberger99]'s demand matrix: each job's requirement of each of the K
     ** resources (processors, then the pools in [[machine.pools]] order) as
     ** a share of the resource's capacity, in [0, 1]. Job-major: R_ij is
     ** R[j * resources + i]. Added in ABI 3. */
     int32_t resources; /* K = 1 + the number of pools */
     const double* R;
-    /* Seed 003's job classes, added in ABI 6; 0 for every job without
+    /* [Feitelson97]'s job classes, added in ABI 6; 0 for every job without
     ** [classes]. */
     const int32_t* job_class;      /* class number, from 1 in configuration order */
     const int32_t* class_priority; /* its class's priority in the parameter set in force */
@@ -850,7 +850,7 @@ typedef struct rota_backfill_context {
     rota_time shadow_time; /* start of its reservation, -1 if none */
     int32_t head_row;      /* row of that reservation, -1 if none */
     int32_t extra_procs;   /* free in that row at the shadow time */
-    /* Seed 002 §3's view of the K resources, processors first then the
+    /* [Leinberger99] §3's view of the K resources, processors first then the
     ** pools; each array holds `resources` values. Added in ABI 3. */
     int32_t resources;         /* K = 1 + the number of pools */
     const int64_t* capacity;   /* each resource's capacity */
@@ -958,7 +958,7 @@ ROTA_API int rota_restore(const char* config_toml, const char* base_dir,
 /* ------------------------------------------------------------------------ */
 /* The live view                                                             */
 
-/* Seed 003 §4.5's "gangster" display (its Fig. 8) as text, what `rota
+/* [Feitelson97] §4.5's "gangster" display (its Fig. 8) as text, what `rota
 ** top` redraws (ABI 6). Lines of at most `width` characters (0 means 80;
 ** ROTA_EINVAL outside 40..1024), each ended by '\n':
 **
@@ -977,7 +977,7 @@ ROTA_API int rota_restore(const char* config_toml, const char* base_dir,
 **   - an empty line, then the job table, a line per job the engine holds,
 **     by class priority, loaded jobs first within a class, then by id:
 **     CLAS, its class in 4 characters (Int, Dbug, Prod, Bmrk, Stby for
-**     seed 003's classes, else the name's first 4; "-" without
+**     [Feitelson97]'s classes, else the name's first 4; "-" without
 **     [classes]); its letter and id; USER ("-" for -1); #PE, its
 **     processors; ST, its state; MM:SS, the time it has executed
 **     (rota_job_info.executed plus its current load's time since it

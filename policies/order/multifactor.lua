@@ -2,13 +2,13 @@
 -- jobs wait (Slurm's priority/multifactor plugin is the model).
 --
 -- From Feitelson & Jette, "Improved Utilization and Responsiveness with
--- Gang Scheduling" (seed 003): §4.3 sorts the executable jobs "by job
+-- Gang Scheduling" ([Feitelson97]): §4.3 sorts the executable jobs "by job
 -- class priority and within each priority value by the time waiting for
 -- loading", and first takes the jobs that "have waited for loading longer
 -- than their job class' maximum wait time" (§4.2's "Wait time"), sorted
 -- the same way. Here the class priority is the batch's `class_priority`
 -- under [classes] (the priority of the job's class in the parameter set in
--- force: seed 003 §4.2's Table 1 gives 4 to interactive and debug, 3
+-- force: [Feitelson97] §4.2's Table 1 gives 4 to interactive and debug, 3
 -- production, 2 benchmark, 1 standby), and the job's own `priority` (what
 -- the embedder gives at submission) counts besides, or alone without
 -- classes; `max_wait` is one maximum wait for every job.
@@ -44,7 +44,7 @@
 --   weight_age (1000), max_age (604800 s, Slurm's PriorityMaxAge).
 --   weight_fairshare (1000).
 --   weight_size (0), favor_small (false).
---   max_wait (-1 s: never), weight_overdue (1e12): seed 003's first pass.
+--   max_wait (-1 s: never), weight_overdue (1e12): [Feitelson97]'s first pass.
 
 local numbers = {
   "weight_priority", "weight_class", "weight_age", "max_age",

@@ -1,5 +1,5 @@
 -- placement/best_fit.lua: Best Fit placement of co-allocated components,
--- for comparison with seed 001 §3's Worst Fit: each component, widest
+-- for comparison with [Ngubiri07] §3's Worst Fit: each component, widest
 -- first, goes to the cluster with the least room that still holds it,
 -- keeping large blocks of free nodes whole for wide components to come.
 --

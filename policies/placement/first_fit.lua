@@ -1,5 +1,5 @@
 -- placement/first_fit.lua: First Fit placement of co-allocated
--- components, for comparison with seed 001 §3's Worst Fit: each
+-- components, for comparison with [Ngubiri07] §3's Worst Fit: each
 -- component, widest first, goes to the lowest-numbered cluster that still
 -- holds it, packing the first clusters and leaving the last ones free.
 --

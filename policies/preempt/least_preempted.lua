@@ -1,6 +1,6 @@
 -- preempt/least_preempted.lua: spread preemptions over jobs.
 --
--- Seed 003 §4.8 reports that "only 7.5% of jobs that completed normally
+-- [Feitelson97] §4.8 reports that "only 7.5% of jobs that completed normally
 -- were ever preempted", yet "one job was preempted 77 times before
 -- completing": the lowest-cost rule keeps choosing the same cheap victims.
 -- This policy prefers the set whose victims were preempted the fewest

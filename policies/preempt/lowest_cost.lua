@@ -2,7 +2,7 @@
 -- no preempt policy is configured.
 --
 -- Jette, "Performance Characteristics of Gang Scheduling in
--- Multiprogrammed Environments" (seed 003), §4.3: "For each possible
+-- Multiprogrammed Environments" ([Feitelson97]), §4.3: "For each possible
 -- processor assignment, a cost is computed. The cost considers the number
 -- of nodes occupied by the potentially preempted jobs, their relative
 -- priority, and how much time remains in their do-not-disturb time. ...

@@ -1,4 +1,4 @@
-// What the job-class tests share (seed 003 §4.2): Table 1's classes as a
+// What the job-class tests share ([Feitelson97] §4.2): Table 1's classes as a
 // configuration, and submitting a job of a class.
 #pragma once
 
@@ -13,7 +13,7 @@ namespace rota::test {
 
 constexpr std::int64_t kUs = 1'000'000;
 
-// Classes as in seed 003 Table 1, with swap_time 1 s per processor; `extra`
+// Classes as in [Feitelson97] Table 1, with swap_time 1 s per processor; `extra`
 // goes into [classes], `more` after the class tables.
 inline std::string classes(int procs, const std::string& extra = "", const std::string& more = "",
                            const std::string& production_wait = "3600") {

@@ -321,7 +321,7 @@ TEST_CASE("adopt: under gang scheduling a job goes to the first row with its nod
     REQUIRE(rota_schedule(e.get()) == ROTA_OK);
     // Job 3 went to the active row (1) beside 2. Row 0 emptied when 1
     // ended: FillMatrix replicates both into it (alternative scheduling,
-    // seed 000 §4.3). Both execute in row 1: 3 is told so.
+    // [Zhang00] §4.3). Both execute in row 1: 3 is told so.
     CHECK(actions_of(e.get()) == std::vector<std::string>{act(ROTA_ACTION_REPLICATE, 2, 0),
                                                           act(ROTA_ACTION_REPLICATE, 3, 0),
                                                           act(ROTA_ACTION_RESUME, 3, 1)});

@@ -413,7 +413,7 @@ TEST_CASE("aging: a C policy's user arrays stay right call after call") {
     CHECK(seen.ids.size() == 8);  // every user has been seen, -1 among them
 }
 
-// Seed 003 §4.3: class priority, then time waiting; rota's multifactor
+// [Feitelson97] §4.3: class priority, then time waiting; rota's multifactor
 // adds Slurm's fair share. Job 1 (user 1, the whole machine) runs; jobs 2
 // (user 1, priority 3, submitted at 0), 3 (user 2, priority 4, at 100) and
 // 4 (user 3, priority 3, at 50) wait. At 200: job 3 first (priority 4).

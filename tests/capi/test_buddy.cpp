@@ -1,4 +1,4 @@
-// Buddy packing under gang scheduling (gang.packing = "buddy", seed 003 §3
+// Buddy packing under gang scheduling (gang.packing = "buddy", [Feitelson97] §3
 // after Feitelson's "Packing schemes for gang scheduling", its reference
 // [4]): placements worked out by hand, the configurations it refuses, and
 // the invariant that every job the engine places holds an aligned

@@ -1,4 +1,4 @@
-// Job classes with lazy preemption (seed 003 §4.2-4.3) through the C ABI:
+// Job classes with lazy preemption ([Feitelson97] §4.2-4.3) through the C ABI:
 // each class parameter and global limit on schedules worked by hand, the
 // switch between parameter sets by the time of the week, the user
 // controls of §4.5, bad configurations, and properties of random runs (no
@@ -33,7 +33,7 @@ using rota::test::kUs;
 using rota::test::submit;
 using rota::test::with_class_keys;
 
-TEST_CASE("seed 003: a debug job is never preempted, not even for an interactive one",
+TEST_CASE("[Feitelson97]: a debug job is never preempted, not even for an interactive one",
           "[capi][classes]") {
     EnginePtr e = engine_from(classes(8));
     submit(e.get(), 1, 8, 100, kDebug);
@@ -59,7 +59,7 @@ TEST_CASE("seed 003: a debug job is never preempted, not even for an interactive
     CHECK(counters(e.get()).preemptions == 0);
 }
 
-TEST_CASE("seed 003: a standby job is preempted once its short do-not-disturb time is over",
+TEST_CASE("[Feitelson97]: a standby job is preempted once its short do-not-disturb time is over",
           "[capi][classes]") {
     EnginePtr e = engine_from(classes(8));
     submit(e.get(), 1, 4, 1000, kStandby);
@@ -108,7 +108,7 @@ TEST_CASE("seed 003: a standby job is preempted once its short do-not-disturb ti
 
 // The usage accounts (what fair-share order policies read) hold a job while
 // it is loaded: through a swap out and a swap in they never go below zero.
-TEST_CASE("seed 003: a user's account holds a job while it is loaded", "[capi][classes]") {
+TEST_CASE("[Feitelson97]: a user's account holds a job while it is loaded", "[capi][classes]") {
     EnginePtr e = engine_from(classes(8));
     const auto user = [&](std::int32_t u) {
         rota_user_info ui{};
@@ -144,7 +144,7 @@ TEST_CASE("seed 003: a user's account holds a job while it is loaded", "[capi][c
     CHECK(user(7) == std::pair<std::int32_t, std::int32_t>{0, 0});
 }
 
-TEST_CASE("seed 003: a production job past its hour reserves a set and preempts small jobs",
+TEST_CASE("[Feitelson97]: a production job past its hour reserves a set and preempts small jobs",
           "[capi][classes]") {
     EnginePtr e = engine_from(classes(8));
     for (int id = 1; id <= 4; ++id) submit(e.get(), id, 2, 100000);
@@ -172,7 +172,7 @@ TEST_CASE("seed 003: a production job past its hour reserves a set and preempts 
     CHECK(counters(e.get()).preemptions == 3);
 }
 
-TEST_CASE("seed 003: an interactive job past its wait takes a production reservation over",
+TEST_CASE("[Feitelson97]: an interactive job past its wait takes a production reservation over",
           "[capi][classes]") {
     EnginePtr e = engine_from(classes(8, "", "", "30"));  // production waits 30 s at most
     submit(e.get(), 1, 8, 10000);                         // X: do-not-disturb until 80
@@ -202,7 +202,7 @@ TEST_CASE("seed 003: an interactive job past its wait takes a production reserva
            a[2].delay == 4.0));
 }
 
-TEST_CASE("seed 003: a deferred job is considered again when the scheduler next runs",
+TEST_CASE("[Feitelson97]: a deferred job is considered again when the scheduler next runs",
           "[capi][classes]") {
     EnginePtr e = engine_from(classes(8));
     submit(e.get(), 1, 2, 10000, kInteractive);  // A: do-not-disturb until 20
@@ -232,7 +232,7 @@ TEST_CASE("seed 003: a deferred job is considered again when the scheduler next 
            a[1].delay == 3.0));
 }
 
-TEST_CASE("seed 003: the reserved job loads elsewhere when enough processors free earlier",
+TEST_CASE("[Feitelson97]: the reserved job loads elsewhere when enough processors free earlier",
           "[capi][classes]") {
     EnginePtr e = engine_from(classes(8, "", "", "30"));
     submit(e.get(), 1, 4, 10000);  // do-not-disturb until 40
@@ -250,7 +250,7 @@ TEST_CASE("seed 003: the reserved job loads elsewhere when enough processors fre
     CHECK(counters(e.get()).preemptions == 0);
 }
 
-TEST_CASE("seed 003: the global limits and the class processor limit", "[capi][classes]") {
+TEST_CASE("[Feitelson97]: the global limits and the class processor limit", "[capi][classes]") {
     SECTION("large jobs: at most large_procs processors loaded") {
         EnginePtr e = engine_from(classes(8, "large_job = 4\nlarge_procs = 4\n"));
         submit(e.get(), 1, 4, 100);
@@ -317,7 +317,7 @@ TEST_CASE("seed 003: the global limits and the class processor limit", "[capi][c
     }
 }
 
-TEST_CASE("seed 003: parameter sets switch with the time of the week", "[capi][classes]") {
+TEST_CASE("[Feitelson97]: parameter sets switch with the time of the week", "[capi][classes]") {
     // Engine time 0 is Monday 17:00. By day production jobs hold at most 4
     // processors, from 18:00 to 08:00 all 8 (and wait 2 hours at most).
     EnginePtr e = engine_from(
@@ -343,7 +343,8 @@ TEST_CASE("seed 003: parameter sets switch with the time of the week", "[capi][c
     CHECK(std::string(rota_class_period(e.get())) == "night");
 }
 
-TEST_CASE("seed 003: batches carry each job's class and its priority in force", "[capi][classes]") {
+TEST_CASE("[Feitelson97]: batches carry each job's class and its priority in force",
+          "[capi][classes]") {
     // Engine time 0 is Monday 17:00; from 18:00 interactive jobs have
     // production's priority, 3 (the preset's night).
     const std::string policy =
@@ -387,7 +388,7 @@ TEST_CASE("seed 003: batches carry each job's class and its priority in force", 
 // no do-not-disturb time would take each other's processors before either
 // computed, forever: a loaded job executes as long as its load took, and
 // one second at least, before it is swapped out again.
-TEST_CASE("seed 003: jobs of a class with no do-not-disturb time still make progress",
+TEST_CASE("[Feitelson97]: jobs of a class with no do-not-disturb time still make progress",
           "[capi][classes]") {
     const std::string no_dnd = "max_wait = 0\ndnd = 0\n";
     for (const char* swap : {"swap_time = 1\n", "swap_time = 0\n"}) {
@@ -431,7 +432,7 @@ TEST_CASE("seed 003: jobs of a class with no do-not-disturb time still make prog
     }
 }
 
-TEST_CASE("seed 003 §4.5: suspend, resume and change the class of a job", "[capi][classes]") {
+TEST_CASE("[Feitelson97] §4.5: suspend, resume and change the class of a job", "[capi][classes]") {
     EnginePtr e = engine_from(classes(8));
     submit(e.get(), 1, 4, 1000);
     submit(e.get(), 2, 2, 1000);
@@ -488,7 +489,7 @@ TEST_CASE("seed 003 §4.5: suspend, resume and change the class of a job", "[cap
     CHECK(rota_job_info_get(e.get(), 3, &gone) == ROTA_ENOTFOUND);
 }
 
-TEST_CASE("seed 003: classes need [classes], and bad class settings are refused",
+TEST_CASE("[Feitelson97]: classes need [classes], and bad class settings are refused",
           "[capi][classes]") {
     EnginePtr plain = engine_from("[machine]\nprocs = 8\n");
     rota_job j{};
@@ -723,13 +724,13 @@ std::vector<std::string> random_run(std::uint64_t seed, const std::string& polic
 
 }  // namespace
 
-TEST_CASE("seed 003 properties on random runs of the Table 1 classes", "[capi][classes]") {
+TEST_CASE("[Feitelson97] properties on random runs of the Table 1 classes", "[capi][classes]") {
     random_run(GENERATE(1, 2, 3, 4));
 }
 
 // Whatever set a preempt policy chooses, or however it fails, the engine
 // keeps §4.3's rules: the same properties hold.
-TEST_CASE("seed 003 properties hold under any preempt policy", "[capi][classes][preempt]") {
+TEST_CASE("[Feitelson97] properties hold under any preempt policy", "[capi][classes][preempt]") {
     const char* script = GENERATE("preempt/least_preempted.lua", "bad_preempt.lua");
     INFO(script);
     rota_hook_stats st{};

@@ -1,4 +1,4 @@
-// Gang scheduling (seed 000 §4-5): the matrix phases worked out by hand,
+// Gang scheduling ([Zhang00] §4-5): the matrix phases worked out by hand,
 // the identities with space sharing at MPL 1, and the matrix invariants
 // after every pass.
 #include <unistd.h>
@@ -67,7 +67,7 @@ using Row = std::vector<int64_t>;
 
 }  // namespace
 
-// Seed 000 §4.2/§5.1 on 8 nodes with MPL 4 (the machine of Figure 7).
+// [Zhang00] §4.2/§5.1 on 8 nodes with MPL 4 (the machine of Figure 7).
 //   t=0: A(6) B(6) C(2). Schedule (best fit, FCFS): A row 0 P0-5, B row 1
 //   P0-5 (row 0 has 2 free), C row 0 P6-7. FillMatrix in start order,
 //   repeated while the matrix changes: A into row 2, B into row 3 (row 2
@@ -297,7 +297,7 @@ const rota_action* find_action(const std::vector<rota_action>& acts, int type, i
     return nullptr;
 }
 
-// Seed 000 §5.4, Figure 13, on 10 nodes with MPL 2 and C = 10 s.
+// [Zhang00] §5.4, Figure 13, on 10 nodes with MPL 2 and C = 10 s.
 //   t=0: Y(4) row 0 P0-3, S(3) row 0 P4-6, Z(3) row 0 P7-9; W(4) row 1
 //   P0-3, A(2) row 1 P4-5.  t=10: Z and W end. Row 1 holds only A; A's
 //   columns are taken by S in the fuller row 0, which has 3 free (P7-9):

@@ -1,4 +1,4 @@
-// Seed 002's K-resource machine (§1-3): processors plus K - 1 pools
+// [Leinberger99]'s K-resource machine (§1-3): processors plus K - 1 pools
 // ([[machine.pools]]), driven through the C ABI only by a simulation loop
 // written here (arrivals, rota_job_end at start + runtime, the engine's
 // walltime KILLs, rota_next_wakeup). On random workloads where the pools
@@ -649,7 +649,7 @@ TEST_CASE("kresource: conservative keeps every reservation in every resource", "
     properties("conservative");
 }
 
-// Seed 002 §3's selection heuristics (Backfill Lowest, Backfill Balanced)
+// [Leinberger99] §3's selection heuristics (Backfill Lowest, Backfill Balanced)
 // choose among the same candidates, so the same properties hold.
 TEST_CASE("kresource: BL and BB backfilling keep the same guarantees", "[kresource]") {
     for (const char* p : {"bl-easy", "bb-easy", "bl-cons", "bb-cons"}) {

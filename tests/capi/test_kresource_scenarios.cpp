@@ -1,4 +1,4 @@
-// Seed 002 §2.1 with K resources, worked out by hand: a reservation holds
+// [Leinberger99] §2.1 with K resources, worked out by hand: a reservation holds
 // a pool, not only processors, so a backfill candidate that fits now in
 // every resource is still refused when it would hold a pool the head needs
 // at its reserved start. Times are seconds; every job is submitted at 0,

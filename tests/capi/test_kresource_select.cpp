@@ -1,4 +1,4 @@
-// K-resource selection through the C ABI (seed 002 §3-4): the presets
+// K-resource selection through the C ABI ([Leinberger99] §3-4): the presets
 // ff-easy, bl-easy and bb-easy on one hand-worked machine state, what a
 // native policy sees of the K resources, and the pool queries.
 #include <catch2/catch.hpp>
@@ -58,7 +58,8 @@ std::set<int64_t> second_pass(rota_engine* e) {
 
 }  // namespace
 
-TEST_CASE("scenario: FF, BL and BB backfill different jobs (seed 002 §3)", "[capi][kresource]") {
+TEST_CASE("scenario: FF, BL and BB backfill different jobs ([Leinberger99] §3)",
+          "[capi][kresource]") {
     for (const char* ff : {"ff-easy", "easy"}) {
         auto e = rota::test::engine_from(machine(ff));
         CHECK(second_pass(e.get()) == std::set<int64_t>{3});  // A: first in queue order

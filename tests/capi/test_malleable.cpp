@@ -1,4 +1,4 @@
-// Malleable jobs under the iScheduler (seed 004): Figure 3(b) step by
+// Malleable jobs under the iScheduler ([Weissman03]): Figure 3(b) step by
 // step through the C ABI, each shipped harvest policy where the victims
 // differ, favor running against favor queued on one termination, the
 // control policy refusing harvests, the execution models and adaptation
@@ -63,7 +63,7 @@ bool logged(const std::vector<std::string>& lines, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("seed 004 Figure 3(b): Even-H-FQ on 8 processors step by step", "[capi][malleable]") {
+TEST_CASE("[Weissman03] Figure 3(b): Even-H-FQ on 8 processors step by step", "[capi][malleable]") {
     EnginePtr e = engine_from(malleable(8, "harvest/even.lua", "distribution/favor_queued.lua"));
     // (1) J1 and J2 (min 2, ideal 4) arrive at the idle machine: their ideal each.
     submit(e.get(), 1, 2, 4, 1000);
@@ -122,7 +122,7 @@ TEST_CASE("seed 004 Figure 3(b): Even-H-FQ on 8 processors step by step", "[capi
     CHECK(info(e.get(), 1).nodes == 4);
 }
 
-TEST_CASE("seed 004 §4.1: an adaptation suspends the job for its cost and delays its end",
+TEST_CASE("[Weissman03] §4.1: an adaptation suspends the job for its cost and delays its end",
           "[capi][malleable]") {
     // 1 s + 0.00009 s per byte shipped; STEN N = 128 (2 N^2 x 8 bytes) on
     // 4 processors: about 7 s (§4.1).
@@ -156,7 +156,7 @@ TEST_CASE("seed 004 §4.1: an adaptation suspends the job for its cost and delay
     CHECK(expected_end > end);  // growing back ended it sooner than staying on 4
 }
 
-TEST_CASE("seed 004 §4.3: parabolic execution model", "[capi][malleable]") {
+TEST_CASE("[Weissman03] §4.3: parabolic execution model", "[capi][malleable]") {
     // a/P + bP with a = P_ideal RT / 2, b = RT / (2 P_ideal): on 4 of an
     // ideal 8 with RT 1000 s, 1000 + 250 = 1250 s.
     EnginePtr e = engine_from(malleable(4, "", "", "exec_model = \"parabolic\"\n"));
@@ -167,7 +167,7 @@ TEST_CASE("seed 004 §4.3: parabolic execution model", "[capi][malleable]") {
     CHECK(wakeup_s(e.get()) == 1250);
 }
 
-TEST_CASE("seed 004 §2.2: harvest policies differ in their victims", "[capi][malleable]") {
+TEST_CASE("[Weissman03] §2.2: harvest policies differ in their victims", "[capi][malleable]") {
     // 12 processors. A (min 1, ideal 4) at 0, B (min 1, ideal 8) at 100
     // fill the machine with their ideal. A has run longer; B has more time
     // left (estimates 400 s and 10000 s); B holds 8 of 8 and A 4 of 4.
@@ -202,7 +202,7 @@ TEST_CASE("seed 004 §2.2: harvest policies differ in their victims", "[capi][ma
     }
 }
 
-TEST_CASE("seed 004 §2.2: fair harvest spreads harvests across events", "[capi][malleable]") {
+TEST_CASE("[Weissman03] §2.2: fair harvest spreads harvests across events", "[capi][malleable]") {
     // Even harvest takes from A again at the second event; fair takes only
     // from jobs below the average number of harvests suffered.
     EnginePtr e = engine_from(malleable(12, "harvest/fair.lua", ""));
@@ -220,7 +220,7 @@ TEST_CASE("seed 004 §2.2: fair harvest spreads harvests across events", "[capi]
     CHECK(info(e.get(), 2).harvests == 1);
 }
 
-TEST_CASE("seed 004 §2.2: favor running grows running jobs, favor queued starts waiting ones",
+TEST_CASE("[Weissman03] §2.2: favor running grows running jobs, favor queued starts waiting ones",
           "[capi][malleable]") {
     // 8 processors, M = 2. A (min 2, ideal 8) on 8; B (min 4, ideal 4)
     // harvests 4 from A; C (min 2, ideal 2) arrives with M = 2 reached and
@@ -256,7 +256,7 @@ TEST_CASE("seed 004 §2.2: favor running grows running jobs, favor queued starts
     }
 }
 
-TEST_CASE("seed 004 §2.2: the control policy refuses harvests", "[capi][malleable]") {
+TEST_CASE("[Weissman03] §2.2: the control policy refuses harvests", "[capi][malleable]") {
     auto harvested = [](const std::string& extra, std::int64_t arrive_s) {
         EnginePtr e = engine_from(malleable(8, "harvest/even.lua", "", extra));
         submit(e.get(), 1, 2, 8, 10000);
@@ -280,8 +280,9 @@ TEST_CASE("seed 004 §2.2: the control policy refuses harvests", "[capi][malleab
     CHECK(harvested("cost_benefit = true\nadapt_latency = 100000\n", 10) == 0);
 }
 
-TEST_CASE("seed 004: a job is never below its min nor above its ideal and broken scripts fall back",
-          "[capi][malleable]") {
+TEST_CASE(
+    "[Weissman03]: a job is never below its min nor above its ideal and broken scripts fall back",
+    "[capi][malleable]") {
     // Random arrivals and ends under a harvest script that answers at
     // random: sometimes valid, sometimes nonsense. The engine checks every
     // answer, so the invariants hold and every job is accounted for.
@@ -355,7 +356,7 @@ TEST_CASE("seed 004: a job is never below its min nor above its ideal and broken
     }
 }
 
-TEST_CASE("seed 004: a harvest policy sees the arriving job's user, account, partition and QOS",
+TEST_CASE("[Weissman03]: a harvest policy sees the arriving job's user, account, partition and QOS",
           "[capi][malleable][names]") {
     // 8 processors: A (min 2, ideal 8) on all 8 at 0. B (min 4), charged
     // to "blocked", arrives at 10: the policy refuses to harvest for its
@@ -410,7 +411,7 @@ TEST_CASE("seed 004: a harvest policy sees the arriving job's user, account, par
     }
 }
 
-TEST_CASE("seed 004: a harvest policy reads every column of its victims as the job stands",
+TEST_CASE("[Weissman03]: a harvest policy reads every column of its victims as the job stands",
           "[capi][malleable][names]") {
     // 8 processors, a 2 s adaptation. A (min 2, ideal 8, estimate 1000 s,
     // user 7, account "lab", QOS "high") runs on all 8 from 0. B (min 4)
@@ -456,7 +457,7 @@ TEST_CASE("seed 004: a harvest policy reads every column of its victims as the j
 }
 
 TEST_CASE(
-    "seed 004: a job whose run on its min or whose adaptation leaves the time axis is refused",
+    "[Weissman03]: a job whose run on its min or whose adaptation leaves the time axis is refused",
     "[capi][malleable]") {
     // An estimate the engine accepts for a rigid job runs ideal / min times
     // longer on the min (linear model): 8x past the axis here, where it
@@ -484,7 +485,7 @@ TEST_CASE(
     CHECK(rota_submit(e.get(), &j) == ROTA_OK);
 }
 
-TEST_CASE("seed 004: bad malleable input is refused with a clear error", "[capi][malleable]") {
+TEST_CASE("[Weissman03]: bad malleable input is refused with a clear error", "[capi][malleable]") {
     EnginePtr e = engine_from(malleable(8, "", ""));
     rota_job j{};
     j.size = sizeof(j);

@@ -1,4 +1,4 @@
-// Multi-cluster co-allocation (seed 001): schedules worked out by hand,
+// Multi-cluster co-allocation ([Ngubiri07]): schedules worked out by hand,
 // the placement hook and its shipped policies, bad input, and properties
 // over random workloads. Times are seconds; each job runs exactly its
 // estimate, so it ends by the engine's KILL at its walltime.
@@ -165,12 +165,12 @@ using Clusters = std::vector<std::int32_t>;
 
 }  // namespace
 
-// Seed 001 §3's WFit on five clusters of 20: the widest component goes to
+// [Ngubiri07] §3's WFit on five clusters of 20: the widest component goes to
 // the freest cluster and the smallest to the busiest, ties to the lower
 // cluster. Job 1 (4+3+2+1+1) on an empty machine takes clusters 0..4 in
 // width order; job 2 (10) then sees 16, 17, 18, 19, 19 free and takes
 // cluster 3; job 3 (6+2) sees 16, 17, 18, 9, 19: 6 to cluster 4, 2 to 2.
-TEST_CASE("multicluster: Worst Fit, widest component to the freest cluster (seed 001 §3)") {
+TEST_CASE("multicluster: Worst Fit, widest component to the freest cluster ([Ngubiri07] §3)") {
     auto e = engine_from(clusters_toml({20, 20, 20, 20, 20}, preset("fcfs")));
     const McRun r =
         drive(e.get(), {{1, 0, 100, {4, 3, 2, 1, 1}}, {2, 0, 100, {10}}, {3, 0, 100, {6, 2}}});
@@ -216,7 +216,7 @@ TEST_CASE("multicluster: the nodes of a START lie in their clusters, lowest firs
 // Two clusters of 10 with 4 free on each: 8 nodes are free in all, yet a
 // job of one 8-node component must wait for a cluster to empty (at 100),
 // while a job of 4 + 4 fits now. FCFS keeps it behind the blocked job;
-// FPFS (seed 001 §3) lets it jump, and counts the jump.
+// FPFS ([Ngubiri07] §3) lets it jump, and counts the jump.
 TEST_CASE("multicluster: free nodes in total are not room on one cluster") {
     const std::vector<McJob> jobs{
         {1, 0, 100, {6}}, {2, 0, 100, {6}}, {3, 0, 50, {8}}, {4, 0, 30, {4, 4}}};

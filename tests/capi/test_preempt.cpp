@@ -1,4 +1,4 @@
-// The preempt hook (seed 003 §4.3, pass 1) through the C ABI: the
+// The preempt hook ([Feitelson97] §4.3, pass 1) through the C ABI: the
 // candidate sets and victims a policy sees, worked by hand; a policy that
 // picks another set than the lowest cost, one that declines, and answers
 // the engine refuses (the lowest-cost set applies, the failure counted).
@@ -60,7 +60,7 @@ void fill(rota_engine* e) {
 
 }  // namespace
 
-TEST_CASE("preempt: with no policy the lowest-cost set is reserved (seed 003 §4.3)",
+TEST_CASE("preempt: with no policy the lowest-cost set is reserved ([Feitelson97] §4.3)",
           "[capi][classes][preempt]") {
     EnginePtr e = engine_with("");
     fill(e.get());

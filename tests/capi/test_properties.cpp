@@ -7,7 +7,7 @@
 //     and free + used columns = the machine in every row;
 //   - no started job delays an earlier reservation (a reservation's start
 //     never moves later, and a reserved job starts no later than it),
-//     except after a job outlived its window estimate x MPL (seed 000
+//     except after a job outlived its window estimate x MPL ([Zhang00]
 //     §5.2), which the engine counts, and, under a finite reservation
 //     depth, after the queue was re-sorted by keys that age (EASY's
 //     reservations are then placed anew for the new order; conservative

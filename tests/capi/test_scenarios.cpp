@@ -7,10 +7,10 @@ using rota::test::job;
 using rota::test::run;
 using Starts = std::map<std::int64_t, std::int64_t>;
 
-// Seed 000 §3, Figure 4: five jobs in arrival order; without backfilling
+// [Zhang00] §3, Figure 4: five jobs in arrival order; without backfilling
 // job 5 waits behind jobs 3 and 4, with it job 5 fills the hole left by
 // job 1 between T1 = 100 and T2 = 200 without delaying job 3.
-TEST_CASE("scenario: seed 000 Figure 4, FCFS against FCFS with backfilling") {
+TEST_CASE("scenario: [Zhang00] Figure 4, FCFS against FCFS with backfilling") {
     std::vector<sim::TraceJob> jobs{
         job(1, 0, 4, 100), job(2, 0, 4, 200), job(3, 0, 8, 100),
         job(4, 0, 6, 100), job(5, 0, 4, 100),
@@ -20,7 +20,7 @@ TEST_CASE("scenario: seed 000 Figure 4, FCFS against FCFS with backfilling") {
     CHECK(run("conservative", 8, jobs) == Starts{{1, 0}, {2, 0}, {3, 200}, {4, 300}, {5, 100}});
 }
 
-// EASY (seed 002 §2.1): job 3 fits in the idle processors now but would
+// EASY ([Leinberger99] §2.1): job 3 fits in the idle processors now but would
 // still run at the head's shadow time, when the head needs them all: it is
 // refused. Job 4 ends before the shadow time and is backfilled.
 TEST_CASE("scenario: EASY refuses a backfill that would delay the head") {
@@ -47,7 +47,7 @@ TEST_CASE("scenario: conservative refuses a backfill that would delay a later jo
     CHECK(run("conservative", 10, jobs) == Starts{{1, 0}, {2, 100}, {3, 200}, {4, 300}});
 }
 
-// FPFS (seed 001 §3): small jobs may jump the blocked head, at most
+// FPFS ([Ngubiri07] §3): small jobs may jump the blocked head, at most
 // maxJumps times in all; FPFS(0) is FCFS.
 TEST_CASE("scenario: FPFS with maxJumps 0, 1 and 3") {
     std::vector<sim::TraceJob> jobs{
@@ -64,13 +64,13 @@ TEST_CASE("scenario: FPFS with maxJumps 0, 1 and 3") {
           Starts{{1, 0}, {2, 100}, {3, 0}, {4, 10}, {5, 20}, {6, 150}, {7, 150}});
 }
 
-// Seed 001 §3: FPFS "searches deeper into the queue for the first job that
+// [Ngubiri07] §3: FPFS "searches deeper into the queue for the first job that
 // fits". 10 processors, all jobs at 0, FPFS(2). Job 1 starts; job 2 (the
 // whole machine) is the head; 6 processors are free. Job 3 jumps it (2
 // left); job 4 no longer fits, so the search goes on to job 5 (2
 // processors), the second jump. Job 4 then waits: the head may not be
 // jumped again. At 500 job 5 ends and the head starts; job 4 follows at 600.
-TEST_CASE("scenario: FPFS searches past a pick that no longer fits (seed 001 §3)") {
+TEST_CASE("scenario: FPFS searches past a pick that no longer fits ([Ngubiri07] §3)") {
     std::vector<sim::TraceJob> jobs{
         job(1, 0, 4, 100), job(2, 0, 10, 100), job(3, 0, 4, 50),
         job(4, 0, 4, 500), job(5, 0, 2, 500),
@@ -80,7 +80,7 @@ TEST_CASE("scenario: FPFS searches past a pick that no longer fits (seed 001 §3
     CHECK(run("fpfs", 10, jobs, 3) == Starts{{1, 0}, {2, 550}, {3, 0}, {4, 50}, {5, 0}});
 }
 
-// FPFS picks that compete for the same room (seed 001 §3): 10 processors,
+// FPFS picks that compete for the same room ([Ngubiri07] §3): 10 processors,
 // job 1 (6) runs until 100 and job 2 (10) is the head. Jobs 3 (4), 4 (4)
 // and 5 (3) all fit the 4 free processors alone; job 3 takes them, and
 // jobs 4 and 5 no longer fit. At 50 job 3 ends: with jumps left, job 4
@@ -185,10 +185,10 @@ TEST_CASE("scenario: compression moves reservations into overlapping and disjoin
     }
 }
 
-// Seed 002 §2.2, Figure 1: 16 CPUs and 32 GB of memory, six jobs of equal
+// [Leinberger99] §2.2, Figure 1: 16 CPUs and 32 GB of memory, six jobs of equal
 // runtime t. FCFS needs four epochs, FCFS/FF (first-fit backfilling)
 // three: jobs 4 and 5 join jobs 0 and 1 in the first.
-TEST_CASE("scenario: seed 002 Figure 1, FCFS and FCFS/FF with CPU and memory") {
+TEST_CASE("scenario: [Leinberger99] Figure 1, FCFS and FCFS/FF with CPU and memory") {
     const std::int64_t cpu_mem[6][2] = {{8, 4}, {4, 2}, {7, 16}, {11, 20}, {1, 12}, {1, 10}};
     auto epochs = [&](const char* backfill) {
         std::string cfg = std::string(

@@ -105,8 +105,8 @@ struct Driver {
     // Gang scheduling: jobs end after gang_stretch times their run time,
     // the engine killing none.
     std::int64_t gang_stretch = 0;
-    // Malleable jobs (seed 004) run on half their ideal at least; with
-    // classes (seed 003) jobs get classes 1-5, and a user now and then
+    // Malleable jobs ([Weissman03]) run on half their ideal at least; with
+    // classes ([Feitelson97]) jobs get classes 1-5, and a user now and then
     // suspends a running job and resumes a suspended one.
     bool malleable = false;
     bool classes = false;

@@ -1,4 +1,4 @@
-// rota_top(), seed 003 §4.5's gangster display (Fig. 8), on hand-built
+// rota_top(), [Feitelson97] §4.5's gangster display (Fig. 8), on hand-built
 // schedules through the C ABI: the node map's letters on exact nodes,
 // each state letter of Fig. 8's caption for the right job, the header,
 // the list protocol (count, ERANGE) and an engine without [classes].

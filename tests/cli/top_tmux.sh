@@ -38,7 +38,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# 64 processors under seed 003's classes, a heavy load: frame 2 shows
+# 64 processors under [Feitelson97]'s classes, a heavy load: frame 2 shows
 # running, waiting, swapping and swapped-out jobs.
 args=(top --jobs 300 --procs 64 --load 2.5 --start 2000 --step 4000 --frames 2 --width 100)
 "$rota" "${args[@]}" --delay 0 > "$work/plain.txt" || { echo "rota top failed"; exit 1; }

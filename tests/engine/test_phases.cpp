@@ -1,4 +1,4 @@
-// Each phase of the pass, on the engine directly (seed 000 §4.2 and §5.1):
+// Each phase of the pass, on the engine directly ([Zhang00] §4.2 and §5.1):
 // schedule's best-fit row, fill_matrix's replicas, clean_matrix dropping
 // them, collapse_matrix moving a job into a fuller row, and compression
 // moving reservations up, never later.

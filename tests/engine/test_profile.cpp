@@ -78,7 +78,7 @@ TEST_CASE("profile: early end gives back the tail, advance forgets the past") {
     CHECK(p.free_at(60) == 4);
 }
 
-TEST_CASE("profile: pooled resources must all fit (seed 002 K resources)") {
+TEST_CASE("profile: pooled resources must all fit ([Leinberger99] K resources)") {
     Profile p({16, 32});
     take(p, 0, 10, {4, 8});
     CHECK(fits(p, 0, {12, 8}, 10));

@@ -1,4 +1,4 @@
-// The K-resource selections of seed 002 §3 (backfill/balanced.lua and
+// The K-resource selections of [Leinberger99] §3 (backfill/balanced.lua and
 // backfill/lowest.lua) on hand-made batches, with every score worked out
 // in the comments, and the resource view (c.R, ctx.usage, ...) a script gets.
 #include <catch2/catch.hpp>
@@ -44,7 +44,7 @@ BackfillContext k_ctx(double s_procs = 0.5, double s_mem = 0.2) {
 
 }  // namespace
 
-// Seed 002 §3 on one machine state, S = (0.5, 0.2), 50 processors and 80
+// [Leinberger99] §3 on one machine state, S = (0.5, 0.2), 50 processors and 80
 // memory free. No two candidates fit together (A+B: 90 memory, A+C: 68
 // processors, B+C: 136 memory), so each policy starts exactly one:
 //
@@ -55,7 +55,7 @@ BackfillContext k_ctx(double s_procs = 0.5, double s_mem = 0.2) {
 //
 // First fit starts A (queue order), BL the fullest matching job B, BB the
 // best balanced-and-full job C.
-TEST_CASE("first fit, BL and BB each pick another job (seed 002 §3)",
+TEST_CASE("first fit, BL and BB each pick another job ([Leinberger99] §3)",
           "[lua][policies][kresource]") {
     const JobBatch b = k_batch({{40, 10}, {10, 80}, {28, 56}});
     const BackfillContext ctx = k_ctx();
@@ -209,7 +209,7 @@ struct Scripted {
 // worked out there (C: (.78, .76), avg .77, balance .78 / .77 = 1.012987,
 // BB .23 x 1.012987 = .232987; BL: memory is the lowest resource, C's
 // largest share is memory: a match, .23).
-TEST_CASE("rota.kselect scores every candidate by seed 002 §3's formulas",
+TEST_CASE("rota.kselect scores every candidate by [Leinberger99] §3's formulas",
           "[lua][kselect][kresource]") {
     Scripted s(R"(
       return { backfill_select = function(c, ctx)

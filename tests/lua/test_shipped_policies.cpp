@@ -142,7 +142,7 @@ TEST_CASE("multifactor scores priority, age, fair share and size", "[lua][polici
     CHECK(keys[0] == Approx(-(10000 + 500 + fs1 + 20)));
     CHECK(keys[1] == Approx(-(1000 + fs2 + 40)));
     CHECK(keys[2] == Approx(-(200 + 1000 + 80)));
-    // Seed 003's first pass: a job past max_wait goes first.
+    // [Feitelson97]'s first pass: a job past max_wait goes first.
     LuaPolicy overdue(
         config(Hook::order, "order/multifactor.lua", {{"max_wait", std::int64_t{120}}}));
     REQUIRE(checked_order(overdue, b, ctx, keys).ok);
@@ -343,7 +343,7 @@ TEST_CASE("every shipped policy names its paper section", "[lua][policies]") {
 
 namespace {
 
-// Seed 004's policies one processor at a time, as the scripts were first
+// [Weissman03]'s policies one processor at a time, as the scripts were first
 // written: a scan of the whole batch per processor. The scripts now
 // water-fill and keep heaps; their answers must stay these.
 using Better = bool (*)(const MalleableBatch&, const Picks&, std::size_t, std::size_t);
@@ -439,7 +439,7 @@ std::int64_t random_need(std::mt19937& rng) {
 
 }  // namespace
 
-TEST_CASE("seed 004's distributions give what one processor at a time gives",
+TEST_CASE("[Weissman03]'s distributions give what one processor at a time gives",
           "[lua][policies][malleable]") {
     struct Case {
         const char* script;

@@ -1,4 +1,4 @@
-// seed 004's harvest and distribution rules (Weissman et al., §2.2) as the
+// [Weissman03]'s harvest and distribution rules (Weissman et al., §2.2) as the
 // shipped scripts compute them with rota.waterfill, on hand-made batches
 // with every amount worked out in the comments, and the helper's misuse.
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // SWF fields 17 and 18 as dependencies (docs/workloads.md, "Dependencies:
 // fields 17 and 18"), the feitelson96 model that emits them, the
 // simulator's scheduling cycle and the prime/non-prime admission policy of
-// seed 003 §3.1 in the simulator.
+// [Feitelson97] §3.1 in the simulator.
 #include <unistd.h>
 
 #include <algorithm>

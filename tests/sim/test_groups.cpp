@@ -1,4 +1,4 @@
-// Seed 001 §4.2: group-wise metrics, batch means and the stopping rule.
+// [Ngubiri07] §4.2: group-wise metrics, batch means and the stopping rule.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -87,7 +87,7 @@ HandMade hand_made() {
     return h;
 }
 
-GroupBounds seed001_bounds() {
+GroupBounds ngubiri_bounds() {
     GroupBounds b;
     b.size = {1, 3, 7};
     b.widest = {1, 3, 5};
@@ -136,7 +136,7 @@ TEST_CASE("groups of a workload with fewer than three cuts name the empty ones",
 TEST_CASE("group assignment of hand-made jobs (C, S and W groups)", "[groups]") {
     const HandMade h = hand_made();
     const auto shapes = job_shapes(h.jobs, h.comps);
-    const GroupLayout l = make_layout(shapes, seed001_bounds());
+    const GroupLayout l = make_layout(shapes, ngubiri_bounds());
     REQUIRE(l.max_components == 4);
     REQUIRE(l.series() == 13);  // all, C1-C4, S1-S4, W1-W4
     using A = std::array<std::size_t, 4>;

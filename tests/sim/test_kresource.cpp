@@ -1,4 +1,4 @@
-// Seed 002's K resources in the simulator: pools in SWF, memory as a pool,
+// [Leinberger99]'s K resources in the simulator: pools in SWF, memory as a pool,
 // the feitelson-k workload and its calibration, and the K-resource metrics.
 #include <unistd.h>
 
@@ -198,7 +198,8 @@ TEST_CASE("memory as a pool needs a capacity", "[pools][memory]") {
     CHECK_THROWS_WITH(load_trace(data("memory.swf"), o), Catch::Contains("--memory-capacity"));
 }
 
-TEST_CASE("positive use keeps jobs with CPU time and used memory (seed 002 §4.1)", "[memory]") {
+TEST_CASE("positive use keeps jobs with CPU time and used memory ([Leinberger99] §4.1)",
+          "[memory]") {
     LoadOptions o;
     o.positive_use = true;
     Trace t = load_trace(data("memory.swf"), o);
@@ -291,7 +292,7 @@ TEST_CASE("weighted response time over K resources: a hand-computed 3-job exampl
     for (auto& o : r.jobs) o.share = -1;
     CHECK(summarize(r.jobs, 10, 0).all.weighted_response == Approx(139100.0 / 1260));
 
-    // Seed 002 §4.2's normalised gain: (baseline - policy) / baseline.
+    // [Leinberger99] §4.2's normalised gain: (baseline - policy) / baseline.
     CHECK(normalised_gain(200, 150) == Approx(0.25));
     CHECK(normalised_gain(200, 250) == Approx(-0.25));
     CHECK(std::isnan(normalised_gain(0, 1)));
@@ -367,7 +368,7 @@ TEST_CASE("feitelson-k jobs: processors from 1 to 128, requirements above 0 and 
 
 TEST_CASE("feitelson-k: the requirements spread out as the variance grows",
           "[generate][feitelson-k]") {
-    // Seed 002 Figure 4: with V the R_i of a job spread around its size.
+    // [Leinberger99] Figure 4: with V the R_i of a job spread around its size.
     // Both the variance of all pool shares and the variance between the
     // R_i of one job grow with V.
     std::vector<double> overall, within;

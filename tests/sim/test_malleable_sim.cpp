@@ -1,4 +1,4 @@
-// Seed 004 in the simulator: the work of every malleable job is done
+// [Weissman03] in the simulator: the work of every malleable job is done
 // exactly once however often it is grown and shrunk, the machine is never
 // over-full, and the baselines are what §2.2 says they are.
 #include <cmath>
@@ -37,7 +37,7 @@ sim::SimResult run_malleable(const std::vector<sim::TraceJob>& jobs, std::int32_
 
 }  // namespace
 
-TEST_CASE("seed 004: every malleable job's work is done exactly once (linear model, KTH)",
+TEST_CASE("[Weissman03]: every malleable job's work is done exactly once (linear model, KTH)",
           "[sim][malleable]") {
     const std::string path = rota::test::shared_path("traces/KTH-SP2-1996-2.1-cln.swf.gz");
     if (path.empty()) return;
@@ -73,7 +73,7 @@ TEST_CASE("seed 004: every malleable job's work is done exactly once (linear mod
     }
 }
 
-TEST_CASE("seed 004 §2.2: the baselines run every job on its ideal", "[sim][malleable]") {
+TEST_CASE("[Weissman03] §2.2: the baselines run every job on its ideal", "[sim][malleable]") {
     // Two 4-processor jobs on 4 processors, min 50 %: IDEAL-ONLY runs them
     // one after the other; MOLDABLE starts the second on... nothing: the
     // first holds all 4 and is never shrunk, so it waits too; Even-H-FQ
@@ -94,7 +94,7 @@ TEST_CASE("seed 004 §2.2: the baselines run every job on its ideal", "[sim][mal
     CHECK(r.jobs[0].finish == 190);
 }
 
-TEST_CASE("seed 004 §4.1: a job's adaptation bytes set what its harvest costs",
+TEST_CASE("[Weissman03] §4.1: a job's adaptation bytes set what its harvest costs",
           "[sim][malleable][weissman]") {
     // The Even-H-FQ case above with an adaptation overhead of 1 s + 0.5 s
     // per byte / P: job 1 redistributes 8 bytes, so its shrink from 4 to 2

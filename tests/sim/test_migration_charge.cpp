@@ -1,4 +1,4 @@
-// Migration is charged as node-time (seed 000 §5.4, eq. (4)/(5)): every
+// Migration is charged as node-time ([Zhang00] §5.4, eq. (4)/(5)): every
 // migrated job pays its checkpoint/restart time out of its own execution,
 // whether or not its row is active when it migrates.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Seed 001's workload simulated on multi-cluster machines through the C ABI:
+// [Ngubiri07]'s workload simulated on multi-cluster machines through the C ABI:
 // every job accounted for, components on distinct clusters within their
 // nodes, and the stopping rule's measured set.
 #include <algorithm>
@@ -80,7 +80,7 @@ void check_schedule(const std::vector<TraceJob>& jobs, const Components& comps, 
 
 }  // namespace
 
-TEST_CASE("seed 001's workload on 5 x 20 nodes: every job runs, components apart",
+TEST_CASE("[Ngubiri07]'s workload on 5 x 20 nodes: every job runs, components apart",
           "[multicluster]") {
     GenerateOptions o = ngubiri_options(21);
     o.jobs = 2000;

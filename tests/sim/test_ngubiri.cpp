@@ -1,4 +1,4 @@
-// Seed 001's workload (§2.2, §4.1): D(q) sizes, components, their SWF form.
+// [Ngubiri07]'s workload (§2.2, §4.1): D(q) sizes, components, their SWF form.
 #include <unistd.h>
 
 #include <algorithm>
@@ -53,7 +53,7 @@ GeneratedWorkload workload(std::int64_t jobs, std::uint64_t seed = 1,
 
 }  // namespace
 
-TEST_CASE("D(0.85) on [1, 38] has mean 5.03 (seed 001 §4.1)", "[ngubiri]") {
+TEST_CASE("D(0.85) on [1, 38] has mean 5.03 ([Ngubiri07] §4.1)", "[ngubiri]") {
     const auto exact = eq1(0.85, 1, 38);
     const auto pmf = ngubiri_size_pmf(0.85, 1, 38);
     REQUIRE(pmf.size() == 38);
@@ -80,7 +80,7 @@ TEST_CASE("D(0.85) on [1, 38] has mean 5.03 (seed 001 §4.1)", "[ngubiri]") {
     CHECK(std::fabs(sum / n - mean) <= 4 * sd / std::sqrt(static_cast<double>(n)));
 }
 
-TEST_CASE("size quartiles are seed 001's S groups, with Table 1's shares", "[ngubiri][groups]") {
+TEST_CASE("size quartiles are [Ngubiri07]'s S groups, with Table 1's shares", "[ngubiri][groups]") {
     const auto exact = eq1(0.85, 1, 38);
     auto share = [&](int lo, int hi) {
         double s = 0;

@@ -1,4 +1,4 @@
-// Seed 004's workload models (sim/weissman.h): §4.2's fit and generator,
+// [Weissman03]'s workload models (sim/weissman.h): §4.2's fit and generator,
 // §4.1's application instances, and the adaptation bytes they carry
 // through SWF into the simulator.
 #include <cmath>

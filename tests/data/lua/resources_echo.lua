@@ -1,4 +1,4 @@
--- Test fixture: reports seed 002's resource view of the batch and ctx.
+-- Test fixture: reports [Leinberger99]'s resource view of the batch and ctx.
 
 local function list(t)
   if t == nil then
