@@ -377,24 +377,19 @@ bool Scheduler::harvest_for(Slot s, std::int32_t needed) {
     end_malleable_batch(k);
     if (room < needed) return false;  // no answer could hold: the hook is not asked
 
-    take_.clear();
-    auto& p = policy_[static_cast<int>(Hook::harvest)];
-    if (!p || quarantined(Hook::harvest)) return false;  // the fallback: never harvest
-    MalleableContext ctx = malleable_context(needed);
-    ctx.job_id = j.spec.id;
-    ctx.job_min = j.min_procs();
-    ctx.job_ideal = j.spec.procs;
-    ctx.job_user = j.spec.user;
-    ctx.job_account = j.account;
-    ctx.job_partition = j.partition;
-    ctx.job_qos = j.qos;
-    const auto t0 = std::chrono::steady_clock::now();
-    HookOutcome o = p->harvest(mall_, ctx, take_);
-    if (o.ok) {
-        std::string why = check_harvest(take_, mall_, needed);
-        if (!why.empty()) o = invalid_answer(Hook::harvest, *p, why);
-    }
-    if (!call_ok(Hook::harvest, o, elapsed_ns(t0)) || take_.empty()) return false;
+    const auto context = [&] {
+        MalleableContext ctx = malleable_context(needed);
+        ctx.job_id = j.spec.id;
+        ctx.job_min = j.min_procs();
+        ctx.job_ideal = j.spec.procs;
+        ctx.job_user = j.spec.user;
+        ctx.job_account = j.account;
+        ctx.job_partition = j.partition;
+        ctx.job_qos = j.qos;
+        return ctx;
+    };
+    // Never harvest: the default, and the fallback of a failed call.
+    if (!ask<Hook::harvest>(mall_, context, take_) || take_.empty()) return false;
 
     if (m.cost_benefit && harvest_costs_more(j, needed)) return false;
     for (std::size_t i = 0; i < take_.size(); ++i) {
@@ -470,20 +465,8 @@ void Scheduler::distribute() {
     // answer check_distribution accepts gives nothing, so the hook is not
     // asked (most terminations once the machine is full).
     if (!can_change) return;
-    const MalleableContext ctx = malleable_context(avail);
-    give_.clear();
-    bool decided = false;
-    if (auto& p = policy_[static_cast<int>(Hook::distribution)];
-        p && !quarantined(Hook::distribution)) {
-        const auto t0 = std::chrono::steady_clock::now();
-        HookOutcome o = p->distribution(mall_, ctx, give_);
-        if (o.ok) {
-            std::string why = check_distribution(give_, mall_, avail);
-            if (!why.empty()) o = invalid_answer(Hook::distribution, *p, why);
-        }
-        decided = call_ok(Hook::distribution, o, elapsed_ns(t0));
-    }
-    if (!decided) favor_queued(mall_, ctx, give_);
+    ask<Hook::distribution>(
+        mall_, [&] { return malleable_context(avail); }, give_);
     for (std::size_t i = 0; i < give_.size(); ++i) {
         if (give_[i] == 0) continue;
         const auto g = static_cast<std::int32_t>(give_[i]);

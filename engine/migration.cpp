@@ -151,24 +151,9 @@ void Scheduler::add_migration_candidate(Slot s, std::int32_t from, std::int32_t 
 // re-checks each choice against the matrix as it changes, reservations
 // (MBGS), ping-pong and Q.
 void Scheduler::apply_migrations() {
-    const MigrationContext ctx = migration_context();
-    mig_choice_.clear();
-    if (auto& p = policy_[static_cast<int>(Hook::migration_option)]) {
-        if (quarantined(Hook::migration_option)) return;  // its fallback: no migration
-        auto t0 = std::chrono::steady_clock::now();
-        HookOutcome o = p->migration_option(mig_, ctx, mig_choice_);
-        if (o.ok) {
-            std::string why = check_options(mig_choice_, mig_.size());
-            if (!why.empty()) o = invalid_answer(Hook::migration_option, *p, why);
-        }
-        const auto ns =
-            static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                           std::chrono::steady_clock::now() - t0)
-                                           .count());
-        if (!call_ok(Hook::migration_option, o, ns)) return;  // fallback: no migration
-    } else {
-        min_cost_options(mig_, ctx, mig_choice_);
-    }
+    if (!ask<Hook::migration_option>(
+            mig_, [&] { return migration_context(); }, mig_choice_))
+        return;  // the fallback: no migration in this phase
     std::vector<Slot> overlap;
     for (std::size_t k = 0; k < mig_slots_.size(); ++k) {
         const std::int64_t option = mig_choice_[k];

@@ -282,19 +282,8 @@ void Scheduler::admit() {
     batch_.clear();
     for (Slot s : admit_slots_) batch_.push(job(s));
     const CommonContext ctx = common_context();
-
-    bool decided = false;
-    if (auto& p = policy_[static_cast<int>(Hook::admission)]; p && !quarantined(Hook::admission)) {
-        auto t0 = std::chrono::steady_clock::now();
-        admissions_.clear();
-        HookOutcome o = p->admission(batch_, ctx, admissions_);
-        if (o.ok) {
-            std::string why = check_admission(admissions_, batch_.size());
-            if (!why.empty()) o = invalid_answer(Hook::admission, *p, why);
-        }
-        decided = call_ok(Hook::admission, o, elapsed_ns(t0));
-    }
-    if (!decided) admissions_.assign(batch_.size(), Admission{});
+    const auto context = [&] { return ctx; };
+    ask<Hook::admission>(batch_, context, admissions_);
 
     std::size_t accepted = 0;
     held_until_ = kForever;  // every held job is being asked again
@@ -319,23 +308,12 @@ void Scheduler::admit() {
     if (accepted == 0) return;
 
     // Order keys for the accepted ones, in one more call.
-    bool keyed = false;
-    if (auto& p = policy_[static_cast<int>(Hook::order)]; p && !quarantined(Hook::order)) {
-        batch_.clear();
-        for (Slot s : admit_slots_) batch_.push(job(s));
-        auto t0 = std::chrono::steady_clock::now();
-        keys_.clear();
-        HookOutcome o = p->order(batch_, ctx, keys_);
-        if (o.ok) {
-            std::string why = check_keys(keys_, batch_.size());
-            if (!why.empty()) o = invalid_answer(Hook::order, *p, why);
-        }
-        keyed = call_ok(Hook::order, o, elapsed_ns(t0));
-    }
+    batch_.clear();
+    for (Slot s : admit_slots_) batch_.push(job(s));
+    ask<Hook::order>(batch_, context, keys_);
     for (std::size_t i = 0; i < admit_slots_.size(); ++i) {
         Job& j = job(admit_slots_[i]);
-        // The FCFS fallback: arrival time orders, ties by arrival sequence.
-        j.order_key = keyed ? keys_[i] : static_cast<double>(j.submit);
+        j.order_key = keys_[i];  // the fallback: arrival time orders, ties by arrival sequence
         queue_insert(admit_slots_[i]);
     }
 }
@@ -360,8 +338,7 @@ void Scheduler::rekey() {
 // (docs/design.md, "Order keys that change"). A failed call keeps the old
 // keys and the old order.
 void Scheduler::rekey_queue() {
-    auto& p = policy_[static_cast<int>(Hook::order)];
-    if (!p || queue_.empty() || quarantined(Hook::order)) return;
+    if (!policy_[static_cast<int>(Hook::order)] || queue_.empty()) return;
     class_columns();
     batch_.clear();
     keyed_.clear();
@@ -370,14 +347,8 @@ void Scheduler::rekey_queue() {
         batch_.push(j);
         keyed_.push_back({0.0, j.seq, q});
     });
-    auto t0 = std::chrono::steady_clock::now();
-    keys_.clear();
-    HookOutcome o = p->order(batch_, common_context(), keys_);
-    if (o.ok) {
-        std::string why = check_keys(keys_, batch_.size());
-        if (!why.empty()) o = invalid_answer(Hook::order, *p, why);
-    }
-    const bool ok = call_ok(Hook::order, o, elapsed_ns(t0));
+    const bool ok = ask<Hook::order>(
+        batch_, [&] { return common_context(); }, keys_);
     batch_.clear();
     if (!ok) return;
     ++counters_.rekeys;

@@ -13,7 +13,6 @@
 // Worst Fit stands. A job started by its reservation keeps the clusters
 // the reservation holds (docs/design.md, "Co-allocation").
 #include <algorithm>
-#include <chrono>
 
 #include "answers.h"
 #include "error.h"
@@ -54,37 +53,29 @@ std::string Scheduler::unplaceable(const Job& j) const {
 
 void Scheduler::choose_placement(Slot s) {
     Job& j = job(s);
-    auto& p = policy_[static_cast<int>(Hook::placement)];
     place_batch_.clear();
     place_batch_.push(j);
-    PlacementContext ctx;
-    static_cast<CommonContext&>(ctx) = common_context();
-    ctx.clusters = machine_.clusters();
-    for (std::int32_t k = 0; k < ctx.clusters; ++k) {
-        const Profile& prof = machine_.cluster_profile(k);
-        ctx.cluster_nodes.push_back(machine_.cluster_nodes(k));
-        ctx.cluster_free.push_back(machine_.cluster_idle(k));
-        ctx.room.push_back(prof.min_free(now_, now_ + j.window));
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    placement_.clear();
-    HookOutcome o = p->placement(place_batch_, ctx, placement_);
-    if (o.ok) {
-        std::string why = check_placement(placement_, place_batch_, ctx.clusters);
-        if (why.empty()) {
-            answered_.assign(placement_.begin(), placement_.end());
-            if (!machine_.clusters_hold(demand(j), answered_.data(), now_))
-                why = "job 1 (id " + std::to_string(j.spec.id) +
-                      "): its components do not all have room on the clusters given";
+    const auto context = [&] {
+        PlacementContext ctx;
+        static_cast<CommonContext&>(ctx) = common_context();
+        ctx.clusters = machine_.clusters();
+        for (std::int32_t k = 0; k < ctx.clusters; ++k) {
+            const Profile& prof = machine_.cluster_profile(k);
+            ctx.cluster_nodes.push_back(machine_.cluster_nodes(k));
+            ctx.cluster_free.push_back(machine_.cluster_idle(k));
+            ctx.room.push_back(prof.min_free(now_, now_ + j.window));
         }
-        if (!why.empty()) o = invalid_answer(Hook::placement, *p, why);
-    }
-    const bool ok =
-        call_ok(Hook::placement, o,
-                static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                               std::chrono::steady_clock::now() - t0)
-                                               .count()));
-    if (ok) std::copy(answered_.begin(), answered_.end(), j.clusters.begin());
+        return ctx;
+    };
+    const auto has_room = [&](const std::vector<std::int64_t>& a) -> std::string {
+        answered_.assign(a.begin(), a.end());
+        if (machine_.clusters_hold(demand(j), answered_.data(), now_)) return {};
+        return "job 1 (id " + std::to_string(j.spec.id) +
+               "): its components do not all have room on the clusters given";
+    };
+    // An empty answer (the fallback) keeps Worst Fit.
+    if (ask<Hook::placement>(place_batch_, context, placement_, has_room) && !placement_.empty())
+        std::copy(answered_.begin(), answered_.end(), j.clusters.begin());
 }
 
 }  // namespace rota

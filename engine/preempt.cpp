@@ -4,7 +4,6 @@
 // and without a policy (or when a call fails) the lowest cost wins, as in
 // the paper.
 #include <algorithm>
-#include <chrono>
 
 #include "answers.h"
 #include "scheduler.h"
@@ -58,20 +57,8 @@ std::ptrdiff_t Scheduler::choose_set(Slot s) {
         preempt_sets_.dnd_left.push_back(set.ready - now_);
         first += victims;
     }
-    pick_.clear();
-    auto& p = policy_[static_cast<int>(Hook::preempt)];
-    bool decided = false;
-    if (p && !quarantined(Hook::preempt)) {
-        const PreemptContext ctx = preempt_context(job(s));
-        const auto t0 = std::chrono::steady_clock::now();
-        HookOutcome o = p->preempt(preempt_sets_, ctx, pick_);
-        if (o.ok) {
-            const std::string why = check_preempt(pick_, preempt_sets_.size());
-            if (!why.empty()) o = invalid_answer(Hook::preempt, *p, why);
-        }
-        decided = call_ok(Hook::preempt, o, elapsed_ns(t0));
-    }
-    if (!decided) lowest_cost_set(preempt_sets_, pick_);
+    ask<Hook::preempt>(
+        preempt_sets_, [&] { return preempt_context(job(s)); }, pick_);
     return pick_.empty() ? -1 : static_cast<std::ptrdiff_t>(pick_[0]);
 }
 

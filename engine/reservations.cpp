@@ -34,8 +34,7 @@ void Scheduler::start(Slot s, std::int32_t row) {
             j.clusters.resize(j.spec.components.size());
             if (!machine_.worst_fit(demand(j), now_, j.clusters.data()))
                 throw Error(Errc::internal, "start: the components have no placement");
-            if (policy_[static_cast<int>(Hook::placement)] && !quarantined(Hook::placement))
-                choose_placement(s);
+            if (policy_[static_cast<int>(Hook::placement)]) choose_placement(s);
         }
         Demand d = demand(j);
         if (block.count > 0) d.procs = block.count;

@@ -21,6 +21,7 @@
 #include <optional>
 #include <queue>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "action.h"
@@ -28,6 +29,7 @@
 #include "config.h"
 #include "counters.h"
 #include "expiry_heap.h"
+#include "hooks.h"
 #include "job.h"
 #include "job_index.h"
 #include "job_queue.h"
@@ -388,6 +390,15 @@ class Scheduler {
     BackfillContext backfill_context(Slot head) const;
     MigrationContext migration_context();
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
+    // Asks hook H for its answer to batch `b`, every hook the same way
+    // (hooks.h): without a policy the engine's default; quarantined or past
+    // the pass budget, or when the call fails (an error, a budget, an answer
+    // HookSpec<H>::check or `extra` refuses), the hook's fallback. The
+    // context is made by `make_context()`, only when it is read. Returns
+    // false when the fallback was used.
+    template <Hook H, class MakeContext, class Extra = std::nullptr_t>
+    bool ask(const typename HookSpec<H>::Batch& b, MakeContext&& make_context,
+             typename HookSpec<H>::Answer& a, Extra&& extra = nullptr);
     std::int64_t pass_work_ = 0;  // hook work this pass (policy.pass_budget)
     bool pass_budget_logged_ = false;
     // The wall time of a hook call begun at t0, for its statistics.
@@ -667,5 +678,36 @@ class Scheduler {
     void add_migration_candidate(Slot s, std::int32_t from, std::int32_t to);
     void apply_migrations();
 };
+
+template <Hook H, class MakeContext, class Extra>
+bool Scheduler::ask(const typename HookSpec<H>::Batch& b, MakeContext&& make_context,
+                    typename HookSpec<H>::Answer& a, Extra&& extra) {
+    using S = HookSpec<H>;
+    const auto& p = policy_[static_cast<int>(H)];
+    if (!p) {
+        if constexpr (S::kUnsetReadsContext)
+            S::unset(b, make_context(), a);
+        else
+            S::unset(b, typename S::Context{}, a);
+        return true;
+    }
+    if (quarantined(H)) {
+        S::fallback(b, make_context(), a);
+        return false;
+    }
+    const typename S::Context ctx = make_context();
+    const auto t0 = std::chrono::steady_clock::now();
+    a.clear();
+    HookOutcome o = ((*p).*S::method)(b, ctx, a);
+    if (o.ok) {
+        std::string why = S::check(a, b, ctx, *p);
+        if constexpr (!std::is_same_v<std::decay_t<Extra>, std::nullptr_t>)
+            if (why.empty()) why = extra(a);
+        if (!why.empty()) o = invalid_answer(H, *p, why);
+    }
+    if (call_ok(H, o, elapsed_ns(t0))) return true;
+    S::fallback(b, ctx, a);
+    return false;
+}
 
 }  // namespace rota

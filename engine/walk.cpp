@@ -281,30 +281,9 @@ bool Scheduler::flush_candidates(Slot head) {
     const std::size_t n = batch_slots_.size();
     auto& p = policy_[static_cast<int>(Hook::backfill_select)];
     const bool streams = p && p->streams(Hook::backfill_select);
-    picks_.clear();
-    bool ok = true;
-    if (p && quarantined(Hook::backfill_select)) {
-        ok = false;  // its fallback: no backfill this pass
-    } else if (p) {
-        auto t0 = std::chrono::steady_clock::now();
-        HookOutcome o = p->backfill_select(batch_, backfill_context(head), picks_);
-        if (o.ok) {
-            std::string why = check_picks(picks_, n, seen_, p->first_index());
-            if (!why.empty()) o = invalid_answer(Hook::backfill_select, *p, why);
-        }
-        ok =
-            call_ok(Hook::backfill_select, o,
-                    static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                   std::chrono::steady_clock::now() - t0)
-                                                   .count()));
-    } else {
-        for (std::size_t i = 0; i < n; ++i) picks_.push_back(static_cast<std::int64_t>(i));
-    }
-    bool more = true;
-    if (!ok) {
-        picks_.clear();  // fallback: no backfill this pass
-        more = false;
-    }
+    const bool ok = ask<Hook::backfill_select>(
+        batch_, [&] { return backfill_context(head); }, picks_);
+    bool more = ok;  // the fallback, no backfill this pass, ends the walk's backfilling
     // A candidate the policy passed over may be chosen at a later pass even
     // if nothing else changes, so the next walk must offer it again.
     if (picks_.size() < n) rescan_ = true;
