@@ -2,6 +2,7 @@
 // (suspend, resume, change class) and the classes in force.
 #include <cstring>
 
+#include "engine/class_passes.h"
 #include "engine/error.h"
 #include "handle.h"
 #include "rota.h"
@@ -61,7 +62,7 @@ int rota_class_info_get(const rota_engine* e, int32_t job_class, rota_class_info
             throw Error(Errc::invalid, "rota_class_info_get: out is NULL or its size is not set");
         check_class(e, job_class);
         const auto i = static_cast<std::size_t>(job_class - 1);
-        const JobClassConfig& now = e->sched->class_params().classes[i];
+        const JobClassConfig& now = e->sched->classes()->class_params().classes[i];
         rota_class_info full{};
         full.size = sizeof(full);
         full.name = classes_of(e).base.classes[i].name.c_str();
@@ -70,7 +71,7 @@ int rota_class_info_get(const rota_engine* e, int32_t job_class, rota_class_info
         full.dnd = now.dnd;
         full.procs = now.procs;
         full.preemptable = now.preemptable ? 1 : 0;
-        full.loaded = static_cast<int32_t>(e->sched->class_loaded(i));
+        full.loaded = static_cast<int32_t>(e->sched->classes()->class_loaded(i));
         capi::copy_sized(full, out);
         return ROTA_OK;
     });
@@ -90,8 +91,8 @@ int rota_class_find(const rota_engine* e, const char* name, int32_t* out) {
 }
 
 const char* rota_class_period(const rota_engine* e) {
-    if (!e || !e->sched) return "";
-    return e->sched->period_name();
+    const ClassPasses* c = e && e->sched ? e->sched->classes() : nullptr;
+    return c ? c->period_name() : "";
 }
 
 }  // extern "C"

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/class_passes.h"
 #include "handle.h"
 
 using namespace rota;
@@ -71,7 +72,7 @@ int rota_job_info_get(const rota_engine* e, int64_t id, rota_job_info* out) {
         full.job_class = classes ? j->cls + 1 : 0;
         full.preemptions = j->preemptions;
         full.on_disk = j->swapped ? 1 : 0;
-        full.reserved = classes && e->sched->class_reserved_job() == j->spec.id ? 1 : 0;
+        full.reserved = classes && e->sched->classes()->class_reserved_job() == j->spec.id ? 1 : 0;
         full.executed = j->used;
         full.dnd_end = classes && running ? j->dnd_end : -1;
         full.wait_since = classes && waiting ? j->wait_from : -1;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/class_passes.h"
 #include "handle.h"
 
 using namespace rota;
@@ -137,9 +138,10 @@ void add_line(std::string& out, std::string line, std::int32_t width) {
 std::string render(const rota_engine* e, std::int32_t width) {
     const Scheduler& s = *e->sched;
     const SchedulerConfig& cfg = s.config();
-    const bool classes = cfg.classes.enabled;
+    const ClassPasses* cp = s.classes();
+    const bool classes = cp != nullptr;
     const Time now = s.now();
-    const JobId reserved = classes ? s.class_reserved_job() : -1;
+    const JobId reserved = classes ? cp->class_reserved_job() : -1;
 
     // Every job the engine lists: running, waiting, held, and the
     // suspended ones the handle remembers.
@@ -166,7 +168,7 @@ std::string render(const rota_engine* e, std::int32_t width) {
         l.job = j;
         l.cls = classes ? j->cls : -1;
         l.priority =
-            classes ? s.class_params().classes[static_cast<std::size_t>(j->cls)].priority : 0;
+            classes ? cp->class_params().classes[static_cast<std::size_t>(j->cls)].priority : 0;
         l.loaded = j->state == JobState::running;
         l.state = state_of(*j, now, classes, reserved);
         l.executed = j->used;
@@ -223,9 +225,9 @@ std::string render(const rota_engine* e, std::int32_t width) {
     // The header: its items on one line, on more if the width is short.
     std::vector<std::string> items = {
         "time " + clock_text(now),
-        std::string("period ") + (!classes           ? "-"
-                                  : *s.period_name() ? s.period_name()
-                                                     : "base"),
+        std::string("period ") + (!classes             ? "-"
+                                  : *cp->period_name() ? cp->period_name()
+                                                       : "base"),
         "loaded " + std::to_string(loaded) + "/" + std::to_string(procs),
         "swapped " + std::to_string(swapped),
         "jobs " + std::to_string(lines.size()),
@@ -233,7 +235,7 @@ std::string render(const rota_engine* e, std::int32_t width) {
     if (reserved >= 0)
         for (const Line& l : lines)
             if (l.job->spec.id == reserved)
-                items.push_back("reserved " + std::to_string(s.class_reserved_nodes()) + " for " +
+                items.push_back("reserved " + std::to_string(cp->class_reserved_nodes()) + " for " +
                                 l.letter);
     std::string out, head;
     for (const std::string& item : items) {

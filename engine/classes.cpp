@@ -24,8 +24,8 @@
 #include <functional>
 #include <limits>
 
+#include "class_passes.h"
 #include "error.h"
-#include "scheduler.h"
 
 namespace rota {
 
@@ -54,10 +54,10 @@ double node_weight(std::int32_t victim_priority, std::int32_t job_priority) {
 
 // --- The parameter set in force ---------------------------------------------
 
-std::int32_t Scheduler::period_at(Time t) const {
-    const auto& ps = cfg_.classes.periods;
+std::int32_t ClassPasses::period_at(Time t) const {
+    const auto& ps = cfg().classes.periods;
     if (ps.empty()) return -1;
-    const std::int64_t tow = ((t / kSecond + cfg_.classes.week_origin) % kWeek + kWeek) % kWeek;
+    const std::int64_t tow = ((t / kSecond + cfg().classes.week_origin) % kWeek + kWeek) % kWeek;
     const auto day = static_cast<int>(tow / 86400);
     const auto sec = static_cast<std::int32_t>(tow % 86400);
     for (std::size_t i = 0; i < ps.size(); ++i) {
@@ -73,18 +73,18 @@ std::int32_t Scheduler::period_at(Time t) const {
 
 // Asked for every job a pass looks at: the period is found once per time
 // (class_params() is the cached answer).
-const ClassParams& Scheduler::find_class_params() const {
-    const std::int32_t p = period_at(now_);
+const ClassParams& ClassPasses::find_class_params() const {
+    const std::int32_t p = period_at(now());
     params_ =
-        p < 0 ? &cfg_.classes.base : &cfg_.classes.periods[static_cast<std::size_t>(p)].params;
-    params_at_ = now_;
+        p < 0 ? &cfg().classes.base : &cfg().classes.periods[static_cast<std::size_t>(p)].params;
+    params_at_ = now();
     return *params_;
 }
 
-Time Scheduler::next_period_change() const {
+Time ClassPasses::next_period_change() const {
     if (period_bounds_.empty()) return kForever;
-    const Time secs = now_ / kSecond;
-    const std::int64_t tow = ((secs + cfg_.classes.week_origin) % kWeek + kWeek) % kWeek;
+    const Time secs = now() / kSecond;
+    const std::int64_t tow = ((secs + cfg().classes.week_origin) % kWeek + kWeek) % kWeek;
     auto it = std::upper_bound(period_bounds_.begin(), period_bounds_.end(), tow);
     const std::int64_t next = it == period_bounds_.end() ? period_bounds_.front() + kWeek : *it;
     return (secs + (next - tow)) * kSecond;
@@ -98,7 +98,7 @@ Time Scheduler::next_period_change() const {
 // time, with no swap cost), forever, whenever the class's do-not-disturb
 // time is shorter than a swap-in. The paper asks for do-not-disturb times
 // "substantially larger" than a swap, where this bound never binds.
-Time Scheduler::dnd_end_from(const Job& j, Time from) const {
+Time ClassPasses::dnd_end_from(const Job& j, Time from) const {
     Time end = sat_add(from, sat_mul(job_class(j).dnd, j.spec.procs));
     if (j.exec_from != kNoTime) {
         const Time exec = std::max(from, j.exec_from);
@@ -114,10 +114,10 @@ Time Scheduler::dnd_end_from(const Job& j, Time from) const {
 // Why a job can never be loaded under any parameter set, or "". Asked at
 // every admission: the limits are compared first, and the reason is only
 // put into words for a job that is refused.
-std::string Scheduler::never_loads(const Job& j) const {
+std::string ClassPasses::never_loads(const Job& j) const {
     auto most = [&](const ClassParams& p, std::string* why) {
-        std::int64_t m = cfg_.procs;
-        if (why) *why = "the machine has " + std::to_string(cfg_.procs);
+        std::int64_t m = cfg().procs;
+        if (why) *why = "the machine has " + std::to_string(cfg().procs);
         auto cap = [&](std::int32_t v, auto what) {
             if (v > 0 && v < m) {
                 m = v;
@@ -132,24 +132,24 @@ std::string Scheduler::never_loads(const Job& j) const {
             cap(p.limits.large_procs, [] { return std::string("the large job processor limit"); });
         return m;
     };
-    if (most(cfg_.classes.base, nullptr) >= j.spec.procs) return "";
-    for (const ClassPeriod& p : cfg_.classes.periods)
+    if (most(cfg().classes.base, nullptr) >= j.spec.procs) return "";
+    for (const ClassPeriod& p : cfg().classes.periods)
         if (most(p.params, nullptr) >= j.spec.procs) return "";
     std::string why;
-    most(cfg_.classes.base, &why);
+    most(cfg().classes.base, &why);
     return "requests " + std::to_string(j.spec.procs) + " processors; " + why;
 }
 
 // §4.2: processors of jobs loaded or swapped out stay within the system
 // limit; a job whose state is already on disk is counted already.
-bool Scheduler::system_allows(const Job& j) const {
+bool ClassPasses::system_allows(const Job& j) const {
     const std::int32_t lim = class_params().limits.system_procs;
     return lim <= 0 || j.swapped || loaded_procs_ + swapped_procs_ + j.spec.procs <= lim;
 }
 
 // Pass 2's limits: job, large job and class processor limits, and the
 // system limit.
-bool Scheduler::limits_allow(const Job& j) const {
+bool ClassPasses::limits_allow(const Job& j) const {
     const ClassParams& p = class_params();
     const ClassLimits& l = p.limits;
     const std::int32_t n = j.spec.procs;
@@ -165,11 +165,11 @@ bool Scheduler::limits_allow(const Job& j) const {
 // §4.3: never a higher class, never a debug or benchmark job (classes that
 // are not preemptable). Pass 2 only takes processors of lower classes past
 // their do-not-disturb time; pass 1 also of the job's own class, lazily.
-bool Scheduler::may_preempt(const Job& v, const Job& for_job, bool pass1) const {
+bool ClassPasses::may_preempt(const Job& v, const Job& for_job, bool pass1) const {
     const JobClassConfig& vc = job_class(v);
-    if (!vc.preemptable || v.start == now_) return false;
+    if (!vc.preemptable || v.start == now()) return false;
     const std::int32_t pv = vc.priority, pj = job_class(for_job).priority;
-    if (pass1 ? pv > pj : (pv >= pj || v.dnd_end > now_)) return false;
+    if (pass1 ? pv > pj : (pv >= pj || v.dnd_end > now())) return false;
     return true;
 }
 
@@ -177,19 +177,27 @@ bool Scheduler::may_preempt(const Job& v, const Job& for_job, bool pass1) const 
 // priority relative to the job's, plus the seconds of do-not-disturb time
 // it has left (a set is as slow as its slowest victim: candidate_sets adds
 // the largest of those once per set).
-double Scheduler::victim_cost(const Job& v, const Job& for_job) const {
+double ClassPasses::victim_cost(const Job& v, const Job& for_job) const {
     return static_cast<double>(v.alloc.procs) *
            node_weight(job_class(v).priority, job_class(for_job).priority);
 }
 
+// [Feitelson97]: the class columns of the batches admit() and rekey_queue()
+// build read each class's priority in the parameter set in force.
+void ClassPasses::batch_columns(JobBatch& b) {
+    std::vector<std::int32_t>& p = b.class_priorities;
+    p.clear();
+    for (const JobClassConfig& c : class_params().classes) p.push_back(c.priority);
+}
+
 // --- Loading and swapping --------------------------------------------------
 
-void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
+void ClassPasses::load(Slot s, const std::vector<NodeRun>& runs) {
     Job& j = job(s);
     const std::int32_t n = j.spec.procs;
     // Former jobs still writing their state out: none once the last
     // swap-out anywhere is over, without a look at the nodes.
-    const bool writing = node_free_max_ > now_;
+    const bool writing = node_free_max_ > now();
     Time wait_nodes = 0;
     for (const NodeRun& r : runs) {
         if (r.count <= 0) continue;
@@ -197,28 +205,24 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
         if (writing) {
             const Time last =
                 *std::max_element(node_free_at_.begin() + at, node_free_at_.begin() + at + r.count);
-            wait_nodes = std::max(wait_nodes, last - now_);
+            wait_nodes = std::max(wait_nodes, last - now());
         }
         std::fill_n(owner_.begin() + at, r.count, s);
     }
     const bool swap_in = j.swapped;
-    const Time in = swap_in ? sat_mul(cfg_.classes.swap_time, n) / 2 : 0;
+    const Time in = swap_in ? sat_mul(cfg().classes.swap_time, n) / 2 : 0;
     const Time delay = wait_nodes + in;
     j.alloc.runs = runs;
     j.alloc.procs = n;
     j.alloc.home_row = 0;
     j.alloc.row_mask = 1;
-    machine_.matrix().place(0, runs, s);
-    j.start = now_;
-    j.exec_from = now_ + delay;
+    machine().matrix().place(0, runs, s);
+    j.exec_from = now() + delay;
     j.window = delay + std::max<Time>(1, j.spec.estimate - j.used);
-    j.dnd_end = dnd_end_from(j, now_);
-    j.state = JobState::running;
-    running_.push_back(s);
-    ++running_count_;
+    j.dnd_end = dnd_end_from(j, now());
     // Its user's account holds it while it is loaded: release() gives the
     // processors back when it ends or is swapped out.
-    usage_.started(j.spec.user, n, now_, now_);
+    now_running(s);
     loaded_procs_ += n;
     class_loaded_[static_cast<std::size_t>(j.cls)] += n;
     const ClassLimits& l = class_params().limits;
@@ -227,25 +231,25 @@ void Scheduler::load(Slot s, const std::vector<NodeRun>& runs) {
     if (swap_in) {
         swapped_procs_ -= n;
         j.swapped = false;
-        ++counters_.swap_ins;
+        ++counters().swap_ins;
     } else {
-        ++counters_.started;
+        ++counters().started;
     }
     class_index_erase(s);
     if (class_pos_stale_) refresh_class_pos();
-    queue_.kill(class_pos_[s]);
+    queue().kill(class_pos_[s]);
     // What preemption could free is as it was (preemptable_procs): a job
     // loaded now is no victim before a later time.
     victim_loaded(s);
-    expiries_.set({j.estimated_end(), j.seq, s});
+    expiries().set({j.estimated_end(), j.seq, s});
     mark_dnd(s);
-    Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now_};
+    Action a{swap_in ? ActionType::swap_in : ActionType::start, j.spec.id, now()};
     a.delay = delay;
     emit_with_runs(a, runs, n);
 }
 
 // The bookkeeping of a loaded job that leaves its processors (release()).
-void Scheduler::unload(Slot s) {
+void ClassPasses::unload(Slot s) {
     Job& j = job(s);
     const std::int32_t n = j.alloc.procs;
     for (const NodeRun& r : j.alloc.runs) std::fill_n(owner_.begin() + r.first, r.count, kNoSlot);
@@ -257,32 +261,32 @@ void Scheduler::unload(Slot s) {
     j.counted_large = false;
 }
 
-void Scheduler::swap_out(Slot s, bool by_user) {
+void ClassPasses::swap_out(Slot s, bool by_user) {
     Job& j = job(s);
     const std::int32_t n = j.alloc.procs;
-    if (now_ > j.exec_from) j.used = std::min(j.spec.estimate, j.used + (now_ - j.exec_from));
-    const Time out = sat_mul(cfg_.classes.swap_time, n) / 2;
+    if (now() > j.exec_from) j.used = std::min(j.spec.estimate, j.used + (now() - j.exec_from));
+    const Time out = sat_mul(cfg().classes.swap_time, n) / 2;
     for (const NodeRun& r : j.alloc.runs)
-        std::fill_n(node_free_at_.begin() + r.first, r.count, now_ + out);
-    node_free_max_ = std::max(node_free_max_, now_ + out);
-    Action a{ActionType::swap_out, j.spec.id, now_};
+        std::fill_n(node_free_at_.begin() + r.first, r.count, now() + out);
+    node_free_max_ = std::max(node_free_max_, now() + out);
+    Action a{ActionType::swap_out, j.spec.id, now()};
     a.delay = out;
     emit_with_runs(a, j.alloc.runs, n);
     release(s);
     j.alloc.runs.clear();
     j.swapped = true;
     swapped_procs_ += n;
-    j.swapping_until = now_ + out;
-    j.wait_from = now_;
+    j.swapping_until = now() + out;
+    j.wait_from = now();
     j.exec_from = kNoTime;
     j.dnd_end = kNoTime;
     if (by_user) {
         j.state = JobState::suspended;
     } else {
         ++j.preemptions;
-        ++counters_.preemptions;
+        ++counters().preemptions;
         j.state = JobState::queued;
-        if (!policy_[static_cast<int>(Hook::order)]) j.order_key = static_cast<double>(now_);
+        if (!policy(Hook::order)) j.order_key = static_cast<double>(now());
         requeued_.push_back(s);
     }
 }
@@ -291,19 +295,19 @@ void Scheduler::swap_out(Slot s, bool by_user) {
 
 // The idle processors as runs, without the reserved set's if asked (a
 // node out of service is not idle): word by word against the set's bitset.
-void Scheduler::free_runs(bool outside_set, std::vector<NodeRun>& out) const {
+void ClassPasses::free_runs(bool outside_set, std::vector<NodeRun>& out) const {
     out.clear();
     if (!outside_set || class_set_.empty())
-        machine_.matrix().free_runs(0, out);
+        machine().matrix().free_runs(0, out);
     else
-        machine_.matrix().free_runs_where_idle(0, set_nodes_, out);
+        machine().matrix().free_runs_where_idle(0, set_nodes_, out);
 }
 
 // §4.3's best fit among the idle processors: the smallest run that holds
 // the job, else runs from the largest down. Jobs that cannot be preempted
 // are packed from the top of the machine, the others from the bottom, so
 // that the former do not break up the space of large jobs.
-void Scheduler::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out) const {
+void ClassPasses::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out) const {
     std::vector<NodeRun>& runs = fit_scratch_;
     free_runs(outside_set, runs);
     const bool top = !job_class(j).preemptable;
@@ -334,7 +338,7 @@ void Scheduler::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& o
 // do-not-disturb time, widest, lowest class), until they hold the job.
 // rota's nodes have no shape constraints (the T3D's had), so a set is
 // known by its victims; identical sets are listed once.
-void Scheduler::candidate_sets(Slot s) {
+void ClassPasses::candidate_sets(Slot s) {
     sets_.clear();
     const Job& j = job(s);
     // The eligible victims with what the four orders compare and their
@@ -349,15 +353,15 @@ void Scheduler::candidate_sets(Slot s) {
     weight.resize(classes.size());
     for (std::size_t c = 0; c < classes.size(); ++c)
         weight[c] = node_weight(classes[c].priority, pj);
-    for (Slot v : running_) {
+    for (Slot v : running()) {
         const Job& x = job(v);
         const auto c = static_cast<std::size_t>(x.cls);
-        if (!classes[c].preemptable || x.start == now_ || classes[c].priority > pj) continue;
+        if (!classes[c].preemptable || x.start == now() || classes[c].priority > pj) continue;
         const double cost = static_cast<double>(x.alloc.procs) * weight[c];
-        eligible.push_back({v, cost, cost / x.alloc.procs, std::max<Time>(0, x.dnd_end - now_),
+        eligible.push_back({v, cost, cost / x.alloc.procs, std::max<Time>(0, x.dnd_end - now()),
                             x.alloc.procs, classes[c].priority});
     }
-    const std::int64_t idle = machine_.matrix().free(0);
+    const std::int64_t idle = machine().matrix().free(0);
     const std::int64_t need = j.spec.procs;
     const std::size_t n = eligible.size();
     // Each order as unsigned keys, one per victim, that compare as the
@@ -453,7 +457,7 @@ void Scheduler::candidate_sets(Slot s) {
         std::sort(set.jobs.begin(), set.jobs.end());
         set.procs = have;
         set.cost = cost;
-        set.ready = now_ + ready;
+        set.ready = now() + ready;
         for (std::size_t k = 0; k + 1 < sets_.size(); ++k)
             if (sets_[k].jobs == set.jobs) {
                 sets_.pop();
@@ -466,8 +470,8 @@ void Scheduler::candidate_sets(Slot s) {
 // a wider one follows. Drops those, latest first, while `have` (idle plus
 // the victims' processors) still covers `need`; then every victim left
 // gives the job at least one of its processors.
-void Scheduler::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
-                              std::int64_t need) const {
+void ClassPasses::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
+                                std::int64_t need) const {
     for (std::size_t k = victims.size(); k-- > 0;) {
         const std::int32_t p = job(victims[k]).alloc.procs;
         if (have - p >= need) {
@@ -489,9 +493,9 @@ void Scheduler::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
 // (victims_heap_), one that leaves takes out what it added
 // (victims_counted_), and a job whose processors the reserved set takes
 // leaves pass 2's sum while the set is kept.
-void Scheduler::sum_victims() {
+void ClassPasses::sum_victims() {
     const std::vector<ClassLevel>& levels = class_levels();  // a new parameter set counts afresh
-    if (victims_dirty_ || victims_at_ != now_) victims_at_now();
+    if (victims_dirty_ || victims_at_ != now()) victims_at_now();
     if (victims_sums_stale_) {
         victims_sums_stale_ = false;
         pre1_.assign(levels.size() + 1, 0);
@@ -506,7 +510,7 @@ void Scheduler::sum_victims() {
 // A loaded job's share of the sums: pass 1's (from the time after its
 // load), pass 2's too once its do-not-disturb time is over if it is
 // outside the reserved set. `k` is victims_counted_'s mark for it.
-void Scheduler::victim_add(Slot v, std::uint8_t k) {
+void ClassPasses::victim_add(Slot v, std::uint8_t k) {
     const Job& j = job(v);
     const std::size_t at = class_level_of_[static_cast<std::size_t>(j.cls)];
     std::uint8_t& mark = victims_counted_[v];
@@ -518,15 +522,15 @@ void Scheduler::victim_add(Slot v, std::uint8_t k) {
 
 // Pass 2's share of a counted job whose do-not-disturb time is over:
 // added if it is outside the reserved set (else when the set is dropped).
-void Scheduler::victim_past_dnd(Slot v) {
+void ClassPasses::victim_past_dnd(Slot v) {
     if (outside_set(job(v))) victim_add(v, 2);
 }
 
 // Brings the sums to now: counted afresh when victims_dirty_, else by the
 // jobs loaded at the last time counted and the do-not-disturb times that
 // ran out since.
-void Scheduler::victims_at_now() {
-    if (victims_counted_.size() < jobs_.size()) victims_counted_.resize(jobs_.size(), 0);
+void ClassPasses::victims_at_now() {
+    if (victims_counted_.size() < jobs().size()) victims_counted_.resize(jobs().size(), 0);
     if (victims_dirty_) {
         victims_dirty_ = false;
         const std::size_t levels = class_levels_.size();
@@ -535,25 +539,25 @@ void Scheduler::victims_at_now() {
         victims_sums_stale_ = true;
         victims_fresh_.clear();
         victims_heap_.clear();
-        for (Slot v : running_) victims_counted_[v] = 0;
-        for (Slot v : running_) {
+        for (Slot v : running()) victims_counted_[v] = 0;
+        for (Slot v : running()) {
             const Job& j = job(v);
             if (!job_class(j).preemptable) continue;
-            if (j.start == now_) {
+            if (j.start == now()) {
                 victims_fresh_.push_back({v, j.seq});
                 continue;
             }
             victim_add(v, 1);
-            if (j.dnd_end <= now_)
+            if (j.dnd_end <= now())
                 victim_past_dnd(v);
             else
                 victims_heap_.push_back({j.dnd_end, j.start, j.seq, v});
         }
         std::make_heap(victims_heap_.begin(), victims_heap_.end(), std::greater<>{});
-        victims_at_ = now_;
+        victims_at_ = now();
         return;
     }
-    if (victims_at_ == now_) return;
+    if (victims_at_ == now()) return;
     // Loaded at the last time counted: victims from now on.
     for (const auto& [v, seq] : victims_fresh_) {
         const Job& j = job(v);
@@ -561,7 +565,7 @@ void Scheduler::victims_at_now() {
             victims_counted_[v] != 0)
             continue;  // left since (its slot may be another job's), or listed twice
         victim_add(v, 1);
-        if (j.dnd_end <= now_)
+        if (j.dnd_end <= now())
             victim_past_dnd(v);
         else {
             victims_heap_.push_back({j.dnd_end, j.start, j.seq, v});
@@ -569,7 +573,7 @@ void Scheduler::victims_at_now() {
         }
     }
     victims_fresh_.clear();
-    while (!victims_heap_.empty() && victims_heap_.front().end <= now_) {
+    while (!victims_heap_.empty() && victims_heap_.front().end <= now()) {
         const DndMark m = victims_heap_.front();
         std::pop_heap(victims_heap_.begin(), victims_heap_.end(), std::greater<>{});
         victims_heap_.pop_back();
@@ -578,21 +582,21 @@ void Scheduler::victims_at_now() {
             victims_counted_[m.slot] == 1)
             victim_past_dnd(m.slot);
     }
-    victims_at_ = now_;
+    victims_at_ = now();
     // Marks of jobs that left stay until their time: counted afresh (the
     // heap rebuilt from the loaded jobs) before they outnumber those jobs.
-    if (victims_heap_.size() > 4 * running_.size() + 64) victims_dirty_ = true;
+    if (victims_heap_.size() > 4 * running().size() + 64) victims_dirty_ = true;
 }
 
 // A job loaded now: a victim from the next time on.
-void Scheduler::victim_loaded(Slot v) {
+void ClassPasses::victim_loaded(Slot v) {
     if (victims_dirty_) return;  // counted afresh when next asked
     victims_at_now();
     if (job_class(job(v)).preemptable) victims_fresh_.push_back({v, job(v).seq});
 }
 
 // A job leaving its processors takes out what it added.
-void Scheduler::victim_unloaded(Slot v) {
+void ClassPasses::victim_unloaded(Slot v) {
     if (victims_dirty_) {  // counted afresh when next asked; its slot counts nothing
         if (v < victims_counted_.size()) victims_counted_[v] = 0;
         return;
@@ -609,7 +613,7 @@ void Scheduler::victim_unloaded(Slot v) {
 
 // The reserved set was taken (`taken`) or dropped: its jobs, those on its
 // processors (set_owner_nodes_), leave pass 2's sum or may come back.
-void Scheduler::victims_set_changed(bool taken) {
+void ClassPasses::victims_set_changed(bool taken) {
     if (victims_dirty_) return;
     victims_at_now();
     for (const auto& [v, node] : set_owner_nodes_) {
@@ -621,13 +625,13 @@ void Scheduler::victims_set_changed(bool taken) {
             victims2_[at] -= j.alloc.procs;
             mark = 1;
             victims_sums_stale_ = true;
-        } else if (!taken && mark == 1 && j.dnd_end <= now_) {
+        } else if (!taken && mark == 1 && j.dnd_end <= now()) {
             victim_past_dnd(v);
         }
     }
 }
 
-std::size_t Scheduler::class_level(const Job& j) {
+std::size_t ClassPasses::class_level(const Job& j) {
     class_levels();
     return class_level_of_[static_cast<std::size_t>(j.cls)];
 }
@@ -636,7 +640,7 @@ std::size_t Scheduler::class_level(const Job& j) {
 // first processor there. Listed once per set (a job's run at a time, past
 // idle processors; pass 1 lists them as it reserves the set, from its
 // victims); then those still on their first processor there.
-void Scheduler::set_owners(std::vector<Slot>& out) {
+void ClassPasses::set_owners(std::vector<Slot>& out) {
     out.clear();
     if (set_owners_known_) {
         for (const auto& [v, k] : set_owner_nodes_)
@@ -646,7 +650,7 @@ void Scheduler::set_owners(std::vector<Slot>& out) {
     set_owner_nodes_.clear();
     for (const NodeRun& r : class_set_)
         for (std::int32_t k = r.first; k < r.first + r.count;) {
-            k = machine_.matrix().next_used(0, k, r.first + r.count);  // past idle ones
+            k = machine().matrix().next_used(0, k, r.first + r.count);  // past idle ones
             if (k == r.first + r.count) break;
             const Slot v = owner_[static_cast<std::size_t>(k)];
             if (v == kNoSlot) {
@@ -666,11 +670,11 @@ void Scheduler::set_owners(std::vector<Slot>& out) {
 }
 
 // Whether none of a loaded job's processors is in the reserved set.
-bool Scheduler::outside_set(const Job& v) const {
+bool ClassPasses::outside_set(const Job& v) const {
     return class_set_.empty() || set_nodes_.all_idle(v.alloc.runs);
 }
 
-void Scheduler::drop_class_reservation() {
+void ClassPasses::drop_class_reservation() {
     const bool listed = set_owners_known_;  // set_owner_nodes_ are the set's jobs
     set_nodes_.release(class_set_);
     set_owners_known_ = false;
@@ -691,18 +695,18 @@ void Scheduler::drop_class_reservation() {
 // (class_queue.h), so that a pass reaches the next job it could load, or
 // the next one past its maximum wait, without walking the others.
 // `pos`: where the queue took it; the entries after it moved up by one.
-void Scheduler::class_index_insert(Slot s, std::size_t pos) {
-    if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
-    if (class_queue_pos_.size() < jobs_.size()) class_queue_pos_.resize(jobs_.size());
-    for (std::size_t i = pos; i < queue_.span(); ++i)
-        if (queue_[i].live()) class_pos_[queue_[i].slot] = i;
+void ClassPasses::class_index_insert(Slot s, std::size_t pos) {
+    if (class_pos_.size() < jobs().size()) class_pos_.resize(jobs().size());
+    if (class_queue_pos_.size() < jobs().size()) class_queue_pos_.resize(jobs().size());
+    for (std::size_t i = pos; i < queue().span(); ++i)
+        if (queue()[i].live()) class_pos_[queue()[i].slot] = i;
     if (class_index_stale_) return;
     const Job& j = job(s);
     class_queues_[static_cast<std::size_t>(j.cls)].insert(
         {j.order_key, j.seq, s, j.spec.procs, j.wait_from, j.swapped}, class_queue_pos_);
 }
 
-void Scheduler::class_index_erase(Slot s) {
+void ClassPasses::class_index_erase(Slot s) {
     if (class_index_stale_) return;
     const Job& j = job(s);
     if (!class_queues_[static_cast<std::size_t>(j.cls)].erase(j.order_key, j.seq, s,
@@ -710,13 +714,13 @@ void Scheduler::class_index_erase(Slot s) {
         class_index_stale_ = true;  // not where its key says: rebuilt at the next pass
 }
 
-void Scheduler::rebuild_class_index() {
-    class_queues_.assign(cfg_.classes.base.classes.size(), ClassQueue{});
-    if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
-    if (class_queue_pos_.size() < jobs_.size()) class_queue_pos_.resize(jobs_.size());
-    for (std::size_t i = 0; i < queue_.span(); ++i) {
-        if (!queue_[i].live()) continue;
-        const Slot s = queue_[i].slot;
+void ClassPasses::rebuild_class_index() {
+    class_queues_.assign(cfg().classes.base.classes.size(), ClassQueue{});
+    if (class_pos_.size() < jobs().size()) class_pos_.resize(jobs().size());
+    if (class_queue_pos_.size() < jobs().size()) class_queue_pos_.resize(jobs().size());
+    for (std::size_t i = 0; i < queue().span(); ++i) {
+        if (!queue()[i].live()) continue;
+        const Slot s = queue()[i].slot;
         const Job& j = job(s);
         class_pos_[s] = i;
         class_queues_[static_cast<std::size_t>(j.cls)].insert(
@@ -726,14 +730,14 @@ void Scheduler::rebuild_class_index() {
     class_pos_stale_ = false;
 }
 
-void Scheduler::refresh_class_pos() {
-    if (class_pos_.size() < jobs_.size()) class_pos_.resize(jobs_.size());
-    for (std::size_t i = 0; i < queue_.span(); ++i)
-        if (queue_[i].live()) class_pos_[queue_[i].slot] = i;
+void ClassPasses::refresh_class_pos() {
+    if (class_pos_.size() < jobs().size()) class_pos_.resize(jobs().size());
+    for (std::size_t i = 0; i < queue().span(); ++i)
+        if (queue()[i].live()) class_pos_[queue()[i].slot] = i;
     class_pos_stale_ = false;
 }
 
-const std::vector<Scheduler::ClassLevel>& Scheduler::find_class_levels() {
+const std::vector<ClassPasses::ClassLevel>& ClassPasses::find_class_levels() {
     const ClassParams& p = class_params();
     if (class_levels_for_ == &p) return class_levels_;
     class_levels_.clear();
@@ -768,12 +772,12 @@ const std::vector<Scheduler::ClassLevel>& Scheduler::find_class_levels() {
 // the end). Each call starts after the job returned last, so a job loaded
 // or passed over is not seen again and the others are tested under the
 // limits as the pass left them.
-Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
+ClassPasses::Slot ClassPasses::walk_next(ClassWalk& w, bool pass1) {
     const ClassParams& p = class_params();
     const ClassLimits& l = p.limits;
     const std::vector<ClassLevel>& levels = class_levels();
     constexpr std::int64_t kAny = std::numeric_limits<std::int64_t>::max();
-    const std::int64_t free = machine_.matrix().free(0);
+    const std::int64_t free = machine().matrix().free(0);
     const std::int64_t job_cap = l.job_procs > 0 ? l.job_procs : kAny;
     const std::int64_t sys_cap =
         l.system_procs > 0 ? l.system_procs - loaded_procs_ - swapped_procs_ : kAny;
@@ -825,7 +829,7 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
             if (pass1) {
                 const Time mw = p.classes[c].max_wait;
                 if (mw == kForever) continue;
-                waited = now_ - mw;
+                waited = now() - mw;
                 most[1] = std::min(job_cap, cap);
             } else {
                 const JobClassConfig& jc = p.classes[c];
@@ -865,16 +869,16 @@ Scheduler::Slot Scheduler::walk_next(ClassWalk& w, bool pass1) {
 
 // --- The two passes ---------------------------------------------------------
 
-void Scheduler::classes_phase() {
+void ClassPasses::schedule() {
     // Nothing happened since the last pass and no threshold was crossed (a
     // maximum wait, a do-not-disturb time, a period): the passes would
     // decide as they did.
-    if (!classes_dirty_ && now_ < classes_wakeup_) return;
+    if (!classes_dirty_ && now() < classes_wakeup_) return;
     classes_dirty_ = false;
     // The waiting jobs by class priority, then by the order policy's key or
     // (without one) the time they have waited to be loaded; ties in arrival
     // order: the class queues, in the queue's own order.
-    if (queue_.maybe_compact()) class_pos_stale_ = true;
+    if (queue().maybe_compact()) class_pos_stale_ = true;
     if (class_index_stale_) rebuild_class_index();
     for (ClassQueue& q : class_queues_) q.maybe_compact(class_queue_pos_);
     requeued_.clear();
@@ -885,11 +889,11 @@ void Scheduler::classes_phase() {
     find_classes_wakeup();
 }
 
-void Scheduler::pass1() {
+void ClassPasses::pass1() {
     const ClassParams& p = class_params();
     auto urgent = [&](const Job& j) {
         const Time w = job_class(j).max_wait;
-        return w != kForever && now_ - j.wait_from >= w;
+        return w != kForever && now() - j.wait_from >= w;
     };
     // A higher class past its wait takes the reservation over.
     if (class_reserved_ != kNoSlot) {
@@ -900,7 +904,7 @@ void Scheduler::pass1() {
             for (std::int32_t c : level.classes) {
                 const ClassQueue& q = class_queues_[static_cast<std::size_t>(c)];
                 const Time w = p.classes[static_cast<std::size_t>(c)].max_wait;
-                higher = higher || (w != kForever && q.size() > 0 && now_ - q.min_wait() >= w);
+                higher = higher || (w != kForever && q.size() > 0 && now() - q.min_wait() >= w);
             }
         }
         if (higher) drop_class_reservation();
@@ -915,13 +919,13 @@ void Scheduler::pass1() {
             if (!urgent(j)) continue;
             if (p.limits.job_procs > 0 && j.spec.procs > p.limits.job_procs) continue;
             if (!system_allows(j)) continue;
-            if (machine_.matrix().free(0) >= j.spec.procs) {  // no preemption needed
+            if (machine().matrix().free(0) >= j.spec.procs) {  // no preemption needed
                 std::vector<NodeRun> runs;
                 best_fit(j, false, runs);
                 load(s, runs);
                 continue;
             }
-            if (machine_.matrix().free(0) + preemptable_procs(class_level(j), true) < j.spec.procs)
+            if (machine().matrix().free(0) + preemptable_procs(class_level(j), true) < j.spec.procs)
                 continue;  // no set exists: deferred (§4.3)
             candidate_sets(s);
             if (sets_.empty()) continue;
@@ -930,7 +934,7 @@ void Scheduler::pass1() {
             const auto pick = static_cast<std::size_t>(chosen);
             // The set: its victims' processors, then idle ones.
             class_reserved_ = s;
-            ++counters_.class_reservations;
+            ++counters().class_reservations;
             class_set_.clear();
             // Its jobs, as set_owners would list them now: each victim
             // with processors in the set, at the first of them.
@@ -958,7 +962,7 @@ void Scheduler::pass1() {
                     need -= k;
                 }
             }
-            if (set_nodes_.size() != cfg_.procs) set_nodes_ = NodePool(cfg_.procs);
+            if (set_nodes_.size() != cfg().procs) set_nodes_ = NodePool(cfg().procs);
             set_nodes_.take(class_set_);
             set_owners_known_ = true;
             victims_set_changed(true);
@@ -971,7 +975,7 @@ void Scheduler::pass1() {
     Job& j = job(u);
     if (!system_allows(j)) return;
     // Elsewhere, if enough processors are free now (§4.3).
-    if (machine_.matrix().free(0) >= j.spec.procs) {
+    if (machine().matrix().free(0) >= j.spec.procs) {
         std::vector<NodeRun> runs;
         // The set's idle processors first: they are free of other claims;
         // the lowest of each kind, a run continuing the last one taken
@@ -981,9 +985,9 @@ void Scheduler::pass1() {
         for (int in_set = 1; in_set >= 0 && need > 0; --in_set) {
             idle.clear();
             if (in_set)
-                machine_.matrix().free_runs_where_busy(0, set_nodes_, idle);
+                machine().matrix().free_runs_where_busy(0, set_nodes_, idle);
             else
-                machine_.matrix().free_runs_where_idle(0, set_nodes_, idle);
+                machine().matrix().free_runs_where_idle(0, set_nodes_, idle);
             for (const NodeRun& r : idle) {
                 if (need == 0) break;
                 const std::int32_t k = std::min(need, r.count);
@@ -1010,15 +1014,15 @@ void Scheduler::pass1() {
         }
     bool gone = true;  // every job of the set has left it
     for (Slot v : on_set) {
-        if (job(v).dnd_end <= now_)
+        if (job(v).dnd_end <= now())
             swap_out(v, false);
         else
             gone = false;
     }
     // A job still there holds a processor of the set; else the set is free
     // when all its processors are idle, counted word by word.
-    if (gone &&
-        machine_.matrix().free_where_busy(0, set_nodes_) == set_nodes_.size() - set_nodes_.idle()) {
+    if (gone && machine().matrix().free_where_busy(0, set_nodes_) ==
+                    set_nodes_.size() - set_nodes_.idle()) {
         const std::vector<NodeRun> set = class_set_;
         drop_class_reservation();
         load(u, set);
@@ -1026,11 +1030,11 @@ void Scheduler::pass1() {
     return;
 }
 
-void Scheduler::pass2() {
+void ClassPasses::pass2() {
     // Victims for pass 2, by class: processors of preemptable jobs past
     // their do-not-disturb time, outside the reserved set.
     const std::int64_t set_idle =
-        class_set_.empty() ? 0 : machine_.matrix().free_where_busy(0, set_nodes_);
+        class_set_.empty() ? 0 : machine().matrix().free_where_busy(0, set_nodes_);
     std::vector<NodeRun> runs;
     ClassWalk& walk = walk_;
     walk.level = 0;
@@ -1041,7 +1045,7 @@ void Scheduler::pass2() {
         if (s == class_reserved_) continue;
         Job& j = job(s);
         if (j.state != JobState::queued || !limits_allow(j)) continue;
-        const std::int64_t idle = machine_.matrix().free(0) - set_idle;
+        const std::int64_t idle = machine().matrix().free(0) - set_idle;
         if (idle >= j.spec.procs) {
             best_fit(j, true, runs);
             load(s, runs);
@@ -1053,7 +1057,7 @@ void Scheduler::pass2() {
         std::vector<Slot>& victims = victims_scratch_;
         victims.clear();
         std::int64_t can = idle;
-        for (Slot v : running_)
+        for (Slot v : running())
             if (may_preempt(job(v), j, false) && outside_set(job(v))) victims.push_back(v);
         for (Slot v : victims) can += job(v).alloc.procs;
         if (can < j.spec.procs) continue;
@@ -1079,9 +1083,9 @@ void Scheduler::pass2() {
 // The next time the two passes could decide differently with nothing else
 // happening: a waiting job reaches its maximum wait, a loaded job's
 // do-not-disturb time ends, the parameter set changes.
-void Scheduler::find_classes_wakeup() {
+void ClassPasses::find_classes_wakeup() {
     classes_wakeup_ = kForever;
-    if (queue_.empty()) return;
+    if (queue().empty()) return;
     classes_wakeup_ = next_period_change();
     if (class_index_stale_) rebuild_class_index();
     // Per class, the earliest wait start whose maximum wait is still to
@@ -1090,10 +1094,10 @@ void Scheduler::find_classes_wakeup() {
     for (std::size_t c = 0; c < class_queues_.size(); ++c) {
         const Time w = p.classes[c].max_wait;
         if (w == kForever) continue;
-        const Time from = class_queues_[c].min_wait_after(now_ - w);
+        const Time from = class_queues_[c].min_wait_after(now() - w);
         if (from == kForever) continue;
         const Time at = sat_add(from, w);
-        if (at > now_) classes_wakeup_ = std::min(classes_wakeup_, at);
+        if (at > now()) classes_wakeup_ = std::min(classes_wakeup_, at);
     }
     classes_wakeup_ = std::min(classes_wakeup_, next_dnd_wakeup());
 }
@@ -1105,61 +1109,61 @@ void Scheduler::find_classes_wakeup() {
 // Whether a class is preemptable must not depend on the period for that;
 // otherwise, and after changes made outside load() (adoption, a class
 // change, a restore), the running jobs are walked as before.
-bool Scheduler::dnd_mark_valid(const DndMark& m) const {
+bool ClassPasses::dnd_mark_valid(const DndMark& m) const {
     const Job& j = job(m.slot);
     return j.state == JobState::running && j.seq == m.seq && j.start == m.start &&
            j.dnd_end == m.end && job_class(j).preemptable;
 }
 
-void Scheduler::mark_dnd(Slot s) {
+void ClassPasses::mark_dnd(Slot s) {
     if (dnd_marks_stale_) return;
     const Job& j = job(s);
     if (!job_class(j).preemptable) return;
-    if (j.dnd_end > now_) {
+    if (j.dnd_end > now()) {
         dnd_marks_.push_back({j.dnd_end, j.start, j.seq, s});
         std::push_heap(dnd_marks_.begin(), dnd_marks_.end(), std::greater<>{});
     } else {
-        if (fresh_at_ != now_) fresh_.clear();
-        fresh_at_ = now_;
+        if (fresh_at_ != now()) fresh_.clear();
+        fresh_at_ = now();
         fresh_.push_back(s);
     }
 }
 
-Time Scheduler::next_dnd_wakeup() {
+Time ClassPasses::next_dnd_wakeup() {
     if (dnd_marks_stale_ && dnd_fixed_) {
         // Rebuilt from the running jobs, as they are now.
         dnd_marks_stale_ = false;
         dnd_marks_.clear();
         fresh_.clear();
         fresh_at_ = kNoTime;
-        for (Slot v : running_)
-            if (job(v).start == now_ || job(v).dnd_end > now_) mark_dnd(v);
+        for (Slot v : running())
+            if (job(v).start == now() || job(v).dnd_end > now()) mark_dnd(v);
     }
     Time wake = kForever;
     if (dnd_marks_stale_) {
-        for (Slot v : running_) {
+        for (Slot v : running()) {
             const Job& j = job(v);
             if (!job_class(j).preemptable) continue;
-            if (j.dnd_end > now_)
+            if (j.dnd_end > now())
                 wake = std::min(wake, j.dnd_end);
-            else if (j.start == now_)  // loaded now: a victim from the next instant on
-                wake = std::min(wake, now_ + 1);
+            else if (j.start == now())  // loaded now: a victim from the next instant on
+                wake = std::min(wake, now() + 1);
         }
         return wake;
     }
     while (!dnd_marks_.empty() &&
-           (dnd_marks_.front().end <= now_ || !dnd_mark_valid(dnd_marks_.front()))) {
+           (dnd_marks_.front().end <= now() || !dnd_mark_valid(dnd_marks_.front()))) {
         std::pop_heap(dnd_marks_.begin(), dnd_marks_.end(), std::greater<>{});
         dnd_marks_.pop_back();
     }
     if (!dnd_marks_.empty()) wake = dnd_marks_.front().end;
     // Loaded now with no do-not-disturb time: a victim from the next instant on.
-    if (fresh_at_ == now_)
+    if (fresh_at_ == now())
         for (Slot v : fresh_) {
             const Job& j = job(v);
-            if (j.state == JobState::running && j.start == now_ && j.dnd_end <= now_ &&
+            if (j.state == JobState::running && j.start == now() && j.dnd_end <= now() &&
                 job_class(j).preemptable) {
-                wake = std::min(wake, now_ + 1);
+                wake = std::min(wake, now() + 1);
                 break;
             }
         }
@@ -1168,11 +1172,7 @@ Time Scheduler::next_dnd_wakeup() {
 
 // --- User controls (§4.5) --------------------------------------------------
 
-void Scheduler::suspend(JobId id) {
-    begin_event();
-    if (!cfg_.classes.enabled)
-        throw Error(Errc::state, "suspending a job needs [classes] ([Feitelson97]'s swapping)");
-    const Slot s = slot_of(id);
+void ClassPasses::suspend(Slot s) {
     Job& j = job(s);
     switch (j.state) {
         case JobState::running:
@@ -1184,34 +1184,26 @@ void Scheduler::suspend(JobId id) {
             j.state = JobState::suspended;
             break;
         default:
-            throw Error(Errc::state, "job " + std::to_string(id) + " is " +
+            throw Error(Errc::state, "job " + std::to_string(j.spec.id) + " is " +
                                          job_state_name(j.state) + "; only a loaded or waiting " +
                                          "job can be suspended");
     }
 }
 
-void Scheduler::resume(JobId id) {
-    begin_event();
-    if (!cfg_.classes.enabled)
-        throw Error(Errc::state, "resuming a job needs [classes] ([Feitelson97]'s swapping)");
-    const Slot s = slot_of(id);
+void ClassPasses::resume(Slot s) {
     Job& j = job(s);
     if (j.state != JobState::suspended)
-        throw Error(Errc::state, "job " + std::to_string(id) + " is " + job_state_name(j.state) +
-                                     ", not suspended");
-    j.wait_from = now_;
-    if (!policy_[static_cast<int>(Hook::order)]) j.order_key = static_cast<double>(now_);
+        throw Error(Errc::state, "job " + std::to_string(j.spec.id) + " is " +
+                                     job_state_name(j.state) + ", not suspended");
+    j.wait_from = now();
+    if (!policy(Hook::order)) j.order_key = static_cast<double>(now());
     queue_insert(s);
     classes_dirty_ = true;
 }
 
-void Scheduler::set_class(JobId id, std::int32_t cls) {
-    begin_event();
-    if (!cfg_.classes.enabled)
-        throw Error(Errc::state, "job classes need [classes] ([Feitelson97] §4.2)");
-    const Slot s = slot_of(id);
+void ClassPasses::set_class(Slot s, std::int32_t cls) {
     Job& j = job(s);
-    const auto count = static_cast<std::int32_t>(cfg_.classes.base.classes.size());
+    const auto count = static_cast<std::int32_t>(cfg().classes.base.classes.size());
     if (cls < 0 || cls >= count)
         throw Error(Errc::invalid,
                     "class " + std::to_string(cls) + " is outside 0.." + std::to_string(count - 1));
@@ -1226,7 +1218,6 @@ void Scheduler::set_class(JobId id, std::int32_t cls) {
         j.cls = static_cast<std::int16_t>(cls);
         class_index_stale_ = true;  // a waiting job: it moves to the other class's queue
     }
-    rescan_ = true;
     classes_dirty_ = true;
     victims_dirty_ = true;
 }

@@ -17,17 +17,19 @@
 // suspends it for its cost (§4.1).
 //
 // Running jobs' windows are not promised in the availability profile here
-// (Scheduler::keeps_profile): Figure 3(a) asks only how many processors are
+// (IScheduler::keeps_profile): Figure 3(a) asks only how many processors are
 // idle and which jobs run, never about the future, and nothing else reads
 // the profile under [malleable].
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 
 #include "answers.h"
 #include "error.h"
-#include "scheduler.h"
+#include "ischeduler.h"
+#include "snapshot_io.h"
 
 namespace rota {
 
@@ -94,14 +96,53 @@ double exec_factor(ExecModel m, std::int32_t p, std::int32_t ideal) {
     return 0.5 * r + 0.5 / r;              // a / P + b P, over RT_ideal
 }
 
-Time Scheduler::run_time(const Job& j, std::int32_t p) const {
+namespace {
+
+// A duration in microseconds, too large for an integer, as seconds.
+std::string seconds_text(double us) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3g s", us / 1e6);
+    return buf;
+}
+
+}  // namespace
+
+IScheduler::IScheduler(Scheduler& core) : Discipline(core) {
+    mall_.names = &core.names();
+    mall_.fill = [this](MalleableColumn c) { fill_malleable(c); };
+}
+
+// On its min a job runs longest (both execution models slow down as
+// processors are taken) and adapts at the highest cost: both must fit in
+// the time axis as the estimate does.
+void IScheduler::check_spec(const JobSpec& spec) const {
+    const auto who = [&spec] { return "job " + std::to_string(spec.id); };
+    const std::int32_t least = spec.min_procs > 0 ? spec.min_procs : spec.procs;
+    const auto limit = static_cast<double>((kTimeAxisEnd - now()) / cfg().rows);
+    const double longest = static_cast<double>(spec.estimate) *
+                           exec_factor(cfg().malleable.exec_model, least, spec.procs);
+    if (!(longest <= limit))
+        throw Error(Errc::invalid, who() + ": estimate " + std::to_string(spec.estimate) +
+                                       " us runs " + seconds_text(longest) + " on its min of " +
+                                       std::to_string(least) + " processors, beyond the time axis");
+    const double cost = static_cast<double>(cfg().malleable.adapt_latency) +
+                        cfg().malleable.adapt_per_byte * static_cast<double>(spec.adapt_bytes) /
+                            static_cast<double>(least);
+    if (!(cost <= limit / 1024))
+        throw Error(Errc::invalid, who() + ": adapting its " + std::to_string(spec.adapt_bytes) +
+                                       " bytes on its min of " + std::to_string(least) +
+                                       " processors takes " + seconds_text(cost) +
+                                       ", beyond the time axis");
+}
+
+Time IScheduler::run_time(const Job& j, std::int32_t p) const {
     const double t = static_cast<double>(j.spec.estimate) *
-                     exec_factor(cfg_.malleable.exec_model, p, j.spec.procs);
+                     exec_factor(cfg().malleable.exec_model, p, j.spec.procs);
     return std::max<Time>(1, static_cast<Time>(std::ceil(t)));
 }
 
-Time Scheduler::adapt_cost(const Job& j) const {
-    const MalleableConfig& m = cfg_.malleable;
+Time IScheduler::adapt_cost(const Job& j) const {
+    const MalleableConfig& m = cfg().malleable;
     const double bytes = static_cast<double>(j.spec.adapt_bytes);
     return m.adapt_latency +
            static_cast<Time>(std::llround(m.adapt_per_byte * bytes /
@@ -109,108 +150,91 @@ Time Scheduler::adapt_cost(const Job& j) const {
 }
 
 // The work done since the last resize, at the allocation it had.
-void Scheduler::settle_work(Job& j) {
+void IScheduler::settle_work(Job& j) {
     const Time from = std::max(j.resized, j.paused_until);
-    if (now_ > from) {
+    if (now() > from) {
         j.work_left -=
-            static_cast<double>(now_ - from) / static_cast<double>(run_time(j, j.alloc.procs));
+            static_cast<double>(now() - from) / static_cast<double>(run_time(j, j.alloc.procs));
         j.work_left = std::max(0.0, j.work_left);
     }
-    j.resized = now_;
+    j.resized = now();
 }
 
-double Scheduler::progress(const Job& j) const {
+double IScheduler::progress(const Job& j) const {
     if (j.state != JobState::running) return 0.0;
     double left = j.work_left;
     const Time from = std::max(j.resized, j.paused_until);
-    if (now_ > from && cfg_.malleable.enabled)
-        left -= static_cast<double>(now_ - from) / static_cast<double>(run_time(j, j.alloc.procs));
-    else if (!cfg_.malleable.enabled && j.window > 0)
-        left = 1.0 - static_cast<double>(now_ - j.start) / static_cast<double>(j.window);
+    if (now() > from)
+        left -= static_cast<double>(now() - from) / static_cast<double>(run_time(j, j.alloc.procs));
     return std::clamp(1.0 - left, 0.0, 1.0);
 }
 
-void Scheduler::report_progress(JobId id, double done) {
-    begin_event();
-    const Slot s = slot_of(id);
+// The embedder knows better than the model ([Weissman03] §3's sensing): the
+// rest of the work at the current size gives the new end.
+void IScheduler::progress_reported(Slot s, double done) {
     Job& j = job(s);
-    if (j.state != JobState::running)
-        throw Error(Errc::state, "job " + std::to_string(id) + " is " + job_state_name(j.state) +
-                                     ", not running");
-    if (!(done >= 0.0 && done <= 1.0))
-        throw Error(Errc::invalid, "progress must be a fraction in [0, 1]");
-    if (!cfg_.malleable.enabled) {
-        j.work_left = 1.0 - done;  // read by policies; the walltime stays the estimate
-        return;
-    }
-    // The embedder knows better than the model ([Weissman03] §3's sensing):
-    // the rest of the work at the current size gives the new end.
     j.work_left = 1.0 - done;
-    j.resized = now_;
-    const Time from = std::max(now_, j.paused_until);
+    j.resized = now();
+    const Time from = std::max(now(), j.paused_until);
     const Time end =
         from +
         static_cast<Time>(std::ceil(j.work_left * static_cast<double>(run_time(j, j.alloc.procs))));
-    retime(s, std::max(end, now_ + 1));
+    retime(s, std::max(end, now() + 1));
 }
 
 // Moves a running job's expected end to `end`.
-void Scheduler::retime(Slot s, Time end) {
+void IScheduler::retime(Slot s, Time end) {
     Job& j = job(s);
     j.window = end - j.start;
-    expiries_.set({end, j.seq, s});
+    expiries().set({end, j.seq, s});
 }
 
-void Scheduler::start_malleable(Slot s, std::int32_t p) {
+void IScheduler::start_malleable(Slot s, std::int32_t p) {
     Job& j = job(s);
     queue_erase(s);
     j.work_left = 1.0;
-    j.resized = now_;
-    j.paused_until = now_;
+    j.resized = now();
+    j.paused_until = now();
     j.window = run_time(j, p);
     Allocation& a = j.alloc;
     a.runs.clear();
-    machine_.matrix().allocate(0, p, a.runs, s);
+    machine().matrix().allocate(0, p, a.runs, s);
     a.procs = p;
     a.home_row = 0;
     a.row_mask = 1u;
-    j.start = now_;
-    j.state = JobState::running;
-    usage_.started(j.spec.user, p, now_, now_);
-    ++running_count_;
-    ++counters_.started;
-    running_.push_back(s);
-    expiries_.set({j.estimated_end(), j.seq, s});
-    emit_with_runs(Action{ActionType::start, j.spec.id, now_}, a.runs, p);
+    now_running(s);
+    ++counters().started;
+    expiries().set({j.estimated_end(), j.seq, s});
+    emit_with_runs(Action{ActionType::start, j.spec.id, now()}, a.runs, p);
 }
 
 // Grows (delta > 0) or shrinks a running job now; it pays its adaptation.
-void Scheduler::resize(Slot s, std::int32_t delta) {
+void IScheduler::resize(Slot s, std::int32_t delta) {
     Job& j = job(s);
     const Time cost = adapt_cost(j);
     settle_work(j);
     Allocation& a = j.alloc;
     moved_.clear();
     if (delta > 0) {
-        machine_.matrix().allocate(0, delta, moved_, s);
+        machine().matrix().allocate(0, delta, moved_, s);
         const std::size_t held = a.runs.size();
         a.runs.insert(a.runs.end(), moved_.begin(), moved_.end());
         normalise(a.runs, held);
-        ++counters_.grows;
+        ++counters().grows;
     } else {
         cut_highest(a.runs, -delta, moved_);
-        machine_.matrix().clear(0, moved_);
-        ++counters_.shrinks;
+        machine().matrix().clear(0, moved_);
+        ++counters().shrinks;
     }
     a.procs += delta;
-    usage_.resized(j.spec.user, delta, now_);
-    j.paused_until = std::max(now_, j.paused_until) + cost;
+    usage().resized(j.spec.user, delta, now());
+    j.paused_until = std::max(now(), j.paused_until) + cost;
     const Time end =
         j.paused_until +
         static_cast<Time>(std::ceil(j.work_left * static_cast<double>(run_time(j, a.procs))));
     j.window = end - j.start;
-    expiries_.set({end, j.seq, s});
-    Action act{delta > 0 ? ActionType::grow : ActionType::shrink, j.spec.id, now_};
+    expiries().set({end, j.seq, s});
+    Action act{delta > 0 ? ActionType::grow : ActionType::shrink, j.spec.id, now()};
     act.delay = cost;
     emit_with_runs(act, moved_, std::abs(delta));
 }
@@ -220,13 +244,13 @@ void Scheduler::resize(Slot s, std::int32_t delta) {
 // first k. Rows written by index, not appended: a distribution lists
 // every queued job, and appending to five columns chains each row's stores
 // through the vectors' ends.
-void Scheduler::begin_malleable_batch(std::size_t n) {
+void IScheduler::begin_malleable_batch(std::size_t n) {
     mall_.clear();
     mall_.filled = MalleableBatch::kAlwaysFilled;
     end_malleable_batch(n);
 }
 
-void Scheduler::end_malleable_batch(std::size_t k) {
+void IScheduler::end_malleable_batch(std::size_t k) {
     MalleableBatch& b = mall_;
     b.id.resize(k);
     b.procs.resize(k);
@@ -237,7 +261,7 @@ void Scheduler::end_malleable_batch(std::size_t k) {
 }
 
 // The columns every reader needs; the rest wait for fill_malleable().
-void Scheduler::put_malleable(std::size_t k, Slot s) {
+void IScheduler::put_malleable(std::size_t k, Slot s) {
     const Job& j = job(s);
     MalleableBatch& b = mall_;
     const bool queued = j.state != JobState::running;
@@ -251,7 +275,7 @@ void Scheduler::put_malleable(std::size_t k, Slot s) {
 
 // One column of the batch being asked, for every job, as things stand now:
 // a hook reads it during its call, before the engine changes anything.
-void Scheduler::fill_malleable(MalleableColumn c) {
+void IScheduler::fill_malleable(MalleableColumn c) {
     MalleableBatch& b = mall_;
     const auto each = [&](auto& column, auto value) {
         column.resize(mall_slots_.size());
@@ -262,11 +286,12 @@ void Scheduler::fill_malleable(MalleableColumn c) {
     };
     switch (c) {
         case MalleableColumn::age:
-            return each(b.age,
-                        [&](const Job& j, bool q) { return q ? now_ - j.submit : now_ - j.start; });
+            return each(b.age, [&](const Job& j, bool q) {
+                return q ? now() - j.submit : now() - j.start;
+            });
         case MalleableColumn::time_left:
             return each(b.time_left, [&](const Job& j, bool q) {
-                return q ? j.spec.estimate : std::max<Time>(0, j.estimated_end() - now_);
+                return q ? j.spec.estimate : std::max<Time>(0, j.estimated_end() - now());
             });
         case MalleableColumn::harvests:
             return each(b.harvests, [](const Job& j, bool) { return j.harvests; });
@@ -289,24 +314,24 @@ void Scheduler::fill_malleable(MalleableColumn c) {
     }
 }
 
-MalleableContext Scheduler::malleable_context(std::int32_t needed) const {
+MalleableContext IScheduler::malleable_context(std::int32_t needed) const {
     MalleableContext c;
     static_cast<CommonContext&>(c) = common_context();
     c.needed = needed;
     c.job_id = -1;
     c.job_user = -1;
-    c.mpl = static_cast<std::int32_t>(running_count_);
-    c.mpl_limit = cfg_.malleable.mpl_limit;
-    c.max_harvests = cfg_.malleable.max_harvests;
+    c.mpl = static_cast<std::int32_t>(running_count());
+    c.mpl_limit = cfg().malleable.mpl_limit;
+    c.max_harvests = cfg().malleable.max_harvests;
     return c;
 }
 
-bool Scheduler::mpl_reached() const {
-    const std::int32_t m = cfg_.malleable.mpl_limit;
-    return m > 0 && static_cast<std::int32_t>(running_count_) >= m;
+bool IScheduler::mpl_reached() const {
+    const std::int32_t m = cfg().malleable.mpl_limit;
+    return m > 0 && static_cast<std::int32_t>(running_count()) >= m;
 }
 
-void Scheduler::malleable_phase() {
+void IScheduler::schedule() {
     // Queue order, taken before anything starts (starting edits the queue).
     // Only jobs that have not been through the arrival step arrive: with at
     // most one queued since the last pass, only that one (every other went
@@ -318,7 +343,7 @@ void Scheduler::malleable_phase() {
         // The distribution reads each queued job's first two cache lines
         // (job.h); asked for here, in a loop that does little else, they
         // arrive together rather than one miss after another there.
-        queue_.for_each_live([&](const JobQueue::Entry& q) {
+        queue().for_each_live([&](const JobQueue::Entry& q) {
             waiting_.push_back(q.slot);
             const char* at = reinterpret_cast<const char*>(&job(q.slot));
             __builtin_prefetch(at);
@@ -340,13 +365,22 @@ void Scheduler::malleable_phase() {
     // The walk, which compacts the queue otherwise, does not run here:
     // without this the tombstones of every job ever started pile up and
     // each pass and each start walks them all.
-    if (queue_.maybe_compact()) rescan_ = true;
+    queue().maybe_compact();
+}
+
+void IScheduler::queued(Slot s, std::size_t, bool) {
+    ++entered_;
+    entered_last_ = s;
+}
+
+void IScheduler::released(Slot s, bool) {
+    freed_ += job(s).alloc.procs;
 }
 
 // Figure 3(a), step 2.
-void Scheduler::arrive(Slot s) {
+void IScheduler::arrive(Slot s) {
     Job& j = job(s);
-    const std::int32_t avail = machine_.matrix().free(0);
+    const std::int32_t avail = machine().matrix().free(0);
     const std::int32_t min = j.min_procs();
     if (min <= avail) {
         start_malleable(s, std::min(avail, j.spec.procs));
@@ -359,17 +393,17 @@ void Scheduler::arrive(Slot s) {
 
 // Figure 3(a), step 2c: take `needed` processors from running jobs so that
 // job `s` starts on its min.
-bool Scheduler::harvest_for(Slot s, std::int32_t needed) {
+bool IScheduler::harvest_for(Slot s, std::int32_t needed) {
     Job& j = job(s);
-    const MalleableConfig& m = cfg_.malleable;
-    ++counters_.harvest_attempts;
-    begin_malleable_batch(running_.size());
+    const MalleableConfig& m = cfg().malleable;
+    ++counters().harvest_attempts;
+    begin_malleable_batch(running().size());
     std::int64_t room = 0;
     std::size_t k = 0;
-    for (Slot r : running_) {
+    for (Slot r : running()) {
         const Job& v = job(r);
         if (v.alloc.procs <= v.min_procs()) continue;
-        if (now_ - v.start < m.protect_age) continue;
+        if (now() - v.start < m.protect_age) continue;
         if (m.max_harvests > 0 && v.harvests >= m.max_harvests) continue;
         room += v.alloc.procs - v.min_procs();
         put_malleable(k++, r);
@@ -398,7 +432,7 @@ bool Scheduler::harvest_for(Slot s, std::int32_t needed) {
         ++v.harvests;
         resize(mall_slots_[i], -static_cast<std::int32_t>(take_[i]));
     }
-    ++counters_.harvests;
+    ++counters().harvests;
     start_malleable(s, j.min_procs());
     return true;
 }
@@ -406,7 +440,7 @@ bool Scheduler::harvest_for(Slot s, std::int32_t needed) {
 // The control policy's cost/benefit test (§2.2): the processor-seconds the
 // victims stand idle adapting, against those the arriving job gains by
 // starting now rather than when enough running jobs are expected to end.
-bool Scheduler::harvest_costs_more(const Job& j, std::int32_t needed) const {
+bool IScheduler::harvest_costs_more(const Job& j, std::int32_t needed) const {
     double cost = 0.0;
     for (std::size_t i = 0; i < take_.size(); ++i)
         if (take_[i] > 0) {
@@ -415,23 +449,23 @@ bool Scheduler::harvest_costs_more(const Job& j, std::int32_t needed) const {
                 static_cast<double>(adapt_cost(v)) * static_cast<double>(v.alloc.procs - take_[i]);
         }
     std::vector<std::pair<Time, std::int32_t>> ends;
-    for (Slot r : running_) ends.push_back({job(r).estimated_end(), job(r).alloc.procs});
+    for (Slot r : running()) ends.push_back({job(r).estimated_end(), job(r).alloc.procs});
     std::sort(ends.begin(), ends.end());
     std::int64_t freed = 0;
-    Time at = now_;
+    Time at = now();
     for (const auto& [end, procs] : ends) {
         freed += procs;
         at = end;
         if (freed >= needed) break;
     }
     const double benefit =
-        static_cast<double>(std::max<Time>(0, at - now_)) * static_cast<double>(j.min_procs());
+        static_cast<double>(std::max<Time>(0, at - now())) * static_cast<double>(j.min_procs());
     return cost > benefit;
 }
 
 // Figure 3(a), step 3.
-void Scheduler::distribute() {
-    std::int32_t avail = machine_.matrix().free(0);
+void IScheduler::distribute() {
+    std::int32_t avail = machine().matrix().free(0);
     // All distribution first satisfies admission (§2.2): queued jobs, FCFS,
     // until M run.
     // With no limit that is every queued job that fits, which makes
@@ -441,14 +475,14 @@ void Scheduler::distribute() {
         if (!j.waited || j.state != JobState::queued) continue;
         if (mpl_reached() || j.min_procs() > avail) break;
         start_malleable(s, std::min(avail, j.spec.procs));
-        avail = machine_.matrix().free(0);
+        avail = machine().matrix().free(0);
     }
     if (avail == 0) return;
 
-    begin_malleable_batch(running_.size() + waiting_.size());
+    begin_malleable_batch(running().size() + waiting_.size());
     bool can_change = false;
     std::size_t k = 0;
-    for (Slot r : running_)
+    for (Slot r : running())
         if (job(r).alloc.procs < job(r).spec.procs) {
             put_malleable(k++, r);
             can_change = true;
@@ -475,6 +509,40 @@ void Scheduler::distribute() {
         else
             resize(mall_slots_[i], g);
     }
+}
+
+// Snapshots: the processors freed by ends since the last pass (Figure
+// 3(a)'s termination step); a job's allocation and work are in its record.
+void IScheduler::save_records(std::string& o) const {
+    o += "malleable";
+    snap::num(o, freed_);
+    o += "\n";
+}
+
+void IScheduler::load_records(SnapshotReader& in) {
+    Record r = in.next("malleable");
+    freed_ = r.in_range("freed processors", 0, INT32_MAX);
+    r.done();
+}
+
+// A window holds the rest of its work at its size; it runs on anything
+// from its min to its ideal, and its run and an adaptation on its min stay
+// inside the time axis, as a submit checks.
+void IScheduler::check_job(const Job& j, const std::string& who) const {
+    const JobSpec& sp = j.spec;
+    const auto limit = static_cast<double>(snap::kTimeBound / cfg().rows);
+    const double longest = static_cast<double>(sp.estimate) *
+                           exec_factor(cfg().malleable.exec_model, j.min_procs(), sp.procs);
+    const double cost = static_cast<double>(cfg().malleable.adapt_latency) +
+                        cfg().malleable.adapt_per_byte * static_cast<double>(sp.adapt_bytes) /
+                            static_cast<double>(j.min_procs());
+    if (!(longest <= limit) || !(cost <= limit / 1024))
+        snap::bad(who + ": its run or adaptation on its min of " + std::to_string(j.min_procs()) +
+                  " processors passes the time axis");
+    if (j.state == JobState::suspended) snap::bad(who + ": suspended without [classes]");
+    if (j.state == JobState::running && (j.alloc.procs < j.min_procs() || j.alloc.procs > sp.procs))
+        snap::bad(who + ": running on " + std::to_string(j.alloc.procs) + " nodes for " +
+                  std::to_string(sp.procs));
 }
 
 }  // namespace rota

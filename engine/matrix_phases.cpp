@@ -12,7 +12,7 @@
 #include <algorithm>
 
 #include "error.h"
-#include "scheduler.h"
+#include "walk.h"
 
 namespace rota {
 
@@ -24,48 +24,47 @@ std::uint32_t bit(std::int32_t row) {
 
 }  // namespace
 
-void Scheduler::begin_rows_pass() {
+void MatrixWalk::begin_rows_pass() {
     extend_overrun_windows();
     before_pass_.clear();
-    for (Slot s : running_) {
+    for (Slot s : running()) {
         const Allocation& a = job(s).alloc;
         before_pass_.push_back({s, a.home_row, a.row_mask, a.runs});
     }
     started_in_pass_.clear();
     migrated_.clear();
-    pass_actions_.clear();
-    buffer_pass_ = true;
+    hold_actions();
     clean_matrix();
     collapse_matrix(false);
 }
 
-void Scheduler::end_rows_pass() {
+void MatrixWalk::end_rows_pass() {
     fill_matrix(false);
-    if (cfg_.migration) fill_matrix(true);
-    buffer_pass_ = false;
+    if (cfg().migration) fill_matrix(true);
+    stop_holding_actions();
     announce_placements();
     // Keep a non-empty row active, and slice only when two rows have work.
-    const Matrix& m = machine_.matrix();
+    const Matrix& m = machine().matrix();
     std::int32_t nonempty = 0;
     for (std::int32_t r = 0; r < m.rows(); ++r) nonempty += m.used(r) > 0;
-    if (m.used(active_row_) == 0 && nonempty > 0) {
+    if (m.used(active_row()) == 0 && nonempty > 0) {
         rotate_slices();
     } else {
-        if (nonempty >= 2 && slice_end_ == kForever) slice_end_ = now_ + cfg_.slice;
+        if (nonempty >= 2 && slice_end_ == kForever) slice_end_ = now() + cfg().slice;
         if (nonempty < 2) slice_end_ = kForever;
         announce_active();
     }
 }
 
 // A job's home row changes; its columns stay. Its promise moves with it.
-void Scheduler::move_home(Slot s, std::int32_t row) {
+void MatrixWalk::move_home(Slot s, std::int32_t row) {
     Job& j = job(s);
     Allocation& a = j.alloc;
     const std::int32_t from = a.home_row;
-    Matrix& m = machine_.matrix();
+    Matrix& m = machine().matrix();
     m.clear(from, a.runs);
     m.place(row, a.runs, s);
-    machine_.move(from, row, a.procs, now_, j.estimated_end());
+    machine().move(from, row, a.procs, now(), j.estimated_end());
     gained(from);
     a.home_row = static_cast<std::int16_t>(row);
     a.row_mask = bit(row);
@@ -73,9 +72,9 @@ void Scheduler::move_home(Slot s, std::int32_t row) {
 }
 
 // CleanMatrix (§5.1): every job keeps only its home row.
-void Scheduler::clean_matrix() {
-    Matrix& m = machine_.matrix();
-    for (Slot s : running_) {
+void MatrixWalk::clean_matrix() {
+    Matrix& m = machine().matrix();
+    for (Slot s : running()) {
         Allocation& a = job(s).alloc;
         for (std::int32_t r = 0; r < m.rows(); ++r)
             if (r != a.home_row && (a.row_mask & bit(r))) m.clear(r, a.runs);
@@ -87,8 +86,8 @@ void Scheduler::clean_matrix() {
 // the most populated row, try to move each job into a more populated row
 // where its columns are free, so that the emptiest rows open up for wide
 // jobs. A move must not break a reservation of the target row (§5.2).
-void Scheduler::collapse_matrix(bool migrate) {
-    const Matrix& m = machine_.matrix();
+void MatrixWalk::collapse_matrix(bool migrate) {
+    const Matrix& m = machine().matrix();
     const std::int32_t rows = m.rows();
     if (rows < 2) return;
     if (migrate) mig_.clear(), mig_slots_.clear();
@@ -100,7 +99,7 @@ void Scheduler::collapse_matrix(bool migrate) {
     for (std::size_t ii = 0; ii + 1 < order.size(); ++ii) {
         const std::int32_t from = order[ii];
         jobs.clear();
-        for (Slot s : running_)
+        for (Slot s : running())
             if (job(s).alloc.home_row == from) jobs.push_back(s);
         for (std::size_t jj = order.size() - 1; jj > ii; --jj) {
             const std::int32_t to = order[jj];
@@ -108,7 +107,7 @@ void Scheduler::collapse_matrix(bool migrate) {
                 Job& j = job(s);
                 if (j.alloc.home_row != from) continue;
                 if (m.free(to) < j.alloc.procs) continue;
-                if (!machine_.row_holds(to, j.alloc.procs, now_, j.estimated_end())) continue;
+                if (!machine().row_holds(to, j.alloc.procs, now(), j.estimated_end())) continue;
                 if (m.columns_free(to, j.alloc.runs)) {
                     move_home(s, to);
                 } else if (migrate && m.free(to) >= j.alloc.procs &&
@@ -127,14 +126,14 @@ void Scheduler::collapse_matrix(bool migrate) {
 // FillMatrix-2 (§5.4) may also make room: with option 1 only, moving the
 // jobs on the columns in that row, provided they are in no other row and
 // the migrated tasks fit in Q.
-void Scheduler::fill_matrix(bool migrate) {
-    Matrix& m = machine_.matrix();
+void MatrixWalk::fill_matrix(bool migrate) {
+    Matrix& m = machine().matrix();
     if (m.rows() < 2) return;
     bool changed = true;
     std::vector<Slot> overlap;
     while (changed) {
         changed = false;
-        for (Slot s : running_) {
+        for (Slot s : running()) {
             Allocation& a = job(s).alloc;
             for (std::int32_t r = 0; r < m.rows(); ++r) {
                 if (a.row_mask & bit(r)) continue;
@@ -170,29 +169,29 @@ void Scheduler::fill_matrix(bool migrate) {
 // grows by one cycle. Where that over-commits the row, the reservations
 // crossing the extension are placed anew, in queue order (they may move
 // later: the worst case of §5.2 did not hold); the others are untouched.
-void Scheduler::extend_overrun_windows() {
-    const Time cycle = cfg_.slice * cfg_.rows;
+void MatrixWalk::extend_overrun_windows() {
+    const Time cycle = cfg().slice * cfg().rows;
     bool over = false;
-    for (Slot s : running_) {
+    for (Slot s : running()) {
         Job& j = job(s);
         const Time end = j.estimated_end();
-        if (end > now_) continue;
-        const Time new_end = now_ + cycle;
+        if (end > now()) continue;
+        const Time new_end = now() + cycle;
         const std::int32_t row = j.alloc.home_row;
-        machine_.take(row, now_, new_end, demand(j));
+        machine().take(row, now(), new_end, demand(j));
         j.window = new_end - j.start;
-        ++counters_.window_extensions;
+        ++counters().window_extensions;
         const std::int64_t none = 0;
-        over = over || !machine_.profile(row).fits(now_, &none, cycle) ||
-               !machine_.pools_fit(now_, cycle);
+        over = over || !machine().profile(row).fits(now(), &none, cycle) ||
+               !machine().pools_fit(now(), cycle);
     }
     if (!over || reserved_count_ == 0) return;
     rescan_ = true;
-    for (std::size_t i = 0; i < queue_.span(); ++i) {
-        if (!queue_[i].live()) continue;
-        const Slot s = queue_[i].slot;
+    for (std::size_t i = 0; i < queue().span(); ++i) {
+        if (!queue()[i].live()) continue;
+        const Slot s = queue()[i].slot;
         const Job& j = job(s);
-        if (!j.reserved() || j.reserved_start >= now_ + cycle) continue;
+        if (!j.reserved() || j.reserved_start >= now() + cycle) continue;
         unreserve(s);
         reserve(s);
     }

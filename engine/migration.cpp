@@ -8,7 +8,7 @@
 
 #include "answers.h"
 #include "error.h"
-#include "scheduler.h"
+#include "walk.h"
 
 namespace rota {
 
@@ -20,20 +20,28 @@ std::uint32_t bit(std::int32_t row) {
 
 }  // namespace
 
-std::int64_t Scheduler::migration_budget() {
-    if (cfg_.migration_q < 0) return -1;
-    const auto slice = static_cast<std::uint64_t>(now_ / cfg_.slice);
+MigrationContext MatrixWalk::migration_context() {
+    MigrationContext c;
+    static_cast<CommonContext&>(c) = common_context();
+    c.migration_budget = migration_budget();
+    c.migration_cost = static_cast<double>(cfg().migration_cost) / 1e6;
+    return c;
+}
+
+std::int64_t MatrixWalk::migration_budget() {
+    if (cfg().migration_q < 0) return -1;
+    const auto slice = static_cast<std::uint64_t>(now() / cfg().slice);
     if (slice != budget_slice_) {
         budget_slice_ = slice;
         migrated_in_slice_ = 0;
     }
-    return cfg_.migration_q - migrated_in_slice_;
+    return cfg().migration_q - migrated_in_slice_;
 }
 
 // S(A): the jobs of `row` on the columns of job `a`.
-void Scheduler::overlapping(Slot a, std::int32_t row, std::vector<Slot>& out) const {
+void MatrixWalk::overlapping(Slot a, std::int32_t row, std::vector<Slot>& out) const {
     out.clear();
-    const Matrix& m = machine_.matrix();
+    const Matrix& m = machine().matrix();
     for (const NodeRun& r : job(a).alloc.runs)
         for (std::int32_t c = r.first; c < r.first + r.count; ++c) {
             Slot s = m.at(row, c);
@@ -42,18 +50,18 @@ void Scheduler::overlapping(Slot a, std::int32_t row, std::vector<Slot>& out) co
         }
 }
 
-bool Scheduler::migration_ok(Slot a, std::int32_t to, const std::vector<Slot>& overlap) const {
-    if (machine_.matrix().free(to) < job(a).alloc.procs) return false;
+bool MatrixWalk::migration_ok(Slot a, std::int32_t to, const std::vector<Slot>& overlap) const {
+    if (machine().matrix().free(to) < job(a).alloc.procs) return false;
     if (std::find(migrated_.begin(), migrated_.end(), a) != migrated_.end()) return false;
     for (Slot o : overlap)
         if (std::find(migrated_.begin(), migrated_.end(), o) != migrated_.end()) return false;
     return true;
 }
 
-void Scheduler::emit_migrate(Slot s, std::int32_t row, int option, Time delay,
-                             std::int32_t from_row) {
+void MatrixWalk::emit_migrate(Slot s, std::int32_t row, int option, Time delay,
+                              std::int32_t from_row) {
     const Job& j = job(s);
-    Action a{ActionType::migrate, j.spec.id, now_};
+    Action a{ActionType::migrate, j.spec.id, now()};
     a.row = row;
     a.from_row = from_row < 0 ? row : from_row;
     a.option = static_cast<std::int8_t>(option);
@@ -65,10 +73,10 @@ void Scheduler::emit_migrate(Slot s, std::int32_t row, int option, Time delay,
 // move to other free columns of it; a keeps its columns and either moves
 // there from `from` or, with `replicate`, is replicated there. Overheads
 // of eq. (4): a is idle C/2 (checkpoint), each moved job C.
-void Scheduler::migrate_option1(Slot a, std::int32_t from, std::int32_t to, bool replicate) {
+void MatrixWalk::migrate_option1(Slot a, std::int32_t from, std::int32_t to, bool replicate) {
     Job& ja = job(a);
-    Matrix& m = machine_.matrix();
-    const Time c = cfg_.migration_cost;
+    Matrix& m = machine().matrix();
+    const Time c = cfg().migration_cost;
     std::vector<Slot> overlap;
     overlapping(a, to, overlap);
     std::int64_t tasks = 0;
@@ -92,24 +100,24 @@ void Scheduler::migrate_option1(Slot a, std::int32_t from, std::int32_t to, bool
     migrated_.push_back(a);
     emit_migrate(a, to, 1, c / 2, replicate ? to : from);
     migrated_in_slice_ += tasks;
-    counters_.migrations += overlap.size();
-    counters_.migrated_tasks += static_cast<std::uint64_t>(tasks);
+    counters().migrations += overlap.size();
+    counters().migrated_tasks += static_cast<std::uint64_t>(tasks);
     rescan_ = true;
 }
 
 // Option 2: a moves to the free columns of row `to`; the jobs there stay.
 // Overheads of eq. (5): a is idle C, the jobs on its old columns C/2.
-void Scheduler::migrate_option2(Slot a, std::int32_t from, std::int32_t to) {
+void MatrixWalk::migrate_option2(Slot a, std::int32_t from, std::int32_t to) {
     Job& ja = job(a);
     Allocation& aa = ja.alloc;
-    Matrix& m = machine_.matrix();
-    const Time c = cfg_.migration_cost;
+    Matrix& m = machine().matrix();
+    const Time c = cfg().migration_cost;
     std::vector<Slot> overlap;
     overlapping(a, to, overlap);
     m.clear(from, aa.runs);
     aa.runs.clear();
     m.allocate(to, aa.procs, aa.runs, a);
-    machine_.move(from, to, aa.procs, now_, ja.estimated_end());
+    machine().move(from, to, aa.procs, now(), ja.estimated_end());
     gained(from);
     aa.home_row = static_cast<std::int16_t>(to);
     aa.row_mask = bit(to);
@@ -117,20 +125,20 @@ void Scheduler::migrate_option2(Slot a, std::int32_t from, std::int32_t to) {
     emit_migrate(a, to, 2, c, from);
     for (Slot o : overlap) emit_migrate(o, to, 2, c / 2, to);
     migrated_in_slice_ += aa.procs;
-    counters_.migrations += 1;
-    counters_.migrated_tasks += static_cast<std::uint64_t>(aa.procs);
+    counters().migrations += 1;
+    counters().migrated_tasks += static_cast<std::uint64_t>(aa.procs);
     rescan_ = true;
 }
 
 // A CollapseMatrix-2 candidate: a moving from `from` to `to`, with the
 // costs of both options, eq. (4) and (5), in processor-seconds.
-void Scheduler::add_migration_candidate(Slot s, std::int32_t from, std::int32_t to) {
+void MatrixWalk::add_migration_candidate(Slot s, std::int32_t from, std::int32_t to) {
     const Job& j = job(s);
     std::vector<Slot> overlap;
     overlapping(s, to, overlap);
     std::int32_t others = 0;
     for (Slot o : overlap) others += job(o).alloc.procs;
-    const double c = static_cast<double>(cfg_.migration_cost) / 1e6;
+    const double c = static_cast<double>(cfg().migration_cost) / 1e6;
     const std::int32_t procs = j.alloc.procs;
     mig_slots_.push_back(s);
     mig_.id.push_back(j.spec.id);
@@ -150,7 +158,7 @@ void Scheduler::add_migration_candidate(Slot s, std::int32_t from, std::int32_t 
 // The migration_option hook chooses for the whole batch; the engine
 // re-checks each choice against the matrix as it changes, reservations
 // (MBGS), ping-pong and Q.
-void Scheduler::apply_migrations() {
+void MatrixWalk::apply_migrations() {
     if (!ask<Hook::migration_option>(
             mig_, [&] { return migration_context(); }, mig_choice_))
         return;  // the fallback: no migration in this phase
@@ -164,7 +172,7 @@ void Scheduler::apply_migrations() {
         if (j.alloc.home_row != from || j.alloc.row_mask != bit(from)) continue;
         overlapping(s, to, overlap);
         if (!migration_ok(s, to, overlap)) continue;
-        if (!machine_.row_holds(to, j.alloc.procs, now_, j.estimated_end())) continue;
+        if (!machine().row_holds(to, j.alloc.procs, now(), j.estimated_end())) continue;
         std::int64_t tasks = j.alloc.procs;
         if (option == 1) {
             tasks = 0;

@@ -10,8 +10,8 @@
 // reservation may move later.
 #include <algorithm>
 
+#include "discipline.h"
 #include "error.h"
-#include "scheduler.h"
 
 namespace rota {
 
@@ -42,20 +42,10 @@ bool Scheduler::node_idle(std::int32_t node) const {
     return true;
 }
 
-void Scheduler::replace_reservations() {
-    for (std::size_t i = 0; i < queue_.span(); ++i) {
-        const JobQueue::Entry& q = queue_[i];
-        if (q.live() && job(q.slot).reserved()) unreserve(q.slot);
-    }
-    rescan_ = true;
-    dirty_ = true;
-    classes_dirty_ = true;
-}
-
 void Scheduler::take_out(std::int32_t node) {
     machine_.node_out(node, now_);
     node_state_[static_cast<std::size_t>(node)] = NodeState::out;
-    replace_reservations();
+    discipline_->capacity_lost();
 }
 
 void Scheduler::retire_drained(const std::vector<NodeRun>& runs) {
@@ -122,7 +112,7 @@ void Scheduler::job_requeue(JobId id, const std::string& why) {
     requeue(s, why.empty() ? std::string("requeued by the embedder") : why);
     // A job ahead of the reserved ones is back: their reservations are
     // placed anew behind it, as after a node event.
-    replace_reservations();
+    discipline_->capacity_lost();
 }
 
 void Scheduler::node_drain(std::int32_t node) {
@@ -144,10 +134,7 @@ void Scheduler::node_up(std::int32_t node) {
         throw Error(Errc::state, "node " + std::to_string(node) + " is already in service");
     if (st == NodeState::out) {
         machine_.node_in(node, now_);
-        for (std::int32_t r = 0; r < cfg_.rows; ++r) gained(r);
-        dirty_ = true;
-        rescan_ = true;
-        classes_dirty_ = true;
+        discipline_->capacity_gained();
     }
     st = NodeState::up;  // a draining node just stays
 }
@@ -243,7 +230,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     Job& j = job(s);
     if (spec.submitted == 0) j.submit = start;
     j.clusters = std::move(placed);
-    if (keeps_profile()) machine_.take(row, now_, start + j.window, demand(j));
+    if (keeps_profile_) machine_.take(row, now_, start + j.window, demand(j));
     m.place(row, runs, s);
     j.alloc.runs = runs;
     j.alloc.procs = spec.procs;
@@ -253,33 +240,12 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     j.state = JobState::running;
     usage_.started(spec.user, spec.procs, start, now_);
     j.resized = j.paused_until = start;  // adopted on its ideal: none of it is malleable history
-    if (time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled) running_.push_back(s);
-    // Whether it executes or is suspended on the embedder's side, the next
-    // announcement says which it is to be: RESUME in the active row,
-    // SUSPEND in any other.
-    if (time_sharing()) {
-        executing_.push_back(s);
-        unannounced_.push_back(s);
-    }
-    if (cfg_.classes.enabled) {  // loaded since `start`, as if by the two passes
-        for (const NodeRun& r : runs)
-            for (std::int32_t k = r.first; k < r.first + r.count; ++k)
-                owner_[static_cast<std::size_t>(k)] = s;
-        loaded_procs_ += spec.procs;
-        class_loaded_[static_cast<std::size_t>(j.cls)] += spec.procs;
-        const ClassLimits& l = class_params().limits;
-        j.counted_large = l.large_job > 0 && spec.procs >= l.large_job;
-        if (j.counted_large) large_loaded_ += spec.procs;
-        j.exec_from = start;
-        j.dnd_end = dnd_end_from(j, start);
-        set_owners_known_ = false;  // it may be on the reserved set's processors
-        dnd_marks_stale_ = true;
-        victims_dirty_ = true;
-    }
+    if (keeps_running_list_) running_.push_back(s);
     ++running_count_;
     ++counters_.adopted;
     if (!time_sharing()) expiries_.set({j.estimated_end(), j.seq, s});
-    replace_reservations();  // its nodes may have been promised
+    discipline_->adopted(s, row);
+    discipline_->capacity_lost();  // its nodes may have been promised
 }
 
 }  // namespace rota

@@ -1,22 +1,18 @@
-// The scheduling pass (ARCHITECTURE §4): one order of phases for every
-// mode, each phase named as in [Zhang00] §4.2 and §5.4. With one row the
-// matrix phases have nothing to do and cost nothing.
+// The scheduling pass (ARCHITECTURE §4): the core's phases, then its
+// discipline's schedule phase (discipline.h); and how the core asks every
+// hook (the circuit breaker, the pass budget).
 //
 //   admission, order      new jobs into the queue (admit)
 //   re-key                the whole queue, when the keys age (rekey_queue)
-//   CleanMatrix           every job keeps only its home row
-//   CollapseMatrix-1      jobs move into fuller rows, same columns
-//   compression           reservations move up when capacity came back
-//   Schedule-1            the walk: starts, reservations, backfilling
-//   CollapseMatrix-2      with migration (MGS, MBGS)
-//   Schedule-2            into what migration freed
-//   FillMatrix-1, -2      replicas into rows where columns are free
+//   schedule              the discipline: the matrix walk (walk.h), the
+//                         iScheduler (ischeduler.h), the class passes
+//                         (class_passes.h)
 #include <algorithm>
 #include <chrono>
 
 #include "answers.h"
+#include "discipline.h"
 #include "error.h"
-#include "scheduler.h"
 
 namespace rota {
 
@@ -31,23 +27,7 @@ void Scheduler::schedule() {
         next_rekey_ = (now_ / cfg_.rekey_interval + 1) * cfg_.rekey_interval;
         if (aging()) rekey_queue();
     }
-    if (cfg_.malleable.enabled) {  // [Weissman03]: Figure 3(a) is the schedule phase
-        malleable_phase();
-        return;
-    }
-    if (cfg_.classes.enabled) {  // [Feitelson97]: the two passes of §4.3 are the schedule phase
-        classes_phase();
-        return;
-    }
-    if (time_sharing()) begin_rows_pass();  // CleanMatrix, CollapseMatrix-1
-    if (dirty_) compress_reservations();
-    dirty_ = false;
-    schedule_phase();  // Schedule-1
-    if (time_sharing() && cfg_.migration) {
-        collapse_matrix(true);  // CollapseMatrix-2
-        schedule_phase();       // Schedule-2
-    }
-    if (time_sharing()) end_rows_pass();  // FillMatrix-1, -2; the pass's actions; slices
+    discipline_->schedule();
 }
 
 bool Scheduler::call_ok(Hook h, const HookOutcome& o, std::uint64_t ns) {
@@ -164,77 +144,11 @@ CommonContext Scheduler::common_context() const {
     return c;
 }
 
-BackfillContext Scheduler::backfill_context(Slot head) const {
-    BackfillContext c;
-    static_cast<CommonContext&>(c) = common_context();
-    c.head_id = -1;
-    c.head_row = -1;
-    c.head_user = -1;
-    if (head != kNoSlot) {
-        const Job& h = job(head);
-        c.head_id = h.spec.id;
-        c.head_procs = h.spec.procs;
-        c.head_jumps = h.jumps;
-        c.head_user = h.spec.user;
-        c.head_account = h.account;
-        c.head_partition = h.partition;
-        c.head_qos = h.qos;
-        if (h.reserved()) {
-            c.shadow_time.t = h.reserved_start;
-            c.head_row = h.reserved_row;
-            c.extra_procs = static_cast<std::int32_t>(
-                machine_.profile(h.reserved_row).free_at(h.reserved_start));
-        }
-    }
-    // [Leinberger99] §3's S_i and the head's R_i, processors first: what a
-    // K-resource policy (backfill/balanced.lua, lowest.lua) scores against.
-    const auto& inv = batch_.inv_capacity;
-    c.resources = static_cast<std::int32_t>(inv.size());
-    c.capacity.push_back(cfg_.procs);
-    c.usage.push_back(static_cast<double>(cfg_.procs - c.free_procs) * inv[0]);
-    for (std::size_t k = 0; k < cfg_.pools.size(); ++k) {
-        c.capacity.push_back(cfg_.pools[k].capacity);
-        c.usage.push_back(
-            static_cast<double>(cfg_.pools[k].capacity - machine_.pool_free_at(now_, k)) *
-            inv[k + 1]);
-    }
-    if (head != kNoSlot) {
-        const Job& h = job(head);
-        c.head_demand.push_back(static_cast<double>(h.spec.procs) * inv[0]);
-        for (std::size_t k = 0; k < cfg_.pools.size(); ++k)
-            c.head_demand.push_back(static_cast<double>(h.spec.pools[k]) * inv[k + 1]);
-        if (h.reserved()) {
-            c.extra.push_back(static_cast<double>(c.extra_procs) * inv[0]);
-            for (std::size_t k = 0; k < cfg_.pools.size(); ++k)
-                c.extra.push_back(static_cast<double>(machine_.pool_free_at(h.reserved_start, k)) *
-                                  inv[k + 1]);
-        }
-    }
-    return c;
-}
-
-MigrationContext Scheduler::migration_context() {
-    MigrationContext c;
-    static_cast<CommonContext&>(c) = common_context();
-    c.migration_budget = migration_budget();
-    c.migration_cost = static_cast<double>(cfg_.migration_cost) / 1e6;
-    return c;
-}
-
-// [Feitelson97]: the class columns of the batches admit() and rekey_queue()
-// build read each class's priority in the parameter set in force.
-void Scheduler::class_columns() {
-    if (!cfg_.classes.enabled) return;
-    std::vector<std::int32_t>& p = batch_.class_priorities;
-    p.clear();
-    for (const JobClassConfig& c : class_params().classes) p.push_back(c.priority);
-}
-
 // Admission and order for the jobs that arrived since the last pass and for
 // held ones: one hook call each, with the whole batch.
 void Scheduler::admit() {
     if (pending_.empty() && held_.empty()) return;
-    class_columns();
+    discipline_->batch_columns(batch_);
     admit_slots_.clear();
     // Held jobs arrived earlier than pending ones: keep arrival order.
     for (Slot s : held_) admit_slots_.push_back(s);
@@ -244,26 +158,16 @@ void Scheduler::admit() {
         // A job that can never fit the machine is rejected whatever the
         // policy says, so that FCFS never blocks forever on it.
         // A malleable job only needs its min ([Weissman03]).
-        const std::int32_t need = cfg_.malleable.enabled ? j.min_procs() : j.spec.procs;
+        const std::int32_t need = discipline_->least_procs(j);
         if (need > cfg_.procs) {
             reject(s, "requests " + std::to_string(need) + " processors" +
                           (need < j.spec.procs ? " at least" : "") + "; the machine has " +
                           std::to_string(cfg_.procs));
             continue;
         }
-        if (cfg_.classes.enabled) {
-            std::string why = never_loads(j);
-            if (!why.empty()) {
-                reject(s, std::move(why));
-                continue;
-            }
-        }
-        if (clustered()) {
-            std::string why = unplaceable(j);
-            if (!why.empty()) {
-                reject(s, std::move(why));
-                continue;
-            }
+        if (std::string why = discipline_->never_starts(j); !why.empty()) {
+            reject(s, std::move(why));
+            continue;
         }
         bool ok = true;
         for (std::size_t k = 0; ok && k < cfg_.pools.size(); ++k) {
@@ -339,7 +243,7 @@ void Scheduler::rekey() {
 // keys and the old order.
 void Scheduler::rekey_queue() {
     if (!policy_[static_cast<int>(Hook::order)] || queue_.empty()) return;
-    class_columns();
+    discipline_->batch_columns(batch_);
     batch_.clear();
     keyed_.clear();
     queue_.for_each_live([&](const JobQueue::Entry& q) {
@@ -352,21 +256,18 @@ void Scheduler::rekey_queue() {
     batch_.clear();
     if (!ok) return;
     ++counters_.rekeys;
-    class_index_stale_ = true;  // the keys the class queues are sorted by changed
     bool sorted = true;
     for (std::size_t i = 0; i < keyed_.size(); ++i) {
         keyed_[i].key = keys_[i];
         job(keyed_[i].entry.slot).order_key = keys_[i];
         if (i > 0 && keyed_[i] < keyed_[i - 1]) sorted = false;
     }
-    if (sorted) return;
-    std::sort(keyed_.begin(), keyed_.end());
-    queue_.assign(keyed_.size(), [&](std::size_t i) { return keyed_[i].entry; });
-    ++counters_.resorts;
-    rescan_ = true;
-    classes_dirty_ = true;
-    if (cfg_.reservation_depth != SchedulerConfig::kUnlimited && reserved_count_ > 0)
-        replace_reservations();
+    if (!sorted) {
+        std::sort(keyed_.begin(), keyed_.end());
+        queue_.assign(keyed_.size(), [&](std::size_t i) { return keyed_[i].entry; });
+        ++counters_.resorts;
+    }
+    discipline_->rekeyed(!sorted);
 }
 
 }  // namespace rota

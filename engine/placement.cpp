@@ -16,18 +16,19 @@
 
 #include "answers.h"
 #include "error.h"
-#include "scheduler.h"
+#include "walk.h"
 
 namespace rota {
 
-std::string Scheduler::unplaceable(const Job& j) const {
+std::string MatrixWalk::never_starts(const Job& j) const {
+    if (!clustered()) return {};
     const auto& w = j.spec.components;
-    const std::int32_t n = machine_.clusters();
+    const std::int32_t n = machine().clusters();
     if (static_cast<std::int32_t>(w.size()) > n)
         return "has " + std::to_string(w.size()) + " components; the machine has " +
                std::to_string(n) + " clusters";
     std::vector<std::int32_t> widths(w), sizes;
-    for (std::int32_t c = 0; c < n; ++c) sizes.push_back(machine_.cluster_nodes(c));
+    for (std::int32_t c = 0; c < n; ++c) sizes.push_back(machine().cluster_nodes(c));
     std::sort(widths.rbegin(), widths.rend());
     std::sort(sizes.rbegin(), sizes.rend());
     for (std::size_t i = 0; i < widths.size(); ++i)
@@ -51,25 +52,25 @@ std::string Scheduler::unplaceable(const Job& j) const {
     return {};
 }
 
-void Scheduler::choose_placement(Slot s) {
+void MatrixWalk::choose_placement(Slot s) {
     Job& j = job(s);
     place_batch_.clear();
     place_batch_.push(j);
     const auto context = [&] {
         PlacementContext ctx;
         static_cast<CommonContext&>(ctx) = common_context();
-        ctx.clusters = machine_.clusters();
+        ctx.clusters = machine().clusters();
         for (std::int32_t k = 0; k < ctx.clusters; ++k) {
-            const Profile& prof = machine_.cluster_profile(k);
-            ctx.cluster_nodes.push_back(machine_.cluster_nodes(k));
-            ctx.cluster_free.push_back(machine_.cluster_idle(k));
-            ctx.room.push_back(prof.min_free(now_, now_ + j.window));
+            const Profile& prof = machine().cluster_profile(k);
+            ctx.cluster_nodes.push_back(machine().cluster_nodes(k));
+            ctx.cluster_free.push_back(machine().cluster_idle(k));
+            ctx.room.push_back(prof.min_free(now(), now() + j.window));
         }
         return ctx;
     };
     const auto has_room = [&](const std::vector<std::int64_t>& a) -> std::string {
         answered_.assign(a.begin(), a.end());
-        if (machine_.clusters_hold(demand(j), answered_.data(), now_)) return {};
+        if (machine().clusters_hold(demand(j), answered_.data(), now())) return {};
         return "job 1 (id " + std::to_string(j.spec.id) +
                "): its components do not all have room on the clusters given";
     };

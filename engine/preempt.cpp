@@ -6,18 +6,18 @@
 #include <algorithm>
 
 #include "answers.h"
-#include "scheduler.h"
+#include "class_passes.h"
 
 namespace rota {
 
-PreemptContext Scheduler::preempt_context(const Job& j) const {
+PreemptContext ClassPasses::preempt_context(const Job& j) const {
     PreemptContext c;
     static_cast<CommonContext&>(c) = common_context();
     c.job_id = j.spec.id;
     c.job_procs = j.spec.procs;
     c.job_class = j.cls + 1;
     c.job_priority = job_class(j).priority;
-    c.waited = now_ - j.wait_from;
+    c.waited = now() - j.wait_from;
     c.job_user = j.spec.user;
     c.job_account = j.account;
     c.job_partition = j.partition;
@@ -33,8 +33,8 @@ PreemptContext Scheduler::preempt_context(const Job& j) const {
             c.victim_account.push_back(v.account);
             c.victim_partition.push_back(v.partition);
             c.victim_qos.push_back(v.qos);
-            c.victim_dnd_left.push_back(std::max<Time>(0, v.dnd_end - now_));
-            c.victim_elapsed.push_back(now_ - v.start);
+            c.victim_dnd_left.push_back(std::max<Time>(0, v.dnd_end - now()));
+            c.victim_elapsed.push_back(now() - v.start);
             c.victim_preemptions.push_back(v.preemptions);
         }
     return c;
@@ -42,7 +42,7 @@ PreemptContext Scheduler::preempt_context(const Job& j) const {
 
 // The index in sets_ of the set to reserve for job `s`, or -1: none this
 // pass.
-std::ptrdiff_t Scheduler::choose_set(Slot s) {
+std::ptrdiff_t ClassPasses::choose_set(Slot s) {
     preempt_sets_.clear();
     std::int32_t first = 1;
     for (const Victims& set : sets_) {
@@ -54,7 +54,7 @@ std::ptrdiff_t Scheduler::choose_set(Slot s) {
         preempt_sets_.victims.push_back(victims);
         preempt_sets_.first.push_back(first);
         preempt_sets_.cost.push_back(set.cost);
-        preempt_sets_.dnd_left.push_back(set.ready - now_);
+        preempt_sets_.dnd_left.push_back(set.ready - now());
         first += victims;
     }
     ask<Hook::preempt>(

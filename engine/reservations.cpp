@@ -11,19 +11,19 @@
 #include <algorithm>
 
 #include "error.h"
-#include "scheduler.h"
+#include "walk.h"
 
 namespace rota {
 
-void Scheduler::start(Slot s, std::int32_t row) {
+void MatrixWalk::start(Slot s, std::int32_t row) {
     Job& j = job(s);
-    Matrix& m = machine_.matrix();
+    Matrix& m = machine().matrix();
     // Buddy packing: the job holds its whole block, in the profile too.
     NodeRun block{0, 0};
-    if (machine_.buddy() && !m.buddy_block(row, j.spec.procs, block))
+    if (machine().buddy() && !m.buddy_block(row, j.spec.procs, block))
         throw Error(Errc::internal, "start: no buddy block is free in the row");
     if (j.reserved()) {
-        if (j.reserved_row != row || j.reserved_start != now_)
+        if (j.reserved_row != row || j.reserved_start != now())
             throw Error(Errc::internal, "start outside the job's reservation");
         // Its reservation already holds the window from now on.
         count_reservation(row, -1);
@@ -32,20 +32,20 @@ void Scheduler::start(Slot s, std::int32_t row) {
     } else {
         if (clustered()) {  // Worst Fit, unless the placement hook says otherwise
             j.clusters.resize(j.spec.components.size());
-            if (!machine_.worst_fit(demand(j), now_, j.clusters.data()))
+            if (!machine().worst_fit(demand(j), now(), j.clusters.data()))
                 throw Error(Errc::internal, "start: the components have no placement");
-            if (policy_[static_cast<int>(Hook::placement)]) choose_placement(s);
+            if (policy(Hook::placement)) choose_placement(s);
         }
         Demand d = demand(j);
         if (block.count > 0) d.procs = block.count;
-        machine_.take(row, now_, now_ + j.window, d);
+        machine().take(row, now(), now() + j.window, d);
     }
     if (m.free(row) < j.spec.procs)
         throw Error(Errc::internal, "start: the profile and the matrix disagree");
     Allocation& a = j.alloc;
     a.runs.clear();
     if (clustered()) {
-        machine_.allocate_components(demand(j), a.runs);
+        machine().allocate_components(demand(j), a.runs);
     } else if (block.count > 0) {
         a.runs.push_back(block);
         m.place(row, a.runs, s);
@@ -55,45 +55,41 @@ void Scheduler::start(Slot s, std::int32_t row) {
     a.procs = block.count > 0 ? block.count : j.spec.procs;
     a.home_row = static_cast<std::int16_t>(row);
     a.row_mask = 1u << row;
-    j.start = now_;
-    j.state = JobState::running;
-    usage_.started(j.spec.user, a.procs, now_, now_);
-    ++running_count_;
-    ++counters_.started;
+    now_running(s);
+    ++counters().started;
     if (time_sharing()) {
-        running_.push_back(s);
         started_in_pass_.push_back(s);  // announced in its final place (slices.cpp)
         return;
     }
     // With one row the estimate is the walltime and the engine kills.
-    expiries_.set({j.estimated_end(), j.seq, s});
-    emit_job_runs(Action{ActionType::start, j.spec.id, now_}, j, a.runs);
+    expiries().set({j.estimated_end(), j.seq, s});
+    emit_job_runs(Action{ActionType::start, j.spec.id, now()}, j, a.runs);
 }
 
-bool Scheduler::can_reserve() const {
-    if (cfg_.reservation_depth == 0) return false;
-    return cfg_.reservation_depth == SchedulerConfig::kUnlimited || rows_at_depth_ < cfg_.rows;
+bool MatrixWalk::can_reserve() const {
+    if (cfg().reservation_depth == 0) return false;
+    return cfg().reservation_depth == SchedulerConfig::kUnlimited || rows_at_depth_ < cfg().rows;
 }
 
-void Scheduler::count_reservation(std::int32_t row, std::int32_t delta) {
+void MatrixWalk::count_reservation(std::int32_t row, std::int32_t delta) {
     reserved_count_ += delta;
     std::int32_t& n = reserved_in_row_[static_cast<std::size_t>(row)];
-    const bool was_full = n >= cfg_.reservation_depth;
+    const bool was_full = n >= cfg().reservation_depth;
     n += delta;
-    rows_at_depth_ += (n >= cfg_.reservation_depth) - was_full;
+    rows_at_depth_ += (n >= cfg().reservation_depth) - was_full;
     // A row that may take one more reservation again can offer a slot it
     // could not before: for compression that is a gain (earliest_move skips
     // rows that gained nothing since a reservation settled).
-    if (was_full && n < cfg_.reservation_depth) gained(row);
+    if (was_full && n < cfg().reservation_depth) gained(row);
 }
 
 // A reservation at the earliest slot of the rows that may take one more;
 // kForever, and none, if no slot ends by Machine::kHorizon.
-Time Scheduler::reserve(Slot s) {
-    const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
+Time MatrixWalk::reserve(Slot s) {
+    const bool unlimited = cfg().reservation_depth == SchedulerConfig::kUnlimited;
     for (std::size_t r = 0; r < row_ok_.size(); ++r)
-        row_ok_[r] = unlimited || reserved_in_row_[r] < cfg_.reservation_depth;
-    const auto [t, row] = machine_.earliest(demand(job(s)), now_, &row_ok_);
+        row_ok_[r] = unlimited || reserved_in_row_[r] < cfg().reservation_depth;
+    const auto [t, row] = machine().earliest(demand(job(s)), now(), &row_ok_);
     if (row < 0) throw Error(Errc::internal, "reserve: no row may take a reservation");
     // No window ends by the horizon (a queue of jobs whose estimates add up
     // past it): the job waits without a promise until capacity comes back.
@@ -102,16 +98,16 @@ Time Scheduler::reserve(Slot s) {
     return t;
 }
 
-void Scheduler::reserve_at(Slot s, Time t, std::int32_t row) {
+void MatrixWalk::reserve_at(Slot s, Time t, std::int32_t row) {
     Job& j = job(s);
     if (clustered()) {  // a reservation holds a start time and a placement
         j.clusters.clear();
         std::vector<std::int16_t> placed(j.spec.components.size());
-        if (!machine_.worst_fit(demand(j), t, placed.data()))
+        if (!machine().worst_fit(demand(j), t, placed.data()))
             throw Error(Errc::internal, "reserve: the components have no placement");
         j.clusters = std::move(placed);
     }
-    machine_.take(row, t, t + j.window, demand(j));
+    machine().take(row, t, t + j.window, demand(j));
     j.reserved_start = t;
     j.reserved_row = static_cast<std::int16_t>(row);
     j.settled = gain_epoch_;  // at its earliest slot as the machine stands
@@ -119,9 +115,9 @@ void Scheduler::reserve_at(Slot s, Time t, std::int32_t row) {
     next_reservation_ = std::min(next_reservation_, t);
 }
 
-void Scheduler::unreserve(Slot s) {
+void MatrixWalk::unreserve(Slot s) {
     Job& j = job(s);
-    machine_.give(j.reserved_row, j.reserved_start, j.reserved_start + j.window, demand(j));
+    machine().give(j.reserved_row, j.reserved_start, j.reserved_start + j.window, demand(j));
     j.clusters.clear();
     gained(j.reserved_row);
     count_reservation(j.reserved_row, -1);
@@ -134,7 +130,7 @@ void Scheduler::unreserve(Slot s) {
 // on a tie as Machine::earliest has it, or (kForever, -1) if it stays.
 //
 // It was at its earliest slot at gain epoch `settled`; since then a row's
-// profile only lost capacity unless the row gained (Scheduler::gained), so
+// profile only lost capacity unless the row gained (MatrixWalk::gained), so
 // only rows that gained can offer an earlier window. In its own row, before
 // s the reservation holds nothing, and a window [t, t + window) with t < s
 // ends inside the reservation's own capacity: so it fits without the
@@ -146,29 +142,29 @@ void Scheduler::unreserve(Slot s) {
 // any window starting before s will do, if the row may take one more
 // reservation. `reach[r]` is a lower bound of the first time the job's
 // width is free in row r.
-std::pair<Time, std::int32_t> Scheduler::earliest_move(const Job& j, const Time* reach) const {
+std::pair<Time, std::int32_t> MatrixWalk::earliest_move(const Job& j, const Time* reach) const {
     const Time s = j.reserved_start;
     const Time d = j.window;
     const std::int64_t p = j.spec.procs;
     const std::int32_t own = j.reserved_row;
-    const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
+    const bool unlimited = cfg().reservation_depth == SchedulerConfig::kUnlimited;
     Time best = kForever;
     std::int32_t best_row = -1;
-    for (std::int32_t r = 0; r < cfg_.rows; ++r) {
+    for (std::int32_t r = 0; r < cfg().rows; ++r) {
         const auto ri = static_cast<std::size_t>(r);
         if (row_gain_[ri] <= j.settled) continue;
-        const Profile& prof = machine_.profile(r);
+        const Profile& prof = machine().profile(r);
         const Time latest = std::min(best, s) - 1;  // only an earlier start can win
         Time t = kForever;
         if (r == own) {
             const bool adjacent = prof.free_at(s - 1) >= p;
             const Time bound = adjacent ? latest : std::min(latest, s - d);
-            if (reach[ri] <= bound) t = prof.earliest(now_, &p, d, bound);
-            if (t == kForever && adjacent) t = prof.run_start(now_, s, p);
+            if (reach[ri] <= bound) t = prof.earliest(now(), &p, d, bound);
+            if (t == kForever && adjacent) t = prof.run_start(now(), s, p);
         } else {
-            if (!unlimited && reserved_in_row_[ri] >= cfg_.reservation_depth) continue;
+            if (!unlimited && reserved_in_row_[ri] >= cfg().reservation_depth) continue;
             if (reach[ri] > latest) continue;
-            t = prof.earliest(now_, &p, d, latest);
+            t = prof.earliest(now(), &p, d, latest);
         }
         if (t < best) {
             best = t;
@@ -183,7 +179,7 @@ std::pair<Time, std::int32_t> Scheduler::earliest_move(const Job& j, const Time*
 // of the new one before s is taken and only the part of the old one after
 // the new end is given back, which leaves the profile as a give and a take
 // of the whole windows would, with fewer steps touched.
-void Scheduler::move_reservation(Slot s, Time t, std::int32_t row) {
+void MatrixWalk::move_reservation(Slot s, Time t, std::int32_t row) {
     Job& j = job(s);
     if (row != j.reserved_row) {
         unreserve(s);
@@ -192,8 +188,8 @@ void Scheduler::move_reservation(Slot s, Time t, std::int32_t row) {
     }
     const Time old = j.reserved_start;
     const Demand d = demand(j);
-    machine_.take(row, t, std::min(old, t + j.window), d);
-    machine_.give(row, std::max(old, t + j.window), old + j.window, d);
+    machine().take(row, t, std::min(old, t + j.window), d);
+    machine().give(row, std::max(old, t + j.window), old + j.window, d);
     gained(row);
     j.reserved_start = t;
     j.settled = gain_epoch_;
@@ -209,15 +205,15 @@ void Scheduler::move_reservation(Slot s, Time t, std::int32_t row) {
 // profile (Profile::first_reach) and is kept a lower bound as reservations
 // move (a move frees only the window it leaves); it is worth its sweep only
 // for more than a few reservations.
-void Scheduler::compress_reservations() {
+void MatrixWalk::compress_reservations() {
     if (reserved_count_ == 0) return;
     rescan_ = true;
     compress_order_.clear();
     std::int32_t widest = 0;
     for (std::size_t i = 0;
-         i < queue_.span() && compress_order_.size() < static_cast<std::size_t>(reserved_count_);
+         i < queue().span() && compress_order_.size() < static_cast<std::size_t>(reserved_count_);
          ++i) {
-        const JobQueue::Entry& q = queue_[i];
+        const JobQueue::Entry& q = queue()[i];
         if (!q.live() || !job(q.slot).reserved()) continue;
         compress_order_.push_back(q.slot);
         widest = std::max(widest, q.procs);
@@ -226,10 +222,10 @@ void Scheduler::compress_reservations() {
     const bool use_reach = compress_order_.size() >= kReachFrom;
     const auto w_max = static_cast<std::size_t>(widest);
     if (use_reach) {
-        for (std::int32_t r = 0; r < cfg_.rows; ++r) {
+        for (std::int32_t r = 0; r < cfg().rows; ++r) {
             auto& reach = reach_[static_cast<std::size_t>(r)];
             reach.resize(w_max + 1);
-            machine_.profile(r).first_reach(now_, reach);
+            machine().profile(r).first_reach(now(), reach);
         }
         reach_min_.assign(w_max + 1, kForever);
         for (const auto& reach : reach_)
@@ -237,18 +233,18 @@ void Scheduler::compress_reservations() {
                 reach_min_[w] = std::min(reach_min_[w], reach[w]);
     }
 
-    const bool unlimited = cfg_.reservation_depth == SchedulerConfig::kUnlimited;
+    const bool unlimited = cfg().reservation_depth == SchedulerConfig::kUnlimited;
     // Without pools the question "could it start earlier?" has an exact
     // answer that needs no change to the profile.
-    const bool exact = cfg_.pools.empty() && !clustered();
-    reach_now_.assign(static_cast<std::size_t>(cfg_.rows), now_);
+    const bool exact = cfg().pools.empty() && !clustered();
+    reach_now_.assign(static_cast<std::size_t>(cfg().rows), now());
     // The window a moved reservation left is free again: widths that fit
     // there may now start as early as its old start in that row.
     const auto vacated = [&](const Job& j, Time old, std::int32_t old_row) {
         auto& reach = reach_[static_cast<std::size_t>(old_row)];
-        const Time from = std::max(old, now_);
+        const Time from = std::max(old, now());
         const auto top = static_cast<std::size_t>(
-            std::min<std::int64_t>(machine_.profile(old_row).max_free(from, old + j.window),
+            std::min<std::int64_t>(machine().profile(old_row).max_free(from, old + j.window),
                                    static_cast<std::int64_t>(w_max)));
         for (std::size_t v = top; v >= 1 && reach[v] > from; --v) {  // reach grows with v
             reach[v] = from;
@@ -260,10 +256,10 @@ void Scheduler::compress_reservations() {
         const Time old = j.reserved_start;
         const std::int32_t old_row = j.reserved_row;
         const auto w = static_cast<std::size_t>(j.spec.procs);
-        if (old >= now_) {
+        if (old >= now()) {
             if (j.settled == gain_epoch_) continue;           // no row gained anything since
             if (use_reach && reach_min_[w] >= old) continue;  // nowhere to go earlier
-            if (old > now_ && exact) {
+            if (old > now() && exact) {
                 if (use_reach)
                     for (std::size_t r = 0; r < reach_.size(); ++r) reach_now_[r] = reach_[r][w];
                 const auto [t, row] = earliest_move(j, reach_now_.data());
@@ -272,23 +268,23 @@ void Scheduler::compress_reservations() {
                     continue;
                 }
                 move_reservation(s, t, row);
-                ++counters_.reservations_moved;
+                ++counters().reservations_moved;
                 if (use_reach) vacated(j, old, old_row);
                 continue;
             }
         }
         unreserve(s);
         for (std::size_t r = 0; r < row_ok_.size(); ++r)
-            row_ok_[r] = unlimited || reserved_in_row_[r] < cfg_.reservation_depth;
-        auto [t, row] = machine_.earliest(demand(j), now_, &row_ok_);
-        if (old >= now_) {
+            row_ok_[r] = unlimited || reserved_in_row_[r] < cfg().reservation_depth;
+        auto [t, row] = machine().earliest(demand(j), now(), &row_ok_);
+        if (old >= now()) {
             if (t > old) throw Error(Errc::internal, "compression would delay a reservation");
             // A move is only ever to an earlier time: on a tie it keeps its row.
             if (t == old) row = old_row;
         }
         if (t == kForever) continue;  // placed anew from a jumped clock, and nothing fits
         reserve_at(s, t, row);
-        if (old >= now_ && t < old) ++counters_.reservations_moved;
+        if (old >= now() && t < old) ++counters().reservations_moved;
         if (use_reach && (t != old || row != old_row)) vacated(j, old, old_row);
     }
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "class_passes.h"
+#include "discipline.h"
 #include "error.h"
 
 namespace rota {
@@ -95,47 +97,23 @@ SchedulerConfig checked(SchedulerConfig cfg) {
 Scheduler::Scheduler(SchedulerConfig cfg)
     : cfg_(checked(std::move(cfg))),
       machine_(cfg_),
-      reserved_in_row_(static_cast<std::size_t>(cfg_.rows), 0),
-      row_ok_(static_cast<std::size_t>(cfg_.rows), 1),
-      reach_(static_cast<std::size_t>(cfg_.rows)),
-      row_gain_(static_cast<std::size_t>(cfg_.rows), 0),
       usage_(cfg_.usage_half_life),
       next_rekey_(cfg_.rekey_interval > 0 ? cfg_.rekey_interval : kForever) {
     // Batches carry every job's demand as shares of the capacities (R_ij).
     batch_.inv_capacity.push_back(1.0 / static_cast<double>(cfg_.procs));
     for (const PoolConfig& p : cfg_.pools)
         batch_.inv_capacity.push_back(1.0 / static_cast<double>(p.capacity));
-    if (cfg_.classes.enabled) {
-        class_loaded_.assign(cfg_.classes.base.classes.size(), 0);
-        dnd_fixed_ = true;
-        for (const ClassPeriod& p : cfg_.classes.periods)
-            for (std::size_t c = 0; c < p.params.classes.size(); ++c)
-                dnd_fixed_ =
-                    dnd_fixed_ && c < cfg_.classes.base.classes.size() &&
-                    p.params.classes[c].preemptable == cfg_.classes.base.classes[c].preemptable;
-        const auto n = static_cast<std::size_t>(cfg_.procs);
-        owner_.assign(n, kNoSlot);
-        node_free_at_.assign(n, 0);
-        // Where in the week each period starts and ends.
-        for (const ClassPeriod& p : cfg_.classes.periods)
-            for (int d = 0; d < 7; ++d) {
-                if (!((p.days >> d) & 1u)) continue;
-                const std::int32_t day = d * 86400;
-                period_bounds_.push_back(day + p.from);
-                period_bounds_.push_back((day + (p.from < p.to ? 0 : 86400) + p.to) % (7 * 86400));
-            }
-        std::sort(period_bounds_.begin(), period_bounds_.end());
-        period_bounds_.erase(std::unique(period_bounds_.begin(), period_bounds_.end()),
-                             period_bounds_.end());
-    }
     batch_.with_components = clustered();
-    place_batch_.with_components = clustered();
-    place_batch_.inv_capacity = batch_.inv_capacity;
     batch_.names = &names_;
-    place_batch_.names = &names_;
-    mall_.names = &names_;
-    mall_.fill = [this](MalleableColumn c) { fill_malleable(c); };
-    mig_.names = &names_;
+    discipline_ = make_discipline(*this);
+    keeps_profile_ = discipline_->keeps_profile();
+    keeps_running_list_ = discipline_->keeps_running_list();
+}
+
+Scheduler::~Scheduler() = default;
+
+const ClassPasses* Scheduler::classes() const {
+    return dynamic_cast<const ClassPasses*>(discipline_.get());
 }
 
 void Scheduler::idle_nodes(std::vector<std::int32_t>& out) const {
@@ -170,17 +148,6 @@ void Scheduler::submit(const JobSpec& spec) {
     pending_.push_back(s);
     ++counters_.submitted;
 }
-
-namespace {
-
-// A duration in microseconds, too large for an integer, as seconds.
-std::string seconds_text(double us) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3g s", us / 1e6);
-    return buf;
-}
-
-}  // namespace
 
 // Checks a job as submitted and gives it a slot, indexed, pending.
 Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
@@ -220,28 +187,7 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
                                        " must be between 1 and procs = " +
                                        std::to_string(spec.procs) + " (0: rigid)");
     if (spec.adapt_bytes < 0) throw Error(Errc::invalid, who() + ": adapt_bytes must be >= 0");
-    if (cfg_.malleable.enabled) {
-        // On its min it runs longest (both execution models slow down as
-        // processors are taken) and adapts at the highest cost: both must
-        // fit in the time axis as the estimate does.
-        const std::int32_t least = spec.min_procs > 0 ? spec.min_procs : spec.procs;
-        const auto limit = static_cast<double>((kTimeAxisEnd - now_) / cfg_.rows);
-        const double longest = static_cast<double>(spec.estimate) *
-                               exec_factor(cfg_.malleable.exec_model, least, spec.procs);
-        if (!(longest <= limit))
-            throw Error(Errc::invalid, who() + ": estimate " + std::to_string(spec.estimate) +
-                                           " us runs " + seconds_text(longest) + " on its min of " +
-                                           std::to_string(least) +
-                                           " processors, beyond the time axis");
-        const double cost = static_cast<double>(cfg_.malleable.adapt_latency) +
-                            cfg_.malleable.adapt_per_byte * static_cast<double>(spec.adapt_bytes) /
-                                static_cast<double>(least);
-        if (!(cost <= limit / 1024))
-            throw Error(Errc::invalid,
-                        who() + ": adapting its " + std::to_string(spec.adapt_bytes) +
-                            " bytes on its min of " + std::to_string(least) + " processors takes " +
-                            seconds_text(cost) + ", beyond the time axis");
-    }
+    discipline_->check_spec(spec);
     if (spec.job_class != -1) {
         const auto classes = static_cast<std::int32_t>(cfg_.classes.base.classes.size());
         // Numbered from 1 in the ABI (rota.h); the engine counts from 0.
@@ -307,32 +253,26 @@ void Scheduler::release(Slot s) {
     for (std::int32_t r = 0; r < cfg_.rows; ++r)
         if (a.row_mask & (1u << r)) machine_.matrix().clear(r, a.runs);
     const Time end = j.estimated_end();
-    // The rest of its window is free again: reservations may move up. Every
-    // end asks for a compression, walltime kills included, as pyss does
-    // (docs/design.md, "Reservations persist and are compressed").
-    if (now_ < end) {
-        if (keeps_profile()) machine_.give(a.home_row, now_, end, demand(j));
-        gained(a.home_row);
-    }
+    // The rest of its window is free again.
+    if (now_ < end && keeps_profile_) machine_.give(a.home_row, now_, end, demand(j));
     j.clusters.clear();
     // A job killed at its walltime stopped using its processors then.
     usage_.stopped(j.spec.user, a.procs, std::min(now_, end));
-    if (!node_state_.empty()) retire_drained(a.runs);
     expiries_.erase(s);
-    dirty_ = true;
-    rescan_ = true;
-    classes_dirty_ = true;
+    discipline_->released(s, now_ < end);
     a.row_mask = 0;
-    freed_ += a.procs;
-    if (cfg_.classes.enabled) unload(s);
-    if (time_sharing() || cfg_.malleable.enabled || cfg_.classes.enabled) {
-        running_.erase(std::find(running_.begin(), running_.end(), s));
-        auto it = std::find(executing_.begin(), executing_.end(), s);
-        if (it != executing_.end()) executing_.erase(it);
-        it = std::find(unannounced_.begin(), unannounced_.end(), s);
-        if (it != unannounced_.end()) unannounced_.erase(it);
-    }
+    if (keeps_running_list_) running_.erase(std::find(running_.begin(), running_.end(), s));
     --running_count_;
+    if (!node_state_.empty()) retire_drained(a.runs);
+}
+
+void Scheduler::now_running(Slot s) {
+    Job& j = job(s);
+    j.start = now_;
+    j.state = JobState::running;
+    usage_.started(j.spec.user, j.alloc.procs, now_, now_);
+    ++running_count_;
+    if (keeps_running_list_) running_.push_back(s);
 }
 
 void Scheduler::forget(Slot s) {
@@ -349,6 +289,34 @@ void Scheduler::reject(Slot s, std::string reason) {
     job(s).state = JobState::rejected;
     ++counters_.rejected;
     forget(s);
+}
+
+void Scheduler::queue_insert(Slot s) {
+    Job& j = job(s);
+    j.state = JobState::queued;
+    auto before = [this](const JobQueue::Entry& a, const JobQueue::Entry& b) {
+        const Job& x = job(a.slot);
+        const Job& y = job(b.slot);
+        return x.order_key != y.order_key ? x.order_key < y.order_key : x.seq < y.seq;
+    };
+    JobQueue::Entry e{s, j.spec.procs, j.window};
+    const JobQueue::Entry* last = queue_.last_live();
+    if (!last || !before(e, *last)) {
+        queue_.push_back(e);  // the common case under FCFS
+        discipline_->queued(s, queue_.span() - 1, true);
+        return;
+    }
+    // Without compacting when the discipline keeps positions: they follow
+    // the entries that moved.
+    if (discipline_->tracks_queue_positions())
+        discipline_->queued(s, queue_.insert_from_back(e, before), false);
+    else
+        discipline_->queued(s, queue_.insert_sorted(e, before), false);
+}
+
+void Scheduler::queue_erase(Slot s) {
+    discipline_->dequeued(s);
+    queue_.kill_slot(s);
 }
 
 void Scheduler::job_end(JobId id) {
@@ -370,17 +338,12 @@ void Scheduler::cancel(JobId id) {
             stop_running(s, JobState::cancelled);
             break;
         case JobState::queued:
-            if (j.reserved()) {
-                unreserve(s);
-                dirty_ = true;
-            }
-            if (s == class_reserved_) drop_class_reservation();
-            if (j.swapped) swapped_procs_ -= j.spec.procs;
+            discipline_->cancelled(s);
             queue_erase(s);
             forget(s);
             break;
         case JobState::suspended:
-            if (j.swapped) swapped_procs_ -= j.spec.procs;
+            discipline_->cancelled(s);
             forget(s);
             break;
         case JobState::held:
@@ -397,6 +360,54 @@ void Scheduler::cancel(JobId id) {
     ++counters_.cancelled;
 }
 
+double Scheduler::progress(const Job& j) const {
+    return discipline_->progress(j);
+}
+
+void Scheduler::report_progress(JobId id, double done) {
+    begin_event();
+    const Slot s = slot_of(id);
+    const Job& j = job(s);
+    if (j.state != JobState::running)
+        throw Error(Errc::state, "job " + std::to_string(id) + " is " + job_state_name(j.state) +
+                                     ", not running");
+    if (!(done >= 0.0 && done <= 1.0))
+        throw Error(Errc::invalid, "progress must be a fraction in [0, 1]");
+    discipline_->progress_reported(s, done);
+}
+
+// [Feitelson97] §4.5's user controls belong to the class passes.
+namespace {
+
+ClassPasses& classes_for(Discipline* d, const char* why) {
+    auto* c = dynamic_cast<ClassPasses*>(d);
+    if (!c) throw Error(Errc::state, why);
+    return *c;
+}
+
+}  // namespace
+
+void Scheduler::suspend(JobId id) {
+    begin_event();
+    ClassPasses& c = classes_for(discipline_.get(),
+                                 "suspending a job needs [classes] ([Feitelson97]'s swapping)");
+    c.suspend(slot_of(id));
+}
+
+void Scheduler::resume(JobId id) {
+    begin_event();
+    ClassPasses& c =
+        classes_for(discipline_.get(), "resuming a job needs [classes] ([Feitelson97]'s swapping)");
+    c.resume(slot_of(id));
+}
+
+void Scheduler::set_class(JobId id, std::int32_t cls) {
+    begin_event();
+    ClassPasses& c =
+        classes_for(discipline_.get(), "job classes need [classes] ([Feitelson97] §4.2)");
+    c.set_class(slot_of(id), cls);
+}
+
 void Scheduler::advance(Time t) {
     begin_event();
     if (t > kTimeAxisEnd)
@@ -404,10 +415,10 @@ void Scheduler::advance(Time t) {
     if (t < now_)
         throw Error(Errc::time, "time went backwards: " + std::to_string(t) + " < now " +
                                     std::to_string(now_) + " (microseconds)");
-    // Slice boundaries up to t, each at its own time ([Zhang00] §4).
-    while (time_sharing() && slice_end_ <= t) {
-        now_ = std::max(now_, slice_end_);
-        rotate_slices();
+    // Boundaries up to t (slices, [Zhang00] §4), each at its own time.
+    for (Time b; (b = discipline_->next_boundary()) <= t;) {
+        now_ = std::max(now_, b);
+        discipline_->boundary();
     }
     now_ = t;
     // Jobs are killed at their estimate (walltime), as the papers assume.
@@ -450,14 +461,9 @@ std::optional<Time> Scheduler::next_wakeup() const {
         else
             expiries_.pop();
     }
-    if (time_sharing() && slice_end_ != kForever && (!best || slice_end_ < *best))
-        best = slice_end_;
-    if (cfg_.classes.enabled && classes_wakeup_ > now_ && classes_wakeup_ != kForever &&
-        (!best || classes_wakeup_ < *best))
-        best = classes_wakeup_;
-    if (reserved_count_ > 0 && next_reservation_ > now_ && next_reservation_ != kForever &&
-        (!best || next_reservation_ < *best))
-        best = next_reservation_;
+    if (const auto d = discipline_->next_wakeup();
+        d && *d > now_ && *d != kForever && (!best || *d < *best))
+        best = *d;
     // A policy that held jobs until a time (a shift change) asks again then.
     if (!held_.empty() && held_until_ > now_ && held_until_ != kForever &&
         (!best || held_until_ < *best))
@@ -547,8 +553,7 @@ void Scheduler::set_policy(Hook h, std::shared_ptr<Policy> p) {
     quarantines_[i] = 0;
     quarantine_end_[i] = kNoTime;
     counters_.hooks[i].quarantined = false;
-    rescan_ = true;  // a new policy may choose differently among old candidates
-    classes_dirty_ = true;
+    discipline_->policy_changed();  // it may choose differently among old candidates
 }
 
 }  // namespace rota

@@ -2,7 +2,7 @@
 // more than one row, and the rotation of the active row every slice.
 #include <algorithm>
 
-#include "scheduler.h"
+#include "walk.h"
 
 namespace rota {
 
@@ -30,41 +30,41 @@ bool same_runs(const std::vector<NodeRun>& x, const std::vector<NodeRun>& y) {
 // checkpointed and restarted and for how long (they place nothing).
 // Under buddy packing the columns named are those the job runs on, the
 // first of its block (emit_job_runs); the rest of the block stays idle.
-void Scheduler::announce_placements() {
+void MatrixWalk::announce_placements() {
     auto on = [](std::uint32_t mask, std::int32_t r) { return (mask & bit(r)) != 0; };
-    const std::int32_t rows = cfg_.rows;
+    const std::int32_t rows = cfg().rows;
     std::size_t b = 0;
-    for (Slot s : running_) {  // releases
+    for (Slot s : running()) {  // releases
         if (b >= before_pass_.size() || before_pass_[b].slot != s) continue;
         const Placement& p = before_pass_[b++];
         const Allocation& a = job(s).alloc;
         const bool moved_columns = !same_runs(p.runs, a.runs);
         for (std::int32_t r = 0; r < rows; ++r)
             if (on(p.mask, r) && (!on(a.row_mask, r) || moved_columns)) {
-                Action act{ActionType::unreplicate, job(s).spec.id, now_};
+                Action act{ActionType::unreplicate, job(s).spec.id, now()};
                 act.row = r;
                 emit_job_runs(act, job(s), p.runs);
             }
     }
     b = 0;
-    for (Slot s : running_) {  // home rows
+    for (Slot s : running()) {  // home rows
         if (b >= before_pass_.size() || before_pass_[b].slot != s) continue;
         const Placement& p = before_pass_[b++];
         const Allocation& a = job(s).alloc;
         if (p.home != a.home_row) {
-            Action act{ActionType::move, job(s).spec.id, now_};
+            Action act{ActionType::move, job(s).spec.id, now()};
             act.row = a.home_row;
             emit_job_runs(act, job(s), a.runs);
         }
     }
     for (Slot s : started_in_pass_) {  // new jobs, in their final place
         const Allocation& a = job(s).alloc;
-        Action act{ActionType::start, job(s).spec.id, now_};
+        Action act{ActionType::start, job(s).spec.id, now()};
         act.row = a.home_row;
         emit_job_runs(act, job(s), a.runs);
     }
     b = 0;
-    for (Slot s : running_) {  // placements
+    for (Slot s : running()) {  // placements
         const Allocation& a = job(s).alloc;
         std::uint32_t held = bit(a.home_row);  // a new job: START gave its home row
         if (b < before_pass_.size() && before_pass_[b].slot == s) {
@@ -73,67 +73,66 @@ void Scheduler::announce_placements() {
         }
         for (std::int32_t r = 0; r < rows; ++r)
             if (on(a.row_mask, r) && !on(held, r)) {
-                Action act{ActionType::replicate, job(s).spec.id, now_};
+                Action act{ActionType::replicate, job(s).spec.id, now()};
                 act.row = r;
                 emit_job_runs(act, job(s), a.runs);
             }
     }
-    actions_.insert(actions_.end(), pass_actions_.begin(), pass_actions_.end());
-    pass_actions_.clear();
+    append_held_actions();
 }
 
 // Suspend what left the active row, resume what entered it. Marks by
 // epoch keep it linear in the columns and running jobs.
-void Scheduler::announce_active() {
-    if (in_row_.size() < jobs_.size()) {
-        in_row_.resize(jobs_.size(), 0);
-        was_executing_.resize(jobs_.size(), 0);
+void MatrixWalk::announce_active() {
+    if (in_row_.size() < jobs().size()) {
+        in_row_.resize(jobs().size(), 0);
+        was_executing_.resize(jobs().size(), 0);
     }
     ++mark_epoch_;
     for (Slot s : executing_) was_executing_[s] = mark_epoch_;
     for (Slot s : unannounced_) was_executing_[s] = 0;  // a RESUME if in the active row
     unannounced_.clear();
     std::vector<Slot> now_running;
-    const Matrix& m = machine_.matrix();
+    const Matrix& m = machine().matrix();
     for (std::int32_t c = 0; c < m.cols(); ++c) {
-        const Slot s = m.at(active_row_, c);
+        const Slot s = m.at(active_row(), c);
         if (s == Matrix::kEmpty || in_row_[s] == mark_epoch_) continue;
         in_row_[s] = mark_epoch_;
         now_running.push_back(s);
     }
     for (Slot s : executing_)
         if (in_row_[s] != mark_epoch_) {
-            Action a{ActionType::suspend, job(s).spec.id, now_};
-            a.row = active_row_;
+            Action a{ActionType::suspend, job(s).spec.id, now()};
+            a.row = active_row();
             emit(a);
         }
     for (Slot s : now_running)
         if (was_executing_[s] != mark_epoch_) {
-            Action a{ActionType::resume, job(s).spec.id, now_};
-            a.row = active_row_;
+            Action a{ActionType::resume, job(s).spec.id, now()};
+            a.row = active_row();
             emit(a);
         }
     executing_ = std::move(now_running);
 }
 
 // The next non-empty row becomes active for a new slice.
-void Scheduler::rotate_slices() {
-    const Matrix& m = machine_.matrix();
+void MatrixWalk::rotate_slices() {
+    const Matrix& m = machine().matrix();
     const std::int32_t rows = m.rows();
     std::int32_t nonempty = 0, next = -1;
     for (std::int32_t k = 1; k <= rows; ++k) {
-        const std::int32_t r = (active_row_ + k) % rows;
+        const std::int32_t r = (active_row() + k) % rows;
         if (m.used(r) == 0) continue;
         ++nonempty;
         if (next < 0) next = r;
     }
-    if (next >= 0 && next != active_row_) {
-        active_row_ = next;
-        Action a{ActionType::switch_row, -1, now_};
+    if (next >= 0 && next != active_row()) {
+        set_active_row(next);
+        Action a{ActionType::switch_row, -1, now()};
         a.row = next;
         emit(a);
     }
-    slice_end_ = nonempty >= 2 ? now_ + cfg_.slice : kForever;
+    slice_end_ = nonempty >= 2 ? now() + cfg().slice : kForever;
     announce_active();
 }
 

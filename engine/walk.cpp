@@ -19,77 +19,54 @@
 //
 // Reservations persist across passes and only move earlier (compression,
 // reservations.cpp); the walk is incremental (docs/design.md).
+#include "walk.h"
+
 #include <algorithm>
 #include <chrono>
 
 #include "answers.h"
 #include "error.h"
-#include "scheduler.h"
 
 namespace rota {
 
-std::int32_t Scheduler::row_now(const Job& j) const {
-    if (simple()) return machine_.fits_now_fast(j.spec.procs, j.window, now_) ? 0 : -1;
-    return machine_.row_for_now(demand(j), now_);
+std::int32_t MatrixWalk::row_now(const Job& j) const {
+    if (simple()) return machine().fits_now_fast(j.spec.procs, j.window, now()) ? 0 : -1;
+    return machine().row_for_now(demand(j), now());
 }
 
-std::int64_t Scheduler::free_columns() const {
+std::int64_t MatrixWalk::free_columns() const {
     std::int64_t f = 0;
-    for (std::int32_t r = 0; r < cfg_.rows; ++r) f += machine_.matrix().free(r);
+    for (std::int32_t r = 0; r < cfg().rows; ++r) f += machine().matrix().free(r);
     return f;
 }
 
-bool Scheduler::nothing_more_can_start() const {
+bool MatrixWalk::nothing_more_can_start() const {
     return free_columns() == 0;
 }
 
-void Scheduler::queue_insert(Slot s) {
-    Job& j = job(s);
-    j.state = JobState::queued;
-    classes_dirty_ = true;
-    ++entered_;
-    entered_last_ = s;
-    auto before = [this](const JobQueue::Entry& a, const JobQueue::Entry& b) {
-        const Job& x = job(a.slot);
-        const Job& y = job(b.slot);
-        return x.order_key != y.order_key ? x.order_key < y.order_key : x.seq < y.seq;
-    };
-    JobQueue::Entry e{s, j.spec.procs, j.window};
-    const JobQueue::Entry* last = queue_.last_live();
-    if (!last || !before(e, *last)) {
-        queue_.push_back(e);  // the common case under FCFS
-        if (cfg_.classes.enabled) class_index_insert(s, queue_.span() - 1);
-        return;
-    }
-    if (cfg_.classes.enabled)  // without compacting: class_pos_ follows the entries that moved
-        class_index_insert(s, queue_.insert_from_back(e, before));
-    else
-        queue_.insert_sorted(e, before);
-    rescan_ = true;  // positions changed, and it lands before walked jobs
+void MatrixWalk::queued(Slot, std::size_t, bool appended) {
+    if (!appended) rescan_ = true;  // positions changed, and it lands before walked jobs
 }
 
-void Scheduler::queue_erase(Slot s) {
-    if (cfg_.classes.enabled) class_index_erase(s);
-    queue_.kill_slot(s);
+void MatrixWalk::dequeued(Slot) {
     rescan_ = true;
-    classes_dirty_ = true;
 }
 
-void Scheduler::find_next_reservation() {
+void MatrixWalk::find_next_reservation() {
     next_reservation_ = kForever;
     std::int32_t seen = 0;
-    for (std::size_t i = 0; i < queue_.span() && seen < reserved_count_; ++i) {
-        if (!queue_[i].live()) continue;
-        const Job& j = job(queue_[i].slot);
+    for (std::size_t i = 0; i < queue().span() && seen < reserved_count_; ++i) {
+        if (!queue()[i].live()) continue;
+        const Job& j = job(queue()[i].slot);
         if (!j.reserved()) continue;
         ++seen;
         next_reservation_ = std::min(next_reservation_, j.reserved_start);
     }
 }
 
-void Scheduler::schedule_phase() {
-    const bool full = rescan_ || now_ >= next_reservation_;
-    std::size_t r = full ? 0 : std::min(scanned_, queue_.span());
+void MatrixWalk::schedule_phase() {
+    const bool full = rescan_ || now() >= next_reservation_;
+    std::size_t r = full ? 0 : std::min(scanned_, queue().span());
     Slot head = full ? kNoSlot : head_;  // first job in order that could not start
     // Reservations held by jobs before position r: a partial walk starts
     // past every job that held one at the end of the last walk.
@@ -98,10 +75,9 @@ void Scheduler::schedule_phase() {
     batch_.clear();
     cand_pos_.clear();
     cand_procs_ = 0;
-    stream_ended_ = false;
     rescan_ = false;  // set again below if a policy passes over a candidate
-    auto policy = policy_[static_cast<int>(Hook::backfill_select)];
-    const bool streams = policy && policy->streams(Hook::backfill_select);
+    const auto& bf = policy(Hook::backfill_select);
+    const bool streams = bf && bf->streams(Hook::backfill_select);
     // Candidates are collected only while something more can start.
     bool collecting = true;
     auto flush = [&] {
@@ -110,20 +86,20 @@ void Scheduler::schedule_phase() {
         reserved_ahead += reserved_count_ - before;  // made for candidates behind r
     };
 
-    for (; r < queue_.span(); ++r) {
-        if (head != kNoSlot && cfg_.backfill && !can_reserve() &&
+    for (; r < queue().span(); ++r) {
+        if (head != kNoSlot && cfg().backfill && !can_reserve() &&
             reserved_ahead == reserved_count_) {
             // No reservation left to give or to honour: the rest of the
             // queue can only yield candidates.
             if (collecting) collect_candidates(r, head);
-            r = queue_.span();
+            r = queue().span();
             break;
         }
-        const JobQueue::Entry q = queue_[r];
+        const JobQueue::Entry q = queue()[r];
         if (!q.live()) continue;
         const Slot s = q.slot;
         Job& j = job(s);
-        if (j.reserved() && j.reserved_start < now_) {
+        if (j.reserved() && j.reserved_start < now()) {
             // The clock jumped past this reservation (an embedder need not
             // stop at every wakeup): its window is partly gone, so it is
             // placed anew from now, as if it had just been made.
@@ -131,9 +107,9 @@ void Scheduler::schedule_phase() {
             reserve(s);
         }
         if (j.reserved()) {
-            if (j.reserved_start == now_) {  // starting uses its reservation up
+            if (j.reserved_start == now()) {  // starting uses its reservation up
                 start(s, j.reserved_row);
-                queue_.kill(r);
+                queue().kill(r);
                 continue;
             }
             ++reserved_ahead;
@@ -144,23 +120,23 @@ void Scheduler::schedule_phase() {
             const std::int32_t row = row_now(j);
             if (row >= 0) {
                 start(s, row);
-                queue_.kill(r);
+                queue().kill(r);
                 continue;
             }
             head = s;
             if (can_reserve()) {
                 const Time t = reserve(s);
-                if (t == now_) {  // cannot happen while profiles agree; kept safe
+                if (t == now()) {  // cannot happen while profiles agree; kept safe
                     start(s, j.reserved_row);
-                    queue_.kill(r);
+                    queue().kill(r);
                 } else if (t != kForever) {
                     ++reserved_ahead;
                 }
             }
-            if (!cfg_.backfill) break;  // FCFS, GS: nothing passes the head
+            if (!cfg().backfill) break;  // FCFS, GS: nothing passes the head
             continue;
         }
-        if (!cfg_.backfill) break;  // past the head of FCFS, GS (an incremental walk)
+        if (!cfg().backfill) break;  // past the head of FCFS, GS (an incremental walk)
         if (row_now(j) >= 0) {
             if (!collecting) {
                 rescan_ = true;  // the policy wanted no more: offer it again next pass
@@ -174,9 +150,9 @@ void Scheduler::schedule_phase() {
             flush();  // they come before this job in the queue, and may reserve
         if (can_reserve()) {
             const Time t = reserve(s);
-            if (t == now_) {
+            if (t == now()) {
                 start(s, j.reserved_row);
-                queue_.kill(r);
+                queue().kill(r);
             } else if (t != kForever) {
                 ++reserved_ahead;
             }
@@ -185,11 +161,60 @@ void Scheduler::schedule_phase() {
     if (!batch_slots_.empty()) flush_candidates(head);
     if (full) find_next_reservation();
     head_ = head;
-    if (queue_.maybe_compact()) rescan_ = true;
-    scanned_ = queue_.span();
+    if (queue().maybe_compact()) rescan_ = true;
+    scanned_ = queue().span();
 }
 
-void Scheduler::add_candidate(Slot s, std::size_t pos) {
+BackfillContext MatrixWalk::backfill_context(Slot head) const {
+    BackfillContext c;
+    static_cast<CommonContext&>(c) = common_context();
+    c.head_id = -1;
+    c.head_row = -1;
+    c.head_user = -1;
+    if (head != kNoSlot) {
+        const Job& h = job(head);
+        c.head_id = h.spec.id;
+        c.head_procs = h.spec.procs;
+        c.head_jumps = h.jumps;
+        c.head_user = h.spec.user;
+        c.head_account = h.account;
+        c.head_partition = h.partition;
+        c.head_qos = h.qos;
+        if (h.reserved()) {
+            c.shadow_time.t = h.reserved_start;
+            c.head_row = h.reserved_row;
+            c.extra_procs = static_cast<std::int32_t>(
+                machine().profile(h.reserved_row).free_at(h.reserved_start));
+        }
+    }
+    // [Leinberger99] §3's S_i and the head's R_i, processors first: what a
+    // K-resource policy (backfill/balanced.lua, lowest.lua) scores against.
+    const auto& inv = batch_.inv_capacity;
+    c.resources = static_cast<std::int32_t>(inv.size());
+    c.capacity.push_back(cfg().procs);
+    c.usage.push_back(static_cast<double>(cfg().procs - c.free_procs) * inv[0]);
+    for (std::size_t k = 0; k < cfg().pools.size(); ++k) {
+        c.capacity.push_back(cfg().pools[k].capacity);
+        c.usage.push_back(
+            static_cast<double>(cfg().pools[k].capacity - machine().pool_free_at(now(), k)) *
+            inv[k + 1]);
+    }
+    if (head != kNoSlot) {
+        const Job& h = job(head);
+        c.head_demand.push_back(static_cast<double>(h.spec.procs) * inv[0]);
+        for (std::size_t k = 0; k < cfg().pools.size(); ++k)
+            c.head_demand.push_back(static_cast<double>(h.spec.pools[k]) * inv[k + 1]);
+        if (h.reserved()) {
+            c.extra.push_back(static_cast<double>(c.extra_procs) * inv[0]);
+            for (std::size_t k = 0; k < cfg().pools.size(); ++k)
+                c.extra.push_back(static_cast<double>(machine().pool_free_at(h.reserved_start, k)) *
+                                  inv[k + 1]);
+        }
+    }
+    return c;
+}
+
+void MatrixWalk::add_candidate(Slot s, std::size_t pos) {
     batch_slots_.push_back(s);
     batch_.push(job(s));
     cand_pos_.push_back(pos);
@@ -204,19 +229,19 @@ void Scheduler::add_candidate(Slot s, std::size_t pos) {
 // Whether some job of queue block b may fit now (one row, no pools, fit
 // limits prepared): for each width class that fits the free columns, its
 // shortest window against how long its narrowest width fits.
-bool Scheduler::block_may_start(std::size_t b, std::int64_t free) const {
+bool MatrixWalk::block_may_start(std::size_t b, std::int64_t free) const {
     for (std::size_t k = 0; k < JobQueue::kClasses; ++k) {
         const std::int32_t narrowest = std::int32_t{1} << k;
         if (narrowest > free) break;
-        if (queue_.block_min_window(b, k) <= machine_.fit_limit(narrowest) - now_) return true;
+        if (queue().block_min_window(b, k) <= machine().fit_limit(narrowest) - now()) return true;
     }
     return false;
 }
 
-bool Scheduler::collect_candidates(std::size_t r, Slot head) {
-    auto policy = policy_[static_cast<int>(Hook::backfill_select)];
-    const bool streams = policy && policy->streams(Hook::backfill_select);
-    const std::size_t span = queue_.span();
+bool MatrixWalk::collect_candidates(std::size_t r, Slot head) {
+    const auto& bf = policy(Hook::backfill_select);
+    const bool streams = bf && bf->streams(Hook::backfill_select);
+    const std::size_t span = queue().span();
     std::int64_t free = free_columns();
     if (free == 0) return false;
     const bool fast = simple();
@@ -235,9 +260,9 @@ bool Scheduler::collect_candidates(std::size_t r, Slot head) {
         if (cand_procs_ >= free) return true;
         if (!fast || batch_slots_.size() < kFew) return false;
         if (lowest < 0) {
-            lowest = machine_.free_throughout(now_);
+            lowest = machine().free_throughout(now());
             long_after = lowest < free
-                             ? machine_.fit_limit(static_cast<std::int32_t>(lowest) + 1) - now_
+                             ? machine().fit_limit(static_cast<std::int32_t>(lowest) + 1) - now()
                              : kForever;
             long_procs = 0;
             for (const Slot s : batch_slots_)
@@ -247,16 +272,16 @@ bool Scheduler::collect_candidates(std::size_t r, Slot head) {
         }
         return long_procs > 0 && long_procs >= lowest;
     };
-    if (fast) machine_.prepare_fit_limits(now_);
+    if (fast) machine().prepare_fit_limits(now());
     for (; r < span; ++r) {
         if (fast && r % JobQueue::kBlock == 0 && !block_may_start(r / JobQueue::kBlock, free)) {
             r += JobQueue::kBlock - 1;
             continue;
         }
-        const JobQueue::Entry& q = queue_[r];
+        const JobQueue::Entry& q = queue()[r];
         if (fast) {
             if (q.procs > free) continue;  // tombstones too: they are infinitely wide
-            if (q.window > machine_.fit_limit(q.procs) - now_) continue;
+            if (q.window > machine().fit_limit(q.procs) - now()) continue;
         } else if (!q.live() || row_now(job(q.slot)) < 0) {
             continue;
         }
@@ -265,7 +290,7 @@ bool Scheduler::collect_candidates(std::size_t r, Slot head) {
             if (!flush_candidates(head)) return false;
             free = free_columns();
             lowest = -1;
-            if (fast) machine_.prepare_fit_limits(now_);
+            if (fast) machine().prepare_fit_limits(now());
         }
     }
     return true;
@@ -277,9 +302,9 @@ bool Scheduler::collect_candidates(std::size_t r, Slot head) {
 // A pick that no longer fits gets a reservation if its rows allow one more.
 // Returns false when no more candidates are wanted in this walk: the
 // streaming policy picked none of its chunk, or nothing more can start.
-bool Scheduler::flush_candidates(Slot head) {
+bool MatrixWalk::flush_candidates(Slot head) {
     const std::size_t n = batch_slots_.size();
-    auto& p = policy_[static_cast<int>(Hook::backfill_select)];
+    auto& p = policy(Hook::backfill_select);
     const bool streams = p && p->streams(Hook::backfill_select);
     const bool ok = ask<Hook::backfill_select>(
         batch_, [&] { return backfill_context(head); }, picks_);
@@ -294,8 +319,8 @@ bool Scheduler::flush_candidates(Slot head) {
         const std::int32_t row = row_now(j);
         if (row >= 0) {
             start(s, row);
-            queue_.kill(cand_pos_[static_cast<std::size_t>(i)]);
-            ++counters_.backfilled;
+            queue().kill(cand_pos_[static_cast<std::size_t>(i)]);
+            ++counters().backfilled;
             ++job(head).jumps;
         } else if (can_reserve()) {
             reserve(s);
