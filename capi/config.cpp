@@ -44,8 +44,89 @@ void parse_clusters(const toml::node& c, SchedulerConfig& s) {
     s.procs = static_cast<std::int32_t>(total);
 }
 
+// Node numbers as ranges, "0-3,8,10-15", each inside 0..procs-1; sorted and
+// merged into runs.
+std::vector<NodeRun> node_ranges(const std::string& text, std::int32_t procs,
+                                 const std::string& key) {
+    std::vector<NodeRun> runs;
+    std::size_t at = 0;
+    auto number = [&]() -> std::int64_t {
+        const std::size_t from = at;
+        std::int64_t v = 0;
+        while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - from < 8)
+            v = v * 10 + (text[at++] - '0');
+        if (at == from || (at < text.size() && text[at] >= '0' && text[at] <= '9'))
+            fail("key '" + key + "': \"" + text.substr(0, 64) +
+                 "\" is not a list of node numbers and ranges, such as \"0-3,8\"");
+        if (v >= procs)
+            fail("key '" + key + "': node " + std::to_string(v) + " is outside 0.." +
+                 std::to_string(procs - 1));
+        return v;
+    };
+    while (at < text.size()) {
+        const std::int64_t first = number();
+        std::int64_t last = first;
+        if (at < text.size() && text[at] == '-') {
+            ++at;
+            last = number();
+        }
+        if (last < first)
+            fail("key '" + key + "': the range " + std::to_string(first) + "-" +
+                 std::to_string(last) + " is backwards");
+        runs.push_back(
+            {static_cast<std::int32_t>(first), static_cast<std::int32_t>(last - first + 1)});
+        if (at < text.size() && text[at++] != ',')
+            fail("key '" + key + "': \"" + text.substr(0, 64) +
+                 "\" is not a list of node numbers and ranges, such as \"0-3,8\"");
+    }
+    if (runs.empty()) fail("key '" + key + "' names no node");
+    std::sort(runs.begin(), runs.end(),
+              [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
+    std::vector<NodeRun> merged;
+    for (const NodeRun& r : runs) {
+        if (!merged.empty() && r.first <= merged.back().first + merged.back().count) {
+            const std::int32_t end =
+                std::max(merged.back().first + merged.back().count, r.first + r.count);
+            merged.back().count = end - merged.back().first;
+        } else {
+            merged.push_back(r);
+        }
+    }
+    return merged;
+}
+
+// [[machine.partitions]]: named node sets, which may overlap (Slurm's
+// PartitionName and Nodes); jobs name them in rota_job.partition.
+void parse_partitions(const toml::node& n, SchedulerConfig& s) {
+    if (!n.is_array_of_tables() || n.as_array()->empty())
+        fail("key 'machine.partitions' must be an array of tables ([[machine.partitions]])");
+    if (n.as_array()->size() > 1024)
+        fail("key 'machine.partitions' holds more than 1024 partitions");
+    std::size_t i = 0;
+    for (const auto& e : *n.as_array()) {
+        const auto& t = *e.as_table();
+        const std::string where = "machine.partitions[" + std::to_string(i++) + "].";
+        only_keys(t, where.substr(0, where.size() - 1), {"name", "nodes", "default"});
+        PartitionConfig pc;
+        pc.name = get_string(t, "name", where);
+        if (pc.name.empty()) fail("key '" + where + "name' is required");
+        // A job names its partitions separated by commas.
+        if (const std::string why = bad_name("name", pc.name); !why.empty())
+            fail("key '" + where + "name': " + why);
+        if (pc.name.find(',') != std::string::npos || pc.name.find(' ') != std::string::npos)
+            fail("key '" + where + "name' holds a comma or a space, which separate partitions");
+        for (const PartitionConfig& other : s.partitions)
+            if (other.name == pc.name)
+                fail("key '" + where + "name': partition '" + pc.name + "' is given twice");
+        if (!t.get("nodes")) fail("key '" + where + "nodes' is required");
+        pc.nodes = node_ranges(get_string(t, "nodes", where), s.procs, where + "nodes");
+        pc.is_default = get_bool(t, "default", where, false);
+        s.partitions.push_back(std::move(pc));
+    }
+}
+
 void parse_machine(const toml::table& m, SchedulerConfig& s) {
-    only_keys(m, "machine", {"procs", "pools", "clusters", "node_down"});
+    only_keys(m, "machine", {"procs", "pools", "clusters", "partitions", "node_down"});
     std::string fate = get_string(m, "node_down", "machine.");
     if (!m.get("node_down")) fate = "kill";
     if (fate != "kill" && fate != "requeue")
@@ -60,6 +141,7 @@ void parse_machine(const toml::table& m, SchedulerConfig& s) {
         s.procs = static_cast<std::int32_t>(procs);
     }
     if (const toml::node* c = m.get("clusters")) parse_clusters(*c, s);
+    if (const toml::node* p = m.get("partitions")) parse_partitions(*p, s);
     if (const toml::node* p = m.get("pools")) {
         if (!p->is_array_of_tables())
             fail("key 'machine.pools' must be an array of tables ([[machine.pools]])");
@@ -239,6 +321,13 @@ void parse_usage(const toml::table& t, EngineConfig& c) {
             "0.000001 to 1e9, got " +
             config_number(half));
     s.usage_half_life = static_cast<Time>(std::llround(half * static_cast<double>(kSecond)));
+    // Slurm's MinJobAge: how long an ended job's outcome is kept for jobs
+    // that depend on it; a record per job ended within it.
+    const double age = get_seconds(t, "min_job_age", "scheduler.", 0.0);
+    if (!(age >= 0 && age <= 1e9))
+        fail("key 'scheduler.min_job_age' must be 0 (none) or a number of seconds up to 1e9, got " +
+             config_number(age));
+    s.min_job_age = static_cast<Time>(std::llround(age * static_cast<double>(kSecond)));
 }
 
 void parse_lua(const toml::table& t, EngineConfig& c) {
@@ -472,7 +561,8 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
     const toml::table* sched = table_at(root, "scheduler", "");
     if (sched) {
         only_keys(*sched, "scheduler",
-                  {"preset", "backfill", "reservation_depth", "rekey_interval", "usage_half_life"});
+                  {"preset", "backfill", "reservation_depth", "rekey_interval", "usage_half_life",
+                   "min_job_age"});
         c.scheduler.backfill = get_bool(*sched, "backfill", "scheduler.", true);
         std::int64_t d = get_int(*sched, "reservation_depth", "scheduler.", 1);
         if (d < -1 || d > 1'000'000)

@@ -1,6 +1,7 @@
 // Events and actions of the C ABI.
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
 #include "handle.h"
 
@@ -25,6 +26,36 @@ namespace {
 
 // A rota_job as the engine's JobSpec; `fn` names the call in messages.
 // npools 0 is no demand on any of the machine's `machine_pools` pools.
+// An array of `n` entries from the caller: none for 0, refused for a
+// negative count, a count past `most` or a NULL array.
+template <class T>
+std::vector<T> array_of(const T* p, std::int64_t n, std::int64_t most, const std::string& what) {
+    if (n == 0) return {};
+    if (n < 0 || n > most)
+        throw Error(Errc::invalid, what + ": the count must be 0.." + std::to_string(most) +
+                                       ", got " + std::to_string(n));
+    if (!p) throw Error(Errc::invalid, what + ": a count of " + std::to_string(n) + " but NULL");
+    return std::vector<T>(p, p + n);
+}
+
+// The constraints of ABI 10; the engine checks them against the machine.
+void constraints_of(const rota_job& job, const std::string& fn, JobSpec& s) {
+    s.begin = job.begin;
+    for (auto [runs, n, out, what] :
+         {std::tuple{job.include, job.ninclude, &s.include, ".include"},
+          std::tuple{job.exclude, job.nexclude, &s.exclude, ".exclude"}})
+        for (const rota_node_run& r : array_of(runs, n, std::int64_t{1} << 24, fn + what))
+            out->push_back({r.first, r.count});
+    for (const rota_dependency& d : array_of(job.depends, job.ndepends, 1024, fn + ".depends")) {
+        if (d.type != ROTA_AFTER_ANY && d.type != ROTA_AFTER_OK)
+            throw Error(Errc::invalid, fn + ".depends: type " + std::to_string(d.type) +
+                                           " is neither ROTA_AFTER_ANY nor ROTA_AFTER_OK");
+        s.after.push_back(
+            {d.job, d.type == ROTA_AFTER_OK ? DependencyKind::after_ok : DependencyKind::after_any,
+             d.delay});
+    }
+}
+
 JobSpec spec_of(const rota_job* job, const std::string& fn, std::size_t machine_pools) {
     if (!job) throw Error(Errc::invalid, fn + ": job is NULL");
     if (job->size < offsetof(rota_job, priority))
@@ -79,6 +110,7 @@ JobSpec spec_of(const rota_job* job, const std::string& fn, std::size_t machine_
     if (has(offsetof(rota_job, partition) + sizeof(job->partition)))
         s.partition = name(job->partition);
     if (has(offsetof(rota_job, qos) + sizeof(job->qos))) s.qos = name(job->qos);
+    if (has(offsetof(rota_job, depends) + sizeof(job->depends))) constraints_of(*job, fn, s);
     return s;
 }
 
@@ -107,8 +139,12 @@ int rota_adopt(rota_engine* e, const rota_job* job, rota_time start, const rota_
 }
 
 int rota_job_end(rota_engine* e, int64_t id) {
+    return rota_job_exit(e, id, 0);
+}
+
+int rota_job_exit(rota_engine* e, int64_t id, int status) {
     return capi::guard(e, [&] {
-        e->sched->job_end(id);
+        e->sched->job_end(id, status == 0);
         return ROTA_OK;
     });
 }

@@ -30,6 +30,8 @@ int state_code(JobState s) {
             return ROTA_JOB_RUNNING;
         case JobState::suspended:
             return ROTA_JOB_SUSPENDED;
+        case JobState::waiting:
+            return ROTA_JOB_WAITING;
         default:
             throw Error(Errc::internal, "a job in a final state is still indexed");
     }
@@ -81,6 +83,9 @@ int rota_job_info_get(const rota_engine* e, int64_t id, rota_job_info* out) {
         full.account = e->sched->names().c_str(j->account);
         full.partition = e->sched->names().c_str(j->partition);
         full.qos = e->sched->names().c_str(j->qos);
+        full.begin = j->spec.begin;
+        full.unmet = j->state == JobState::waiting ? j->unmet : 0;
+        full.eligible = j->state == JobState::waiting && j->unmet == 0 ? j->eligible : -1;
         capi::copy_sized(full, out);
         return ROTA_OK;
     });

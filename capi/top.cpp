@@ -89,6 +89,8 @@ char state_of(const Job& j, Time now, bool classes, JobId reserved) {
             return 'S';
         case JobState::held:
             return 'H';
+        case JobState::waiting:
+            return 'D';  // its dependencies
         case JobState::queued:
             if (j.swapped && j.swapping_until > now) return 'o';
             if (classes && j.spec.id == reserved) return 'W';

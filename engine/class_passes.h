@@ -81,6 +81,7 @@ class ClassPasses final : public Discipline {
     std::vector<std::int64_t> class_loaded_;
     std::vector<std::int32_t> period_bounds_;  // seconds of the week where a period starts or ends
     Time classes_wakeup_ = kForever;
+    BeginTimes begins_;  // queued jobs whose begin time is ahead
     std::vector<Slot> requeued_;
     // The waiting jobs by class (class_queue.h), kept as the queue changes;
     // rebuilt from the queue when keys change (a re-key) or a waiting job

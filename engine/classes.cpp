@@ -870,9 +870,10 @@ ClassPasses::Slot ClassPasses::walk_next(ClassWalk& w, bool pass1) {
 // --- The two passes ---------------------------------------------------------
 
 void ClassPasses::schedule() {
+    if (begins_.pop_due(now())) classes_dirty_ = true;  // a job's begin time came
     // Nothing happened since the last pass and no threshold was crossed (a
-    // maximum wait, a do-not-disturb time, a period): the passes would
-    // decide as they did.
+    // maximum wait, a do-not-disturb time, a period, a begin time): the
+    // passes would decide as they did.
     if (!classes_dirty_ && now() < classes_wakeup_) return;
     classes_dirty_ = false;
     // The waiting jobs by class priority, then by the order policy's key or
@@ -916,7 +917,7 @@ void ClassPasses::pass1() {
         walk.skip = kNoSlot;
         for (Slot s; (s = walk_next(walk, true)) != kNoSlot;) {
             const Job& j = job(s);
-            if (!urgent(j)) continue;
+            if (!urgent(j) || j.spec.begin > now()) continue;
             if (p.limits.job_procs > 0 && j.spec.procs > p.limits.job_procs) continue;
             if (!system_allows(j)) continue;
             if (machine().matrix().free(0) >= j.spec.procs) {  // no preemption needed
@@ -1044,7 +1045,7 @@ void ClassPasses::pass2() {
     for (Slot s; (s = walk_next(walk, false)) != kNoSlot;) {
         if (s == class_reserved_) continue;
         Job& j = job(s);
-        if (j.state != JobState::queued || !limits_allow(j)) continue;
+        if (j.state != JobState::queued || j.spec.begin > now() || !limits_allow(j)) continue;
         const std::int64_t idle = machine().matrix().free(0) - set_idle;
         if (idle >= j.spec.procs) {
             best_fit(j, true, runs);
@@ -1099,7 +1100,7 @@ void ClassPasses::find_classes_wakeup() {
         const Time at = sat_add(from, w);
         if (at > now()) classes_wakeup_ = std::min(classes_wakeup_, at);
     }
-    classes_wakeup_ = std::min(classes_wakeup_, next_dnd_wakeup());
+    classes_wakeup_ = std::min({classes_wakeup_, next_dnd_wakeup(), begins_.next()});
 }
 
 // The loaded jobs' do-not-disturb times, for find_classes_wakeup: a heap of

@@ -40,6 +40,7 @@ std::optional<Time> ClassPasses::next_wakeup() const {
 void ClassPasses::queued(Slot s, std::size_t pos, bool) {
     classes_dirty_ = true;
     class_index_insert(s, pos);
+    if (const Job& j = job(s); j.spec.begin > now()) begins_.add(j.spec.begin, j.seq, s);
 }
 
 void ClassPasses::dequeued(Slot s) {
@@ -148,6 +149,7 @@ void ClassPasses::check_job(const Job& j, const std::string& who) const {
 }
 
 void ClassPasses::restored() {
+    begins_.rebuild(queue(), now(), [&](Slot s) -> const Job& { return job(s); });
     for (Slot s = 0; s < jobs().size(); ++s) {
         const Job& j = job(s);
         if (j.state == JobState::running) {  // loaded: owner of its nodes

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "nodes.h"
 #include "types.h"
 
 namespace rota {
@@ -16,6 +17,25 @@ struct PoolConfig {
     std::int64_t capacity = 0;
 
     bool operator==(const PoolConfig&) const = default;
+};
+
+// A partition: a named set of the machine's nodes (Slurm's PartitionName
+// with its Nodes). Partitions may overlap. A job that names partitions runs
+// on the nodes of one of them; one that names none runs in the default
+// partitions (those marked default), or anywhere if none is marked.
+struct PartitionConfig {
+    std::string name;
+    std::vector<NodeRun> nodes;  // sorted, disjoint
+    bool is_default = false;
+
+    bool operator==(const PartitionConfig& o) const {
+        if (name != o.name || is_default != o.is_default || nodes.size() != o.nodes.size())
+            return false;
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            if (nodes[i].first != o.nodes[i].first || nodes[i].count != o.nodes[i].count)
+                return false;
+        return true;
+    }
 };
 
 // One cluster of a multi-cluster machine ([Ngubiri07] §2.1): a range of
@@ -139,6 +159,9 @@ struct SchedulerConfig {
     // nodes after those of clusters 0..c-1, and every component of a job
     // lies in one cluster, each in a different one. Empty: one machine.
     std::vector<ClusterConfig> clusters;
+    // Partitions of the nodes (docs/config.md, "Partitions"). With any, the
+    // machine keeps which nodes are free over time (node_space.h).
+    std::vector<PartitionConfig> partitions;
     std::int32_t rows = 1;
     Time slice = 0;  // time-slice length, > 0 when rows > 1
     // What happens to the jobs on a node that goes down when the embedder
@@ -181,6 +204,10 @@ struct SchedulerConfig {
     Time rekey_interval = 300 * kSecond;
     // The users' usage (engine/usage.h) decays with this half-life; 0: none.
     Time usage_half_life = 0;
+    // How long the engine remembers how an ended job ended, for a job
+    // submitted later that depends on it (Slurm's MinJobAge); 0: not at
+    // all, and a dependency on a job that has ended is on no known job.
+    Time min_job_age = 0;
 
     MalleableConfig malleable;
     ClassesConfig classes;

@@ -18,7 +18,10 @@
 // own state is its own.
 #pragma once
 
+#include <algorithm>
+#include <compare>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +32,50 @@
 namespace rota {
 
 class SnapshotReader;
+
+// Queued jobs whose begin time is still ahead (JobSpec::begin), for a
+// discipline to skip them until then and to wake up when the first comes
+// due. An entry is a job's slot and arrival number, checked when it comes
+// due, so that a job that left the queue meanwhile needs no removal.
+class BeginTimes {
+  public:
+    using Slot = std::uint32_t;
+    void add(Time begin, std::uint64_t seq, Slot s) {
+        heap_.push_back({begin, seq, s});
+        std::push_heap(heap_.begin(), heap_.end(), std::greater<>{});
+    }
+    bool empty() const { return heap_.empty(); }
+    Time next() const { return heap_.empty() ? kForever : heap_.front().begin; }
+    // Drops the entries due by `now`; whether any was.
+    bool pop_due(Time now) {
+        bool any = false;
+        while (!heap_.empty() && heap_.front().begin <= now) {
+            std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
+            heap_.pop_back();
+            any = true;
+        }
+        return any;
+    }
+    void clear() { heap_.clear(); }
+    // The queued jobs of `queue` whose begin time is after `now`.
+    template <class JobOf>
+    void rebuild(const JobQueue& queue, Time now, JobOf&& job) {
+        heap_.clear();
+        queue.for_each_live([&](const JobQueue::Entry& q) {
+            const Job& j = job(q.slot);
+            if (j.spec.begin > now) add(j.spec.begin, j.seq, q.slot);
+        });
+    }
+
+  private:
+    struct Entry {
+        Time begin;
+        std::uint64_t seq;
+        Slot slot;
+        auto operator<=>(const Entry&) const = default;
+    };
+    std::vector<Entry> heap_;
+};
 
 class Discipline {
   public:

@@ -31,10 +31,16 @@ class IScheduler final : public Discipline {
     void progress_reported(Slot s, double done) override;
     void queued(Slot s, std::size_t pos, bool appended) override;
     void released(Slot s, bool early) override;
+    std::optional<Time> next_wakeup() const override {
+        return begins_.empty() ? std::nullopt : std::optional<Time>(begins_.next());
+    }
     const char* snapshot_name() const override { return "malleable"; }
     void save_records(std::string& out) const override;
     void load_records(SnapshotReader& in) override;
     void check_job(const Job& j, const std::string& who) const override;
+    void restored() override {
+        begins_.rebuild(queue(), now(), [&](Slot s) -> const Job& { return job(s); });
+    }
 
   private:
     std::vector<Slot> waiting_;  // the queue at the start of the phase
@@ -49,6 +55,7 @@ class IScheduler final : public Discipline {
     std::vector<Slot> mall_slots_;  // their slots
     std::vector<std::int64_t> take_, give_;
     std::vector<NodeRun> moved_;  // the nodes of one grow or shrink
+    BeginTimes begins_;           // queued jobs whose begin time is ahead
 
     Time run_time(const Job& j, std::int32_t p) const;
     Time adapt_cost(const Job& j) const;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace rota {
 enum class JobState : std::uint8_t {
     pending,  // submitted, not yet through admission
     held,     // admission said "hold": asked again at every pass
+    waiting,  // its dependencies are not met yet
     queued,   // waiting in the queue (possibly holding a reservation)
     running,
     suspended,  // [Feitelson97] §4.5: stopped by its user (state on disk), until resumed
@@ -25,6 +27,16 @@ enum class JobState : std::uint8_t {
 };
 
 const char* job_state_name(JobState s);
+
+// A job this one waits for (Slurm's --dependency): after it ends
+// (afterany), or after it ends successfully (afterok, reported by
+// rota_job_end), then `delay` more (a think time, SWF field 18).
+enum class DependencyKind : std::uint8_t { after_any, after_ok };
+struct Dependency {
+    JobId job = 0;
+    DependencyKind kind = DependencyKind::after_any;
+    Time delay = 0;
+};
 
 // What the embedder submits.
 struct JobSpec {
@@ -53,7 +65,16 @@ struct JobSpec {
     // What production tells a scheduler besides the user ("" for none):
     // the account charged, the partition asked for, the quality of
     // service. Kept as given; the engine interns them into Job's names.
+    // `partition` may name several partitions, separated by commas (as
+    // Slurm's --partition): the job runs in one of them.
     std::string account, partition, qos;
+    // Constraints a batch system hands its scheduler (docs/design.md,
+    // "Constraints"): the earliest engine time the job may start (0: none);
+    // nodes its allocation must include and nodes it must avoid (Slurm's
+    // --nodelist and --exclude); and the jobs it waits for.
+    Time begin = 0;
+    std::vector<NodeRun> include, exclude;
+    std::vector<Dependency> after;
 };
 
 // Where a running job is on the machine (docs/design.md, "The machine
@@ -121,6 +142,16 @@ struct Job {
     bool counted_large = false;  // loaded as a large job (§4.2's large limit)
     // spec.account, .partition and .qos interned (Scheduler::names()).
     Name account, partition, qos;
+    // On a machine that keeps which nodes are free (node_space.h): the
+    // partitions the job may run in, by index (none: any node), its
+    // exclusions as a bitset, and the nodes its reservation holds.
+    std::vector<std::int16_t> parts;
+    std::shared_ptr<const std::vector<std::uint64_t>> excluded;
+    std::vector<NodeRun> reserved_runs;
+    // Dependencies not met yet (JobState::waiting); when they all are, the
+    // time it may enter admission.
+    std::int32_t unmet = 0;
+    Time eligible = kNoTime;
 
     bool reserved() const { return reserved_start != kNoTime; }
     std::int32_t min_procs() const { return spec.min_procs > 0 ? spec.min_procs : spec.procs; }

@@ -24,6 +24,9 @@ Machine::Machine(const SchedulerConfig& cfg)
       limit_(static_cast<std::size_t>(cfg.procs) + 1, 0),
       limit_stamp_(static_cast<std::size_t>(cfg.procs) + 1, 0) {
     if (!pool_capacity_.empty()) pools_ = std::make_unique<Profile>(pool_capacity_);
+    for (const PartitionConfig& p : cfg.partitions)
+        partitions_.push_back(node_bits(cfg.procs, p.nodes));
+    if (!cfg.partitions.empty()) enter_node_level(0);
     std::int32_t first = 0;
     for (const ClusterConfig& c : cfg.clusters) {
         cluster_first_.push_back(first);
@@ -33,7 +36,37 @@ Machine::Machine(const SchedulerConfig& cfg)
     }
 }
 
+void Machine::enter_node_level(Time now) {
+    spaces_.assign(static_cast<std::size_t>(rows()), NodeSpace(procs()));
+    for (NodeSpace& s : spaces_) s.advance(now);
+}
+
+void Machine::node_take(std::int32_t row, const std::vector<NodeRun>& runs, Time from, Time to) {
+    spaces_[static_cast<std::size_t>(row)].take(runs, from, to);
+}
+
+void Machine::node_take_out(std::int32_t node, Time from) {
+    for (NodeSpace& s : spaces_) s.take({NodeRun{node, 1}}, from, kHorizon);
+}
+
+NodeWant Machine::want_of(const Demand& d) const {
+    NodeWant w;
+    w.count = d.procs;
+    w.window = d.window;
+    for (std::int32_t i = 0; i < d.nparts; ++i)
+        w.allowed.push_back(&partitions_[static_cast<std::size_t>(d.parts[i])]);
+    w.excluded = d.excluded;
+    w.include = d.include;
+    return w;
+}
+
+bool Machine::pick_now(std::int32_t row, const Demand& d, Time now,
+                       std::vector<NodeRun>& out) const {
+    return spaces_[static_cast<std::size_t>(row)].earliest(want_of(d), now, now, &out) == now;
+}
+
 void Machine::advance(Time now) {
+    for (NodeSpace& s : spaces_) s.advance(now);
     for (Profile& p : rows_) p.advance(now);
     if (pools_) pools_->advance(now);
     for (Profile& p : cluster_prof_) p.advance(now);
@@ -48,6 +81,9 @@ bool Machine::fits_at(std::int32_t row, const Demand& d, Time start) const {
     const std::int64_t p = d.procs;
     if (!rows_[static_cast<std::size_t>(row)].fits(start, &p, d.window)) return false;
     if (pools_ && !pools_->fits(start, d.pools, d.window)) return false;
+    if (node_level() &&
+        spaces_[static_cast<std::size_t>(row)].earliest(want_of(d), start, start) != start)
+        return false;
     if (cluster_prof_.empty()) return true;
     return d.clusters ? clusters_hold(d, d.clusters, start) : worst_fit(d, start, nullptr);
 }
@@ -62,6 +98,7 @@ void Machine::node_out(std::int32_t node, Time from) {
         rows_[static_cast<std::size_t>(r)].take(from, kHorizon, &one);
         matrix_.place(r, {NodeRun{node, 1}}, Matrix::kEmpty);
     }
+    node_take_out(node, from);
     if (!cluster_prof_.empty())
         cluster_prof_[static_cast<std::size_t>(cluster_of(node))].take(from, kHorizon, &one);
 }
@@ -72,6 +109,7 @@ void Machine::node_in(std::int32_t node, Time from) {
         rows_[static_cast<std::size_t>(r)].give(from, kHorizon, &one);
         matrix_.clear(r, {NodeRun{node, 1}});
     }
+    for (NodeSpace& s : spaces_) s.give({NodeRun{node, 1}}, from, kHorizon);
     if (!cluster_prof_.empty())
         cluster_prof_[static_cast<std::size_t>(cluster_of(node))].give(from, kHorizon, &one);
 }
@@ -140,11 +178,15 @@ bool Machine::row_holds(std::int32_t row, std::int32_t procs, Time start, Time e
     return start >= end || rows_[static_cast<std::size_t>(row)].fits(start, &p, end - start);
 }
 
-void Machine::move(std::int32_t from, std::int32_t to, std::int32_t procs, Time start, Time end) {
+void Machine::move(std::int32_t from, std::int32_t to, const std::vector<NodeRun>& runs,
+                   std::int32_t procs, Time start, Time end) {
     if (start >= end) return;
     const std::int64_t p = procs;
     rows_[static_cast<std::size_t>(from)].give(start, end, &p);
     rows_[static_cast<std::size_t>(to)].take(start, end, &p);
+    if (!node_level()) return;
+    spaces_[static_cast<std::size_t>(from)].give(runs, start, end);
+    spaces_[static_cast<std::size_t>(to)].take(runs, start, end);
 }
 
 std::int32_t Machine::row_for_now(const Demand& d, Time now) const {
@@ -165,24 +207,37 @@ std::int32_t Machine::row_for_now(const Demand& d, Time now) const {
     return best;
 }
 
-// Alternates the processors of the row and the pools until both hold the
-// window: each search only moves the start later, so this ends.
-Time Machine::earliest_in(std::int32_t row, const Demand& d, Time from) const {
+// Alternates the processors of the row, the pools and, at node level, the
+// row's nodes until all hold the window: each search only moves the start
+// later, so this ends.
+Time Machine::earliest_in(std::int32_t row, const Demand& d, Time from,
+                          std::vector<NodeRun>* pick) const {
     const std::int64_t p = d.procs;
     const Profile& prof = rows_[static_cast<std::size_t>(row)];
     const Time latest = kHorizon - d.window;
+    const NodeWant want = node_level() ? want_of(d) : NodeWant{};
     Time t = from;
     for (;;) {
         t = prof.earliest(t, &p, d.window, latest);
-        if (t == kForever || !pools_) return t;
-        const Time u = pools_->earliest(t, d.pools, d.window, latest);
+        if (t == kForever) return t;
+        if (pools_) {
+            const Time u = pools_->earliest(t, d.pools, d.window, latest);
+            if (u == kForever) return u;
+            if (u != t) {
+                t = u;
+                continue;
+            }
+        }
+        if (!node_level()) return t;
+        const Time u = spaces_[static_cast<std::size_t>(row)].earliest(want, t, latest, pick);
         if (u == t || u == kForever) return u;
         t = u;
     }
 }
 
 std::pair<Time, std::int32_t> Machine::earliest(const Demand& d, Time from,
-                                                const std::vector<char>* ok) const {
+                                                const std::vector<char>* ok,
+                                                std::vector<NodeRun>* pick) const {
     if (!cluster_prof_.empty()) {  // one row: co-allocation is space sharing
         if (ok && !(*ok)[0]) return {kForever, -1};
         return {earliest_clustered(d, from), 0};
@@ -197,12 +252,19 @@ std::pair<Time, std::int32_t> Machine::earliest(const Demand& d, Time from,
             row = r;
         }
     }
+    // The nodes of the row chosen (searched again: a pick per row would
+    // cost a copy per row).
+    if (pick && node_level() && row >= 0 && best != kForever) earliest_in(row, d, best, pick);
     return {best, row};
 }
 
 void Machine::take(std::int32_t row, Time start, Time end, const Demand& d) {
     const std::int64_t p = d.procs;
     rows_[static_cast<std::size_t>(row)].take(start, end, &p);
+    if (node_level()) {
+        if (!d.runs) throw Error(Errc::internal, "take: no nodes named at node level");
+        spaces_[static_cast<std::size_t>(row)].take(*d.runs, start, end);
+    }
     if (pools_) pools_->take(start, end, d.pools);
     if (cluster_prof_.empty()) return;
     if (!d.clusters) throw Error(Errc::internal, "take: a job's components are not placed");
@@ -215,6 +277,10 @@ void Machine::take(std::int32_t row, Time start, Time end, const Demand& d) {
 void Machine::give(std::int32_t row, Time start, Time end, const Demand& d) {
     const std::int64_t p = d.procs;
     rows_[static_cast<std::size_t>(row)].give(start, end, &p);
+    if (node_level()) {
+        if (!d.runs) throw Error(Errc::internal, "give: no nodes named at node level");
+        spaces_[static_cast<std::size_t>(row)].give(*d.runs, start, end);
+    }
     if (pools_) pools_->give(start, end, d.pools);
     if (cluster_prof_.empty()) return;
     if (!d.clusters) throw Error(Errc::internal, "give: a job's components are not placed");

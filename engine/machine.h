@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "matrix.h"
+#include "node_space.h"
 #include "profile.h"
 
 namespace rota {
@@ -28,6 +29,15 @@ struct Demand {
     std::int32_t components = 0;
     const std::int32_t* widths = nullptr;
     const std::int16_t* clusters = nullptr;
+    // On a machine that keeps which nodes are free (Machine::node_level()):
+    // the partitions the job may run in (none: any node), the nodes it must
+    // avoid and must include, and the nodes it holds (running) or its
+    // reservation holds (null while it has none).
+    const std::int16_t* parts = nullptr;
+    std::int32_t nparts = 0;
+    const NodeBits* excluded = nullptr;
+    const std::vector<NodeRun>* include = nullptr;
+    const std::vector<NodeRun>* runs = nullptr;
 };
 
 class Machine {
@@ -40,6 +50,21 @@ class Machine {
     explicit Machine(const SchedulerConfig& cfg);
 
     std::int32_t rows() const { return matrix_.rows(); }
+    // Partitions and node lists (docs/design.md, "Partitions and node
+    // constraints"): the machine keeps which nodes of each row are free over
+    // time (node_space.h) besides how many. From the start with partitions;
+    // an engine enters it when a job first names nodes (enter_node_level,
+    // then node_take for what runs and node_take_out for what is out).
+    bool node_level() const { return !spaces_.empty(); }
+    const NodeBits& partition(std::int32_t p) const {
+        return partitions_[static_cast<std::size_t>(p)];
+    }
+    void enter_node_level(Time now);
+    void node_take(std::int32_t row, const std::vector<NodeRun>& runs, Time from, Time to);
+    void node_take_out(std::int32_t node, Time from);
+    // At node level: the nodes `d` would run on from now in `row` (false if
+    // none hold it): those it must include, then the lowest it may use.
+    bool pick_now(std::int32_t row, const Demand& d, Time now, std::vector<NodeRun>& out) const;
     std::int32_t procs() const { return matrix_.cols(); }
     bool has_pools() const { return pools_ != nullptr; }
     // [Ngubiri07]'s clusters: cluster c holds the columns [cluster_first(c),
@@ -97,14 +122,18 @@ class Machine {
     // The earliest start at or after `from` over the rows `ok` accepts
     // (nullptr: all), ties to the lowest row. {kForever, -1} if no row is
     // accepted; {kForever, row} if no window ends by kHorizon.
+    // At node level, `pick` gets the nodes there.
     std::pair<Time, std::int32_t> earliest(const Demand& d, Time from,
-                                           const std::vector<char>* ok = nullptr) const;
+                                           const std::vector<char>* ok = nullptr,
+                                           std::vector<NodeRun>* pick = nullptr) const;
     bool fits_at(std::int32_t row, const Demand& d, Time start) const;
     // Whether `procs` columns of `row` are promised to nobody during
     // [start, end): a running job may move into that row (its pools stay).
     bool row_holds(std::int32_t row, std::int32_t procs, Time start, Time end) const;
-    // Moves a running job's columns promise from one row to another.
-    void move(std::int32_t from, std::int32_t to, std::int32_t procs, Time start, Time end);
+    // Moves a running job's columns promise (its nodes `runs`) from one row
+    // to another.
+    void move(std::int32_t from, std::int32_t to, const std::vector<NodeRun>& runs,
+              std::int32_t procs, Time start, Time end);
 
     // Whether no pool is promised beyond its capacity during
     // [start, start + duration) (true without pools).
@@ -168,7 +197,11 @@ class Machine {
     mutable std::uint64_t limit_version_ = ~std::uint64_t{0};
     mutable Time limit_now_ = kNoTime;
 
-    Time earliest_in(std::int32_t row, const Demand& d, Time from) const;
+    Time earliest_in(std::int32_t row, const Demand& d, Time from,
+                     std::vector<NodeRun>* pick = nullptr) const;
+    std::vector<NodeSpace> spaces_;     // per row, at node level
+    std::vector<NodeBits> partitions_;  // per configured partition
+    NodeWant want_of(const Demand& d) const;
 };
 
 }  // namespace rota

@@ -332,6 +332,8 @@ bool IScheduler::mpl_reached() const {
 }
 
 void IScheduler::schedule() {
+    // A job whose begin time came arrives now: the queue is walked for it.
+    if (begins_.pop_due(now())) entered_known_ = false;
     // Queue order, taken before anything starts (starting edits the queue).
     // Only jobs that have not been through the arrival step arrive: with at
     // most one queued since the last pass, only that one (every other went
@@ -356,7 +358,7 @@ void IScheduler::schedule() {
     entered_known_ = true;
     const auto arrive_new = [&](Slot s) {
         const Job& j = job(s);
-        if (!j.waited && j.state == JobState::queued) arrive(s);
+        if (!j.waited && j.state == JobState::queued && j.spec.begin <= now()) arrive(s);
     };
     if (!one_new)
         for (Slot s : waiting_) arrive_new(s);
@@ -371,6 +373,7 @@ void IScheduler::schedule() {
 void IScheduler::queued(Slot s, std::size_t, bool) {
     ++entered_;
     entered_last_ = s;
+    if (const Job& j = job(s); j.spec.begin > now()) begins_.add(j.spec.begin, j.seq, s);
 }
 
 void IScheduler::released(Slot s, bool) {
@@ -472,7 +475,7 @@ void IScheduler::distribute() {
     // favor running the same as favor queued (§4.4, Figure 10).
     for (Slot s : waiting_) {
         Job& j = job(s);
-        if (!j.waited || j.state != JobState::queued) continue;
+        if (!j.waited || j.state != JobState::queued || j.spec.begin > now()) continue;
         if (mpl_reached() || j.min_procs() > avail) break;
         start_malleable(s, std::min(avail, j.spec.procs));
         avail = machine().matrix().free(0);
@@ -489,7 +492,7 @@ void IScheduler::distribute() {
         }
     for (Slot s : waiting_) {
         const Job& j = job(s);
-        if (j.waited && j.state == JobState::queued) {
+        if (j.waited && j.state == JobState::queued && j.spec.begin <= now()) {
             put_malleable(k++, s);
             can_change = can_change || j.min_procs() <= avail;
         }

@@ -64,7 +64,7 @@ void MatrixWalk::move_home(Slot s, std::int32_t row) {
     Matrix& m = machine().matrix();
     m.clear(from, a.runs);
     m.place(row, a.runs, s);
-    machine().move(from, row, a.procs, now(), j.estimated_end());
+    machine().move(from, row, a.runs, a.procs, now(), j.estimated_end());
     gained(from);
     a.home_row = static_cast<std::int16_t>(row);
     a.row_mask = bit(row);
@@ -171,7 +171,12 @@ void MatrixWalk::fill_matrix(bool migrate) {
 // later: the worst case of §5.2 did not hold); the others are untouched.
 void MatrixWalk::extend_overrun_windows() {
     const Time cycle = cfg().slice * cfg().rows;
-    bool over = false;
+    bool over = false, any = false;
+    for (Slot s : running()) any = any || job(s).estimated_end() <= now();
+    if (!any) return;
+    // At node level a promise holds nodes, not a count, and the extension
+    // must find them free: the reservations it may cross are given up first.
+    if (machine().node_level()) replace_crossing(now() + cycle, false);
     for (Slot s : running()) {
         Job& j = job(s);
         const Time end = j.estimated_end();
@@ -185,15 +190,23 @@ void MatrixWalk::extend_overrun_windows() {
         over = over || !machine().profile(row).fits(now(), &none, cycle) ||
                !machine().pools_fit(now(), cycle);
     }
-    if (!over || reserved_count_ == 0) return;
+    if (!machine().node_level() && over && reserved_count_ > 0)
+        replace_crossing(now() + cycle, true);
+}
+
+// The reservations that start before `until` are given up and, with
+// `place`, placed anew at once, in queue order (they may move later: the
+// worst case of [Zhang00] §5.2 did not hold); else the next walk places them.
+void MatrixWalk::replace_crossing(Time until, bool place) {
+    if (reserved_count_ == 0) return;
     rescan_ = true;
     for (std::size_t i = 0; i < queue().span(); ++i) {
         if (!queue()[i].live()) continue;
         const Slot s = queue()[i].slot;
         const Job& j = job(s);
-        if (!j.reserved() || j.reserved_start >= now() + cycle) continue;
+        if (!j.reserved() || j.reserved_start >= until) continue;
         unreserve(s);
-        reserve(s);
+        if (place) reserve(s);
     }
     find_next_reservation();
 }

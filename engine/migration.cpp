@@ -117,7 +117,7 @@ void MatrixWalk::migrate_option2(Slot a, std::int32_t from, std::int32_t to) {
     m.clear(from, aa.runs);
     aa.runs.clear();
     m.allocate(to, aa.procs, aa.runs, a);
-    machine().move(from, to, aa.procs, now(), ja.estimated_end());
+    machine().move(from, to, aa.runs, aa.procs, now(), ja.estimated_end());
     gained(from);
     aa.home_row = static_cast<std::int16_t>(to);
     aa.row_mask = bit(to);

@@ -147,6 +147,7 @@ CommonContext Scheduler::common_context() const {
 // Admission and order for the jobs that arrived since the last pass and for
 // held ones: one hook call each, with the whole batch.
 void Scheduler::admit() {
+    if (!waiting_.empty()) release_waiting();
     if (pending_.empty() && held_.empty()) return;
     discipline_->batch_columns(batch_);
     admit_slots_.clear();
@@ -163,6 +164,14 @@ void Scheduler::admit() {
             reject(s, "requests " + std::to_string(need) + " processors" +
                           (need < j.spec.procs ? " at least" : "") + "; the machine has " +
                           std::to_string(cfg_.procs));
+            continue;
+        }
+        if (std::string why = partition_reason(job(s)); !why.empty()) {
+            reject(s, std::move(why));
+            continue;
+        }
+        if (std::string why = nodes_reason(j); !why.empty()) {
+            reject(s, std::move(why));
             continue;
         }
         if (std::string why = discipline_->never_starts(j); !why.empty()) {

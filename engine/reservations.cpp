@@ -22,6 +22,9 @@ void MatrixWalk::start(Slot s, std::int32_t row) {
     NodeRun block{0, 0};
     if (machine().buddy() && !m.buddy_block(row, j.spec.procs, block))
         throw Error(Errc::internal, "start: no buddy block is free in the row");
+    // At node level, the nodes it runs on: its reservation's, or those the
+    // machine picks for it now.
+    std::vector<NodeRun> picked;
     if (j.reserved()) {
         if (j.reserved_row != row || j.reserved_start != now())
             throw Error(Errc::internal, "start outside the job's reservation");
@@ -29,6 +32,14 @@ void MatrixWalk::start(Slot s, std::int32_t row) {
         count_reservation(row, -1);
         j.reserved_start = kNoTime;
         j.reserved_row = -1;
+        picked = std::move(j.reserved_runs);
+        j.reserved_runs.clear();
+    } else if (machine().node_level()) {
+        if (!machine().pick_now(row, demand(j), now(), picked))
+            throw Error(Errc::internal, "start: no nodes the job may use are free");
+        Demand d = demand(j);
+        d.runs = &picked;
+        machine().take(row, now(), now() + j.window, d);
     } else {
         if (clustered()) {  // Worst Fit, unless the placement hook says otherwise
             j.clusters.resize(j.spec.components.size());
@@ -44,7 +55,10 @@ void MatrixWalk::start(Slot s, std::int32_t row) {
         throw Error(Errc::internal, "start: the profile and the matrix disagree");
     Allocation& a = j.alloc;
     a.runs.clear();
-    if (clustered()) {
+    if (machine().node_level()) {
+        a.runs = std::move(picked);
+        m.place(row, a.runs, s);
+    } else if (clustered()) {
         machine().allocate_components(demand(j), a.runs);
     } else if (block.count > 0) {
         a.runs.push_back(block);
@@ -89,7 +103,8 @@ Time MatrixWalk::reserve(Slot s) {
     const bool unlimited = cfg().reservation_depth == SchedulerConfig::kUnlimited;
     for (std::size_t r = 0; r < row_ok_.size(); ++r)
         row_ok_[r] = unlimited || reserved_in_row_[r] < cfg().reservation_depth;
-    const auto [t, row] = machine().earliest(demand(job(s)), now(), &row_ok_);
+    Job& j = job(s);
+    const auto [t, row] = machine().earliest(demand(j), from_now(j), &row_ok_, &picked_);
     if (row < 0) throw Error(Errc::internal, "reserve: no row may take a reservation");
     // No window ends by the horizon (a queue of jobs whose estimates add up
     // past it): the job waits without a promise until capacity comes back.
@@ -98,8 +113,10 @@ Time MatrixWalk::reserve(Slot s) {
     return t;
 }
 
+// At node level the nodes are those the last search picked (picked_).
 void MatrixWalk::reserve_at(Slot s, Time t, std::int32_t row) {
     Job& j = job(s);
+    if (machine().node_level()) j.reserved_runs = picked_;
     if (clustered()) {  // a reservation holds a start time and a placement
         j.clusters.clear();
         std::vector<std::int16_t> placed(j.spec.components.size());
@@ -107,9 +124,9 @@ void MatrixWalk::reserve_at(Slot s, Time t, std::int32_t row) {
             throw Error(Errc::internal, "reserve: the components have no placement");
         j.clusters = std::move(placed);
     }
-    machine().take(row, t, t + j.window, demand(j));
     j.reserved_start = t;
     j.reserved_row = static_cast<std::int16_t>(row);
+    machine().take(row, t, t + j.window, demand(j));
     j.settled = gain_epoch_;  // at its earliest slot as the machine stands
     count_reservation(row, +1);
     next_reservation_ = std::min(next_reservation_, t);
@@ -123,6 +140,7 @@ void MatrixWalk::unreserve(Slot s) {
     count_reservation(j.reserved_row, -1);
     j.reserved_start = kNoTime;
     j.reserved_row = -1;
+    j.reserved_runs.clear();
 }
 
 // Where a reservation [s, s + window) would go if it were given up and
@@ -147,6 +165,7 @@ std::pair<Time, std::int32_t> MatrixWalk::earliest_move(const Job& j, const Time
     const Time d = j.window;
     const std::int64_t p = j.spec.procs;
     const std::int32_t own = j.reserved_row;
+    const Time from = from_now(j);
     const bool unlimited = cfg().reservation_depth == SchedulerConfig::kUnlimited;
     Time best = kForever;
     std::int32_t best_row = -1;
@@ -159,12 +178,12 @@ std::pair<Time, std::int32_t> MatrixWalk::earliest_move(const Job& j, const Time
         if (r == own) {
             const bool adjacent = prof.free_at(s - 1) >= p;
             const Time bound = adjacent ? latest : std::min(latest, s - d);
-            if (reach[ri] <= bound) t = prof.earliest(now(), &p, d, bound);
-            if (t == kForever && adjacent) t = prof.run_start(now(), s, p);
+            if (reach[ri] <= bound) t = prof.earliest(from, &p, d, bound);
+            if (t == kForever && adjacent) t = prof.run_start(from, s, p);
         } else {
             if (!unlimited && reserved_in_row_[ri] >= cfg().reservation_depth) continue;
             if (reach[ri] > latest) continue;
-            t = prof.earliest(now(), &p, d, latest);
+            t = prof.earliest(from, &p, d, latest);
         }
         if (t < best) {
             best = t;
@@ -236,7 +255,7 @@ void MatrixWalk::compress_reservations() {
     const bool unlimited = cfg().reservation_depth == SchedulerConfig::kUnlimited;
     // Without pools the question "could it start earlier?" has an exact
     // answer that needs no change to the profile.
-    const bool exact = cfg().pools.empty() && !clustered();
+    const bool exact = cfg().pools.empty() && !clustered() && !machine().node_level();
     reach_now_.assign(static_cast<std::size_t>(cfg().rows), now());
     // The window a moved reservation left is free again: widths that fit
     // there may now start as early as its old start in that row.
@@ -276,7 +295,7 @@ void MatrixWalk::compress_reservations() {
         unreserve(s);
         for (std::size_t r = 0; r < row_ok_.size(); ++r)
             row_ok_[r] = unlimited || reserved_in_row_[r] < cfg().reservation_depth;
-        auto [t, row] = machine().earliest(demand(j), now(), &row_ok_);
+        auto [t, row] = machine().earliest(demand(j), from_now(j), &row_ok_, &picked_);
         if (old >= now()) {
             if (t > old) throw Error(Errc::internal, "compression would delay a reservation");
             // A move is only ever to an earlier time: on a tie it keeps its row.

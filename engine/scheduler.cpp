@@ -35,6 +35,18 @@ SchedulerConfig checked(SchedulerConfig cfg) {
         if (cfg.migration) fail("gang.packing = \"buddy\" cannot be combined with gang.migration");
     }
     if (cfg.rekey_interval < 0) fail("scheduler.rekey_interval must not be negative");
+    if (cfg.min_job_age < 0) fail("scheduler.min_job_age must not be negative");
+    for (const PartitionConfig& p : cfg.partitions)
+        for (const NodeRun& r : p.nodes)
+            if (r.count <= 0 || r.first < 0 || r.first > cfg.procs - r.count)
+                fail("partition '" + p.name + "' names nodes outside the machine");
+    if (!cfg.partitions.empty()) {
+        if (!cfg.clusters.empty() || cfg.packing == Packing::buddy || cfg.migration ||
+            cfg.malleable.enabled || cfg.classes.enabled)
+            fail(
+                "machine.partitions cannot be combined with machine.clusters, buddy packing, "
+                "migration, [malleable] or [classes]");
+    }
     if (cfg.usage_half_life < 0) fail("scheduler.usage_half_life must not be negative");
     for (const auto& p : cfg.pools)
         if (p.capacity <= 0) fail("pool '" + p.name + "' needs a positive capacity");
@@ -145,8 +157,17 @@ const Job* Scheduler::find(JobId id) const {
 void Scheduler::submit(const JobSpec& spec) {
     begin_event();
     const Slot s = new_job(spec);
-    pending_.push_back(s);
     ++counters_.submitted;
+    if ((!spec.include.empty() || !spec.exclude.empty()) && !machine_.node_level())
+        enter_node_level();
+    if (spec.after.empty()) {
+        pending_.push_back(s);
+        return;
+    }
+    // Admitted when its dependencies are met (constraints.cpp).
+    register_dependencies(s);
+    job(s).state = JobState::waiting;
+    waiting_.push_back(s);
 }
 
 // Checks a job as submitted and gives it a slot, indexed, pending.
@@ -206,6 +227,7 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
                               std::pair{"partition", &spec.partition}, std::pair{"qos", &spec.qos}})
         if (std::string why = bad_name(what, *name); !why.empty())
             throw Error(Errc::invalid, who() + ": its " + why);
+    check_constraints(spec);
     if (index_.find(spec.id) != JobIndex::kNone)
         throw Error(Errc::exists, who() + " was already submitted");
 
@@ -235,14 +257,17 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     j.account = names_.intern(spec.account);
     j.partition = names_.intern(spec.partition);
     j.qos = names_.intern(spec.qos);
+    if (!spec.exclude.empty())
+        j.excluded = std::make_shared<const NodeBits>(node_bits(cfg_.procs, spec.exclude));
     j.state = JobState::pending;
     index_.insert(spec.id, s);
     return s;
 }
 
-void Scheduler::stop_running(Slot s, JobState final_state) {
+void Scheduler::stop_running(Slot s, JobState final_state, bool ok) {
     release(s);
     job(s).state = final_state;
+    ended(job(s).spec.id, ok);
     forget(s);
 }
 
@@ -288,6 +313,7 @@ void Scheduler::reject(Slot s, std::string reason) {
     emit(a);
     job(s).state = JobState::rejected;
     ++counters_.rejected;
+    ended(job(s).spec.id, false);
     forget(s);
 }
 
@@ -319,20 +345,21 @@ void Scheduler::queue_erase(Slot s) {
     queue_.kill_slot(s);
 }
 
-void Scheduler::job_end(JobId id) {
+void Scheduler::job_end(JobId id, bool ok) {
     begin_event();
     Slot s = slot_of(id);
     if (job(s).state != JobState::running)
         throw Error(Errc::state, "job " + std::to_string(id) + " is " +
                                      job_state_name(job(s).state) + ", not running");
     ++counters_.finished;
-    stop_running(s, JobState::finished);
+    stop_running(s, JobState::finished, ok);
 }
 
 void Scheduler::cancel(JobId id) {
     begin_event();
     Slot s = slot_of(id);
     Job& j = job(s);
+    const bool running = j.state == JobState::running;  // stop_running tells its dependents
     switch (j.state) {
         case JobState::running:
             stop_running(s, JobState::cancelled);
@@ -354,10 +381,15 @@ void Scheduler::cancel(JobId id) {
             pending_.erase(std::find(pending_.begin(), pending_.end(), s));
             forget(s);
             break;
+        case JobState::waiting:
+            waiting_.erase(std::find(waiting_.begin(), waiting_.end(), s));
+            forget(s);
+            break;
         default:
             throw Error(Errc::internal, "cancel: job in final state still indexed");
     }
     ++counters_.cancelled;
+    if (!running) ended(id, false);
 }
 
 double Scheduler::progress(const Job& j) const {
@@ -464,6 +496,9 @@ std::optional<Time> Scheduler::next_wakeup() const {
     if (const auto d = discipline_->next_wakeup();
         d && *d > now_ && *d != kForever && (!best || *d < *best))
         best = *d;
+    // A job held by its dependencies may be due later (a think time).
+    if (!waiting_.empty())
+        if (const Time t = next_eligible(); t != kForever && (!best || t < *best)) best = t;
     // A policy that held jobs until a time (a shift change) asks again then.
     if (!held_.empty() && held_until_ > now_ && held_until_ != kForever &&
         (!best || held_until_ < *best))

@@ -13,12 +13,14 @@
 #include <array>
 #include <chrono>
 #include <compare>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <queue>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "action.h"
@@ -73,7 +75,9 @@ class Scheduler {
     // A job that is already running on `runs` since `start` (node_events.cpp):
     // a controller that restarts rebuilds the engine from its own state.
     void adopt(const JobSpec& spec, Time start, const std::vector<NodeRun>& runs);
-    void job_end(JobId id);  // the job finished or failed on its own
+    // The job finished on its own; `ok`: successfully (afterok dependencies
+    // on it are met, docs/design.md "Constraints").
+    void job_end(JobId id, bool ok = true);
     void cancel(JobId id);
     void advance(Time t);  // slice boundaries; kills running jobs whose window expired
     // Nodes (node_events.cpp). A node that goes down takes the jobs on it
@@ -249,6 +253,26 @@ class Scheduler {
     bool aging() const;
     void rekey_queue();
 
+    // Constraints (constraints.cpp): jobs waiting for their dependencies, in
+    // arrival order; the jobs that wait for each job; how ended jobs ended,
+    // for min_job_age; and queued jobs whose begin time is still ahead.
+    std::vector<Slot> waiting_;
+    std::unordered_map<JobId, std::vector<JobId>> dependents_;
+    struct Ended {
+        Time at;
+        bool ok;
+    };
+    std::unordered_map<JobId, Ended> ended_;
+    std::deque<std::pair<Time, JobId>> ended_order_;
+    void check_constraints(const JobSpec& spec) const;
+    void register_dependencies(Slot s);
+    void ended(JobId id, bool ok);
+    void release_waiting();
+    Time next_eligible() const;
+    std::string partition_reason(Job& j) const;
+    std::string nodes_reason(const Job& j) const;
+    void enter_node_level();
+
     std::vector<NodeState> node_state_;  // empty until a node event
     void check_node_event(std::int32_t node);
     void jobs_on_node(std::int32_t node, std::vector<Slot>& out) const;
@@ -279,12 +303,21 @@ class Scheduler {
             d.widths = j.spec.components.data();
             d.clusters = j.clusters.empty() ? nullptr : j.clusters.data();
         }
+        if (machine_.node_level()) {
+            d.parts = j.parts.data();
+            d.nparts = static_cast<std::int32_t>(j.parts.size());
+            d.excluded = j.excluded.get();
+            d.include = &j.spec.include;
+            d.runs = j.state == JobState::running ? &j.alloc.runs
+                     : j.reserved()               ? &j.reserved_runs
+                                                  : nullptr;
+        }
         return d;
     }
 
     // Events (scheduler.cpp).
     void begin_event();
-    void stop_running(Slot s, JobState final_state);
+    void stop_running(Slot s, JobState final_state, bool ok = false);
     // A running job leaves its nodes: the matrix, the rest of its window,
     // its user's account, the lists; then its discipline is told.
     void release(Slot s);
@@ -333,6 +366,7 @@ class Scheduler {
     void place_reservation(Slot s);
     void check_accounts(const std::vector<char>& used, bool legacy) const;
     void restore_nodes_out();
+    void restore_constraints();
 
     // The wall time of a hook call begun at t0, for its statistics.
     static std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point t0) {

@@ -59,6 +59,15 @@ std::string escaped(const std::string& name) {
     return o;
 }
 
+// A partition as one field: name:first+count,first+count...[:default].
+std::string partition_text(const PartitionConfig& p) {
+    std::string o = escaped(p.name) + ":";
+    for (std::size_t i = 0; i < p.nodes.size(); ++i)
+        o += (i ? "," : "") + std::to_string(p.nodes[i].first) + "+" +
+             std::to_string(p.nodes[i].count);
+    return p.is_default ? o + ":default" : o;
+}
+
 // A job's name (account, partition, QOS) as one field: "-" for none, else
 // its bytes in hex, so that spaces and any other byte survive the split.
 std::string name_field(const std::string& s) {
@@ -77,8 +86,8 @@ const char* state_word(JobState s) {
 }
 
 JobState state_of(const std::string& w) {
-    for (JobState s : {JobState::pending, JobState::held, JobState::queued, JobState::running,
-                       JobState::suspended})
+    for (JobState s : {JobState::pending, JobState::held, JobState::waiting, JobState::queued,
+                       JobState::running, JobState::suspended})
         if (w == job_state_name(s)) return s;
     bad("job state '" + w + "' cannot be in a snapshot");
 }
@@ -159,6 +168,7 @@ std::string Scheduler::snapshot() const {
     num(o, held_until_);
     num(o, next_rekey_);
     num(o, active_row_);
+    num(o, machine_.node_level() ? 1 : 0);
     o += "\n";
     for (int h = 0; h < kHookCount; ++h) {
         const auto k = static_cast<std::size_t>(h);
@@ -200,6 +210,15 @@ std::string Scheduler::snapshot() const {
     snap::list(o, pending_);
     o += "\nheld";
     snap::list(o, held_);
+    o += "\nwaiting";
+    snap::list(o, waiting_);
+    o += "\nended";
+    num(o, ended_order_.size());
+    for (const auto& [at, id] : ended_order_) {
+        num(o, id);
+        num(o, at);
+        num(o, ended_.at(id).ok ? 1 : 0);
+    }
     o += "\nqueue";
     num(o, queue_.span());
     for (std::size_t i = 0; i < queue_.span(); ++i) {
@@ -240,7 +259,12 @@ void Scheduler::save_machine(std::string& o) const {
     }
     num(o, cfg_.classes.enabled ? cfg_.classes.base.classes.size() : 0);
     num(o, cfg_.malleable.enabled ? 1 : 0);
-    if (cfg_.packing == Packing::buddy) o += " buddy";  // absent: first fit
+    o += cfg_.packing == Packing::buddy ? " buddy" : " first_fit";
+    num(o, cfg_.partitions.size());
+    for (const PartitionConfig& p : cfg_.partitions) {
+        o += ' ';
+        o += partition_text(p);
+    }
     o += "\n";
 }
 
@@ -297,6 +321,25 @@ void Scheduler::save_job(std::string& o, Slot s) const {
          {j.used, j.exec_from, j.dnd_end, j.swapping_until, std::int64_t{j.preemptions},
           std::int64_t{j.swapped ? 1 : 0}, std::int64_t{j.counted_large ? 1 : 0}})
         num(o, v);
+    // Constraints (docs/design.md, "Constraints").
+    o += " constraints";
+    num(o, sp.begin);
+    for (const auto* runs : {&sp.include, &sp.exclude, &j.reserved_runs}) {
+        num(o, runs->size());
+        for (const NodeRun& r : *runs) {
+            num(o, r.first);
+            num(o, r.count);
+        }
+    }
+    num(o, sp.after.size());
+    for (const Dependency& d : sp.after) {
+        num(o, d.job);
+        num(o, d.kind == DependencyKind::after_ok ? 1 : 0);
+        num(o, d.delay);
+    }
+    num(o, j.eligible);
+    o += ' ';
+    o += name_field(j.reason);
     o += "\n";
 }
 
@@ -368,9 +411,18 @@ std::string upgrade_format1(const std::string& text, const char* discipline) {
     };
     const auto walk = fields(l[3]), slices = fields(l[4]);
     if (walk.size() != 9 || slices.size() != 5) bad("format 1: the walk or slices record is short");
-    std::string o = std::string(kMagic) + " 2\n" + l[1] + "\n" + l[2] + " " + walk[1] + " " +
-                    walk[2] + " " + slices[1] + "\n";
-    for (std::size_t i = 6; i < n - 5; ++i) o += l[i] + "\n";  // hooks .. running
+    // Format 1 wrote the packing only for buddy, and had no partitions, node
+    // level, constraints, waiting jobs or ended jobs.
+    const bool buddy = l[1].size() > 6 && l[1].compare(l[1].size() - 6, 6, " buddy") == 0;
+    std::string o = std::string(kMagic) + " 2\n" + l[1] + (buddy ? " 0\n" : " first_fit 0\n") +
+                    l[2] + " " + walk[1] + " " + walk[2] + " " + slices[1] + " 0\n";
+    const std::string none = " constraints 0 0 0 0 0 " + std::to_string(kNoTime) + " -";
+    for (std::size_t i = 6; i < n - 5; ++i) {  // hooks .. running
+        o += l[i];
+        if (is_record(l[i], "job")) o += none;
+        o += "\n";
+        if (is_record(l[i], "held")) o += "waiting 0\nended 0\n";
+    }
     if (std::strcmp(discipline, "walk") == 0) {
         o += "walk";
         for (std::size_t i = 3; i < 9; ++i) o += " " + walk[i];
@@ -462,10 +514,16 @@ void Scheduler::restore_machine(Record r) {
     const auto malleable = r.flag("malleable");
     if ((malleable != 0) != cfg_.malleable.enabled)
         mismatch("[malleable]", malleable ? "on" : "off", cfg_.malleable.enabled ? "on" : "off");
-    const std::string packing = r.more() ? r.word() : "first_fit";
+    const std::string packing = r.word();
     if (packing != "first_fit" && packing != "buddy") bad("unknown packing '" + packing + "'");
     const std::string have_packing = cfg_.packing == Packing::buddy ? "buddy" : "first_fit";
     if (packing != have_packing) mismatch("gang.packing", packing, have_packing);
+    std::string parts, conf;
+    for (std::size_t i = 0, n = r.count(4096); i < n; ++i) parts += " " + r.word();
+    for (const PartitionConfig& p : cfg_.partitions) conf += " " + partition_text(p);
+    if (parts != conf)
+        mismatch("partitions", parts.empty() ? "none" : "{" + parts + " }",
+                 conf.empty() ? "none" : "{" + conf + " }");
     r.done();
 }
 
@@ -479,6 +537,10 @@ void Scheduler::restore_counters(SnapshotReader& in) {
         held_until_ = r.time("held_until");
         next_rekey_ = r.time("next_rekey");
         active_row_ = r.i32("active row", 0, cfg_.rows - 1);
+        const bool nodes = r.flag("node level");
+        if (!nodes && machine_.node_level())
+            bad("the configuration has partitions; the snapshot's machine had none");
+        if (nodes && !machine_.node_level()) machine_.enter_node_level(now_);
         r.done();
     }
     for (int h = 0; h < kHookCount; ++h) {
@@ -585,6 +647,21 @@ void Scheduler::restore_jobs(SnapshotReader& in, int format) {
     };
     slots_of("pending", JobState::pending, pending_);
     slots_of("held", JobState::held, held_);
+    slots_of("waiting", JobState::waiting, waiting_);
+    {
+        Record r = in.next("ended");
+        for (std::size_t i = 0, n = r.count(slots * 8 + 4096); i < n; ++i) {
+            const JobId id = r.in_range("ended job", 0, INT64_MAX);
+            const Time at = r.in_range("ended at", 0, now_);
+            const bool ok = r.flag("ok");
+            if (!ended_.emplace(id, Ended{at, ok}).second)
+                bad("job " + std::to_string(id) + " ended twice");
+            if (!ended_order_.empty() && at < ended_order_.back().first)
+                bad("the ended jobs are not in the order they ended");
+            ended_order_.emplace_back(at, id);
+        }
+        r.done();
+    }
     {
         Record r = in.next("queue");
         const std::size_t n = r.count(slots * 8 + 4096);
@@ -623,6 +700,7 @@ void Scheduler::restore_jobs(SnapshotReader& in, int format) {
             bad("running lists " + std::to_string(running_.size()) + " of " +
                 std::to_string(running_count_) + " running jobs");
     }
+    restore_constraints();
     for (Slot s = 0; s < slots; ++s)
         if (used[s] == 1 && jobs_[s].state != JobState::running &&
             jobs_[s].state != JobState::suspended)
@@ -710,7 +788,23 @@ void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in) {
     j.preemptions = r.i32("preemptions", 0);
     j.swapped = r.flag("swapped");
     j.counted_large = r.flag("large");
+    r.expect("constraints");
+    sp.begin = r.in_range("begin", 0, kTimeBound);
+    sp.include = r.runs(cfg_.procs);
+    sp.exclude = r.runs(cfg_.procs);
+    j.reserved_runs = r.runs(cfg_.procs);
+    sp.after.resize(r.count(1024));
+    for (Dependency& d : sp.after) {
+        d.job = r.in_range("dependency", 0, INT64_MAX);
+        d.kind = r.flag("afterok") ? DependencyKind::after_ok : DependencyKind::after_any;
+        d.delay = r.in_range("delay", 0, kTimeAxisEnd / 4);
+    }
+    j.eligible = r.time("eligible");
+    j.reason = r.name(4096);
     r.done();
+    check_constraints(sp);
+    if (!sp.exclude.empty())
+        j.excluded = std::make_shared<const NodeBits>(node_bits(cfg_.procs, sp.exclude));
     check_job_record(j);
     if (index_.find(sp.id) != JobIndex::kNone)
         bad("job " + std::to_string(sp.id) + " is listed twice");
@@ -720,6 +814,25 @@ void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in) {
     else if (held != 0 || home != -1 || mask != 0 || j.alloc.procs != 0)
         bad("job " + std::to_string(sp.id) + ": holds nodes but is " + job_state_name(j.state));
     if (j.reserved()) place_reservation(s);
+}
+
+// What derives from the jobs' constraints: the partitions of every admitted
+// job, and the jobs each waiting job still waits for.
+void Scheduler::restore_constraints() {
+    for (Job& j : jobs_) {
+        if (j.spec.id < 0 || j.state == JobState::pending || j.state == JobState::waiting) continue;
+        if (const std::string why = partition_reason(j); !why.empty())
+            bad("job " + std::to_string(j.spec.id) + " was admitted, but " + why);
+    }
+    for (const Slot s : waiting_) {
+        Job& j = job(s);
+        j.unmet = 0;
+        for (const Dependency& d : j.spec.after)
+            if (index_.find(d.job) != JobIndex::kNone) {
+                dependents_[d.job].push_back(j.spec.id);
+                ++j.unmet;
+            }
+    }
 }
 
 // What the core checks of a job record; its discipline checks the rest.
@@ -737,6 +850,12 @@ void Scheduler::check_job_record(const Job& j) const {
     if (clustered() && (j.state == JobState::running || j.reserved()) &&
         j.clusters.size() != sp.components.size())
         bad(who + ": " + job_state_name(j.state) + " but its components are on no clusters");
+    const std::int64_t reserved_nodes = snap::check_runs(j.reserved_runs, cfg_.procs, who);
+    if (machine_.node_level() && j.reserved() ? reserved_nodes != sp.procs : reserved_nodes != 0)
+        bad(who + ": its reservation holds " + std::to_string(reserved_nodes) + " nodes for " +
+            std::to_string(sp.procs));
+    if (j.state != JobState::waiting && j.state != JobState::pending && !j.reason.empty())
+        bad(who + ": a reason to reject it, but it is " + job_state_name(j.state));
     discipline_->check_job(j, who);
 }
 

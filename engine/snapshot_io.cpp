@@ -129,9 +129,13 @@ namespace {
 }  // namespace
 
 std::string Record::name() {
+    return name(kMaxNameBytes);
+}
+
+std::string Record::name(std::size_t most) {
     const std::string t = word();
     if (t == "-") return {};
-    if (t.size() % 2 || t.size() > 2 * kMaxNameBytes) not_a_name(t);
+    if (t.size() % 2 || t.size() > 2 * most) not_a_name(t);
     std::string o;
     for (std::size_t i = 0; i < t.size(); i += 2) {
         auto nib = [&](char c) {

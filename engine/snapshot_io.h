@@ -69,7 +69,9 @@ class Record {
     // A double as the writer writes it (%a); finite.
     double f64();
     bool more();
-    // A job's name: "-" for none, else its bytes in hex.
+    // A job's name (or a text of at most `most` bytes): "-" for none, else
+    // its bytes in hex.
+    std::string name(std::size_t most);
     std::string name();
     void expect(const char* w);
     // A count of at most `most`.

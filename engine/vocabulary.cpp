@@ -33,6 +33,8 @@ const char* job_state_name(JobState s) {
             return "pending";
         case JobState::held:
             return "held";
+        case JobState::waiting:
+            return "waiting";
         case JobState::queued:
             return "queued";
         case JobState::running:

@@ -31,6 +31,7 @@ namespace rota {
 
 std::int32_t MatrixWalk::row_now(const Job& j) const {
     if (simple()) return machine().fits_now_fast(j.spec.procs, j.window, now()) ? 0 : -1;
+    if (j.spec.begin > now()) return -1;
     return machine().row_for_now(demand(j), now());
 }
 
@@ -44,8 +45,9 @@ bool MatrixWalk::nothing_more_can_start() const {
     return free_columns() == 0;
 }
 
-void MatrixWalk::queued(Slot, std::size_t, bool appended) {
+void MatrixWalk::queued(Slot s, std::size_t, bool appended) {
     if (!appended) rescan_ = true;  // positions changed, and it lands before walked jobs
+    if (const Job& j = job(s); j.spec.begin > now()) begins_.add(j.spec.begin, j.seq, s);
 }
 
 void MatrixWalk::dequeued(Slot) {

@@ -63,6 +63,7 @@ class MatrixWalk final : public Discipline {
     std::uint64_t gain_epoch_ = 0;
     std::vector<std::uint64_t> row_gain_;
     std::vector<Time> reach_now_;  // compression: reach of one width, per row
+    std::vector<NodeRun> picked_;  // at node level: the nodes of the last search
     void gained(std::int32_t row) {
         ++gain_epoch_;
         if (!cfg().pools.empty()) {  // pools are shared: every row may benefit
@@ -125,14 +126,21 @@ class MatrixWalk final : public Discipline {
     std::vector<std::int64_t> placement_;
     std::vector<std::int16_t> answered_;
 
-    // One row, no pools, no clusters: the questions of the walk have their
-    // fast answers (Machine::fits_now_fast, the queue's block index).
-    // Buddy packing needs a block, not a count of free columns, so it is
-    // never simple.
+    // Queued jobs whose begin time is ahead: the walk passes them over until
+    // then, and wakes up when the first comes due.
+    BeginTimes begins_;
+
+    // One row, no pools, no clusters, no node sets, no begin time ahead:
+    // the questions of the walk have their fast answers
+    // (Machine::fits_now_fast, the queue's block index, which know only
+    // widths and windows). Buddy packing needs a block, not a count of free
+    // columns, so it is never simple.
     bool simple() const {
         return cfg().rows == 1 && cfg().pools.empty() && cfg().clusters.empty() &&
-               cfg().packing == Packing::first_fit;
+               cfg().packing == Packing::first_fit && !machine().node_level() && begins_.empty();
     }
+    // The earliest time job j may start: now, or its begin time.
+    Time from_now(const Job& j) const { return std::max(now(), j.spec.begin); }
 
     // The schedule phase (walk.cpp).
     void schedule_phase();
@@ -165,6 +173,7 @@ class MatrixWalk final : public Discipline {
     void collapse_matrix(bool migrate);
     void fill_matrix(bool migrate);
     void extend_overrun_windows();
+    void replace_crossing(Time until, bool place);
     void move_home(Slot s, std::int32_t row);
     void begin_rows_pass();
     void end_rows_pass();

@@ -29,6 +29,8 @@ MatrixWalk::MatrixWalk(Scheduler& core)
 
 // [Zhang00] §4.2 and §5.4's phases; with one row only the walk has work.
 void MatrixWalk::schedule() {
+    // A job whose begin time came may start now, wherever it is in the queue.
+    if (begins_.pop_due(now())) rescan_ = true;
     if (time_sharing()) begin_rows_pass();  // CleanMatrix, CollapseMatrix-1
     if (dirty_) compress_reservations();
     dirty_ = false;
@@ -46,6 +48,7 @@ std::optional<Time> MatrixWalk::next_wakeup() const {
     if (reserved_count_ > 0 && next_reservation_ > now() && next_reservation_ != kForever &&
         (!best || next_reservation_ < *best))
         best = next_reservation_;
+    if (const Time b = begins_.next(); b != kForever && (!best || b < *best)) best = b;
     return best;
 }
 
@@ -172,6 +175,7 @@ void MatrixWalk::load_records(SnapshotReader& in) {
 }
 
 void MatrixWalk::restored() {
+    begins_.rebuild(queue(), now(), [&](Slot s) -> const Job& { return job(s); });
     for (std::size_t i = 0; i < queue().span(); ++i) {
         const JobQueue::Entry& q = queue()[i];
         if (q.live() && job(q.slot).reserved()) count_reservation(job(q.slot).reserved_row, +1);

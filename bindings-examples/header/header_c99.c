@@ -35,6 +35,17 @@ static void layout(void) {
     FIELD(rota_job, account);
     FIELD(rota_job, partition);
     FIELD(rota_job, qos);
+    FIELD(rota_job, begin);
+    FIELD(rota_job, ninclude);
+    FIELD(rota_job, include);
+    FIELD(rota_job, nexclude);
+    FIELD(rota_job, exclude);
+    FIELD(rota_job, ndepends);
+    FIELD(rota_job, depends);
+    STRUCT(rota_dependency);
+    FIELD(rota_dependency, job);
+    FIELD(rota_dependency, type);
+    FIELD(rota_dependency, delay);
     STRUCT(rota_node_run);
     FIELD(rota_node_run, first);
     FIELD(rota_node_run, count);
@@ -77,6 +88,9 @@ static void layout(void) {
     FIELD(rota_job_info, account);
     FIELD(rota_job_info, partition);
     FIELD(rota_job_info, qos);
+    FIELD(rota_job_info, begin);
+    FIELD(rota_job_info, unmet);
+    FIELD(rota_job_info, eligible);
     STRUCT(rota_reservation);
     FIELD(rota_reservation, size);
     FIELD(rota_reservation, job);

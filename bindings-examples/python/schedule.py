@@ -60,7 +60,7 @@ SEC = 1_000_000  # rota_time counts microseconds
 # rota.h, transcribed. Field order and types must match the header exactly;
 # --check-layout verifies them against the C compiler.
 
-ROTA_ABI_VERSION = 9
+ROTA_ABI_VERSION = 10
 
 ROTA_OK, ROTA_DONE, ROTA_EINVAL, ROTA_ECONFIG, ROTA_ENOTFOUND, ROTA_EEXIST = range(6)
 ROTA_ETIME, ROTA_ESCRIPT, ROTA_ESTATE, ROTA_EINTERNAL, ROTA_ENOMEM, ROTA_ERANGE = range(6, 12)
@@ -70,12 +70,22 @@ ROTA_ACTION_START, ROTA_ACTION_KILL, ROTA_ACTION_REJECT = 1, 2, 3
 (ROTA_ACTION_REPLICATE, ROTA_ACTION_UNREPLICATE, ROTA_ACTION_MOVE, ROTA_ACTION_SWITCH,
  ROTA_ACTION_SUSPEND, ROTA_ACTION_RESUME, ROTA_ACTION_MIGRATE) = range(4, 11)
 ROTA_JOB_PENDING, ROTA_JOB_HELD, ROTA_JOB_QUEUED, ROTA_JOB_RUNNING = range(4)
+ROTA_JOB_SUSPENDED, ROTA_JOB_WAITING = 4, 5
+ROTA_AFTER_ANY, ROTA_AFTER_OK = 0, 1
 (ROTA_HOOK_ADMISSION, ROTA_HOOK_ORDER, ROTA_HOOK_BACKFILL_SELECT, ROTA_HOOK_MIGRATION_OPTION,
  ROTA_HOOK_PLACEMENT, ROTA_HOOK_HARVEST, ROTA_HOOK_DISTRIBUTION, ROTA_HOOK_PREEMPT,
  ROTA_HOOK_COUNT) = range(9)
 
 rota_time = c_int64
 rota_engine_p = c_void_p  # opaque
+
+
+class RotaNodeRun(Structure):
+    _fields_ = [("first", c_int32), ("count", c_int32)]
+
+
+class RotaDependency(Structure):
+    _fields_ = [("job", c_int64), ("type", c_int), ("delay", rota_time)]  # ROTA_AFTER_*
 
 
 class RotaJob(Structure):
@@ -97,11 +107,15 @@ class RotaJob(Structure):
         ("account", c_char_p),  # ABI 7: NULL or b"" for none, copied by the engine
         ("partition", c_char_p),
         ("qos", c_char_p),
+        # ABI 10: constraints
+        ("begin", rota_time),
+        ("ninclude", c_int32),
+        ("include", POINTER(RotaNodeRun)),
+        ("nexclude", c_int32),
+        ("exclude", POINTER(RotaNodeRun)),
+        ("ndepends", c_int32),
+        ("depends", POINTER(RotaDependency)),
     ]
-
-
-class RotaNodeRun(Structure):
-    _fields_ = [("first", c_int32), ("count", c_int32)]
 
 
 class RotaAction(Structure):
@@ -148,6 +162,9 @@ class RotaJobInfo(Structure):
         ("account", c_char_p),  # ABI 7: b"" for none
         ("partition", c_char_p),
         ("qos", c_char_p),
+        ("begin", rota_time),  # ABI 10
+        ("unmet", c_int32),
+        ("eligible", rota_time),
     ]
 
 
@@ -283,6 +300,7 @@ class RotaBackfillContext(Structure):  # filled in by the library
 
 STRUCTS = {
     "rota_node_run": RotaNodeRun,
+    "rota_dependency": RotaDependency,
     "rota_job": RotaJob,
     "rota_action": RotaAction,
     "rota_job_info": RotaJobInfo,
@@ -316,6 +334,7 @@ FUNCTIONS = {
     "rota_now": (rota_time, (rota_engine_p,)),
     "rota_submit": (c_int, (rota_engine_p, POINTER(RotaJob))),
     "rota_job_end": (c_int, (rota_engine_p, c_int64)),
+    "rota_job_exit": (c_int, (rota_engine_p, c_int64, c_int)),
     "rota_cancel": (c_int, (rota_engine_p, c_int64)),
     "rota_schedule": (c_int, (rota_engine_p,)),
     "rota_next_wakeup": (c_int, (rota_engine_p, POINTER(rota_time))),

@@ -108,8 +108,11 @@ extern "C" {
 ** and level from creation on, an allocator for the scripts' memory);
 ** rota_job_requeue(); the account, partition and qos of rota_job,
 ** rota_job_info and rota_batch; rota_snapshot() and rota_restore(), and
-** ROTA_EABORT. 8: rota_counters.reservations_moved. 9: rota_hook_script(). */
-#define ROTA_ABI_VERSION 9
+** ROTA_EABORT. 8: rota_counters.reservations_moved. 9: rota_hook_script(). 10: the
+** constraints of rota_job (begin, include, exclude, depends) and
+** [[machine.partitions]], rota_job_exit(), ROTA_JOB_WAITING, and their
+** fields in rota_job_info. */
+#define ROTA_ABI_VERSION 10
 
 /* Status codes. */
 #define ROTA_OK 0        /* success */
@@ -232,6 +235,28 @@ ROTA_API const char* rota_preset_name(int i);
 /* ------------------------------------------------------------------------ */
 /* Events                                                                    */
 
+/* Consecutive node numbers first, first + 1, ..., first + count - 1. Node
+** sets come as runs, as hostlists do: a wide job's start costs a few runs,
+** not one entry per node. */
+typedef struct rota_node_run {
+    int32_t first;
+    int32_t count;
+} rota_node_run;
+
+/* A job this one waits for (Slurm's --dependency): it may start only after
+** job `job` ends (ROTA_AFTER_ANY), or ends successfully (ROTA_AFTER_OK: it
+** ended with rota_job_end or rota_job_exit with status 0; a kill at its
+** walltime, a cancel, a rejection or a node failure is no success), then
+** `delay` more (a think time, as SWF's field 18 has it; 0 for none). Added
+** in ABI 10. */
+#define ROTA_AFTER_ANY 0
+#define ROTA_AFTER_OK 1
+typedef struct rota_dependency {
+    int64_t job;
+    int type; /* ROTA_AFTER_* */
+    rota_time delay;
+} rota_dependency;
+
 /* A job as submitted. Set size = sizeof(rota_job). */
 typedef struct rota_job {
     size_t size;
@@ -273,14 +298,38 @@ typedef struct rota_job {
     int32_t job_class;
     /* What production tells a scheduler besides the user: the account the
     ** job is charged to, the partition it asked for, its quality of
-    ** service. Policies see them (docs/lua-api.md); the engine itself
-    ** ignores them. NULL or "" means none. Each is copied by the call (the
-    ** caller's string need not outlive it), at most 255 bytes, with no
-    ** control character (bytes 0x01-0x1f, 0x7f): ROTA_EINVAL otherwise.
-    ** Added in ABI 7. */
+    ** service. Policies see all three (docs/lua-api.md). On a machine with
+    ** [[machine.partitions]] the engine runs the job on the nodes of one of
+    ** the partitions `partition` names, separated by commas as Slurm's
+    ** --partition has them (none: the default partitions, or any node if no
+    ** partition is a default); an unknown name rejects the job at the next
+    ** pass, naming it. Without partitions it is only a label. NULL or ""
+    ** means none. Each is copied by the call (the caller's string need not
+    ** outlive it), at most 255 bytes, with no control character (bytes
+    ** 0x01-0x1f, 0x7f): ROTA_EINVAL otherwise. Added in ABI 7. */
     const char* account;
     const char* partition;
     const char* qos;
+    /* Constraints (ABI 10; docs/design.md, "Constraints"). `begin`: the job
+    ** does not start, and holds no reservation, before this engine time (0:
+    ** none; its window from then must fit the time axis). `include`: nodes
+    ** its allocation must contain (Slurm's --nodelist; at most `procs`
+    ** nodes); `exclude`: nodes it must avoid (--exclude); runs inside the
+    ** machine, none in both, and not on a machine with clusters, buddy
+    ** packing or migration (ROTA_EINVAL). `depends`: jobs it waits for,
+    ** all of them (at most 1024): until they are met the job is
+    ** ROTA_JOB_WAITING, then it goes to admission as if submitted then; a
+    ** dependency that can never be met (on a job that failed, or that the
+    ** engine does not know: never submitted, or ended more than
+    ** scheduler.min_job_age ago) rejects it at the next pass with the
+    ** reason. NULL with a count of 0 for none. */
+    rota_time begin;
+    int32_t ninclude;
+    const rota_node_run* include;
+    int32_t nexclude;
+    const rota_node_run* exclude;
+    int32_t ndepends;
+    const rota_dependency* depends;
 } rota_job;
 
 /* Set the engine's clock to `t`. Fails with ROTA_ETIME if t is before the
@@ -306,14 +355,6 @@ ROTA_API rota_time rota_now(const rota_engine* e);
 ** accepted here and rejected (ROTA_ACTION_REJECT, with a reason) at the next
 ** pass. */
 ROTA_API int rota_submit(rota_engine* e, const rota_job* job);
-/* Consecutive node numbers first, first + 1, ..., first + count - 1. Node
-** sets come as runs, as hostlists do: a wide job's start costs a few runs,
-** not one entry per node. */
-typedef struct rota_node_run {
-    int32_t first;
-    int32_t count;
-} rota_node_run;
-
 /* Take over a job that is already running on `runs` (nruns node runs)
 ** since `start` (<= now): a controller that restarts rebuilds its engine
 ** from its own state, submitting its waiting jobs (with `submitted`) and
@@ -336,6 +377,11 @@ ROTA_API int rota_adopt(rota_engine* e, const rota_job* job, rota_time start,
 /* A running job ended on its own (finished or failed) at the current time.
 ** ROTA_ENOTFOUND for an unknown id, ROTA_ESTATE if the job is not running. */
 ROTA_API int rota_job_end(rota_engine* e, int64_t id);
+/* The same, with the job's exit status: 0 is success, anything else a
+** failure, which jobs that depend on it with ROTA_AFTER_OK learn (they are
+** rejected at the next pass). rota_job_end(e, id) is rota_job_exit(e, id,
+** 0). Added in ABI 10. */
+ROTA_API int rota_job_exit(rota_engine* e, int64_t id, int status);
 /* Withdraw a job in any state: waiting jobs leave the queue, running ones
 ** are considered stopped (the embedder stops them; no action is emitted).
 ** ROTA_ENOTFOUND for an unknown id. */
@@ -493,6 +539,7 @@ ROTA_API int rota_next_action(rota_engine* e, rota_action* out);
 #define ROTA_JOB_QUEUED 2
 #define ROTA_JOB_RUNNING 3   /* under [classes]: loaded */
 #define ROTA_JOB_SUSPENDED 4 /* rota_job_suspend()ed, until rota_job_resume() (ABI 6) */
+#define ROTA_JOB_WAITING 5   /* waits for its dependencies (rota_job.depends, ABI 10) */
 
 typedef struct rota_job_info {
     size_t size;
@@ -527,6 +574,12 @@ typedef struct rota_job_info {
     const char* account;
     const char* partition;
     const char* qos;
+    /* ABI 10: its begin time (0: none); WAITING: how many of its
+    ** dependencies are not met yet and, once they all are, when it goes to
+    ** admission (else -1). */
+    rota_time begin;
+    int32_t unmet;
+    rota_time eligible;
 } rota_job_info;
 
 /* Information on a job the engine still holds (finished, killed, rejected

@@ -311,7 +311,7 @@ TEST_CASE("buddy: a snapshot carries the blocks and restores only under buddy pa
     d.pass();
     std::string snap;
     REQUIRE(rota_snapshot(d.e.get(), append, &snap) == ROTA_OK);
-    CHECK(snap.find(" buddy\n") != std::string::npos);
+    CHECK(snap.find(" buddy 0\n") != std::string::npos);
     rota_engine* b = nullptr;
     REQUIRE(rota_restore(cfg.c_str(), nullptr, nullptr, snap.data(), snap.size(), &b) == ROTA_OK);
     Driver r{rota::test::EnginePtr(b)};
