@@ -7,6 +7,7 @@
 #include <set>
 
 #include "config_classes.h"
+#include "engine/combinations.h"
 #include "engine/error.h"
 #include "toml_read.h"
 
@@ -431,33 +432,13 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
             fail("key 'policy.migration_option' is never called: gang.migration is false" +
                  (c.preset.empty() ? std::string() : " (preset '" + c.preset + "')"));
     }
-    // Buddy packing ([Feitelson97] §3) places a job only where a whole block of
-    // columns is free now. A reservation is a count of columns in a row's
-    // profile, which can come due with enough columns free and no block;
-    // migration (§5.4) moves jobs to any free columns; clusters, [malleable]
-    // and [classes] place jobs by rules of their own.
-    if (s.packing == Packing::buddy) {
-        const std::string mode = c.preset.empty() ? std::string() : " (preset '" + c.preset + "')";
-        if (!s.clusters.empty() || s.malleable.enabled || s.classes.enabled)
-            fail(
-                "key 'gang.packing' = \"buddy\" cannot be combined with [[machine.clusters]], "
-                "[malleable] or [classes], which place jobs by rules of their own");
-        if (s.reservation_depth != 0)
-            fail(
-                "key 'gang.packing' = \"buddy\" cannot be combined with reservations "
-                "(scheduler.reservation_depth = " +
-                std::to_string(s.reservation_depth) + mode +
-                "): a reservation counts columns and could come due with no free block; use "
-                "preset \"gs\", or scheduler.reservation_depth = 0");
-        if (s.migration)
-            fail("key 'gang.packing' = \"buddy\" cannot be combined with gang.migration" + mode +
-                 ": migration moves jobs to any free columns, off their blocks");
+    // Which parts go together is the engine's (engine/combinations.h); the
+    // message names the preset that brought a part in.
+    try {
+        check_combination(s);
+    } catch (const Error& x) {
+        fail(std::string(x.what()) + (c.preset.empty() ? "" : " (preset '" + c.preset + "')"));
     }
-    // Co-allocation ([Ngubiri07]) is space sharing: a component's cluster is
-    // where it runs, and no row of a matrix could say which.
-    if (!s.clusters.empty() && s.rows > 1)
-        fail("key 'machine.clusters' cannot be combined with gang scheduling (gang.mpl = " +
-             std::to_string(s.rows) + "): co-allocation is space sharing");
     // The iScheduler replaces the walk ([Weissman03], Figure 3(a)): it has no
     // reservations and no backfilling, and its hooks have no use elsewhere.
     if (s.malleable.enabled) {
@@ -467,11 +448,8 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
                      "' has no effect with [malleable]: the iScheduler ([Weissman03]) neither "
                      "reserves nor backfills");
         if (script_for(c, Hook::backfill_select))
-            fail("key 'policy.backfill_select' is never called with [malleable]");
-        if (s.rows > 1 || !s.pools.empty() || !s.clusters.empty())
-            fail(
-                "[malleable] cannot be combined with gang scheduling, [[machine.pools]] or "
-                "[[machine.clusters]]");
+            fail("key 'policy.backfill_select' is never called with [malleable]: " +
+                 std::string(refusal(Part::malleable, Part::backfill)));
     } else {
         for (Hook h : {Hook::harvest, Hook::distribution})
             if (script_for(c, h))
@@ -479,19 +457,15 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
                      "' is never called: there is no [malleable] table ([Weissman03])");
     }
     // [Feitelson97]'s two-pass algorithm replaces the walk: it reserves one
-    // processor set at a time and preempts; it never backfills.
+    // processor set at a time and preempts; its pass 2 asks backfill_select
+    // which of the jobs that fit the idle processors to load.
     if (s.classes.enabled) {
         for (const char* k : {"preset", "backfill", "reservation_depth"})
             if (given(sched, k))
                 fail(std::string("key 'scheduler.") + k +
                      "' has no effect with [classes]: the two-pass algorithm ([Feitelson97] §4.3) "
-                     "neither backfills nor keeps a reservation depth");
-        if (script_for(c, Hook::backfill_select))
-            fail("key 'policy.backfill_select' is never called with [classes]");
-        if (s.rows > 1 || !s.pools.empty() || !s.clusters.empty() || s.malleable.enabled)
-            fail(
-                "[classes] cannot be combined with gang scheduling, [[machine.pools]], "
-                "[[machine.clusters]] or [malleable]: its time sharing is preemption");
+                     "keeps one reservation, and its pass 2 always offers backfill_select the "
+                     "jobs that fit");
     } else if (script_for(c, Hook::preempt)) {
         fail(
             "key 'policy.preempt' is never called: there is no [classes] table ([Feitelson97]), "

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "engine/combinations.h"
 #include "handle.h"
 
 using namespace rota;
@@ -424,13 +425,12 @@ int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* u
                         "rota_set_backfill_select: unknown flags " + std::to_string(flags));
         // A callback the engine would never call is refused, not ignored.
         const SchedulerConfig& sc = e->config.scheduler;
-        if (fn && !sc.backfills())
+        if (fn && !calls_backfill_select(sc))
             throw Error(
                 Errc::invalid,
                 "rota_set_backfill_select: this engine never backfills (" +
-                    (sc.malleable.enabled ? std::string("[malleable]: the iScheduler")
-                     : sc.classes.enabled
-                         ? std::string("[classes]: the two-pass algorithm")
+                    (sc.malleable.enabled
+                         ? std::string("[malleable]: ") + refusal(Part::malleable, Part::backfill)
                          : "scheduler.backfill is false" +
                                (e->config.preset.empty() ? std::string()
                                                          : ", preset '" + e->config.preset + "'")) +

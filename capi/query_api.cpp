@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "engine/class_passes.h"
+#include "engine/combinations.h"
 #include "handle.h"
 
 using namespace rota;
@@ -206,7 +207,7 @@ int rota_machine_info_get(const rota_engine* e, rota_machine_info* out) {
         full.rows = c.rows;
         full.npools = static_cast<int32_t>(c.pools.size());
         full.reservation_depth = c.reservation_depth;
-        full.backfill = c.backfills() ? 1 : 0;
+        full.backfill = calls_backfill_select(c) ? 1 : 0;
         full.migration = c.migration ? 1 : 0;
         full.slice = c.rows > 1 ? c.slice : 0;
         full.nclusters = static_cast<int32_t>(c.clusters.size());

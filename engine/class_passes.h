@@ -71,6 +71,33 @@ class ClassPasses final : public Discipline {
     Time dnd_end_from(const Job& j, Time from) const;
 
   private:
+    // What a job may use (classes_fit.cpp): with node constraints, the
+    // nodes of its first partition (or any) without its exclusions, and
+    // those it must include; the machine's pools beside. `any`: no node
+    // constraint, and the passes count processors as the paper does.
+    struct Fit {
+        bool any = true;
+        NodeBits allowed;
+        const std::vector<NodeRun>* include = nullptr;
+    };
+    // What idle processors and victims would give a job: processors it may
+    // use, and what each pool would have free.
+    struct Cover {
+        std::int64_t procs = 0;
+        std::vector<std::int64_t> pools;
+    };
+    std::vector<std::int64_t> pool_used_;  // by the loaded jobs, per pool
+    Fit fit_of(const Job& j) const;
+    std::int64_t usable(const Fit& f, const std::vector<NodeRun>& runs) const;
+    void keep_usable(const Fit& f, std::vector<NodeRun>& runs) const;
+    std::int64_t idle_for(const Fit& f, bool outside_set) const;
+    bool includes_idle(const Fit& f, bool outside_set) const;
+    // Pools free for `j` now; leaving the reserved job's share to it.
+    Cover cover_now(const Job& j, std::int64_t idle, bool leave_reserved) const;
+    void cover_add(Cover& c, const Fit& f, const Job& v, int sign) const;
+    bool covers(const Cover& c, const Job& j) const;
+    bool fits_idle(const Job& j, const Fit& f, bool outside_set, bool leave_reserved) const;
+    Fit reserved_fit_;                // the reserved job's
     std::vector<Slot> owner_;         // per node: the loaded job, kNoSlot if idle
     std::vector<Time> node_free_at_;  // per node: when its last job's state is on disk
     Time node_free_max_ = 0;          // the latest of node_free_at_
@@ -193,7 +220,7 @@ class ClassPasses final : public Discipline {
         double cost;      // victim_cost
         double per_node;  // victim_cost per node
         Time dnd_left;
-        std::int32_t procs, priority;
+        std::int32_t procs, priority;  // procs: those the job may use
     };
     std::vector<CandidateVictim> eligible_;
     // candidate_sets' scratch, by position in eligible_: the orders' keys,
@@ -234,15 +261,24 @@ class ClassPasses final : public Discipline {
     void pass1();
     void pass2();
     void drop_class_reservation();
-    void drop_needless(std::vector<Slot>& victims, std::int64_t& have, std::int64_t need) const;
-    void candidate_sets(Slot s);
+    void drop_needless(std::vector<Slot>& victims, Cover& have, const Job& j, const Fit& f) const;
+    void candidate_sets(Slot s, const Fit& f);
+    void pass1_reserve(const ClassParams& p);
+    void build_set(const Job& j, const Victims& set, const Fit& f);
+    void pass1_serve();
+    void pass2_job(Slot s, std::int64_t set_idle, std::vector<NodeRun>& runs);
+    void offer_candidates(std::vector<NodeRun>& runs);
+    // Pass 2's backfill candidates, when a backfill_select policy is set.
+    std::vector<Slot> cand_slots_;
+    JobBatch cand_batch_;
+    std::vector<std::int64_t> cand_picks_;
     // The preempt hook's choice among sets_ (preempt.cpp).
     PreemptBatch preempt_sets_;
     std::vector<std::int64_t> pick_;
     PreemptContext preempt_context(const Job& j) const;
     std::ptrdiff_t choose_set(Slot s);
     void free_runs(bool outside_set, std::vector<NodeRun>& out) const;
-    void best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out) const;
+    void best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out, const Fit& f) const;
     void load(Slot s, const std::vector<NodeRun>& runs);
     void swap_out(Slot s, bool by_user);
     void unload(Slot s);

@@ -225,6 +225,7 @@ void ClassPasses::load(Slot s, const std::vector<NodeRun>& runs) {
     now_running(s);
     loaded_procs_ += n;
     class_loaded_[static_cast<std::size_t>(j.cls)] += n;
+    for (std::size_t k = 0; k < pool_used_.size(); ++k) pool_used_[k] += j.spec.pools[k];
     const ClassLimits& l = class_params().limits;
     j.counted_large = l.large_job > 0 && n >= l.large_job;
     if (j.counted_large) large_loaded_ += n;
@@ -256,6 +257,7 @@ void ClassPasses::unload(Slot s) {
     victim_unloaded(s);
     loaded_procs_ -= n;
     class_loaded_[static_cast<std::size_t>(j.cls)] -= n;
+    for (std::size_t k = 0; k < pool_used_.size(); ++k) pool_used_[k] -= j.spec.pools[k];
     // Counted as it was at load: a period may have changed what is large.
     if (j.counted_large) large_loaded_ -= n;
     j.counted_large = false;
@@ -307,18 +309,34 @@ void ClassPasses::free_runs(bool outside_set, std::vector<NodeRun>& out) const {
 // the job, else runs from the largest down. Jobs that cannot be preempted
 // are packed from the top of the machine, the others from the bottom, so
 // that the former do not break up the space of large jobs.
-void ClassPasses::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out) const {
+// A job with a node list takes its nodes first, and the rest by best fit.
+void ClassPasses::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>& out,
+                           const Fit& f) const {
     std::vector<NodeRun>& runs = fit_scratch_;
     free_runs(outside_set, runs);
     const bool top = !job_class(j).preemptable;
     std::int32_t need = j.spec.procs;
     out.clear();
+    if (!f.any) {
+        Fit rest = f;
+        if (f.include)
+            for (const NodeRun& r : *f.include) {
+                out.push_back(r);
+                need -= r.count;
+                for (std::int32_t k = r.first; k < r.first + r.count; ++k)
+                    rest.allowed[static_cast<std::size_t>(k) / 64] &=
+                        ~(std::uint64_t{1} << (static_cast<std::size_t>(k) % 64));
+            }
+        keep_usable(rest, runs);
+    }
     const NodeRun* fit = nullptr;
     for (const NodeRun& r : runs)
         if (r.count >= need && (!fit || r.count < fit->count || (top && r.count == fit->count)))
             fit = &r;
-    if (fit) {
+    if (fit && need > 0) {
         out.push_back({top ? fit->first + fit->count - need : fit->first, need});
+        std::sort(out.begin(), out.end(),
+                  [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
         return;
     }
     std::stable_sort(runs.begin(), runs.end(),
@@ -338,7 +356,7 @@ void ClassPasses::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>&
 // do-not-disturb time, widest, lowest class), until they hold the job.
 // rota's nodes have no shape constraints (the T3D's had), so a set is
 // known by its victims; identical sets are listed once.
-void ClassPasses::candidate_sets(Slot s) {
+void ClassPasses::candidate_sets(Slot s, const Fit& f) {
     sets_.clear();
     const Job& j = job(s);
     // The eligible victims with what the four orders compare and their
@@ -357,12 +375,19 @@ void ClassPasses::candidate_sets(Slot s) {
         const Job& x = job(v);
         const auto c = static_cast<std::size_t>(x.cls);
         if (!classes[c].preemptable || x.start == now() || classes[c].priority > pj) continue;
+        // The processors the job may use among the victim's, and the pools
+        // it holds, are what preempting it gives.
+        const auto procs =
+            static_cast<std::int32_t>(f.any ? x.alloc.procs : usable(f, x.alloc.runs));
+        bool pools = false;
+        for (std::int64_t d : x.spec.pools) pools = pools || d > 0;
+        if (procs == 0 && !pools) continue;
         const double cost = static_cast<double>(x.alloc.procs) * weight[c];
-        eligible.push_back({v, cost, cost / x.alloc.procs, std::max<Time>(0, x.dnd_end - now()),
-                            x.alloc.procs, classes[c].priority});
+        eligible.push_back({v, cost,
+                            procs > 0 ? cost / procs : std::numeric_limits<double>::infinity(),
+                            std::max<Time>(0, x.dnd_end - now()), procs, classes[c].priority});
     }
-    const std::int64_t idle = machine().matrix().free(0);
-    const std::int64_t need = j.spec.procs;
+    const Cover idle = cover_now(j, idle_for(f, false), false);
     const std::size_t n = eligible.size();
     // Each order as unsigned keys, one per victim, that compare as the
     // order does (a key ties where the order ties): per-node cost (a
@@ -413,8 +438,8 @@ void ClassPasses::candidate_sets(Slot s) {
         left.assign(keys.begin() + static_cast<std::ptrdiff_t>(o * n),
                     keys.begin() + static_cast<std::ptrdiff_t>((o + 1) * n));
         chosen.clear();
-        std::int64_t have = idle;
-        for (std::size_t k = 0; k < n && have < need; ++k) {
+        Cover have = idle;
+        for (std::size_t k = 0; k < n && !covers(have, j); ++k) {
             std::uint32_t pick = 0;
             if (k < kSelect) {
                 std::size_t least = 0;
@@ -433,16 +458,16 @@ void ClassPasses::candidate_sets(Slot s) {
                 pick = rest[k - kSelect].second;
             }
             chosen.push_back(pick);
-            have += eligible[pick].procs;
+            cover_add(have, f, job(eligible[pick].v), +1);
         }
-        if (have < need) continue;
+        if (!covers(have, j)) continue;
         // drop_needless, on positions in `eligible`.
         for (std::size_t k = chosen.size(); k-- > 0;) {
-            const std::int32_t p = eligible[chosen[k]].procs;
-            if (have - p >= need) {
-                have -= p;
+            cover_add(have, f, job(eligible[chosen[k]].v), -1);
+            if (covers(have, j))
                 chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
-            }
+            else
+                cover_add(have, f, job(eligible[chosen[k]].v), +1);
         }
         double cost = 0;
         Time ready = 0;
@@ -455,7 +480,7 @@ void ClassPasses::candidate_sets(Slot s) {
         set.jobs.clear();
         for (std::uint32_t i : chosen) set.jobs.push_back(eligible[i].v);
         std::sort(set.jobs.begin(), set.jobs.end());
-        set.procs = have;
+        set.procs = have.procs;
         set.cost = cost;
         set.ready = now() + ready;
         for (std::size_t k = 0; k + 1 < sets_.size(); ++k)
@@ -470,14 +495,14 @@ void ClassPasses::candidate_sets(Slot s) {
 // a wider one follows. Drops those, latest first, while `have` (idle plus
 // the victims' processors) still covers `need`; then every victim left
 // gives the job at least one of its processors.
-void ClassPasses::drop_needless(std::vector<Slot>& victims, std::int64_t& have,
-                                std::int64_t need) const {
+void ClassPasses::drop_needless(std::vector<Slot>& victims, Cover& have, const Job& j,
+                                const Fit& f) const {
     for (std::size_t k = victims.size(); k-- > 0;) {
-        const std::int32_t p = job(victims[k]).alloc.procs;
-        if (have - p >= need) {
-            have -= p;
+        cover_add(have, f, job(victims[k]), -1);
+        if (covers(have, j))
             victims.erase(victims.begin() + static_cast<std::ptrdiff_t>(k));
-        }
+        else
+            cover_add(have, f, job(victims[k]), +1);
     }
 }
 
@@ -892,10 +917,6 @@ void ClassPasses::schedule() {
 
 void ClassPasses::pass1() {
     const ClassParams& p = class_params();
-    auto urgent = [&](const Job& j) {
-        const Time w = job_class(j).max_wait;
-        return w != kForever && now() - j.wait_from >= w;
-    };
     // A higher class past its wait takes the reservation over.
     if (class_reserved_ != kNoSlot) {
         const std::int32_t held = job_class(job(class_reserved_)).priority;
@@ -910,73 +931,96 @@ void ClassPasses::pass1() {
         }
         if (higher) drop_class_reservation();
     }
-    if (class_reserved_ == kNoSlot) {
-        ClassWalk& walk = walk_;
-        walk.level = 0;
-        walk.fresh = true;
-        walk.skip = kNoSlot;
-        for (Slot s; (s = walk_next(walk, true)) != kNoSlot;) {
-            const Job& j = job(s);
-            if (!urgent(j) || j.spec.begin > now()) continue;
-            if (p.limits.job_procs > 0 && j.spec.procs > p.limits.job_procs) continue;
-            if (!system_allows(j)) continue;
-            if (machine().matrix().free(0) >= j.spec.procs) {  // no preemption needed
-                std::vector<NodeRun> runs;
-                best_fit(j, false, runs);
-                load(s, runs);
-                continue;
+    if (class_reserved_ == kNoSlot) pass1_reserve(p);
+    if (class_reserved_ != kNoSlot) pass1_serve();
+}
+
+// The first job past its class's maximum wait that idle processors hold is
+// loaded; the first that needs preemption gets a processor set reserved.
+void ClassPasses::pass1_reserve(const ClassParams& p) {
+    auto urgent = [&](const Job& j) {
+        const Time w = job_class(j).max_wait;
+        return w != kForever && now() - j.wait_from >= w;
+    };
+    ClassWalk& walk = walk_;
+    walk.level = 0;
+    walk.fresh = true;
+    walk.skip = kNoSlot;
+    for (Slot s; (s = walk_next(walk, true)) != kNoSlot;) {
+        const Job& j = job(s);
+        if (!urgent(j) || j.spec.begin > now()) continue;
+        if (p.limits.job_procs > 0 && j.spec.procs > p.limits.job_procs) continue;
+        if (!system_allows(j)) continue;
+        const Fit f = fit_of(j);
+        if (fits_idle(j, f, false, false)) {  // no preemption needed
+            std::vector<NodeRun> runs;
+            best_fit(j, false, runs, f);
+            load(s, runs);
+            continue;
+        }
+        if (machine().matrix().free(0) + preemptable_procs(class_level(j), true) < j.spec.procs)
+            continue;             // no set exists: deferred (§4.3)
+        if (f.include) continue;  // it preempts no job for its nodes (classes_fit.cpp)
+        candidate_sets(s, f);
+        if (sets_.empty()) continue;
+        const std::ptrdiff_t chosen = choose_set(s);
+        if (chosen < 0) continue;  // the policy declined: the next job may have it
+        class_reserved_ = s;
+        reserved_fit_ = f;
+        ++counters().class_reservations;
+        build_set(j, sets_[static_cast<std::size_t>(chosen)], f);
+        return;
+    }
+}
+
+// The set: its victims' processors the job may use, then idle ones; each
+// victim listed as set_owners would list it now, at its first processor
+// in the set.
+void ClassPasses::build_set(const Job& j, const Victims& set, const Fit& f) {
+    class_set_.clear();
+    set_owner_nodes_.clear();
+    std::int32_t need = j.spec.procs;
+    std::vector<NodeRun> runs;
+    for (Slot v : set.jobs) {
+        runs = job(v).alloc.runs;
+        keep_usable(f, runs);
+        bool listed = false;
+        for (const NodeRun& r : runs) {
+            const std::int32_t k = std::min(need, r.count);
+            if (k > 0) {
+                class_set_.push_back({r.first, k});
+                if (!listed) set_owner_nodes_.push_back({v, r.first});
+                listed = true;
             }
-            if (machine().matrix().free(0) + preemptable_procs(class_level(j), true) < j.spec.procs)
-                continue;  // no set exists: deferred (§4.3)
-            candidate_sets(s);
-            if (sets_.empty()) continue;
-            const std::ptrdiff_t chosen = choose_set(s);
-            if (chosen < 0) continue;  // the policy declined: the next job may have it
-            const auto pick = static_cast<std::size_t>(chosen);
-            // The set: its victims' processors, then idle ones.
-            class_reserved_ = s;
-            ++counters().class_reservations;
-            class_set_.clear();
-            // Its jobs, as set_owners would list them now: each victim
-            // with processors in the set, at the first of them.
-            set_owner_nodes_.clear();
-            std::int32_t need = j.spec.procs;
-            for (Slot v : sets_[pick].jobs) {
-                bool listed = false;
-                for (const NodeRun& r : job(v).alloc.runs) {
-                    const std::int32_t k = std::min(need, r.count);
-                    if (k > 0) {
-                        class_set_.push_back({r.first, k});
-                        if (!listed) set_owner_nodes_.push_back({v, r.first});
-                        listed = true;
-                    }
-                    need -= k;
-                }
-            }
-            if (need > 0) {
-                std::vector<NodeRun>& idle = idle_scratch_;
-                free_runs(false, idle);
-                for (const NodeRun& r : idle) {
-                    if (need == 0) break;
-                    const std::int32_t k = std::min(need, r.count);
-                    class_set_.push_back({r.first, k});
-                    need -= k;
-                }
-            }
-            if (set_nodes_.size() != cfg().procs) set_nodes_ = NodePool(cfg().procs);
-            set_nodes_.take(class_set_);
-            set_owners_known_ = true;
-            victims_set_changed(true);
-            break;
+            need -= k;
         }
     }
-    if (class_reserved_ == kNoSlot) return;
+    if (need > 0) {
+        std::vector<NodeRun>& idle = idle_scratch_;
+        free_runs(false, idle);
+        keep_usable(f, idle);
+        for (const NodeRun& r : idle) {
+            if (need == 0) break;
+            const std::int32_t k = std::min(need, r.count);
+            class_set_.push_back({r.first, k});
+            need -= k;
+        }
+    }
+    if (set_nodes_.size() != cfg().procs) set_nodes_ = NodePool(cfg().procs);
+    set_nodes_.take(class_set_);
+    set_owners_known_ = true;
+    victims_set_changed(true);
+}
 
+// The reserved job is loaded elsewhere if enough processors are free now
+// (§4.3); otherwise its set's jobs leave lazily, each when its
+// do-not-disturb time is over, and it is loaded on the set once it is free.
+void ClassPasses::pass1_serve() {
     const Slot u = class_reserved_;
     Job& j = job(u);
     if (!system_allows(j)) return;
-    // Elsewhere, if enough processors are free now (§4.3).
-    if (machine().matrix().free(0) >= j.spec.procs) {
+    const Fit& f = reserved_fit_;
+    if (fits_idle(j, f, false, false)) {
         std::vector<NodeRun> runs;
         // The set's idle processors first: they are free of other claims;
         // the lowest of each kind, a run continuing the last one taken
@@ -989,6 +1033,7 @@ void ClassPasses::pass1() {
                 machine().matrix().free_runs_where_busy(0, set_nodes_, idle);
             else
                 machine().matrix().free_runs_where_idle(0, set_nodes_, idle);
+            keep_usable(f, idle);
             for (const NodeRun& r : idle) {
                 if (need == 0) break;
                 const std::int32_t k = std::min(need, r.count);
@@ -1021,14 +1066,16 @@ void ClassPasses::pass1() {
             gone = false;
     }
     // A job still there holds a processor of the set; else the set is free
-    // when all its processors are idle, counted word by word.
-    if (gone && machine().matrix().free_where_busy(0, set_nodes_) ==
-                    set_nodes_.size() - set_nodes_.idle()) {
+    // when all its processors are idle, counted word by word (and the pools
+    // hold the job).
+    if (gone &&
+        machine().matrix().free_where_busy(0, set_nodes_) ==
+            set_nodes_.size() - set_nodes_.idle() &&
+        (cfg().pools.empty() || covers(cover_now(j, j.spec.procs, false), j))) {
         const std::vector<NodeRun> set = class_set_;
         drop_class_reservation();
         load(u, set);
     }
-    return;
 }
 
 void ClassPasses::pass2() {
@@ -1042,43 +1089,94 @@ void ClassPasses::pass2() {
     walk.fresh = true;
     walk.set_idle = set_idle;
     walk.skip = class_reserved_;  // passed over below
+    // With a backfill_select policy, the jobs that fit the idle processors
+    // are offered to it at the end of the pass, instead of loaded in turn.
+    const bool offer = policy(Hook::backfill_select) != nullptr;
+    cand_slots_.clear();
     for (Slot s; (s = walk_next(walk, false)) != kNoSlot;) {
         if (s == class_reserved_) continue;
-        Job& j = job(s);
+        const Job& j = job(s);
         if (j.state != JobState::queued || j.spec.begin > now() || !limits_allow(j)) continue;
-        const std::int64_t idle = machine().matrix().free(0) - set_idle;
-        if (idle >= j.spec.procs) {
-            best_fit(j, true, runs);
-            load(s, runs);
-            continue;
-        }
-        if (idle + preemptable_procs(class_level(j), false) < j.spec.procs) continue;
-        // Lower classes past their do-not-disturb time, lowest class first,
-        // widest first within it (fewest victims).
-        std::vector<Slot>& victims = victims_scratch_;
-        victims.clear();
-        std::int64_t can = idle;
-        for (Slot v : running())
-            if (may_preempt(job(v), j, false) && outside_set(job(v))) victims.push_back(v);
-        for (Slot v : victims) can += job(v).alloc.procs;
-        if (can < j.spec.procs) continue;
-        std::stable_sort(victims.begin(), victims.end(), [&](Slot a, Slot b) {
-            const std::int32_t pa = job_class(job(a)).priority, pb = job_class(job(b)).priority;
-            return pa != pb ? pa < pb : job(a).alloc.procs > job(b).alloc.procs;
-        });
-        std::int64_t have = idle;
-        std::vector<Slot>& chosen = chosen_scratch_;
-        chosen.clear();
-        for (Slot v : victims) {
-            if (have >= j.spec.procs) break;
-            have += job(v).alloc.procs;
-            chosen.push_back(v);
-        }
-        drop_needless(chosen, have, j.spec.procs);
-        for (Slot v : chosen) swap_out(v, false);
-        best_fit(j, true, runs);
-        load(s, runs);
+        if (offer && fits_idle(j, fit_of(j), true, true))
+            cand_slots_.push_back(s);
+        else
+            pass2_job(s, set_idle, runs);
     }
+    if (!cand_slots_.empty()) offer_candidates(runs);
+}
+
+// backfill_select chooses among the jobs that fit the idle processors, in
+// the passes' order, which to load and in what order; each pick is loaded
+// if it still fits, and its class's limits allow it. The head is pass 1's
+// reserved job, if any.
+void ClassPasses::offer_candidates(std::vector<NodeRun>& runs) {
+    cand_batch_.clear();
+    for (Slot s : cand_slots_) cand_batch_.push(job(s));
+    const auto context = [&] {
+        BackfillContext c;
+        static_cast<CommonContext&>(c) = common_context();
+        set_head(c, class_reserved_ == kNoSlot ? nullptr : &job(class_reserved_));
+        const auto& inv = cand_batch_.inv_capacity;
+        c.resources = static_cast<std::int32_t>(inv.size());
+        c.capacity.push_back(cfg().procs);
+        c.usage.push_back(static_cast<double>(cfg().procs - c.free_procs) * inv[0]);
+        for (std::size_t k = 0; k < cfg().pools.size(); ++k) {
+            c.capacity.push_back(cfg().pools[k].capacity);
+            c.usage.push_back(static_cast<double>(pool_used_[k]) * inv[k + 1]);
+        }
+        return c;
+    };
+    ask<Hook::backfill_select>(cand_batch_, context, cand_picks_);
+    for (std::int64_t i : cand_picks_) {
+        const Slot s = cand_slots_[static_cast<std::size_t>(i)];
+        const Job& j = job(s);
+        const Fit f = fit_of(j);
+        if (j.state != JobState::queued || !limits_allow(j) || !fits_idle(j, f, true, true))
+            continue;
+        best_fit(j, true, runs, f);
+        load(s, runs);
+        if (class_reserved_ != kNoSlot) ++counters().backfilled;
+    }
+}
+
+// Loads job s on idle processors outside the reserved set, or on those
+// of lower classes past their do-not-disturb time, lowest class first,
+// widest first within it (fewest victims).
+void ClassPasses::pass2_job(Slot s, std::int64_t set_idle, std::vector<NodeRun>& runs) {
+    const Job& j = job(s);
+    const Fit f = fit_of(j);
+    if (fits_idle(j, f, true, true)) {
+        best_fit(j, true, runs, f);
+        load(s, runs);
+        return;
+    }
+    if (machine().matrix().free(0) - set_idle + preemptable_procs(class_level(j), false) <
+            j.spec.procs ||
+        f.include)
+        return;
+    std::vector<Slot>& victims = victims_scratch_;
+    victims.clear();
+    Cover can = cover_now(j, idle_for(f, true), true);
+    for (Slot v : running())
+        if (may_preempt(job(v), j, false) && outside_set(job(v))) victims.push_back(v);
+    for (Slot v : victims) cover_add(can, f, job(v), +1);
+    if (!covers(can, j)) return;
+    std::stable_sort(victims.begin(), victims.end(), [&](Slot a, Slot b) {
+        const std::int32_t pa = job_class(job(a)).priority, pb = job_class(job(b)).priority;
+        return pa != pb ? pa < pb : job(a).alloc.procs > job(b).alloc.procs;
+    });
+    Cover have = cover_now(j, idle_for(f, true), true);
+    std::vector<Slot>& chosen = chosen_scratch_;
+    chosen.clear();
+    for (Slot v : victims) {
+        if (covers(have, j)) break;
+        cover_add(have, f, job(v), +1);
+        chosen.push_back(v);
+    }
+    drop_needless(chosen, have, j, f);
+    for (Slot v : chosen) swap_out(v, false);
+    best_fit(j, true, runs, f);
+    load(s, runs);
 }
 
 // The next time the two passes could decide differently with nothing else

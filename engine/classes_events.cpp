@@ -11,6 +11,11 @@ namespace rota {
 ClassPasses::ClassPasses(Scheduler& core) : Discipline(core) {
     const ClassesConfig& c = cfg().classes;
     class_loaded_.assign(c.base.classes.size(), 0);
+    pool_used_.assign(cfg().pools.size(), 0);
+    cand_batch_.inv_capacity.push_back(1.0 / static_cast<double>(cfg().procs));
+    for (const PoolConfig& p : cfg().pools)
+        cand_batch_.inv_capacity.push_back(1.0 / static_cast<double>(p.capacity));
+    cand_batch_.names = &core.names();
     dnd_fixed_ = true;
     for (const ClassPeriod& p : c.periods)
         for (std::size_t k = 0; k < p.params.classes.size(); ++k)
@@ -68,6 +73,7 @@ void ClassPasses::adopted(Slot s, std::int32_t) {
     const std::int32_t procs = j.spec.procs;
     loaded_procs_ += procs;
     class_loaded_[static_cast<std::size_t>(j.cls)] += procs;
+    for (std::size_t k = 0; k < pool_used_.size(); ++k) pool_used_[k] += j.spec.pools[k];
     const ClassLimits& l = class_params().limits;
     j.counted_large = l.large_job > 0 && procs >= l.large_job;
     if (j.counted_large) large_loaded_ += procs;
@@ -133,6 +139,7 @@ void ClassPasses::load_records(SnapshotReader& in) {
             set_procs != job(static_cast<Slot>(u)).spec.procs)
             snap::bad("the class reservation is not a queued job's, on its processors");
         class_reserved_ = static_cast<Slot>(u);
+        reserved_fit_ = fit_of(job(class_reserved_));
         set_nodes_ = NodePool(cfg().procs);
         set_nodes_.take(class_set_);
     } else if (!class_set_.empty()) {
@@ -158,6 +165,7 @@ void ClassPasses::restored() {
             loaded_procs_ += j.alloc.procs;
             class_loaded_[static_cast<std::size_t>(j.cls)] += j.alloc.procs;
             if (j.counted_large) large_loaded_ += j.alloc.procs;
+            for (std::size_t k = 0; k < pool_used_.size(); ++k) pool_used_[k] += j.spec.pools[k];
         } else if (j.swapped && (j.state == JobState::queued || j.state == JobState::suspended)) {
             swapped_procs_ += j.spec.procs;
         }

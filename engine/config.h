@@ -211,11 +211,6 @@ struct SchedulerConfig {
 
     MalleableConfig malleable;
     ClassesConfig classes;
-
-    // Whether a pass ever passes a blocked job: the iScheduler ([Weissman03])
-    // and the two-pass class scheduler ([Feitelson97]) replace the walk and
-    // never backfill, whatever `backfill` says.
-    bool backfills() const { return backfill && !malleable.enabled && !classes.enabled; }
 };
 
 }  // namespace rota

@@ -43,6 +43,20 @@ void Discipline::check_job(const Job& j, const std::string& who) const {
                   std::to_string(sp.procs));
 }
 
+void Discipline::set_head(BackfillContext& c, const Job* h) {
+    c.head_id = -1;
+    c.head_row = -1;
+    c.head_user = -1;
+    if (!h) return;
+    c.head_id = h->spec.id;
+    c.head_procs = h->spec.procs;
+    c.head_jumps = h->jumps;
+    c.head_user = h->spec.user;
+    c.head_account = h->account;
+    c.head_partition = h->partition;
+    c.head_qos = h->qos;
+}
+
 std::unique_ptr<Discipline> make_discipline(Scheduler& core) {
     const SchedulerConfig& c = core.config();
     if (c.malleable.enabled) return std::make_unique<IScheduler>(core);

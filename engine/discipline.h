@@ -220,6 +220,8 @@ class Discipline {
     void release(Slot s) { core_.release(s); }
     void queue_insert(Slot s) { core_.queue_insert(s); }
     void queue_erase(Slot s) { core_.queue_erase(s); }
+    // Who backfill_select's blocked head is (none: -1s), in its context.
+    static void set_head(BackfillContext& c, const Job* head);
     void log(int level, const std::string& line) const {
         if (core_.log_) core_.log_(level, line);
     }

@@ -170,18 +170,9 @@ void MatrixWalk::schedule_phase() {
 BackfillContext MatrixWalk::backfill_context(Slot head) const {
     BackfillContext c;
     static_cast<CommonContext&>(c) = common_context();
-    c.head_id = -1;
-    c.head_row = -1;
-    c.head_user = -1;
+    set_head(c, head == kNoSlot ? nullptr : &job(head));
     if (head != kNoSlot) {
         const Job& h = job(head);
-        c.head_id = h.spec.id;
-        c.head_procs = h.spec.procs;
-        c.head_jumps = h.jumps;
-        c.head_user = h.spec.user;
-        c.head_account = h.account;
-        c.head_partition = h.partition;
-        c.head_qos = h.qos;
         if (h.reserved()) {
             c.shadow_time.t = h.reserved_start;
             c.head_row = h.reserved_row;

@@ -414,7 +414,7 @@ TEST_CASE("multicluster: bad components and configurations are refused, naming w
         "5\n",
         "key 'machine.procs' is 30 but the clusters have 25 nodes");
     refused(clusters_toml({10, 10}, "[gang]\nmpl = 2\n"),
-            "key 'machine.clusters' cannot be combined with gang scheduling");
+            "gang.mpl = 2 cannot be combined with [[machine.clusters]]");
     refused(clusters_toml({10, 0}, ""), "key 'machine.clusters[1].nodes' must be between 1");
     refused("[machine]\nprocs = 8\n[policy.placement]\nscript = \"placement/worst_fit.lua\"\n",
             "key 'policy.placement' is never called");

@@ -1,0 +1,117 @@
+// What a job may use under the class passes: the nodes of its partition
+// and node lists, and the machine's pools (docs/design.md, "Composing the
+// disciplines"). A job with no node constraint on a machine without pools
+// is counted in processors only, exactly as [Feitelson97] §4.3 counts.
+//
+// Under the class passes a job runs in the first of its partitions, and a
+// job with a node list is loaded only where its nodes are idle: it
+// preempts no job for them.
+#include <bit>
+
+#include "class_passes.h"
+
+namespace rota {
+
+namespace {
+
+constexpr std::size_t kBits = 64;
+
+bool has(const NodeBits& b, std::int32_t n) {
+    return (b[static_cast<std::size_t>(n) / kBits] >> (static_cast<std::size_t>(n) % kBits)) & 1u;
+}
+
+}  // namespace
+
+ClassPasses::Fit ClassPasses::fit_of(const Job& j) const {
+    Fit f;
+    if (j.parts.empty() && !j.excluded && j.spec.include.empty()) return f;
+    f.any = false;
+    f.allowed = j.parts.empty() ? node_bits(cfg().procs, {NodeRun{0, cfg().procs}})
+                                : machine().partition(j.parts.front());
+    if (j.excluded)
+        for (std::size_t w = 0; w < f.allowed.size(); ++w) f.allowed[w] &= ~(*j.excluded)[w];
+    if (!j.spec.include.empty()) f.include = &j.spec.include;
+    return f;
+}
+
+std::int64_t ClassPasses::usable(const Fit& f, const std::vector<NodeRun>& runs) const {
+    std::int64_t n = 0;
+    for (const NodeRun& r : runs) {
+        if (f.any) {
+            n += r.count;
+            continue;
+        }
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k) n += has(f.allowed, k);
+    }
+    return n;
+}
+
+void ClassPasses::keep_usable(const Fit& f, std::vector<NodeRun>& runs) const {
+    if (f.any) return;
+    std::vector<NodeRun> out;
+    for (const NodeRun& r : runs)
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k) {
+            if (!has(f.allowed, k)) continue;
+            if (!out.empty() && out.back().first + out.back().count == k)
+                ++out.back().count;
+            else
+                out.push_back({k, 1});
+        }
+    runs = std::move(out);
+}
+
+// Idle processors the job may use, outside the reserved set if asked.
+std::int64_t ClassPasses::idle_for(const Fit& f, bool outside_set) const {
+    const std::int64_t set_idle =
+        outside_set && !class_set_.empty() ? machine().matrix().free_where_busy(0, set_nodes_) : 0;
+    if (f.any) return machine().matrix().free(0) - set_idle;
+    std::vector<NodeRun>& runs = idle_scratch_;
+    free_runs(outside_set, runs);
+    return usable(f, runs);
+}
+
+bool ClassPasses::includes_idle(const Fit& f, bool outside_set) const {
+    if (!f.include) return true;
+    std::vector<NodeRun>& runs = idle_scratch_;
+    free_runs(outside_set, runs);
+    const NodeBits idle = node_bits(cfg().procs, runs);
+    for (const NodeRun& r : *f.include)
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
+            if (!has(idle, k) || !has(f.allowed, k)) return false;
+    return true;
+}
+
+ClassPasses::Cover ClassPasses::cover_now(const Job& j, std::int64_t idle,
+                                          bool leave_reserved) const {
+    Cover c;
+    c.procs = idle;
+    const Job* r = leave_reserved && class_reserved_ != kNoSlot && &job(class_reserved_) != &j
+                       ? &job(class_reserved_)
+                       : nullptr;
+    for (std::size_t k = 0; k < cfg().pools.size(); ++k)
+        c.pools.push_back(cfg().pools[k].capacity - pool_used_[k] - (r ? r->spec.pools[k] : 0));
+    return c;
+}
+
+void ClassPasses::cover_add(Cover& c, const Fit& f, const Job& v, int sign) const {
+    c.procs += sign * usable(f, v.alloc.runs);
+    for (std::size_t k = 0; k < c.pools.size(); ++k) c.pools[k] += sign * v.spec.pools[k];
+}
+
+bool ClassPasses::covers(const Cover& c, const Job& j) const {
+    if (c.procs < j.spec.procs) return false;
+    for (std::size_t k = 0; k < c.pools.size(); ++k)
+        if (c.pools[k] < j.spec.pools[k]) return false;
+    return true;
+}
+
+// Whether the job can be loaded on idle processors now.
+bool ClassPasses::fits_idle(const Job& j, const Fit& f, bool outside_set,
+                            bool leave_reserved) const {
+    const std::int64_t idle = idle_for(f, outside_set);
+    if (idle < j.spec.procs) return false;
+    if (!cfg().pools.empty() && !covers(cover_now(j, idle, leave_reserved), j)) return false;
+    return includes_idle(f, outside_set);
+}
+
+}  // namespace rota

@@ -1,0 +1,133 @@
+// The disciplines composed with the machine's dimensions (docs/config.md,
+// "Combinations"): job classes with pools, partitions and a backfill
+// policy; each a small schedule worked out by hand from [Feitelson97]
+// §4.3's passes. Times in seconds.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "classes_support.h"
+
+using namespace rota::test;
+
+namespace {
+
+void submit_job(rota_engine* e, std::int64_t id, std::int32_t procs, std::int64_t estimate_s,
+                std::int32_t cls, std::vector<std::int64_t> pools = {},
+                const char* partition = nullptr) {
+    rota_job j{};
+    j.size = sizeof j;
+    j.id = id;
+    j.procs = procs;
+    j.estimate = estimate_s * kUs;
+    j.user = -1;
+    j.job_class = cls;
+    j.npools = static_cast<int32_t>(pools.size());
+    j.pools = pools.empty() ? nullptr : pools.data();
+    j.partition = partition;
+    INFO(rota_errmsg(e));
+    REQUIRE(rota_submit(e, &j) == ROTA_OK);
+}
+
+const Act* act(const std::vector<Act>& acts, int type, std::int64_t job) {
+    for (const Act& a : acts)
+        if (a.type == type && a.job == job) return &a;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("compose: under job classes a preemption frees the victims' pools too",
+          "[compose][classes]") {
+    // 8 processors and 4 licences. Two standby jobs run, one holding all
+    // the licences. An interactive job past its wait (max_wait 0) needs 2
+    // processors and 2 licences: the idle processors would do, the
+    // licences are job 1's, so the set it gets is job 1 alone, swapped out
+    // once its do-not-disturb time (3 s x 2) is over; job 2, which holds
+    // none, stays.
+    auto e = engine_from(classes(8, "", "[[machine.pools]]\nname = \"lic\"\ncapacity = 4\n"));
+    submit_job(e.get(), 1, 2, 1000, kStandby, {4});
+    submit_job(e.get(), 2, 2, 1000, kStandby, {0});
+    auto acts = at(e.get(), 0);
+    CHECK(act(acts, ROTA_ACTION_START, 1));
+    CHECK(act(acts, ROTA_ACTION_START, 2));
+    submit_job(e.get(), 3, 2, 100, kInteractive, {2});
+    acts = at(e.get(), 100);
+    CHECK(act(acts, ROTA_ACTION_SWAP_OUT, 1));
+    CHECK_FALSE(act(acts, ROTA_ACTION_SWAP_OUT, 2));
+    const Act* three = act(acts, ROTA_ACTION_START, 3);
+    REQUIRE(three);
+    CHECK(three->nodes == act(acts, ROTA_ACTION_SWAP_OUT, 1)->nodes);  // the set: job 1's
+    CHECK(info(e.get(), 1).state == ROTA_JOB_QUEUED);
+    CHECK(info(e.get(), 2).state == ROTA_JOB_RUNNING);
+}
+
+TEST_CASE(
+    "compose: under job classes a job waits for the pool it needs, and pass 2 leaves "
+    "the reserved job's share",
+    "[compose][classes]") {
+    // Job 1 (production) holds 3 of 4 licences; job 2 (production) needs 2
+    // and waits although 6 processors are idle: no production job may be
+    // preempted by another of its class in pass 2.
+    auto e = engine_from(classes(8, "", "[[machine.pools]]\nname = \"lic\"\ncapacity = 4\n"));
+    submit_job(e.get(), 1, 2, 100, kProduction, {3});
+    submit_job(e.get(), 2, 2, 50, kProduction, {2});
+    submit_job(e.get(), 3, 2, 50, kProduction, {1});
+    auto acts = at(e.get(), 0);
+    CHECK(act(acts, ROTA_ACTION_START, 1));
+    CHECK_FALSE(act(acts, ROTA_ACTION_START, 2));
+    CHECK(act(acts, ROTA_ACTION_START, 3));  // the last licence
+    acts = at(e.get(), 100);                 // jobs 1 and 3 reached their walltime
+    CHECK(act(acts, ROTA_ACTION_START, 2));
+}
+
+TEST_CASE(
+    "compose: under job classes a job runs only on its partition's nodes, and preempts "
+    "only jobs there",
+    "[compose][classes]") {
+    auto e =
+        engine_from(classes(8, "", "[[machine.partitions]]\nname = \"gpu\"\nnodes = \"6-7\"\n"));
+    submit_job(e.get(), 1, 2, 1000, kProduction, {}, "gpu");
+    submit_job(e.get(), 2, 2, 1000, kProduction, {}, "gpu");
+    submit_job(e.get(), 3, 2, 1000, kProduction);
+    auto acts = at(e.get(), 0);
+    REQUIRE(act(acts, ROTA_ACTION_START, 1));
+    CHECK(act(acts, ROTA_ACTION_START, 1)->nodes == std::vector<int32_t>{6, 7});
+    CHECK_FALSE(act(acts, ROTA_ACTION_START, 2));  // gpu is full; nodes 0-5 are not its
+    REQUIRE(act(acts, ROTA_ACTION_START, 3));
+    CHECK(act(acts, ROTA_ACTION_START, 3)->nodes == std::vector<int32_t>{0, 1});
+    // An interactive job for gpu, past its wait at once: its set is job 1's
+    // nodes, swapped out after job 1's do-not-disturb time (10 s x 2);
+    // job 3, of the same class but elsewhere, is left alone.
+    submit_job(e.get(), 4, 2, 100, kInteractive, {}, "gpu");
+    acts = at(e.get(), 100);
+    CHECK(act(acts, ROTA_ACTION_SWAP_OUT, 1));
+    CHECK_FALSE(act(acts, ROTA_ACTION_SWAP_OUT, 3));
+    REQUIRE(act(acts, ROTA_ACTION_START, 4));
+    CHECK(act(acts, ROTA_ACTION_START, 4)->nodes == std::vector<int32_t>{6, 7});
+}
+
+TEST_CASE("compose: under job classes pass 2 asks the backfill_select policy which jobs to load",
+          "[compose][classes]") {
+    // When job 1 (the whole machine) ends at 100, jobs 2 (4 processors), 3
+    // (4) and 4 (6) all fit the idle processors. In the passes' order jobs
+    // 2 and 3 load; best fit (the widest first) loads job 4 alone.
+    for (const bool widest : {false, true}) {
+        INFO(widest);
+        const std::string policy =
+            widest ? "[policy.backfill_select]\nscript = \"backfill/best_fit.lua\"\n" : "";
+        auto e = engine_from(classes(8, "", policy));
+        submit_job(e.get(), 1, 8, 100, kProduction);
+        at(e.get(), 0);
+        submit_job(e.get(), 2, 4, 50, kProduction);
+        submit_job(e.get(), 3, 4, 10, kProduction);
+        submit_job(e.get(), 4, 6, 5, kProduction);
+        at(e.get(), 10);
+        const auto acts = at(e.get(), 100);
+        CHECK(static_cast<bool>(act(acts, ROTA_ACTION_START, 2)) == !widest);
+        CHECK(static_cast<bool>(act(acts, ROTA_ACTION_START, 3)) == !widest);
+        CHECK(static_cast<bool>(act(acts, ROTA_ACTION_START, 4)) == widest);
+        // Asked at 0 (job 1) and at 100.
+        CHECK(hook_stats(e.get(), ROTA_HOOK_BACKFILL_SELECT).calls == (widest ? 2u : 0u));
+    }
+}
