@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "engine/error.h"
 #include "vm.h"
@@ -102,7 +103,16 @@ void LuaPolicy::reload() {
     last_ctx_.user_running.book = nullptr;
     last_ctx_.names = nullptr;
     // Built and tried aside: the running states are untouched until the swap.
-    Vms fresh = load_all();
+    // Running out of memory there is a failed reload like any other: the
+    // running policies stay (ROTA_ESCRIPT, counted as a failed reload).
+    Vms fresh;
+    try {
+        fresh = load_all();
+    } catch (const std::bad_alloc&) {
+        throw Error(Errc::script,
+                    "out of memory while loading the policy scripts; the running policies are "
+                    "kept");
+    }
     vms_.swap(fresh);
 }
 
