@@ -339,7 +339,13 @@ struct SwfReader::Impl {
                 have_pending = true;
                 return;
             }
-            header.lines.emplace_back(line);
+            if (header.lines_dropped == 0 && header.lines.size() < SwfHeader::kHeaderLinesKept &&
+                header.line_bytes + line.size() <= SwfHeader::kHeaderBytesKept) {
+                header.lines.emplace_back(line);
+                header.line_bytes += line.size();
+            } else {
+                ++header.lines_dropped;
+            }
             const std::int32_t procs = header.max_procs, nodes = header.max_nodes;
             std::string err = parse_header_line(line, header);
             if (!err.empty()) throw SwfError(path, lines.line_number(), 0, err);

@@ -173,6 +173,36 @@ TEST_CASE("SWF reader handles lines longer than its buffer and many lines", "[sw
     CHECK(read_all(gz.path) == recs);
 }
 
+// The comment lines of the header are read, not all kept: a gzip of a few
+// hundred KB holding 2x10^8 ';' lines took 12.5 GB before.
+TEST_CASE("SWF header lines kept are bounded; every one is still read", "[swf]") {
+    TempFile gz{temp_path("comments.swf.gz")};
+    std::string body = "; Version: 2.2\n";
+    for (int i = 0; i < 300000; ++i) body += ";\n";
+    body += "; " + std::string(100, 'c') + "\n";
+    body += "; MaxProcs: 64\n";  // after the lines kept: read all the same
+    body += "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    write_gz(gz.path, body);
+    SwfReader r(gz.path);
+    const SwfHeader& h = r.header();
+    CHECK(h.max_procs == 64);
+    CHECK(h.max_procs_line == 300003);
+    CHECK(h.lines.size() == SwfHeader::kHeaderLinesKept);
+    CHECK(h.lines.front() == "; Version: 2.2");
+    CHECK(h.lines_dropped == 300003 - static_cast<std::int64_t>(SwfHeader::kHeaderLinesKept));
+    CHECK(read_all(gz.path).size() == 1);
+    // And within the bytes kept: a few long comment lines fill them first.
+    TempFile wide{temp_path("wide.swf")};
+    std::string w = "; MaxProcs: 8\n";
+    for (int i = 0; i < 100; ++i) w += "; " + std::string(10000, 'w') + "\n";
+    w += "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    std::ofstream(wide.path, std::ios::binary) << w;
+    SwfReader rw(wide.path);
+    CHECK(rw.header().line_bytes <= SwfHeader::kHeaderBytesKept);
+    CHECK(rw.header().lines.size() == 7);  // 13 + 6 x 10002 bytes
+    CHECK(rw.header().lines_dropped == 94);
+}
+
 // A line past 4 MiB is no trace: refused with file and line before it
 // fills the memory (a 2 GB line took 6.3 GB before an error).
 TEST_CASE("SWF reader refuses a line longer than 4 MiB, naming file and line", "[swf]") {
