@@ -68,12 +68,20 @@ LuaPolicy::~LuaPolicy() = default;
 
 LuaPolicy::Vms LuaPolicy::load_all() const {
     Vms fresh;
-    for (const auto& [hook, hc] : cfg_.hooks) {
-        LuaConfig one = cfg_;
-        one.hooks = {{hook, hc}};
-        auto v = std::make_unique<lua::Vm>(one);
-        v->dry_run(last_ctx_);
-        fresh[static_cast<std::size_t>(hook)] = std::move(v);
+    // Running out of memory while the scripts are read or built is a
+    // script load that failed like any other (Errc::script): a reload or
+    // a reconfiguration then counts as failed and keeps the running
+    // policies, as the C ABI promises.
+    try {
+        for (const auto& [hook, hc] : cfg_.hooks) {
+            LuaConfig one = cfg_;
+            one.hooks = {{hook, hc}};
+            auto v = std::make_unique<lua::Vm>(one);
+            v->dry_run(last_ctx_);
+            fresh[static_cast<std::size_t>(hook)] = std::move(v);
+        }
+    } catch (const std::bad_alloc&) {
+        throw Error(Errc::script, "out of memory while loading the policy scripts");
     }
     return fresh;
 }
@@ -103,16 +111,7 @@ void LuaPolicy::reload() {
     last_ctx_.user_running.book = nullptr;
     last_ctx_.names = nullptr;
     // Built and tried aside: the running states are untouched until the swap.
-    // Running out of memory there is a failed reload like any other: the
-    // running policies stay (ROTA_ESCRIPT, counted as a failed reload).
-    Vms fresh;
-    try {
-        fresh = load_all();
-    } catch (const std::bad_alloc&) {
-        throw Error(Errc::script,
-                    "out of memory while loading the policy scripts; the running policies are "
-                    "kept");
-    }
+    Vms fresh = load_all();
     vms_.swap(fresh);
 }
 

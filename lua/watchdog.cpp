@@ -127,11 +127,13 @@ struct Watchdog {
                     d->seen_at_ = now;
                     continue;
                 }
-                if (d->fired_ == v || now - d->seen_at_ < d->limit_ns_) continue;
+                if (now - d->seen_at_ < d->limit_ns_) continue;
                 // While the odd value stands, end() waits: the thread lives.
+                // The signal goes again at every tick the call still runs:
+                // the hook count it sets may be lost to the count the VM
+                // was storing when the signal landed.
                 if (!d->call_.compare_exchange_strong(v, v | 1, std::memory_order_acq_rel))
                     continue;
-                d->fired_ = v;
                 d->expired_.store(true);
                 if (signal_ours()) pthread_kill(d->thread_, signo);
                 d->call_.store(v, std::memory_order_release);

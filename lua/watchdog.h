@@ -78,7 +78,6 @@ class Deadline {
     // The watchdog's own, under its lock: the call it saw and since when.
     std::uint64_t seen_ = 0;
     std::int64_t seen_at_ = 0;
-    std::uint64_t fired_ = 0;
 
     static void on_signal(int, siginfo_t*, void*);
 };

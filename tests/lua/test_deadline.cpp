@@ -62,9 +62,10 @@ TEST_CASE("a call whose instructions each run long in C stops soon after its tim
         const HookOutcome o = checked_backfill(p, kBatch, make_ctx(), picks);
         const double took = seconds_since(t0);
         REQUIRE_FALSE(o.ok);
+        // Stopped in the loop, or on a busy machine while it made its string.
         CHECK_THAT(o.error,
                    Catch::StartsWith("backfill_select: time limit of 0.2 s exceeded (at ") &&
-                       Catch::Contains("bomb.lua:5"));
+                       (Catch::Contains("bomb.lua:5") || Catch::Contains("bomb.lua:4")));
         // Generous (the machine is shared): without the watchdog this call
         // ran until its second step of 1000 instructions, over ten seconds.
         CHECK(took < 3.0);
