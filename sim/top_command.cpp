@@ -293,7 +293,8 @@ int run(const TopArgs& a) {
         std::int32_t cols = 80, rows = 0;
         term.size(cols, rows);
         const std::int32_t width = width_now();
-        const std::string text = frame_text(e, width);
+        // Names in it come from files: their control bytes are shown, not obeyed.
+        const std::string text = escaped(frame_text(e, width), true);
         if (!live) {
             os << (drawn > 0 && !once ? "\n" : "") << text << std::flush;
             return;
