@@ -56,6 +56,10 @@ struct SwfRecord {
 // machine.procs (docs/config.md).
 constexpr std::int32_t kMaxMachineProcs = 1'000'000;
 
+// The most pools a header's "; Pools:" line may declare (each record then
+// carries one field per pool; the generator makes at most 63).
+constexpr std::size_t kMaxHeaderPools = 1024;
+
 struct SwfHeader {
     // "; MaxProcs: N" and "; MaxNodes: N", -1 if absent. N is a whole
     // number >= 1, the rest of the line commentary; anything else is an

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -201,6 +202,27 @@ TEST_CASE("SWF header lines kept are bounded; every one is still read", "[swf]")
     CHECK(rw.header().line_bytes <= SwfHeader::kHeaderBytesKept);
     CHECK(rw.header().lines.size() == 7);  // 13 + 6 x 10002 bytes
     CHECK(rw.header().lines_dropped == 94);
+}
+
+// A header line of a megabyte may hold a few hundred thousand entries:
+// each was compared with every other (420,000 AdaptBytes entries: 30 s).
+TEST_CASE("SWF header lists are checked in a moment however long their line", "[swf]") {
+    const auto t0 = std::chrono::steady_clock::now();
+    TempFile f{temp_path("lists.swf")};
+    std::string adapt = "; MaxProcs: 8\n; AdaptBytes:";
+    for (int e = 0; e < 420000; ++e) adapt.append(" ").append(std::to_string(e)).append("=1");
+    const std::string record = "\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    std::ofstream(f.path, std::ios::binary) << adapt << record;
+    CHECK(SwfReader(f.path).header().adapt_bytes.size() == 420000);
+    std::ofstream(f.path, std::ios::binary) << adapt << " 123=5" << record;
+    CHECK_THROWS_WITH(SwfReader(f.path), Catch::Contains("executable 123 is declared twice"));
+    // Pools: each record carries a field per pool; at most 1024 of them.
+    std::string pools = "; MaxProcs: 8\n; Pools:";
+    for (std::size_t p = 0; p <= kMaxHeaderPools; ++p)
+        pools.append(" p").append(std::to_string(p)).append("=1");
+    std::ofstream(f.path, std::ios::binary) << pools << record;
+    CHECK_THROWS_WITH(SwfReader(f.path), Catch::Contains(":2: Pools: more than 1024 pools"));
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
 }
 
 // A line past 4 MiB is no trace: refused with file and line before it
