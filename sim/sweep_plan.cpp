@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -435,9 +438,22 @@ SweepPlan load_sweep(const std::string& path) {
                 if (kv.first == c) ordered.push_back(kv);
         r.params = std::move(ordered);
     }
-    // Every run's configuration must be one `rota simulate` accepts.
-    const fs::path tmp =
-        fs::temp_directory_path() / ("rota_sweep_check_" + std::to_string(::getpid()) + ".toml");
+    // Every run's configuration must be one `rota simulate` accepts. It is
+    // read back from a folder of our own (mkdtemp): a file of a name others
+    // can guess in the shared temporary folder could be a link they made
+    // to a file of ours, which writing it would overwrite.
+    std::string folder = (fs::temp_directory_path() / "rota_sweep_check_XXXXXX").string();
+    if (::mkdtemp(folder.data()) == nullptr)
+        fail("cannot make a temporary folder to check the runs: " +
+             std::string(std::strerror(errno)));
+    struct Remove {
+        std::string dir;
+        ~Remove() {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    } remove{folder};
+    const fs::path tmp = fs::path(folder) / "run.toml";
     std::set<std::string> checked;
     for (const auto& r : p.runs) {
         std::ostringstream os;
@@ -448,7 +464,7 @@ SweepPlan load_sweep(const std::string& path) {
         }
         if (!checked.insert(os.str()).second) continue;
         {
-            std::ofstream f(tmp);
+            std::ofstream f(tmp, std::ios::trunc);
             f << os.str();
         }
         try {
@@ -457,13 +473,11 @@ SweepPlan load_sweep(const std::string& path) {
             // The machine's size is known here when the run sets it.
             if (rc.procs > 0 && rc.clusters.empty()) check_machine_procs(rc, rc.procs);
         } catch (const std::exception& e) {
-            fs::remove(tmp);
             std::string where = "run " + std::to_string(r.index) + " (policy " + r.policy;
             for (const auto& [k, v] : r.params) where += ", " + k + " = " + cell(v);
             bad(path + ": " + where + "): " + e.what());
         }
     }
-    fs::remove(tmp);
     return p;
 }
 
