@@ -372,3 +372,21 @@ TEST_CASE("sweep --slurm: for random values, the script parses and runs nothing 
     CHECK(refused > rounds / 6);
     fs::remove_all(d);
 }
+
+// The runs' configurations were checked through a file of a guessable name
+// in the shared temporary folder: a link planted there by another user was
+// followed, and the file it named overwritten.
+TEST_CASE("sweep: checking the runs follows no link planted in the temporary folder",
+          "[sweep][bounds][security]") {
+    const fs::path d = temp_dir("link");
+    const fs::path victim = write_file(d / "victim.txt", "precious\n");
+    const fs::path planted =
+        fs::temp_directory_path() / ("rota_sweep_check_" + std::to_string(::getpid()) + ".toml");
+    fs::remove(planted);
+    fs::create_symlink(victim, planted);
+    const auto f = write_file(d / "s.toml", std::string(kBase) + "[sweep]\npolicies = ['fcfs']\n");
+    CHECK(load_sweep(f.string()).runs.size() == 1);
+    CHECK(read(victim) == "precious\n");
+    fs::remove(planted);
+    fs::remove_all(d);
+}
