@@ -149,6 +149,69 @@ int bounded_move(lua_State* L) {
     return call_original(L);
 }
 
+// table.sort(list [, comp]) makes about n log2 n comparisons inside C,
+// where only a Lua function (a comparator, an __lt metamethod) runs VM
+// instructions that the budget and the watchdog reach. So a comparator
+// must be a Lua function; without one, an element whose comparison would
+// call a metamethod must have a Lua __lt, the list must be a plain table
+// (its own __index or __newindex would run at every access), and the
+// comparisons of numbers and strings, whose time is that of C, are
+// bounded: n log2 n of them, each counted as 1 + the longest string's
+// length / 16 steps (strcmp's pace), at most kSortSteps.
+int bounded_sort(lua_State* L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TFUNCTION);
+        if (lua_iscfunction(L, 2))
+            return luaL_error(L,
+                              "table.sort: the comparator must be a Lua function (a C function "
+                              "would run every comparison out of the budget's reach)");
+        return call_original(L);
+    }
+    if (lua_getmetatable(L, 1) != 0)
+        return luaL_error(L,
+                          "table.sort: a list with a metatable needs a Lua comparator (its "
+                          "metamethods would run at every access, out of the budget's reach)");
+    const lua_Unsigned n = lua_rawlen(L, 1);
+    if (n < 2) return call_original(L);
+    if (n > static_cast<lua_Unsigned>(kSortElements)) {
+        char msg[128];
+        std::snprintf(msg, sizeof msg, "table.sort: %llu elements (the limit is %lld)",
+                      static_cast<unsigned long long>(n), kSortElements);
+        return luaL_error(L, "%s", msg);
+    }
+    std::size_t longest = 0;
+    for (lua_Unsigned i = 1; i <= n; ++i) {
+        const int t = lua_rawgeti(L, 1, static_cast<lua_Integer>(i));
+        if (t == LUA_TSTRING) {
+            longest = std::max(longest, static_cast<std::size_t>(lua_rawlen(L, -1)));
+        } else if (t != LUA_TNUMBER && luaL_getmetafield(L, -1, "__lt") != LUA_TNIL) {
+            const bool lua_lt = lua_type(L, -1) == LUA_TFUNCTION && !lua_iscfunction(L, -1);
+            lua_pop(L, 1);
+            if (!lua_lt)
+                return luaL_error(L,
+                                  "table.sort: element %I has an __lt that is not a Lua function "
+                                  "(give a Lua comparator)",
+                                  static_cast<lua_Integer>(i));
+        }
+        lua_pop(L, 1);
+    }
+    const double m = static_cast<double>(n);
+    const double steps = m * std::ceil(std::log2(m)) * (1.0 + static_cast<double>(longest) / 16);
+    if (steps > kSortSteps) {
+        char strings[64] = "";
+        if (longest > 0)
+            std::snprintf(strings, sizeof strings, " with strings of up to %zu bytes", longest);
+        char msg[256];
+        std::snprintf(msg, sizeof msg,
+                      "table.sort: %llu elements%s could take %.3g steps (the limit is %.0e): "
+                      "sort fewer or shorter keys, or give a Lua comparator",
+                      static_cast<unsigned long long>(n), strings, steps, kSortSteps);
+        return luaL_error(L, "%s", msg);
+    }
+    return call_original(L);
+}
+
 void wrap(lua_State* L, int lib, const char* name, lua_CFunction f, const char* label) {
     lua_getfield(L, lib, name);
     lua_pushstring(L, label);
@@ -168,6 +231,7 @@ void bound_library_calls(lua_State* L) {
     wrap(L, str, "rep", bounded_rep, "string.rep");
     lua_getglobal(L, LUA_TABLIBNAME);
     wrap(L, lua_gettop(L), "move", bounded_move, "table.move");
+    wrap(L, lua_gettop(L), "sort", bounded_sort, "table.sort");
     lua_pop(L, 2);
 }
 

@@ -10,6 +10,21 @@
 
 namespace rota::lua {
 
+namespace {
+
+// "file:line" of the innermost Lua function running on L (C functions have
+// no line), into `where`.
+void locate(lua_State* L, char* where, std::size_t size) {
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar) != 0; ++level) {
+        if (lua_getinfo(L, "Sl", &ar) == 0 || ar.currentline <= 0) continue;
+        std::snprintf(where, size, "%s:%d", ar.short_src, ar.currentline);
+        return;
+    }
+}
+
+}  // namespace
+
 void* MemoryBudget::alloc(void* ud, void* ptr, std::size_t osize, std::size_t nsize) noexcept {
     auto* m = static_cast<MemoryBudget*>(ud);
     const std::size_t lua_osize = osize;  // the backing allocator gets Lua's own
@@ -24,8 +39,19 @@ void* MemoryBudget::alloc(void* ud, void* ptr, std::size_t osize, std::size_t ns
         return nullptr;
     }
     // Shrinking is never refused: Lua does not expect it to fail.
-    if (m->enforce && nsize > osize && (m->used > m->limit || nsize - osize > m->limit - m->used)) {
-        return nullptr;  // Lua collects garbage, retries, then raises LUA_ERRMEM
+    if (m->enforce && nsize > osize) {
+        if (m->used > m->limit || nsize - osize > m->limit - m->used || nsize > m->max_block)
+            return nullptr;  // Lua collects garbage, retries, then raises LUA_ERRMEM
+        if (m->expired != nullptr && m->expired->load(std::memory_order_relaxed)) {
+            InstructionBudget* b = m->timing;
+            if (b != nullptr && !b->tripped && m->state != nullptr) {
+                b->tripped = true;
+                b->timed_out = true;
+                b->where[0] = '\0';
+                locate(m->state, b->where, sizeof b->where);
+            }
+            return nullptr;
+        }
     }
     void* p =
         m->backing ? m->backing(m->backing_ud, ptr, lua_osize, nsize) : std::realloc(ptr, nsize);
@@ -49,7 +75,9 @@ std::int64_t now_ns() {
 void count_hook(lua_State* L, lua_Debug* ar) {
     InstructionBudget* b = budget_of(L);
     if (!b->tripped) {
-        if (--b->steps_left > 0) {
+        if (b->expired != nullptr && b->expired->load(std::memory_order_relaxed)) {
+            b->timed_out = true;  // the watchdog's signal: at the next instruction
+        } else if (--b->steps_left > 0) {
             if (b->time_limit_ns <= 0) return;
             // The clock starts at the first step, so that the calls that
             // end within 1000 instructions (most) never read it.
@@ -76,6 +104,19 @@ void count_hook(lua_State* L, lua_Debug* ar) {
 }
 
 }  // namespace
+
+void InstructionBudget::hook(lua_State* L, lua_Debug* ar) {
+    count_hook(L, ar);
+}
+
+void InstructionBudget::time_out(const char* at) {
+    if (!tripped) {
+        tripped = true;
+        timed_out = true;
+        where[0] = '\0';
+    }
+    if (where[0] == '\0') std::snprintf(where, sizeof where, "%s", at);
+}
 
 bool budget_tripped(lua_State* L) {
     const InstructionBudget* b = budget_of(L);

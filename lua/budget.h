@@ -4,12 +4,16 @@
 // on every call.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
 struct lua_State;
+struct lua_Debug;
 
 namespace rota::lua {
+
+struct InstructionBudget;
 
 // The lua_Alloc of every policy state. The cap applies only while a script
 // runs (`enforce`): the runtime's own stores into the batch tables happen
@@ -22,6 +26,21 @@ struct MemoryBudget {
 
     std::size_t limit = 0;
     std::size_t used = 0;
+    // The largest single block a script may allocate (a string, a table's
+    // array or hash part): the time of one C library call is linear in the
+    // size of what it handles, so this bounds the time of one VM
+    // instruction (watchdog.h). A quarter of the limit, at least kMinBlock:
+    // a string of 16 MiB with its header, a table part of 2^20 slots.
+    static constexpr std::size_t kMinBlock = (std::size_t{16} << 20) + 256;
+    std::size_t max_block = kMinBlock;
+    // Raised by the watchdog when the call is past its time limit: from
+    // then on no allocation that grows memory is granted, and the first
+    // refusal trips `timing` (the state's budget), saying where the call
+    // was (the state `state`, at an allocation, is consistent enough for
+    // lua_getinfo, as it is in a hook).
+    const std::atomic<bool>* expired = nullptr;
+    InstructionBudget* timing = nullptr;
+    lua_State* state = nullptr;
     bool enforce = false;
     Backing backing = nullptr;
     void* backing_ud = nullptr;
@@ -47,9 +66,19 @@ struct InstructionBudget {
     // reaches it; its verdict depends on the machine, the budget's does not.
     std::int64_t time_limit_ns = 0;
     std::int64_t deadline_ns = 0;  // from the call's first step; 0: not yet
-    bool timed_out = false;        // tripped by the time limit, not the count
+    // The watchdog's verdict on the call (watchdog.h): checked first at
+    // every firing of the hook, which the watchdog's signal makes fire at
+    // the next instruction.
+    const std::atomic<bool>* expired = nullptr;
+    bool timed_out = false;  // tripped by the time limit, not the count
     bool tripped = false;
     char where[96] = {};  // "file:line" where the budget ran out
+
+    // The count hook, for the watchdog's signal to set.
+    static void hook(lua_State* L, lua_Debug* ar);
+    // Marks the call as stopped by its time limit where the hook could not
+    // say where (the allocator refused it, or the call ended first).
+    void time_out(const char* where);
 
     // Installs the hook and remembers `this` in the state's links
     // (state_links.h), which must be set.

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "engine/error.h"
 #include "vm.h"
@@ -67,12 +68,20 @@ LuaPolicy::~LuaPolicy() = default;
 
 LuaPolicy::Vms LuaPolicy::load_all() const {
     Vms fresh;
-    for (const auto& [hook, hc] : cfg_.hooks) {
-        LuaConfig one = cfg_;
-        one.hooks = {{hook, hc}};
-        auto v = std::make_unique<lua::Vm>(one);
-        v->dry_run(last_ctx_);
-        fresh[static_cast<std::size_t>(hook)] = std::move(v);
+    // Running out of memory while the scripts are read or built is a
+    // script load that failed like any other (Errc::script): a reload or
+    // a reconfiguration then counts as failed and keeps the running
+    // policies, as the C ABI promises.
+    try {
+        for (const auto& [hook, hc] : cfg_.hooks) {
+            LuaConfig one = cfg_;
+            one.hooks = {{hook, hc}};
+            auto v = std::make_unique<lua::Vm>(one);
+            v->dry_run(last_ctx_);
+            fresh[static_cast<std::size_t>(hook)] = std::move(v);
+        }
+    } catch (const std::bad_alloc&) {
+        throw Error(Errc::script, "out of memory while loading the policy scripts");
     }
     return fresh;
 }

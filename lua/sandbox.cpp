@@ -21,8 +21,8 @@ const char kRotaMetaKey = 0;  // metatable of each env's read-only `rota`
 const char kLockMetaKey = 0;  // metatable of a locked env
 
 constexpr const char* kBaseFunctions[] = {
-    "assert", "error",  "ipairs", "next",     "pairs",    "pcall", "rawequal",     "rawget",
-    "rawlen", "rawset", "select", "tonumber", "tostring", "type",  "getmetatable",
+    "assert", "error",  "ipairs", "next",     "pairs",    "pcall", "rawequal",
+    "rawget", "rawlen", "select", "tonumber", "tostring", "type",  "getmetatable",
 };
 constexpr const char* kLibraries[] = {"string", "table", "math", "utf8"};
 
@@ -142,6 +142,38 @@ int refuse_rota_write(lua_State* L) {
     return luaL_error(L, "the rota table is read-only");
 }
 
+// Whether the table at `t` has the metatable kept in the registry at `key`.
+bool has_meta(lua_State* L, int t, const char* key) {
+    if (lua_getmetatable(L, t) == 0) return false;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, key);
+    const bool same = lua_rawequal(L, -1, -2) != 0;
+    lua_pop(L, 2);
+    return same;
+}
+
+// rawset(t, k, v): the standard one, except on the tables the sandbox
+// makes read-only, which rawset would write past their metatables: the
+// `rota` table, and a locked environment, where only the globals the
+// chunk defined may change (as an assignment would).
+int sandbox_rawset(lua_State* L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    luaL_checkany(L, 3);
+    if (has_meta(L, 1, &kRotaMetaKey)) return luaL_error(L, "rawset: the rota table is read-only");
+    if (has_meta(L, 1, &kLockMetaKey)) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, 1) == LUA_TNIL)
+            return luaL_error(L,
+                              "rawset: assignment to undeclared global '%s' (hooks keep no "
+                              "state between calls; use a local)",
+                              luaL_tolstring(L, 2, nullptr));
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 1;
+}
+
 void open_library(lua_State* L, const char* name, lua_CFunction open) {
     luaL_requiref(L, name, open, 1);
     lua_pop(L, 1);
@@ -164,6 +196,8 @@ void push_template(lua_State* L, const LogSink* log) {
     lua_setfield(L, -2, "print");
     lua_pushcfunction(L, sandbox_setmetatable);
     lua_setfield(L, -2, "setmetatable");
+    lua_pushcfunction(L, sandbox_rawset);
+    lua_setfield(L, -2, "rawset");
     lua_getglobal(L, "xpcall");
     lua_pushcclosure(L, sandbox_xpcall, 1);
     lua_setfield(L, -2, "xpcall");

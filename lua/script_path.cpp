@@ -53,6 +53,12 @@ std::vector<std::string> installed_dirs() {
     return dirs;
 }
 
+// A path as a message names it: cut after kTriedMax bytes.
+std::string shown(const std::string& path) {
+    if (path.size() <= kTriedMax) return path;
+    return path.substr(0, kTriedMax) + "... (" + std::to_string(path.size()) + " bytes)";
+}
+
 }  // namespace
 
 std::vector<std::string> policy_dirs() {
@@ -77,22 +83,36 @@ std::string resolve_script_path(const std::string& path,
     if (p.is_absolute()) {
         if (is_file(p)) return p.lexically_normal().string();
         if (const char* what = not_a_file(p))
-            throw Error(Errc::script, "policy script '" + path + "' is " + what + ", not a file");
-        throw Error(Errc::script, "policy script '" + path + "' not found");
+            throw Error(Errc::script,
+                        "policy script '" + shown(path) + "' is " + what + ", not a file");
+        throw Error(Errc::script, "policy script '" + shown(path) + "' not found");
     }
     std::vector<std::string> dirs = search_path;
     for (auto& d : policy_dirs()) dirs.push_back(std::move(d));
+    // The message names the directories tried up to kTriedMax bytes, then
+    // counts the rest: a search path of a hundred thousand entries must not
+    // make a message of megabytes.
     std::string tried;
+    std::size_t untold = 0;
     for (const std::string& dir : dirs) {
         const fs::path candidate = (fs::path(dir) / p).lexically_normal();
         if (is_file(candidate)) return candidate.string();
         if (const char* what = not_a_file(candidate))
-            throw Error(Errc::script, "policy script '" + path + "' is " + what + " (" +
-                                          candidate.string() + "), not a file");
+            throw Error(Errc::script, "policy script '" + shown(path) + "' is " + what + " (" +
+                                          shown(candidate.string()) + "), not a file");
+        const std::string name = dir.empty() ? std::string(".") : dir;
+        if (untold > 0 || tried.size() + name.size() > kTriedMax) {
+            ++untold;
+            continue;
+        }
         if (!tried.empty()) tried += ", ";
-        tried += dir.empty() ? std::string(".") : dir;
+        tried += name;
     }
-    throw Error(Errc::script, "policy script '" + path + "' not found (looked in: " + tried + ")");
+    if (untold > 0)
+        tried += (tried.empty() ? "" : ", ") + std::string("and ") + std::to_string(untold) +
+                 " more director" + (untold == 1 ? "y" : "ies");
+    throw Error(Errc::script,
+                "policy script '" + shown(path) + "' not found (looked in: " + tried + ")");
 }
 
 }  // namespace rota::lua

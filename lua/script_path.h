@@ -1,6 +1,7 @@
 // Where a policy script named in the config lives on disk.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,10 @@ namespace rota::lua {
 // share/rota/policies beside librota.so or the rota tool, and the source
 // tree's policies/ that the build was made from.
 std::vector<std::string> policy_dirs();
+
+// The most bytes of directory names a "not found" message lists; the rest
+// are counted ("and 99990 more directories").
+inline constexpr std::size_t kTriedMax = 1024;
 
 std::string resolve_script_path(const std::string& path,
                                 const std::vector<std::string>& search_path);

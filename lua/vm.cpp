@@ -1,10 +1,14 @@
 #include "vm.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cassert>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <type_traits>
 
 #include "decode.h"
@@ -52,11 +56,48 @@ int message_handler(lua_State* L) {
     return 1;
 }
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(Errc::script, path + ": cannot open the file");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error(Errc::script, path + ": cannot read the file");
+// A script's text, at most `max` bytes. Only a regular file is read,
+// checked on the descriptor opened (a FIFO put in its place after the
+// path was resolved would hang the load, a device fill memory), and never
+// more than `max` + 1 bytes of it: a file that grows while it is read is
+// not chased.
+std::string read_script(const std::string& path, std::size_t max) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) throw Error(Errc::script, path + ": cannot open the file: " + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+        throw Error(Errc::script, path + ": cannot read the file: " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) throw Error(Errc::script, path + ": not a regular file");
+    const std::string bound = "a policy script may have at most " + std::to_string(max) +
+                              " bytes (16 MiB, and no more than lua.memory_limit_mb)";
+    if (static_cast<std::uint64_t>(st.st_size) > max)
+        throw Error(Errc::script,
+                    path + ": the script is " + std::to_string(st.st_size) + " bytes: " + bound);
+    const auto grew = [&] {
+        return Error(Errc::script, path + ": the script grew past " + std::to_string(max) +
+                                       " bytes while it was read: " + bound);
+    };
+    std::string text;
+    text.resize(static_cast<std::size_t>(st.st_size) + 1);
+    std::size_t got = 0;
+    for (;;) {
+        if (got == text.size()) {
+            if (got > max) throw grew();  // it grew while it was read
+            text.resize(std::min(max + 1, got * 2 + 4096));
+        }
+        const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0)
+            throw Error(Errc::script, path + ": cannot read the file: " + std::strerror(errno));
+        if (n == 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    if (got > max) throw grew();
+    text.resize(got);
     return text;
 }
 
@@ -159,6 +200,7 @@ std::string chunk_id(lua_State* L, const std::string& chunkname) {
 Vm::Vm(const LuaConfig& cfg)
     : sink_(cfg.log), log_([this](std::string_view line) { print_line(line); }) {
     memory_.limit = cfg.memory_limit;
+    memory_.max_block = std::max(MemoryBudget::kMinBlock, cfg.memory_limit / 4);
     memory_.backing = cfg.alloc;
     memory_.backing_ud = cfg.alloc_ud;
     budget_.limit = cfg.instruction_budget;
@@ -169,6 +211,14 @@ Vm::Vm(const LuaConfig& cfg)
     lua_atpanic(L, panic);
     luaL_checkversion(L);
     set_links(L, &links_);
+    // The watchdog serves the time limit, which the count hook carries.
+    if (budget_.limit > 0 && budget_.time_limit_ns > 0) {
+        deadline_ = std::make_unique<Deadline>(L, &InstructionBudget::hook, budget_.time_limit_ns);
+        budget_.expired = deadline_->flag();
+        memory_.expired = deadline_->flag();
+        memory_.timing = &budget_;
+        memory_.state = L;
+    }
     budget_.install(L);
     lua_checkstack(L, slot::top + LUA_MINSTACK);
     prepare_sandbox(L, &log_);
@@ -192,24 +242,40 @@ Vm::Vm(const LuaConfig& cfg)
 
 Vm::~Vm() = default;
 
-int Vm::run_protected(lua_CFunction f, void* args, int nargs, int nresults) {
+int Vm::limited_pcall(int nargs, int nresults, const std::string& file) {
+    lua_State* L = this->L();
+    budget_.arm(L);
+    memory_.enforce = true;
+    if (deadline_) deadline_->begin();
+    const int status = lua_pcall(L, nargs, nresults, slot::msgh);
+    if (deadline_) deadline_->end();
+    memory_.enforce = false;
+    // Past its limit by the watchdog's clock, whatever the script saw (a
+    // refused allocation, or nothing: it returned before its next
+    // instruction), the call fails for its time limit.
+    if (deadline_ && deadline_->expired()) budget_.time_out(file.c_str());
+    // A script can catch the budget error with pcall and still return.
+    return status == LUA_OK && budget_.tripped ? LUA_ERRRUN : status;
+}
+
+int Vm::run_protected(lua_CFunction f, void* args, int nargs, int nresults,
+                      const std::string& file) {
     lua_State* L = this->L();
     lua_pushcfunction(L, f);
     lua_pushlightuserdata(L, args);
     for (int i = 0; i < nargs; ++i) lua_pushvalue(L, -2 - nargs);
-    budget_.arm(L);
-    memory_.enforce = true;
-    const int status = lua_pcall(L, 1 + nargs, nresults, slot::msgh);
-    memory_.enforce = false;
-    return status == LUA_OK && budget_.tripped ? LUA_ERRRUN : status;
+    return limited_pcall(1 + nargs, nresults, file);
 }
 
 void Vm::load_module(const std::string& path) {
-    const std::string text = read_file(path);
+    const std::string text = read_script(path, std::min(kScriptMax, memory_.limit));
     const std::string chunkname = "@" + path;
     chunk_ids_.emplace_back(chunk_id(L(), chunkname), path);
     ChunkArgs args{text.data(), text.size(), chunkname.c_str()};
-    const int status = run_protected(load_chunk, &args, 0, 1);
+    // The text counts against the state's memory while it is compiled.
+    memory_.used += text.size();
+    const int status = run_protected(load_chunk, &args, 0, 1, path);
+    memory_.used -= text.size();
     if (status != LUA_OK) {
         std::string msg = error_text(status);
         if (msg.compare(0, path.size(), path) != 0) msg = path + ": " + msg;
@@ -244,7 +310,7 @@ void Vm::create_views() {
 void Vm::bind_hook(Hook h, int module, const Params& params) {
     lua_pushvalue(L(), module);
     BindArgs args{hook_name(h), &params};
-    const int status = run_protected(bind_hook_fn, &args, 1, 2);
+    const int status = run_protected(bind_hook_fn, &args, 1, 2, path(h));
     if (status != LUA_OK) {
         const std::string msg = path(h) + ": hook " + hook_name(h) + ": " + error_text(status);
         throw Error(Errc::script, msg);
@@ -372,17 +438,13 @@ int Vm::call(Hook h, int batch_slot, BatchView& batch, const void* b, slot::Ctx 
     links_.batch = &batch;
     links_.context_table = lua_topointer(L, cs.proxy);
     links_.context = &cv;
-    budget_.arm(L);
-    memory_.enforce = true;
-    const int status = lua_pcall(L, 3, 1, slot::msgh);
-    memory_.enforce = false;
+    const int status = limited_pcall(3, 1, path(h));
     links_.batch_table = links_.context_table = nullptr;
     links_.batch = nullptr;
     links_.context = nullptr;
     batch.end();
     cv.end();
-    // A script can catch the budget error with pcall and still return.
-    return status == LUA_OK && budget_.tripped ? LUA_ERRRUN : status;
+    return status;
 }
 
 std::string Vm::error_text(int status) const {
@@ -410,13 +472,14 @@ std::string Vm::error_text(int status) const {
 
 HookOutcome Vm::failure(Hook h, int status) {
     std::string msg = std::string(hook_name(h)) + ": " + error_text(status);
-    if (status == LUA_ERRMEM) msg += " in " + path(h);
+    if (status == LUA_ERRMEM && !budget_.tripped) msg += " in " + path(h);
     lua_State* L = this->L();
     lua_settop(L, slot::top);
     // The script may have damaged the tables it was handed.
     create_views();
-    // Let the next call start below the cap again.
-    if (status == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT);
+    // Let the next call start below the cap again (a call stopped by the
+    // watchdog may have been refused memory too).
+    if (status == LUA_ERRMEM || budget_.timed_out) lua_gc(L, LUA_GCCOLLECT);
     return HookOutcome::failure(std::move(msg));
 }
 

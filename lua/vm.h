@@ -18,6 +18,7 @@
 #include "sandbox.h"
 #include "slots.h"
 #include "state_links.h"
+#include "watchdog.h"
 
 namespace rota::lua {
 
@@ -67,8 +68,13 @@ class Vm {
     void load_module(const std::string& path);
     void bind_hook(Hook h, int module, const Params& params);
     // Runs a protected C function with one light userdata argument and
-    // `nargs` more values from the stack, under the script limits.
-    int run_protected(lua_CFunction f, void* args, int nargs, int nresults);
+    // `nargs` more values from the stack, under the script limits; `file`
+    // is the script it runs, for a time limit's message.
+    int run_protected(lua_CFunction f, void* args, int nargs, int nresults,
+                      const std::string& file);
+    // Runs lua_pcall under the script limits: the budgets armed, the
+    // allocator enforcing, the deadline watched.
+    int limited_pcall(int nargs, int nresults, const std::string& file);
     // (Re)creates the batch tables and context proxies in their slots.
     void create_views();
 
@@ -93,12 +99,16 @@ class Vm {
     static constexpr std::int64_t kPrintPerState = 10'000;
     static constexpr std::size_t kPrintLineMax = 1024;
     static constexpr std::size_t kErrorMax = 1024;  // a script's error message, in the log
+    // The largest script read (and never more than the memory limit).
+    static constexpr std::size_t kScriptMax = std::size_t{16} << 20;
     int printed_in_call_ = 0;
     std::int64_t printed_ = 0;
     LogSink sink_;  // the embedder's
     LogSink log_;   // what print() writes to: sink_ behind the limits
     void print_line(std::string_view line);
     std::unique_ptr<lua_State, Closer> state_;
+    // After the state: unregistered from the watchdog before it is closed.
+    std::unique_ptr<Deadline> deadline_;
     BatchView jobs_view_{kJobBatch};
     BatchView moves_view_{kMigrationBatch};
     BatchView mall_view_{kMalleableBatch};

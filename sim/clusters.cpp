@@ -45,9 +45,14 @@ std::vector<ClusterSpec> parse_clusters(const std::string& text) {
         if (x == std::string::npos) {
             nodes = positive(part, "nodes", kMaxMachineProcs);
         } else {
-            count = positive(part.substr(0, x), "a cluster count", 4096);
+            count = positive(part.substr(0, x), "a cluster count", kMaxClusters);
             nodes = positive(part.substr(x + 1), "nodes", kMaxMachineProcs);
         }
+        // The engine's bound, said here in the clusters' terms.
+        if (static_cast<std::int64_t>(out.size()) + count > kMaxClusters)
+            throw std::invalid_argument("clusters: more than " + std::to_string(kMaxClusters) +
+                                        " clusters; a machine has at most " +
+                                        std::to_string(kMaxClusters) + " (the engine's limit)");
         for (std::int64_t i = 0; i < count; ++i)
             out.push_back({"", static_cast<std::int32_t>(nodes)});
         part.clear();

@@ -18,9 +18,14 @@ struct ClusterSpec {
     bool operator==(const ClusterSpec&) const = default;
 };
 
+// The most clusters a machine may have: the engine's limit on
+// [[machine.clusters]] (docs/config.md).
+inline constexpr std::int64_t kMaxClusters = 256;
+
 // "5x20" (five clusters of 20 nodes), "20,20,16", "2x20,16", or the same
 // separated by spaces ("20 20 16", as the SWF header writes it). Throws
-// std::invalid_argument naming the part that is wrong.
+// std::invalid_argument naming the part that is wrong, and for more than
+// kMaxClusters clusters.
 std::vector<ClusterSpec> parse_clusters(const std::string& text);
 // "20 20 16": the header form.
 std::string format_clusters(const std::vector<ClusterSpec>&);

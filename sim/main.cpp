@@ -25,6 +25,7 @@
 #include "calibrate.h"
 #include "classes.h"
 #include "clusters.h"
+#include "escape.h"
 #include "generate.h"
 #include "groups.h"
 #include "malleable.h"
@@ -133,7 +134,7 @@ Workload load_workload(const RunConfig& rc) {
         w.notes.push_back("processors from " + t.machines->path + ": " +
                           thousands(t.machines->cpus) + " (" +
                           std::to_string(t.machines->clusters) + " clusters)");
-    w.name = rc.trace == "-" ? std::string("standard input") : rc.trace;
+    w.name = rc.trace == "-" ? std::string("standard input") : escaped(rc.trace);
     w.jobs = std::move(t.jobs);
     w.stats = std::move(t.stats);
     w.pools = std::move(t.pools);
@@ -190,7 +191,7 @@ void prepare_workload(RunConfig& rc, Workload& w, std::ostream& out) {
         throw ConfigError(e.what());
     }
     for (const auto& n : unused)
-        std::cerr << "rota: note: no job of the workload demands pool '" << n
+        std::cerr << "rota: note: no job of the workload demands pool '" << escaped(n)
                   << "' (demand 0 for every job)\n";
     rc.pools = w.pools.pools;
     if (!w.pools.empty()) {
@@ -644,7 +645,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     for (const auto& policy : rc.policies) {
         std::string note;
         std::string cfg = engine_toml(rc, policy, w.procs, &note);
-        if (!note.empty()) std::cerr << "rota: note: " << note << "\n";
+        if (!note.empty()) std::cerr << "rota: note: " << escaped(note) << "\n";
         rota_engine* e = nullptr;
         int rc_new = rota_engine_new(cfg.c_str(), rc.base_dir.c_str(), &e);
         if (rc_new != ROTA_OK) {
@@ -667,12 +668,12 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             if (const char* s = rota_hook_script(e, h))
                 inputs.push_back({std::string(rota_hook_name(h)) + " script of " + policy, s});
         if (const std::string warn = slice_warning(e, w.jobs); !warn.empty())
-            std::cerr << "rota: warning: " << policy << ": " << warn << "\n";
+            std::cerr << "rota: warning: " << policy << ": " << escaped(warn) << "\n";
     }
     if (const std::string warn = cycle_warning(rc.cycle, w.jobs); !warn.empty())
-        std::cerr << "rota: warning: " << warn << "\n";
+        std::cerr << "rota: warning: " << escaped(warn) << "\n";
     check_output_paths(inputs, outputs);
-    std::cout << head.str();
+    std::cout << escaped(head.str(), true);
     // The provenance: the version, the command, the trace and its digest,
     // the effective configuration and the seeds. Only a summary printed as
     // JSON carries it: hashing the trace is a read of the whole file.
@@ -989,15 +990,15 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         }
     }
     if (summary_file) {
-        summary_file->out() << summary_json.dump(2) << "\n";
+        summary_file->out() << json_safe(summary_json).dump(2) << "\n";
         summary_file->commit();
     }
     if (rc.json) {
         std::cout.rdbuf(stdout_buf);
-        std::cout << summary_json.dump(2) << "\n";
+        std::cout << json_safe(summary_json).dump(2) << "\n";
     }
     if (!failures.empty()) {
-        for (const auto& f : failures) std::cerr << "rota: error: " << f << "\n";
+        for (const auto& f : failures) std::cerr << "rota: error: " << escaped(f) << "\n";
         if (several)
             std::cerr << "rota: error: " << failures.size() << " of " << rc.policies.size()
                       << " simulations failed; the others are reported above\n";
@@ -1468,7 +1469,7 @@ int run(int argc, char** argv) {
         std::string cmd = "simulate";
         for (const CLI::App* c : app.get_subcommands())
             if (c->parsed()) cmd = c->get_name();
-        std::cerr << "rota: error: " << e.what() << "\n"
+        std::cerr << "rota: error: " << escaped(e.what()) << "\n"
                   << "rota: run 'rota " << cmd << " --help' for the options\n";
         return kExitUsage;
     }
@@ -1773,17 +1774,17 @@ int run(int argc, char** argv) {
         refuse_unread_flags(rc, given);
         return run_simulate(std::move(rc), prov);
     } catch (const ConfigError& e) {
-        std::cerr << "rota: error: " << e.what() << "\n";
+        std::cerr << "rota: error: " << escaped(e.what()) << "\n";
         return kExitUsage;
     } catch (const std::invalid_argument& e) {
-        std::cerr << "rota: error: " << e.what() << "\n";
+        std::cerr << "rota: error: " << escaped(e.what()) << "\n";
         return kExitUsage;
     } catch (const std::bad_alloc&) {
         std::cerr << "rota: error: out of memory: the workload or the run needs more memory "
                      "than there is (fewer jobs, or a smaller machine)\n";
         return kExitRuntime;
     } catch (const std::exception& e) {
-        std::cerr << "rota: error: " << e.what() << "\n";
+        std::cerr << "rota: error: " << escaped(e.what()) << "\n";
         return kExitRuntime;
     }
 }
@@ -1797,7 +1798,7 @@ int main(int argc, char** argv) {
     try {
         flush_stdout();
     } catch (const std::exception& e) {
-        std::cerr << "rota: error: " << e.what() << "\n";
+        std::cerr << "rota: error: " << escaped(e.what()) << "\n";
         return status != 0 ? status : kExitRuntime;
     }
     return status;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "escape.h"
 #include "sweep_plan.h"
 #include "sweep_plot.h"
 #include "sweep_pool.h"
@@ -30,14 +31,14 @@ int collect(const SweepPlan& plan, const std::string& dir, const SweepArgs& a) {
     SweepTable t = collect_table(plan, dir);
     write_table(plan, t, dir);
     std::cerr << fmt::format("rota: {} points of {} runs merged: {}, {}, {}\n", t.rows.size(),
-                             plan.runs.size(), (fs::path(dir) / "table.csv").string(),
-                             (fs::path(dir) / "table.json").string(),
-                             (fs::path(dir) / "runs.csv").string());
+                             plan.runs.size(), escaped((fs::path(dir) / "table.csv").string()),
+                             escaped((fs::path(dir) / "table.json").string()),
+                             escaped((fs::path(dir) / "runs.csv").string()));
     if (!a.no_plots) {
         std::string msg;
         const auto o =
             draw_plots(dir, a.plot_script.empty() ? default_plot_script() : a.plot_script, msg);
-        if (o != PlotOutcome::none) std::cerr << "rota: " << msg << "\n";
+        if (o != PlotOutcome::none) std::cerr << "rota: " << escaped(msg) << "\n";
         if (o == PlotOutcome::failed) return 1;
     }
     if (t.missing > 0) {
@@ -51,7 +52,8 @@ int collect(const SweepPlan& plan, const std::string& dir, const SweepArgs& a) {
                 if (!line.empty()) last = line;
             if (shown++ < 5)
                 std::cerr << fmt::format("rota: run {} ({}) has no summary{}{}\n", r.index,
-                                         rd.string(), last.empty() ? "" : ": ", last);
+                                         escaped(rd.string()), last.empty() ? "" : ": ",
+                                         escaped(last));
         }
         std::cerr << fmt::format("rota: {} of {} runs have no summary; the table leaves them out\n",
                                  t.missing, plan.runs.size());
@@ -107,7 +109,8 @@ int run_sweep_command(const SweepArgs& a) {
             std::cout << fmt::format(
                 "{} runs in {} array tasks: {}\nsubmit:  sbatch {}\nthen:    {} sweep --collect "
                 "{}\n",
-                plan.runs.size(), slurm_tasks(plan), script, script, rota, dir);
+                plan.runs.size(), slurm_tasks(plan), escaped(script), escaped(script),
+                escaped(rota), escaped(dir));
             return 0;
         }
         const std::string dir = absolute(!a.output.empty()      ? a.output
@@ -130,16 +133,16 @@ int run_sweep_command(const SweepArgs& a) {
                 last = now;
             }
         };
-        std::cerr << fmt::format("rota: sweep '{}': {} runs, {} at a time, in {}\n", plan.name,
-                                 plan.runs.size(), a.jobs, dir);
+        std::cerr << fmt::format("rota: sweep '{}': {} runs, {} at a time, in {}\n",
+                                 escaped(plan.name), plan.runs.size(), a.jobs, escaped(dir));
         PoolResult r = run_pool(plan, dir, po);
         const int rc = collect(plan, dir, a);
         return r.failed.empty() ? rc : 1;
     } catch (const SweepUsageError& e) {
-        std::cerr << "rota: error: " << e.what() << "\n";
+        std::cerr << "rota: error: " << escaped(e.what()) << "\n";
         return 2;
     } catch (const std::exception& e) {
-        std::cerr << "rota: error: " << e.what() << "\n";
+        std::cerr << "rota: error: " << escaped(e.what()) << "\n";
         return 1;
     }
 }

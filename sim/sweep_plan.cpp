@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,8 +15,10 @@
 #include <sstream>
 #include <type_traits>
 
+#include "escape.h"
 #include "output_file.h"
 #include "run_config.h"
+#include "sweep_slurm.h"
 
 namespace rota::sim {
 
@@ -117,6 +122,9 @@ void absolutize(toml::table& t, const fs::path& base, bool top) {
     }
 }
 
+// The simulator's output files: one per run would be one file for all.
+constexpr const char* kRunOutputs[] = {"summary_json", "jobs_csv", "batsim_csv", "swf_out"};
+
 struct Grid {
     std::vector<std::string> traces;
     std::vector<std::string> policies;
@@ -169,6 +177,11 @@ void read_axes(const toml::table& t, const std::string& where, Grid& g, const fs
             const std::string name = where + ".parameters.\"" + key + "\"";
             if (key == "simulator.policy" || key == "simulator.trace")
                 bad("'" + name + "': use the policies and traces axes");
+            for (const char* out : kRunOutputs)
+                if (key == std::string("simulator.") + out)
+                    bad("'" + name +
+                        "': every run would write this one file, outside the sweep folder (each "
+                        "run writes its own summary into its folder)");
             std::vector<json> values;
             if (const toml::array* a = v.as_array()) {
                 for (const auto& e : *a) values.push_back(to_json(e, name));
@@ -254,7 +267,11 @@ SweepPlan load_sweep(const std::string& path) {
     if (p.name.empty() || p.name == "." || p.name == ".." || p.name.find('/') != std::string::npos)
         bad("'sweep.name' must be a plain name, without '/' (the runs go to '<name>.sweep'), not "
             "'" +
-            p.name + "'");
+            escaped(p.name) + "'");
+    // It is printed, and written into every run's run.toml and the batch script.
+    if (!is_clean(p.name))
+        bad("'sweep.name' must be printable UTF-8, without control bytes, not '" + escaped(p.name) +
+            "'" + (sw->get("name") ? std::string() : std::string(" (the sweep file's name)")));
     p.output = (*sw)["output"].value_or(std::string());
     p.seed_key = (*sw)["seed_key"].value_or(p.seed_key);
     if (const toml::node* n = sw->get("seeds")) {
@@ -324,6 +341,7 @@ SweepPlan load_sweep(const std::string& path) {
             else
                 p.slurm[key] = to_json(v, "sweep.slurm." + key);
         }
+        check_slurm_options(p.slurm);
     }
 
     Grid top;
@@ -351,7 +369,7 @@ SweepPlan load_sweep(const std::string& path) {
         if (const toml::table* st = s->as_table()) {
             if (auto tr = (*st)["trace"].value<std::string>())
                 set_toml(b, "simulator.trace", absolute_from(*tr, base));
-            for (const char* k : {"summary_json", "jobs_csv"})
+            for (const char* k : kRunOutputs)
                 if (st->contains(k))
                     bad(std::string("'simulator.") + k +
                         "' in a sweep file: every run writes its own summary into its folder");
@@ -360,6 +378,22 @@ SweepPlan load_sweep(const std::string& path) {
     std::ostringstream bs;
     bs << b;
     p.base_toml = bs.str();
+
+    // The runs are counted before any is made: a few lines can describe
+    // billions of them.
+    double described = 0;
+    for (const Grid& g : grids) {
+        double n = static_cast<double>(std::max<std::size_t>(1, g.traces.size())) *
+                   static_cast<double>(g.policies.size()) * static_cast<double>(p.seeds.size());
+        for (const auto& [k, v] : g.params) n *= static_cast<double>(v.size());
+        described += n;
+    }
+    if (described > static_cast<double>(kMaxSweepRuns))
+        bad(
+            fmt::format("the sweep describes {:.0f} runs (traces x policies x parameter values x "
+                        "seeds, over its grids); a sweep may have at most {}: split it, or "
+                        "narrow its axes",
+                        described, kMaxSweepRuns));
 
     std::set<std::string> seen;
     for (const Grid& g : grids) {
@@ -386,7 +420,7 @@ SweepPlan load_sweep(const std::string& path) {
                         // Identical runs of several grids are made once.
                         json id = {tr, pol, seed, json::object()};
                         for (const auto& [k, v] : r.params) id[3][k] = v;
-                        if (!seen.insert(id.dump()).second) continue;
+                        if (!seen.insert(json_safe(id).dump()).second) continue;
                         r.index = p.runs.size();
                         p.runs.push_back(std::move(r));
                     }
@@ -404,9 +438,22 @@ SweepPlan load_sweep(const std::string& path) {
                 if (kv.first == c) ordered.push_back(kv);
         r.params = std::move(ordered);
     }
-    // Every run's configuration must be one `rota simulate` accepts.
-    const fs::path tmp =
-        fs::temp_directory_path() / ("rota_sweep_check_" + std::to_string(::getpid()) + ".toml");
+    // Every run's configuration must be one `rota simulate` accepts. It is
+    // read back from a folder of our own (mkdtemp): a file of a name others
+    // can guess in the shared temporary folder could be a link they made
+    // to a file of ours, which writing it would overwrite.
+    std::string folder = (fs::temp_directory_path() / "rota_sweep_check_XXXXXX").string();
+    if (::mkdtemp(folder.data()) == nullptr)
+        fail("cannot make a temporary folder to check the runs: " +
+             std::string(std::strerror(errno)));
+    struct Remove {
+        std::string dir;
+        ~Remove() {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    } remove{folder};
+    const fs::path tmp = fs::path(folder) / "run.toml";
     std::set<std::string> checked;
     for (const auto& r : p.runs) {
         std::ostringstream os;
@@ -417,7 +464,7 @@ SweepPlan load_sweep(const std::string& path) {
         }
         if (!checked.insert(os.str()).second) continue;
         {
-            std::ofstream f(tmp);
+            std::ofstream f(tmp, std::ios::trunc);
             f << os.str();
         }
         try {
@@ -426,13 +473,11 @@ SweepPlan load_sweep(const std::string& path) {
             // The machine's size is known here when the run sets it.
             if (rc.procs > 0 && rc.clusters.empty()) check_machine_procs(rc, rc.procs);
         } catch (const std::exception& e) {
-            fs::remove(tmp);
             std::string where = "run " + std::to_string(r.index) + " (policy " + r.policy;
             for (const auto& [k, v] : r.params) where += ", " + k + " = " + cell(v);
             bad(path + ": " + where + "): " + e.what());
         }
     }
-    fs::remove(tmp);
     return p;
 }
 
@@ -507,7 +552,8 @@ void write_plan(const SweepPlan& p, const std::string& dir) {
                      "folder or an empty one");
     fs::create_directories(d / "runs", ec);
     if (ec) fail("cannot create '" + (d / "runs").string() + "': " + ec.message());
-    const json j = plan_to_json(p);
+    // A path that is not UTF-8 (a trace's) is kept in it escaped.
+    const json j = json_safe(plan_to_json(p));
     if (fs::exists(d / "plan.json")) {
         json old;
         try {
@@ -528,7 +574,8 @@ void write_plan(const SweepPlan& p, const std::string& dir) {
         fs::create_directories(rd, ec);
         if (ec) fail("cannot create '" + rd.string() + "': " + ec.message());
         write_sweep_file((rd / "run.toml").string(), "run configuration", [&](std::ostream& f) {
-            f << "# run " << r.index << " of sweep '" << p.name << "' (" << p.source << ")\n"
+            f << "# run " << r.index << " of sweep '" << escaped(p.name) << "' ("
+              << escaped(p.source) << ")\n"
               << run_config_table(p, r) << "\n";
         });
     }

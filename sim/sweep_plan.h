@@ -64,6 +64,10 @@ struct SweepPlan {
     std::vector<SweepRun> runs;
 };
 
+// The most runs a sweep may describe: each is a folder, a configuration and
+// a process, and the plan holds them all.
+inline constexpr std::size_t kMaxSweepRuns = 100'000;
+
 // The metrics tabulated when a sweep names none.
 const std::vector<std::string>& default_sweep_metrics();
 

@@ -4,9 +4,12 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "escape.h"
 #include "sweep_plan.h"
 
 namespace rota::sim {
@@ -21,6 +24,29 @@ std::string quote(const std::string& s) {
     std::string o = "'";
     for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return o + "'";
+}
+
+// A value for sbatch, which reads the #SBATCH lines itself: in double
+// quotes, with \, " and # (its comment sign, even inside quotes) escaped.
+std::string sbatch_quote(const std::string& s) {
+    std::string o = "\"";
+    for (char c : s) {
+        if (c == '\\' || c == '"' || c == '#') o += '\\';
+        o += c;
+    }
+    return o + "\"";
+}
+
+bool has_control(const std::string& s) {
+    return std::any_of(s.begin(), s.end(), [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return b < 0x20 || b == 0x7F;
+    });
+}
+
+[[noreturn]] void refuse(const std::string& key, const json& v, const std::string& why) {
+    throw SweepUsageError("'sweep.slurm." + key + "' = '" + escaped(cell(v)) + "': " + why +
+                          " (it is written into the batch script)");
 }
 
 std::string opt(const json& slurm, const char* key) {
@@ -38,17 +64,56 @@ std::size_t max_array(const SweepPlan& p) {
 
 }  // namespace
 
+void check_slurm_options(const json& slurm) {
+    if (!slurm.is_object()) throw SweepUsageError("'sweep.slurm' must be a table");
+    for (const auto& [key, v] : slurm.items()) {
+        if (key == "partition" || key == "time" || key == "mem" || key == "account") {
+            const std::string s = cell(v);
+            const bool ok = (v.is_string() || v.is_number_integer()) && !s.empty() &&
+                            s.size() <= 256 && std::all_of(s.begin(), s.end(), [](char c) {
+                                return std::isalnum(static_cast<unsigned char>(c)) ||
+                                       (c != '\0' && std::strchr("._:,+-", c) != nullptr);
+                            });
+            if (!ok) refuse(key, v, "only letters, digits and . _ : , + - may be used");
+        } else if (key == "max_parallel" || key == "max_array_size") {
+            if (!v.is_number_integer() || v.get<std::int64_t>() < 1)
+                refuse(key, v, "must be a whole number of at least 1");
+        } else if (key == "options") {
+            if (!v.is_array()) refuse(key, v, "must be a list of strings");
+            for (const auto& o : v) {
+                const std::string s = o.is_string() ? o.get<std::string>() : std::string();
+                if (!o.is_string() || s.empty() || s[0] != '-' || s.size() > 1024 || !is_clean(s))
+                    refuse(key, o,
+                           "each option must start with '-' and hold no control byte (one "
+                           "#SBATCH line each)");
+            }
+        } else {
+            throw SweepUsageError("unknown key 'sweep.slurm." + escaped(key) + "'");
+        }
+    }
+}
+
 std::size_t slurm_tasks(const SweepPlan& p) {
     return std::max<std::size_t>(1, std::min(p.runs.size(), max_array(p)));
 }
 
 std::string slurm_script(const SweepPlan& p, const std::string& dir, const std::string& rota) {
     if (p.runs.empty()) throw SweepError("the sweep has no runs");
+    check_slurm_options(p.slurm);
+    // A newline in a path would end a comment or an #SBATCH line early.
+    if (has_control(dir))
+        throw SweepUsageError("--slurm '" + escaped(dir) +
+                              "': a folder whose path holds a control byte cannot be named in "
+                              "a batch script");
+    if (has_control(rota))
+        throw SweepUsageError("--rota '" + escaped(rota) +
+                              "': a program whose path holds a control byte cannot be named in "
+                              "a batch script");
     const std::size_t tasks = slurm_tasks(p);
     std::string name;
     for (char c : p.name) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
     std::string s = "#!/bin/bash\n";
-    s += fmt::format("# Sweep '{}': {} runs in {} array tasks. Submit with\n", p.name,
+    s += fmt::format("# Sweep '{}': {} runs in {} array tasks. Submit with\n", escaped(p.name),
                      p.runs.size(), tasks);
     s += fmt::format("#   sbatch {}\n", quote(dir + "/sweep.sbatch"));
     s += fmt::format("# and merge with: {} sweep --collect {}\n", quote(rota), quote(dir));
@@ -57,7 +122,10 @@ std::string slurm_script(const SweepPlan& p, const std::string& dir, const std::
     if (const std::string mp = opt(p.slurm, "max_parallel"); !mp.empty()) array += "%" + mp;
     s += "#SBATCH --array=" + array + "\n";
     s += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
-    s += fmt::format("#SBATCH --output={}/slurm/task-%a.out\n", dir);
+    // In the output's file name pattern, % is Slurm's: %% is a percent sign.
+    std::string out_dir;
+    for (char c : dir) out_dir += c == '%' ? std::string("%%") : std::string(1, c);
+    s += "#SBATCH --output=" + sbatch_quote(out_dir + "/slurm/task-%a.out") + "\n";
     for (const char* k : {"partition", "time", "mem", "account"})
         if (const std::string v = opt(p.slurm, k); !v.empty())
             s += fmt::format("#SBATCH --{}={}\n", k, v);

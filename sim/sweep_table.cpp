@@ -11,6 +11,7 @@
 #include <set>
 
 #include "batch_means.h"
+#include "escape.h"
 
 namespace rota::sim {
 
@@ -135,7 +136,7 @@ SweepTable collect_table(const SweepPlan& plan, const std::string& dir) {
     for (const auto& r : plan.runs) {
         json id = {r.trace, r.policy, json::object()};
         for (const auto& [k, v] : r.params) id[2][k] = v;
-        auto [it, fresh] = point.emplace(id.dump(), t.rows.size());
+        auto [it, fresh] = point.emplace(json_safe(id).dump(), t.rows.size());
         if (fresh) {
             SweepRow row;
             row.trace = r.trace;
@@ -247,7 +248,7 @@ void write_table(const SweepPlan& plan, const SweepTable& t, const std::string& 
     }
     j["runs"] = t.runs;
     write_sweep_file((d / "table.json").string(), "sweep table",
-                     [&](std::ostream& f) { f << j.dump(1) << "\n"; });
+                     [&](std::ostream& f) { f << json_safe(j).dump(1) << "\n"; });
 }
 
 }  // namespace rota::sim

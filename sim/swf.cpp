@@ -130,8 +130,13 @@ std::string parse_pools(std::string_view val, SwfHeader& h) {
         val = trim(val.substr(n));
         try {
             PoolSpec p = parse_pool_spec(tok);
+            // Each record then carries a field per pool: a line of a
+            // million pools would be checked name against name for hours.
+            if (h.pools.size() == kMaxHeaderPools)
+                return "Pools: more than " + std::to_string(kMaxHeaderPools) + " pools";
             for (const auto& q : h.pools)
-                if (q.name == p.name) return "Pools: pool '" + p.name + "' is declared twice";
+                if (q.name == p.name)
+                    return "Pools: pool '" + printable_token(p.name) + "' is declared twice";
             h.pools.push_back(std::move(p));
         } catch (const std::invalid_argument& e) {
             return std::string("Pools: ") + e.what();
@@ -164,13 +169,16 @@ std::string parse_adapt_bytes(std::string_view val, SwfHeader& h) {
                    printable_token(tok) + "'";
         if (exe < 0 || bytes < 0)
             return "AdaptBytes: '" + printable_token(tok) + "': executable and bytes must be >= 0";
-        for (const auto& [e, b] : h.adapt_bytes)
-            if (e == exe)
-                return "AdaptBytes: executable " + std::to_string(exe) + " is declared twice";
         h.adapt_bytes.emplace_back(exe, bytes);
     }
     if (h.adapt_bytes.empty()) return "AdaptBytes: no entry (expected executable=bytes ...)";
+    // Sorted, then neighbours compared: a line of a million entries is
+    // checked in a moment, not pair by pair.
     std::sort(h.adapt_bytes.begin(), h.adapt_bytes.end());
+    for (std::size_t i = 1; i < h.adapt_bytes.size(); ++i)
+        if (h.adapt_bytes[i].first == h.adapt_bytes[i - 1].first)
+            return "AdaptBytes: executable " + std::to_string(h.adapt_bytes[i].first) +
+                   " is declared twice";
     return {};
 }
 
@@ -339,7 +347,13 @@ struct SwfReader::Impl {
                 have_pending = true;
                 return;
             }
-            header.lines.emplace_back(line);
+            if (header.lines_dropped == 0 && header.lines.size() < SwfHeader::kHeaderLinesKept &&
+                header.line_bytes + line.size() <= SwfHeader::kHeaderBytesKept) {
+                header.lines.emplace_back(line);
+                header.line_bytes += line.size();
+            } else {
+                ++header.lines_dropped;
+            }
             const std::int32_t procs = header.max_procs, nodes = header.max_nodes;
             std::string err = parse_header_line(line, header);
             if (!err.empty()) throw SwfError(path, lines.line_number(), 0, err);

@@ -56,6 +56,10 @@ struct SwfRecord {
 // machine.procs (docs/config.md).
 constexpr std::int32_t kMaxMachineProcs = 1'000'000;
 
+// The most pools a header's "; Pools:" line may declare (each record then
+// carries one field per pool; the generator makes at most 63).
+constexpr std::size_t kMaxHeaderPools = 1024;
+
 struct SwfHeader {
     // "; MaxProcs: N" and "; MaxNodes: N", -1 if absent. N is a whole
     // number >= 1, the rest of the line commentary; anything else is an
@@ -87,7 +91,16 @@ struct SwfHeader {
     // the log's time 0 was, -1 and 0 when absent.
     std::int64_t unix_start_time = -1;
     std::int64_t time_zone = 0;
-    std::vector<std::string> lines;  // the raw comment lines before the first record, ';' included
+    // The raw comment lines before the first record, ';' included: the
+    // first ones, at most kHeaderLinesKept of them and kHeaderBytesKept bytes. The
+    // fields above are read from every line; the lines themselves are kept
+    // for notes, and a header of millions of comment lines must not fill
+    // memory. `lines_dropped` counts the lines not kept.
+    static constexpr std::size_t kHeaderLinesKept = 1000;
+    static constexpr std::size_t kHeaderBytesKept = 64 * 1024;
+    std::vector<std::string> lines;
+    std::size_t line_bytes = 0;  // held in `lines`
+    std::int64_t lines_dropped = 0;
 };
 
 // The machine size the header gives: MaxProcs, else MaxNodes; 0 for

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "classes.h"
+#include "escape.h"
 #include "generate.h"
 #include "pools.h"
 #include "run_config.h"
@@ -260,9 +261,9 @@ int run(const TopArgs& a) {
     }
     std::unique_ptr<rota_engine, void (*)(rota_engine*)> engine(raw, rota_engine_free);
     if (const std::string warn = slice_warning(raw, w.jobs); !warn.empty())
-        std::cerr << "rota: warning: " << warn << "\n";
+        std::cerr << "rota: warning: " << escaped(warn) << "\n";
     if (const std::string warn = cycle_warning(rc.cycle, w.jobs); !warn.empty())
-        std::cerr << "rota: warning: " << warn << "\n";
+        std::cerr << "rota: warning: " << escaped(warn) << "\n";
     rota_set_log(raw, nullptr, nullptr);  // log lines would break the frames
 
     Terminal term;
@@ -292,7 +293,8 @@ int run(const TopArgs& a) {
         std::int32_t cols = 80, rows = 0;
         term.size(cols, rows);
         const std::int32_t width = width_now();
-        const std::string text = frame_text(e, width);
+        // Names in it come from files: their control bytes are shown, not obeyed.
+        const std::string text = escaped(frame_text(e, width), true);
         if (!live) {
             os << (drawn > 0 && !once ? "\n" : "") << text << std::flush;
             return;
@@ -400,10 +402,10 @@ int run_top_command(const TopArgs& a) {
     try {
         return run(a);
     } catch (const UsageError& e) {
-        std::cerr << "rota: error: " << e.what() << "\n";
+        std::cerr << "rota: error: " << escaped(e.what()) << "\n";
         return 2;
     } catch (const std::exception& e) {
-        std::cerr << "rota: error: " << e.what() << "\n";
+        std::cerr << "rota: error: " << escaped(e.what()) << "\n";
         return 1;
     }
 }

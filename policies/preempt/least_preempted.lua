@@ -10,10 +10,16 @@
 -- reservation this pass (nil): it waits for processors to free, and the
 -- next job past its wait may get a reservation instead.
 --
--- Params: max_preemptions (the cap; 0, the default, is none).
+-- Params: max_preemptions (a non-negative integer, the cap; 0, the
+-- default, is none).
 
 local function preempt(sets, ctx, params)
+  -- Checked before the loop, so that the load's dry run (an empty batch)
+  -- refuses a bad value rather than every call reading it as no cap.
   local cap = params.max_preemptions
+  if math.type(cap) ~= "integer" or cap < 0 then
+    error("max_preemptions must be a non-negative integer (0: no cap), not " .. tostring(cap))
+  end
   local best, best_most = nil, nil
   for i = 1, sets.n do
     local most = 0
@@ -21,7 +27,7 @@ local function preempt(sets, ctx, params)
       local p = ctx.victim_preemptions[k]
       if p > most then most = p end
     end
-    if cap <= 0 or most < cap then
+    if cap == 0 or most < cap then
       if best == nil or most < best_most or
           (most == best_most and sets.cost[i] < sets.cost[best]) then
         best, best_most = i, most

@@ -103,3 +103,53 @@ TEST_CASE("ordinary pattern and library uses are untouched", "[lua][bounded]") {
     )lua")
               .ok);
 }
+
+TEST_CASE("table.sort runs no comparison out of the budget's reach for long", "[lua][bounded]") {
+    const double t0 = cpu_seconds();
+    // A thousand copies of one 8 MiB string: each comparison runs over the
+    // whole string in C, n log n of them, with no VM instruction between.
+    const HookOutcome copies =
+        run("local s = ('x'):rep(8 * 2^20) local t = {} for i = 1, 1000 do t[i] = s end "
+            "table.sort(t)");
+    CHECK_FALSE(copies.ok);
+    CHECK_THAT(copies.error, Catch::Contains("table.sort: 1000 elements with strings of up to "
+                                             "8388608 bytes could take") &&
+                                 Catch::Contains("the limit is 1e+08"));
+    // A C function as comparator, or as the elements' __lt, runs every
+    // comparison in C; so do the list's own metamethods.
+    CHECK_THAT(run("table.sort({3, 1, 2}, math.max)").error,
+               Catch::Contains("table.sort: the comparator must be a Lua function"));
+    CHECK_THAT(run("local mt = {__lt = rawequal} "
+                   "table.sort({setmetatable({}, mt), setmetatable({}, mt)})")
+                   .error,
+               Catch::Contains("table.sort: element 1 has an __lt that is not a Lua function"));
+    CHECK_THAT(run("table.sort(setmetatable({3, 1}, {__index = rawget}))").error,
+               Catch::Contains("table.sort: a list with a metatable needs a Lua comparator"));
+    CHECK(cpu_seconds() - t0 < 10);
+    // What sorts did before still sorts: numbers, short strings, a Lua
+    // comparator (the budget reaches it), a Lua __lt, a list with a
+    // metatable given a comparator.
+    CHECK(run(R"lua(
+        local t = {5, 3, 9, 1}
+        table.sort(t)
+        assert(table.concat(t, ",") == "1,3,5,9")
+        local names = {"b", "c", "a"}
+        table.sort(names)
+        assert(table.concat(names) == "abc")
+        table.sort(t, function(a, b) return a > b end)
+        assert(t[1] == 9)
+        local mt = {__lt = function(a, b) return a.v < b.v end}
+        local o = {setmetatable({v = 2}, mt), setmetatable({v = 1}, mt)}
+        table.sort(o)
+        assert(o[1].v == 1)
+        local p = setmetatable({2, 1}, {})
+        table.sort(p, function(a, b) return a < b end)
+        assert(p[1] == 1)
+        local many = {}
+        for i = 1, 100000 do many[i] = (i * 7919) % 100003 end
+        table.sort(many)
+        assert(many[1] <= many[2])
+        return false
+    )lua")
+              .ok);
+}

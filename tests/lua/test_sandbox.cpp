@@ -95,3 +95,41 @@ TEST_CASE("scripts do not share globals or libraries", "[lua][sandbox]") {
     LuaPolicy p(cfg);
     CHECK(picks_of(p, make_batch({{1, 1}}), make_ctx()) == Picks{0});
 }
+
+TEST_CASE("rawset cannot write past the read-only rota table or a locked environment",
+          "[lua][sandbox]") {
+    TempDir dir;
+    const std::string path = dir.write("rawset.lua", R"(
+defined_at_load = 1
+rawset(_ENV, "also_at_load", 2)  -- the chunk may still define globals
+local attempts = {
+  [1] = function() rawset(rota, "version", "hacked") end,
+  [2] = function() rawset(rota, "new_field", 1) end,
+  [3] = function() rawset(_ENV, "leaked_global", 1) end,
+  [4] = function() local env = _ENV; rawset(env, 42, true) end,
+}
+return { backfill_select = function(c, ctx)
+  local attempt = attempts[ctx.now]
+  if attempt then attempt() return nil end
+  -- What stays allowed: a global the chunk defined, and rawset elsewhere.
+  rawset(_ENV, "defined_at_load", defined_at_load + 1)
+  local t = rawset({}, "k", 1)
+  assert(t.k == 1 and also_at_load == 2 and rota.version ~= "hacked")
+  if c.n > 0 then return { 1 } end
+end }
+)");
+    LuaPolicy p(config(Hook::backfill_select, path));
+    const JobBatch b = make_batch({{1, 1}, {2, 1}});
+    auto attempt = [&](Time mode) {
+        std::vector<std::int64_t> picks;
+        const HookOutcome bad = p.backfill_select(b, make_ctx(mode), picks);
+        CHECK_FALSE(bad.ok);
+        CHECK(picks_of(p, b, make_ctx(0)) == Picks{0});
+        return bad.error;
+    };
+    CHECK_THAT(attempt(1), Catch::Contains("rawset: the rota table is read-only"));
+    CHECK_THAT(attempt(2), Catch::Contains("rawset: the rota table is read-only"));
+    CHECK_THAT(attempt(3),
+               Catch::Contains("rawset: assignment to undeclared global 'leaked_global'"));
+    CHECK_THAT(attempt(4), Catch::Contains("rawset: assignment to undeclared global '42'"));
+}

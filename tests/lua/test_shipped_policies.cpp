@@ -325,6 +325,23 @@ TEST_CASE("least_preempted spares the most preempted victims, up to a cap",
     }
 }
 
+TEST_CASE("least_preempted refuses a negative or fractional cap when it is loaded",
+          "[lua][policies][preempt]") {
+    // Read as "no cap" before; the load's dry run (an empty batch) refuses it now.
+    const auto load = [](Params params) {
+        LuaPolicy p(config(Hook::preempt, "preempt/least_preempted.lua", std::move(params)));
+    };
+    CHECK_THROWS_WITH(load({{"max_preemptions", std::int64_t{-1}}}),
+                      Catch::Contains("dry run") &&
+                          Catch::Contains("max_preemptions must be a non-negative integer (0: no "
+                                          "cap), not -1") &&
+                          Catch::Contains("[policy.preempt]: max_preemptions"));
+    CHECK_THROWS_WITH(load({{"max_preemptions", 1.5}}),
+                      Catch::Contains("max_preemptions must be a non-negative integer"));
+    CHECK_NOTHROW(load({{"max_preemptions", std::int64_t{0}}}));
+    CHECK_NOTHROW(load({{"max_preemptions", std::int64_t{3}}}));
+}
+
 TEST_CASE("every shipped policy names its paper section", "[lua][policies]") {
     for (const char* name :
          {"backfill/first_fit.lua", "backfill/best_fit.lua", "backfill/fpfs.lua", "order/fcfs.lua",

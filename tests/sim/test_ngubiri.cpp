@@ -352,9 +352,19 @@ TEST_CASE("clusters parse as 5x20, lists and their mixes", "[clusters]") {
     CHECK_THROWS_WITH(parse_clusters("5x4294967296"),
                       "clusters: nodes must be between 1 and 1000000, not 4294967296");
     CHECK_THROWS_WITH(parse_clusters("5000x2"),
-                      "clusters: a cluster count must be between 1 and 4096, not 5000");
+                      "clusters: a cluster count must be between 1 and 256, not 5000");
     CHECK_THROWS_WITH(parse_clusters("2x600000"),
                       "clusters: 1200000 nodes in all; a machine has at most 1000000");
-    CHECK(parse_clusters("4096x244").size() == 4096);
-    CHECK_THROWS_WITH(parse_clusters("0x20"), Catch::Contains("must be between 1 and 4096, not 0"));
+    CHECK(parse_clusters("256x3906").size() == 256);
+    CHECK_THROWS_WITH(parse_clusters("0x20"), Catch::Contains("must be between 1 and 256, not 0"));
+    // The engine's 256 clusters, however they are listed (4096 were let
+    // through, and the engine then named its configuration key).
+    CHECK_THROWS_WITH(parse_clusters("257x2"),
+                      "clusters: a cluster count must be between 1 and 256, not 257");
+    CHECK_THROWS_WITH(parse_clusters("200x2,56x2,2"),
+                      "clusters: more than 256 clusters; a machine has at most 256 (the engine's "
+                      "limit)");
+    std::string many;
+    for (int i = 0; i < 300; ++i) many += i ? " 4" : "4";
+    CHECK_THROWS_WITH(parse_clusters(many), Catch::Contains("more than 256 clusters"));
 }

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -171,6 +172,57 @@ TEST_CASE("SWF reader handles lines longer than its buffer and many lines", "[sw
     TempFile gz{temp_path("long.swf.gz")};
     write_gz(gz.path, body);
     CHECK(read_all(gz.path) == recs);
+}
+
+// The comment lines of the header are read, not all kept: a gzip of a few
+// hundred KB holding 2x10^8 ';' lines took 12.5 GB before.
+TEST_CASE("SWF header lines kept are bounded; every one is still read", "[swf]") {
+    TempFile gz{temp_path("comments.swf.gz")};
+    std::string body = "; Version: 2.2\n";
+    for (int i = 0; i < 300000; ++i) body += ";\n";
+    body += "; " + std::string(100, 'c') + "\n";
+    body += "; MaxProcs: 64\n";  // after the lines kept: read all the same
+    body += "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    write_gz(gz.path, body);
+    SwfReader r(gz.path);
+    const SwfHeader& h = r.header();
+    CHECK(h.max_procs == 64);
+    CHECK(h.max_procs_line == 300003);
+    CHECK(h.lines.size() == SwfHeader::kHeaderLinesKept);
+    CHECK(h.lines.front() == "; Version: 2.2");
+    CHECK(h.lines_dropped == 300003 - static_cast<std::int64_t>(SwfHeader::kHeaderLinesKept));
+    CHECK(read_all(gz.path).size() == 1);
+    // And within the bytes kept: a few long comment lines fill them first.
+    TempFile wide{temp_path("wide.swf")};
+    std::string w = "; MaxProcs: 8\n";
+    for (int i = 0; i < 100; ++i) w += "; " + std::string(10000, 'w') + "\n";
+    w += "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    std::ofstream(wide.path, std::ios::binary) << w;
+    SwfReader rw(wide.path);
+    CHECK(rw.header().line_bytes <= SwfHeader::kHeaderBytesKept);
+    CHECK(rw.header().lines.size() == 7);  // 13 + 6 x 10002 bytes
+    CHECK(rw.header().lines_dropped == 94);
+}
+
+// A header line of a megabyte may hold a few hundred thousand entries:
+// each was compared with every other (420,000 AdaptBytes entries: 30 s).
+TEST_CASE("SWF header lists are checked in a moment however long their line", "[swf]") {
+    const auto t0 = std::chrono::steady_clock::now();
+    TempFile f{temp_path("lists.swf")};
+    std::string adapt = "; MaxProcs: 8\n; AdaptBytes:";
+    for (int e = 0; e < 420000; ++e) adapt.append(" ").append(std::to_string(e)).append("=1");
+    const std::string record = "\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    std::ofstream(f.path, std::ios::binary) << adapt << record;
+    CHECK(SwfReader(f.path).header().adapt_bytes.size() == 420000);
+    std::ofstream(f.path, std::ios::binary) << adapt << " 123=5" << record;
+    CHECK_THROWS_WITH(SwfReader(f.path), Catch::Contains("executable 123 is declared twice"));
+    // Pools: each record carries a field per pool; at most 1024 of them.
+    std::string pools = "; MaxProcs: 8\n; Pools:";
+    for (std::size_t p = 0; p <= kMaxHeaderPools; ++p)
+        pools.append(" p").append(std::to_string(p)).append("=1");
+    std::ofstream(f.path, std::ios::binary) << pools << record;
+    CHECK_THROWS_WITH(SwfReader(f.path), Catch::Contains(":2: Pools: more than 1024 pools"));
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
 }
 
 // A line past 4 MiB is no trace: refused with file and line before it
