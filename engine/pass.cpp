@@ -13,6 +13,7 @@
 //   FillMatrix-1, -2      replicas into rows where columns are free
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "answers.h"
 #include "error.h"
@@ -164,8 +165,27 @@ CommonContext Scheduler::common_context() const {
     return c;
 }
 
-BackfillContext Scheduler::backfill_context(Slot head) const {
-    BackfillContext c;
+namespace {
+
+// A context field back to its initial value; a vector only emptied, so
+// that it keeps its capacity.
+template <class T>
+void reset_field(T& f) {
+    f = T{};
+}
+template <class T>
+void reset_field(std::vector<T>& f) {
+    f.clear();
+}
+
+}  // namespace
+
+const BackfillContext& Scheduler::backfill_context(Slot head) {
+    BackfillContext& c = backfill_ctx_;
+#define ROTA_X(name, type, doc) reset_field(c.name);
+    ROTA_CONTEXT_BACKFILL(ROTA_X)
+    ROTA_CONTEXT_BACKFILL_HEAD(ROTA_X)
+#undef ROTA_X
     static_cast<CommonContext&>(c) = common_context();
     c.head_id = -1;
     c.head_row = -1;
@@ -279,26 +299,31 @@ void Scheduler::admit() {
     pending_.clear();
     if (admit_slots_.empty()) return;
 
-    batch_.clear();
-    for (Slot s : admit_slots_) batch_.push(job(s));
-    const CommonContext ctx = common_context();
+    // The batch and the context are for the hooks: made only when one of
+    // them may be called (most runs have neither an admission nor an order
+    // policy, and every arrival passes through here).
+    auto& admission = policy_[static_cast<int>(Hook::admission)];
+    std::optional<CommonContext> ctx;
+    if (admission || policy_[static_cast<int>(Hook::order)]) ctx = common_context();
 
     bool decided = false;
-    if (auto& p = policy_[static_cast<int>(Hook::admission)]; p && !quarantined(Hook::admission)) {
+    if (auto& p = admission; p && !quarantined(Hook::admission)) {
+        batch_.clear();
+        for (Slot s : admit_slots_) batch_.push(job(s));
         auto t0 = std::chrono::steady_clock::now();
         admissions_.clear();
-        HookOutcome o = p->admission(batch_, ctx, admissions_);
+        HookOutcome o = p->admission(batch_, *ctx, admissions_);
         if (o.ok) {
             std::string why = check_admission(admissions_, batch_.size());
             if (!why.empty()) o = invalid_answer(Hook::admission, *p, why);
         }
         decided = call_ok(Hook::admission, o, elapsed_ns(t0));
     }
-    if (!decided) admissions_.assign(batch_.size(), Admission{});
-
-    std::size_t accepted = 0;
+    // Undecided (no admission policy, or its call failed), every job is
+    // accepted: admit_slots_ stays as it is.
+    std::size_t accepted = decided ? 0 : admit_slots_.size();
     held_until_ = kForever;  // every held job is being asked again
-    for (std::size_t i = 0; i < admit_slots_.size(); ++i) {
+    for (std::size_t i = 0; decided && i < admit_slots_.size(); ++i) {
         Slot s = admit_slots_[i];
         switch (admissions_[i].kind) {
             case AdmissionKind::reject:
@@ -325,7 +350,8 @@ void Scheduler::admit() {
         for (Slot s : admit_slots_) batch_.push(job(s));
         auto t0 = std::chrono::steady_clock::now();
         keys_.clear();
-        HookOutcome o = p->order(batch_, ctx, keys_);
+        if (!ctx) ctx = common_context();
+        HookOutcome o = p->order(batch_, *ctx, keys_);
         if (o.ok) {
             std::string why = check_keys(keys_, batch_.size());
             if (!why.empty()) o = invalid_answer(Hook::order, *p, why);

@@ -232,6 +232,9 @@ class Scheduler {
     // backfill_select in one call, or a chunk at a time to a policy that
     // streams.
     JobBatch batch_;
+    // What backfill_context() fills for each call, its vectors' capacity
+    // kept from call to call (four allocations a call otherwise).
+    BackfillContext backfill_ctx_;
     std::vector<Slot> batch_slots_;
     std::vector<std::size_t> cand_pos_;  // their queue positions
     std::int64_t cand_procs_ = 0;        // processors the candidates ask for
@@ -385,7 +388,7 @@ class Scheduler {
     void admit();
     CommonContext common_context() const;
     void class_columns();
-    BackfillContext backfill_context(Slot head) const;
+    const BackfillContext& backfill_context(Slot head);
     MigrationContext migration_context();
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
     std::int64_t pass_work_ = 0;  // hook work this pass (policy.pass_budget)
