@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -47,8 +48,16 @@ std::string make_message(const std::string& file, std::int64_t line, int field,
     return fmt::format("{}: {}", where, what);
 }
 
+// ' ', '\t', '\r', '\v' and '\f', by a table: the reader's loops test
+// every character of a trace.
+constexpr std::array<bool, 256> kSpace = [] {
+    std::array<bool, 256> t{};
+    for (const unsigned char c : {' ', '\t', '\r', '\v', '\f'}) t[c] = true;
+    return t;
+}();
+
 inline bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+    return kSpace[static_cast<unsigned char>(c)];
 }
 
 // Why a field failed to parse; kOk if it did not.
@@ -56,7 +65,8 @@ enum class Bad { ok, missing, not_number, out_of_range };
 
 // Parses an optionally signed decimal integer ending at whitespace or e.
 // Hand-written because this loop is the reader's hot path.
-inline Bad parse_int(const char*& p, const char* e, std::int64_t& out) {
+inline Bad parse_int(const char*& pos, const char* e, std::int64_t& out) {
+    const char* p = pos;  // a local: the digit loop keeps it in a register
     bool neg = false;
     if (*p == '-' || *p == '+') {
         neg = *p == '-';
@@ -64,10 +74,12 @@ inline Bad parse_int(const char*& p, const char* e, std::int64_t& out) {
     }
     const char* digits = p;
     std::uint64_t v = 0;
-    while (p != e && static_cast<unsigned char>(*p - '0') < 10) {
-        v = v * 10 + static_cast<unsigned>(*p - '0');
-        ++p;
+    for (; p != e; ++p) {
+        const unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
+        if (d > 9) break;
+        v = v * 10 + d;
     }
+    pos = p;
     if (p == digits || (p != e && !is_space(*p))) return Bad::not_number;
     // 18 digits cannot overflow; longer runs are rare enough to check slowly.
     if (p - digits > 18) {
