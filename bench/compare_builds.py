@@ -149,12 +149,13 @@ def main():
                 print(f"  new / old: {mn / mo:.3f} (medians), {min(n) / min(o):.3f} (mins), "
                       f"{pair:.3f} (median of paired ratios)")
         rep = [os.path.relpath(__file__)]
+        # Commits by their hash: a ref such as HEAD~1 moves.
         if a.ref:
-            rep += ["--ref", a.ref]
+            rep += ["--ref", old_name]
         else:
             rep.append(old)
         if a.new_ref:
-            rep += ["--new-ref", a.new_ref]
+            rep += ["--new-ref", new_name]
         else:
             rep.append(new)
         for t in traces:
