@@ -22,12 +22,17 @@ NameTable::NameTable() {
     names_.emplace_back();
 }
 
-Name NameTable::intern(std::string_view s) {
-    if (s.empty()) return {};
-    if (auto it = ids_.find(s); it != ids_.end()) return {it->second};
+Name NameTable::intern_new(std::string_view s) {
+    if (auto it = ids_.find(s); it != ids_.end()) {
+        last_ = it->first;
+        last_id_ = it->second;
+        return {it->second};
+    }
     const auto id = static_cast<std::int32_t>(names_.size());
     const std::string& kept = names_.emplace_back(s);
     ids_.emplace(std::string_view(kept), id);
+    last_ = kept;
+    last_id_ = id;
     return {id};
 }
 

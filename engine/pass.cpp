@@ -9,6 +9,7 @@
 //                         (class_passes.h)
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "answers.h"
 #include "discipline.h"
@@ -192,17 +193,27 @@ void Scheduler::admit() {
     pending_.clear();
     if (admit_slots_.empty()) return;
 
-    batch_.clear();
-    for (Slot s : admit_slots_) batch_.push(job(s));
-    const CommonContext ctx = common_context();
-    const auto context = [&] { return ctx; };
-    ask<Hook::admission>(batch_, context, admissions_);
-
+    // The batch and the context are for the hooks: made only when one is
+    // called (most runs have neither an admission nor an order policy, and
+    // every arrival passes through here); without an admission policy every
+    // job is accepted, without an order policy its key is its submit time.
+    std::optional<CommonContext> ctx;
+    const auto context = [&]() -> const CommonContext& {
+        if (!ctx) ctx = common_context();
+        return *ctx;
+    };
+    const bool asked = policy_[static_cast<int>(Hook::admission)] != nullptr;
+    if (asked) {
+        batch_.clear();
+        for (Slot s : admit_slots_) batch_.push(job(s));
+        ask<Hook::admission>(batch_, context, admissions_);
+    }
     std::size_t accepted = 0;
     held_until_ = kForever;  // every held job is being asked again
     for (std::size_t i = 0; i < admit_slots_.size(); ++i) {
-        Slot s = admit_slots_[i];
-        switch (admissions_[i].kind) {
+        const Slot s = admit_slots_[i];
+        const AdmissionKind kind = asked ? admissions_[i].kind : AdmissionKind::accept;
+        switch (kind) {
             case AdmissionKind::reject:
                 reject(s, admissions_[i].reason);
                 break;
@@ -221,12 +232,16 @@ void Scheduler::admit() {
     if (accepted == 0) return;
 
     // Order keys for the accepted ones, in one more call.
-    batch_.clear();
-    for (Slot s : admit_slots_) batch_.push(job(s));
-    ask<Hook::order>(batch_, context, keys_);
+    const bool keyed = policy_[static_cast<int>(Hook::order)] != nullptr;
+    if (keyed) {
+        batch_.clear();
+        for (Slot s : admit_slots_) batch_.push(job(s));
+        ask<Hook::order>(batch_, context, keys_);
+    }
     for (std::size_t i = 0; i < admit_slots_.size(); ++i) {
         Job& j = job(admit_slots_[i]);
-        j.order_key = keys_[i];  // the fallback: arrival time orders, ties by arrival sequence
+        // The FCFS fallback: arrival time orders, ties by arrival sequence.
+        j.order_key = keyed ? keys_[i] : static_cast<double>(j.submit);
         queue_insert(admit_slots_[i]);
     }
 }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -131,8 +133,7 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
                                        " us) or negative");
     for (auto [what, name] : {std::pair{"account", &spec.account},
                               std::pair{"partition", &spec.partition}, std::pair{"qos", &spec.qos}})
-        if (std::string why = bad_name(what, *name); !why.empty())
-            throw Error(Errc::invalid, who() + ": its " + why);
+        if (!good_name(*name)) throw Error(Errc::invalid, who() + ": its " + bad_name(what, *name));
     check_constraints(spec);
     if (index_.find(spec.id) != JobIndex::kNone)
         throw Error(Errc::exists, who() + " was already submitted");
@@ -141,9 +142,14 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     if (!free_slots_.empty()) {
         s = free_slots_.back();
         free_slots_.pop_back();
-        auto runs = std::move(jobs_[s].alloc.runs);  // keep its capacity: no allocation per job
-        jobs_[s] = Job{};
-        jobs_[s].alloc.runs = std::move(runs);
+        // The slot's job made again in place: every member of Job has its
+        // initializer, so default-initialization is Job{} without the
+        // zeroing of a temporary and the member-by-member move from it.
+        Job& old = jobs_[s];
+        auto runs = std::move(old.alloc.runs);  // keep its capacity: no allocation per job
+        std::destroy_at(&old);
+        ::new (static_cast<void*>(&old)) Job;
+        old.alloc.runs = std::move(runs);
     } else {
         s = static_cast<Slot>(jobs_.size());
         jobs_.emplace_back();

@@ -392,7 +392,7 @@ bool Scheduler::ask(const typename HookSpec<H>::Batch& b, MakeContext&& make_con
         S::fallback(b, make_context(), a);
         return false;
     }
-    const typename S::Context ctx = make_context();
+    decltype(auto) ctx = make_context();  // a reference when the maker keeps one
     const auto t0 = std::chrono::steady_clock::now();
     a.clear();
     HookOutcome o = ((*p).*S::method)(b, ctx, a);

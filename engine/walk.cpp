@@ -167,8 +167,29 @@ void MatrixWalk::schedule_phase() {
     scanned_ = queue().span();
 }
 
-BackfillContext MatrixWalk::backfill_context(Slot head) const {
-    BackfillContext c;
+namespace {
+
+// A context field back to its initial value; a vector only emptied, so
+// that it keeps its capacity.
+template <class T>
+void reset_field(T& f) {
+    f = T{};
+}
+template <class T>
+void reset_field(std::vector<T>& f) {
+    f.clear();
+}
+
+}  // namespace
+
+// Filled in place: its vectors keep their capacity from call to call (four
+// allocations a call otherwise).
+const BackfillContext& MatrixWalk::backfill_context(Slot head) {
+    BackfillContext& c = backfill_ctx_;
+#define ROTA_X(name, type, doc) reset_field(c.name);
+    ROTA_CONTEXT_BACKFILL(ROTA_X)
+    ROTA_CONTEXT_BACKFILL_HEAD(ROTA_X)
+#undef ROTA_X
     static_cast<CommonContext&>(c) = common_context();
     set_head(c, head == kNoSlot ? nullptr : &job(head));
     if (head != kNoSlot) {
@@ -300,7 +321,7 @@ bool MatrixWalk::flush_candidates(Slot head) {
     auto& p = policy(Hook::backfill_select);
     const bool streams = p && p->streams(Hook::backfill_select);
     const bool ok = ask<Hook::backfill_select>(
-        batch_, [&] { return backfill_context(head); }, picks_);
+        batch_, [&]() -> const BackfillContext& { return backfill_context(head); }, picks_);
     bool more = ok;  // the fallback, no backfill this pass, ends the walk's backfilling
     // A candidate the policy passed over may be chosen at a later pass even
     // if nothing else changes, so the next walk must offer it again.

@@ -152,7 +152,8 @@ class MatrixWalk final : public Discipline {
     bool nothing_more_can_start() const;
     std::int64_t free_columns() const;
     void find_next_reservation();
-    BackfillContext backfill_context(Slot head) const;
+    const BackfillContext& backfill_context(Slot head);
+    BackfillContext backfill_ctx_;  // what backfill_context() fills, call after call
 
     // Placement and reservations (reservations.cpp).
     void start(Slot s, std::int32_t row);

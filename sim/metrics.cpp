@@ -8,6 +8,7 @@
 #include <iterator>
 #include <limits>
 #include <ostream>
+#include <span>
 #include <stdexcept>
 #include <string_view>
 
@@ -27,7 +28,7 @@ std::size_t nearest_rank(std::size_t n, unsigned percent) {
     return std::clamp<std::size_t>(rank, 1, n) - 1;
 }
 
-Distribution distribution(std::vector<std::int64_t>& v) {
+Distribution distribution(std::span<std::int64_t> v) {
     if (v.empty()) return {kNaN, kNaN, kNaN, kNaN};
     std::int64_t sum = 0;
     for (auto x : v) sum += x;
@@ -171,22 +172,31 @@ Summary summarize(const std::vector<JobOutcome>& jobs, std::int32_t machine_proc
         used += j.node_seconds >= 0 ? j.node_seconds
                                     : static_cast<double>(j.procs) * static_cast<double>(run);
     }
-    std::vector<std::int64_t> scratch;
-    scratch.reserve(static_cast<std::size_t>(all.count));
-    // group: 0 every job, 1 small, 2 large; what: 0 wait, 1 response.
-    auto dist = [&](int group, int what) {
-        scratch.clear();
+    // The waits (what 0) or responses (1) of the completed jobs, the small
+    // ones from the front and the large ones from the back: one pass gives
+    // the three groups' distributions, each group's first (a distribution
+    // only reorders its own range), then every job's.
+    std::vector<std::int64_t> scratch(static_cast<std::size_t>(all.count));
+    const auto small_n = static_cast<std::size_t>(small.count);
+    Distribution dists[2][3];  // [what][group: every job, small, large]
+    for (int what = 0; what < 2; ++what) {
+        std::size_t lo = 0, hi = scratch.size();
         for (const auto& j : jobs) {
             if (!completed(j)) continue;
-            if (group == 1 && j.procs > small_limit) continue;
-            if (group == 2 && j.procs <= small_limit) continue;
-            scratch.push_back(what == 0 ? j.start - j.submit : j.finish - j.submit);
+            const std::int64_t v = what == 0 ? j.start - j.submit : j.finish - j.submit;
+            if (j.procs <= small_limit)
+                scratch[lo++] = v;
+            else
+                scratch[--hi] = v;
         }
-        return distribution(scratch);
-    };
-    s.all = all.finish(dist(0, 0), dist(0, 1));
-    s.small = small.finish(dist(1, 0), dist(1, 1));
-    s.large = large.finish(dist(2, 0), dist(2, 1));
+        const std::span<std::int64_t> v(scratch);
+        dists[what][1] = distribution(v.first(small_n));
+        dists[what][2] = distribution(v.subspan(small_n));
+        dists[what][0] = distribution(v);
+    }
+    s.all = all.finish(dists[0][0], dists[1][0]);
+    s.small = small.finish(dists[0][1], dists[1][1]);
+    s.large = large.finish(dists[0][2], dists[1][2]);
     std::int64_t span = s.last_finish - s.first_submit;
     if (s.all.count > 0 && span > 0 && machine_procs > 0) {
         s.utilization = used / (static_cast<double>(span) * static_cast<double>(machine_procs));

@@ -546,11 +546,8 @@ class Machine {
         if (opt_.min_procs && opt_.adapt_bytes && !opt_.adapt_bytes->empty())
             rj.adapt_bytes = (*opt_.adapt_bytes)[i];
         if (opt_.job_class) rj.job_class = (*opt_.job_class)[i];
-        std::string partition;  // copied by rota_submit
-        if (opt_.partition && !opt_.partition->empty() && (*opt_.partition)[i] >= 0) {
-            partition = std::to_string((*opt_.partition)[i]);
-            rj.partition = partition.c_str();
-        }
+        if (opt_.partition && !opt_.partition->empty() && (*opt_.partition)[i] >= 0)
+            rj.partition = partition_text((*opt_.partition)[i]);  // copied by rota_submit
         if (pools_) {
             rj.npools = static_cast<std::int32_t>(pools_->count());
             rj.pools = pools_->of(i);
@@ -564,6 +561,23 @@ class Machine {
         ++submitted_;
         if (opt_.progress && submitted_ % opt_.progress_every == 0)
             opt_.progress(submitted_, static_cast<std::int64_t>(in_.size()));
+    }
+
+    // A partition number in decimal, written once per number: traces have
+    // a handful of partitions and every job names one.
+    static constexpr std::int32_t kPartitionTexts = 4096;
+    std::vector<std::string> partition_texts_;
+    std::string partition_scratch_;
+    const char* partition_text(std::int32_t p) {
+        if (p >= kPartitionTexts) {
+            partition_scratch_ = std::to_string(p);
+            return partition_scratch_.c_str();
+        }
+        const auto k = static_cast<std::size_t>(p);
+        if (k >= partition_texts_.size()) partition_texts_.resize(k + 1);
+        std::string& t = partition_texts_[k];
+        if (t.empty()) t = std::to_string(p);
+        return t.c_str();
     }
 
     void pass(std::int64_t t) {

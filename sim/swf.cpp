@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -47,8 +48,16 @@ std::string make_message(const std::string& file, std::int64_t line, int field,
     return fmt::format("{}: {}", where, what);
 }
 
+// ' ', '\t', '\r', '\v' and '\f', by a table: the reader's loops test
+// every character of a trace.
+constexpr std::array<bool, 256> kSpace = [] {
+    std::array<bool, 256> t{};
+    for (const unsigned char c : {' ', '\t', '\r', '\v', '\f'}) t[c] = true;
+    return t;
+}();
+
 inline bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+    return kSpace[static_cast<unsigned char>(c)];
 }
 
 // Why a field failed to parse; kOk if it did not.
@@ -56,7 +65,8 @@ enum class Bad { ok, missing, not_number, out_of_range };
 
 // Parses an optionally signed decimal integer ending at whitespace or e.
 // Hand-written because this loop is the reader's hot path.
-inline Bad parse_int(const char*& p, const char* e, std::int64_t& out) {
+inline Bad parse_int(const char*& pos, const char* e, std::int64_t& out) {
+    const char* p = pos;  // a local: the digit loop keeps it in a register
     bool neg = false;
     if (*p == '-' || *p == '+') {
         neg = *p == '-';
@@ -64,10 +74,12 @@ inline Bad parse_int(const char*& p, const char* e, std::int64_t& out) {
     }
     const char* digits = p;
     std::uint64_t v = 0;
-    while (p != e && static_cast<unsigned char>(*p - '0') < 10) {
-        v = v * 10 + static_cast<unsigned>(*p - '0');
-        ++p;
+    for (; p != e; ++p) {
+        const unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
+        if (d > 9) break;
+        v = v * 10 + d;
     }
+    pos = p;
     if (p == digits || (p != e && !is_space(*p))) return Bad::not_number;
     // 18 digits cannot overflow; longer runs are rare enough to check slowly.
     if (p - digits > 18) {
@@ -374,6 +386,25 @@ struct SwfReader::Impl {
         throw SwfError(path, lines.line_number(), field, what);
     }
 
+    // The messages of parse(), kept out of its loop: building them there
+    // made the hot path spill and its helpers too big to inline.
+    [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void bad_missing(int k) const {
+        bad(k + 1, "missing (the line has " + std::to_string(k) + " fields, " +
+                       std::to_string(kFields) + " expected)");
+    }
+    [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void bad_token(int k, Bad res, const char* tok,
+                                                                const char* e) const {
+        bad(k + 1, (res == Bad::not_number ? "not a number: '" : "out of range: '") +
+                       token_at(tok, e) + "'");
+    }
+    [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void bad_int32(int idx, std::int64_t v) const {
+        bad(idx + 1, "out of range: " + std::to_string(v));
+    }
+    [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void bad_time(int idx, std::int64_t v) const {
+        bad(idx + 1, "past the time axis: " + std::to_string(v) + " s (at most " +
+                         std::to_string(kMaxSimSeconds) + " s)");
+    }
+
     void parse(std::string_view line, SwfRecord& r) const {
         const char* p = line.data();
         const char* e = p + line.size();
@@ -381,10 +412,8 @@ struct SwfReader::Impl {
         int k = 0;
         for (; k < kFields; ++k) {
             while (p != e && is_space(*p)) ++p;
-            if (p == e) {
-                bad(k + 1, "missing (the line has " + std::to_string(k) + " fields, " +
-                               std::to_string(kFields) + " expected)");
-            }
+            if (p == e) [[unlikely]]
+                bad_missing(k);
             const char* tok = p;
             Bad res;
             if (k == 5) {
@@ -393,23 +422,21 @@ struct SwfReader::Impl {
             } else {
                 res = parse_int(p, e, ints[k]);
             }
-            if (res == Bad::not_number) bad(k + 1, "not a number: '" + token_at(tok, e) + "'");
-            if (res == Bad::out_of_range) bad(k + 1, "out of range: '" + token_at(tok, e) + "'");
+            if (res == Bad::not_number || res == Bad::out_of_range) [[unlikely]]
+                bad_token(k, res, tok, e);
         }
         auto i32 = [&](int idx) -> std::int32_t {
             std::int64_t v = ints[idx];
             if (v < std::numeric_limits<std::int32_t>::min() ||
-                v > std::numeric_limits<std::int32_t>::max()) {
-                bad(idx + 1, "out of range: " + std::to_string(v));
-            }
+                v > std::numeric_limits<std::int32_t>::max()) [[unlikely]]
+                bad_int32(idx, v);
             return static_cast<std::int32_t>(v);
         };
         // Times past the simulator's time axis cannot be converted to the
         // engine's microseconds: said here, where the line is known.
         for (const int idx : {1, 2, 3, 8, 17})
-            if (ints[idx] > kMaxSimSeconds)
-                bad(idx + 1, "past the time axis: " + std::to_string(ints[idx]) + " s (at most " +
-                                 std::to_string(kMaxSimSeconds) + " s)");
+            if (ints[idx] > kMaxSimSeconds) [[unlikely]]
+                bad_time(idx, ints[idx]);
         r.id = ints[0];
         r.submit = ints[1];
         r.wait = ints[2];
@@ -446,7 +473,11 @@ struct SwfReader::Impl {
             if (r.pools[k] < 0) bad_pool("negative: " + std::to_string(r.pools[k]));
         }
         r.components.clear();
-        if (header.components) parse_components(p, e, r);
+        if (header.components) {
+            // A copy: p's address taken would keep it in memory in the loops above.
+            const char* rest = p;
+            parse_components(rest, e, r);
+        }
     }
 
     // The widths "6+6+5" of a job, which must add up to its processors
@@ -701,6 +732,8 @@ class IdIndex {
   public:
     bool contains(std::int64_t id) const {
         if (!map_.empty()) return map_.count(id) > 0;
+        // The common case, an id above every one so far, without a search.
+        if (ids_.empty() || id > ids_.back()) return false;
         return std::binary_search(ids_.begin(), ids_.end(), id);
     }
     // Records an id not seen before, as a record the mapping may skip.
