@@ -232,7 +232,7 @@ int rota_cluster_info_get(const rota_engine* e, int32_t c, rota_cluster_info* ou
         full.size = sizeof(full);
         full.first = m.cluster_first(c);
         full.nodes = m.cluster_nodes(c);
-        full.idle = m.cluster_idle(c);
+        full.idle = m.cluster_idle(e->sched->active_row(), c);
         full.name = e->sched->config().clusters[static_cast<std::size_t>(c)].name.c_str();
         capi::copy_sized(full, out);
         return ROTA_OK;

@@ -86,7 +86,7 @@ class ClassPasses final : public Discipline {
         std::int64_t procs = 0;
         std::vector<std::int64_t> pools;
     };
-    std::vector<std::int64_t> pool_used_;  // by the loaded jobs, per pool
+    PoolUse pools_;  // held by the loaded jobs
     Fit fit_of(const Job& j) const;
     std::int64_t usable(const Fit& f, const std::vector<NodeRun>& runs) const;
     void keep_usable(const Fit& f, std::vector<NodeRun>& runs) const;

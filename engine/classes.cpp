@@ -225,7 +225,7 @@ void ClassPasses::load(Slot s, const std::vector<NodeRun>& runs) {
     now_running(s);
     loaded_procs_ += n;
     class_loaded_[static_cast<std::size_t>(j.cls)] += n;
-    for (std::size_t k = 0; k < pool_used_.size(); ++k) pool_used_[k] += j.spec.pools[k];
+    pools_.add(j, +1);
     const ClassLimits& l = class_params().limits;
     j.counted_large = l.large_job > 0 && n >= l.large_job;
     if (j.counted_large) large_loaded_ += n;
@@ -257,7 +257,7 @@ void ClassPasses::unload(Slot s) {
     victim_unloaded(s);
     loaded_procs_ -= n;
     class_loaded_[static_cast<std::size_t>(j.cls)] -= n;
-    for (std::size_t k = 0; k < pool_used_.size(); ++k) pool_used_[k] -= j.spec.pools[k];
+    pools_.add(j, -1);
     // Counted as it was at load: a period may have changed what is large.
     if (j.counted_large) large_loaded_ -= n;
     j.counted_large = false;
@@ -1122,7 +1122,7 @@ void ClassPasses::offer_candidates(std::vector<NodeRun>& runs) {
         c.usage.push_back(static_cast<double>(cfg().procs - c.free_procs) * inv[0]);
         for (std::size_t k = 0; k < cfg().pools.size(); ++k) {
             c.capacity.push_back(cfg().pools[k].capacity);
-            c.usage.push_back(static_cast<double>(pool_used_[k]) * inv[k + 1]);
+            c.usage.push_back(static_cast<double>(pools_.used(k)) * inv[k + 1]);
         }
         return c;
     };

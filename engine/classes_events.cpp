@@ -11,7 +11,7 @@ namespace rota {
 ClassPasses::ClassPasses(Scheduler& core) : Discipline(core) {
     const ClassesConfig& c = cfg().classes;
     class_loaded_.assign(c.base.classes.size(), 0);
-    pool_used_.assign(cfg().pools.size(), 0);
+    pools_.init(cfg().pools);
     cand_batch_.inv_capacity.push_back(1.0 / static_cast<double>(cfg().procs));
     for (const PoolConfig& p : cfg().pools)
         cand_batch_.inv_capacity.push_back(1.0 / static_cast<double>(p.capacity));
@@ -73,7 +73,7 @@ void ClassPasses::adopted(Slot s, std::int32_t) {
     const std::int32_t procs = j.spec.procs;
     loaded_procs_ += procs;
     class_loaded_[static_cast<std::size_t>(j.cls)] += procs;
-    for (std::size_t k = 0; k < pool_used_.size(); ++k) pool_used_[k] += j.spec.pools[k];
+    pools_.add(j, +1);
     const ClassLimits& l = class_params().limits;
     j.counted_large = l.large_job > 0 && procs >= l.large_job;
     if (j.counted_large) large_loaded_ += procs;
@@ -165,7 +165,7 @@ void ClassPasses::restored() {
             loaded_procs_ += j.alloc.procs;
             class_loaded_[static_cast<std::size_t>(j.cls)] += j.alloc.procs;
             if (j.counted_large) large_loaded_ += j.alloc.procs;
-            for (std::size_t k = 0; k < pool_used_.size(); ++k) pool_used_[k] += j.spec.pools[k];
+            pools_.add(j, +1);
         } else if (j.swapped && (j.state == JobState::queued || j.state == JobState::suspended)) {
             swapped_procs_ += j.spec.procs;
         }

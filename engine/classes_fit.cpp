@@ -89,7 +89,7 @@ ClassPasses::Cover ClassPasses::cover_now(const Job& j, std::int64_t idle,
                        ? &job(class_reserved_)
                        : nullptr;
     for (std::size_t k = 0; k < cfg().pools.size(); ++k)
-        c.pools.push_back(cfg().pools[k].capacity - pool_used_[k] - (r ? r->spec.pools[k] : 0));
+        c.pools.push_back(pools_.free(k) - (r ? r->spec.pools[k] : 0));
     return c;
 }
 

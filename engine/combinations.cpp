@@ -56,9 +56,6 @@ const Refusal kRefused[] = {
      "the iScheduler starts a waiting job only at its arrival or when a termination's processors "
      "are distributed ([Weissman03] Figure 3(a)): no job passes a blocked one, and backfill_select "
      "would never be called"},
-    {Part::clusters, Part::rows,
-     "co-allocation ([Ngubiri07] §2.1) is space sharing: a component's cluster is where it runs, "
-     "and the clusters' profiles are those of one row"},
     {Part::clusters, Part::partitions,
      "[Ngubiri07]'s clusters are the machine's partition already: Worst Fit places each component "
      "on a whole cluster (§3), and a partition cutting across clusters has no place in that rule"},

@@ -77,6 +77,35 @@ class BeginTimes {
     std::vector<Entry> heap_;
 };
 
+// What running jobs hold of the machine's pools now, for a discipline that
+// keeps no profile of them (the class passes, the iScheduler). A job holds
+// its demand, whatever its width, from its start (or load) to its end (or
+// swap-out).
+class PoolUse {
+  public:
+    void init(const std::vector<PoolConfig>& pools) {
+        capacity_.clear();
+        for (const PoolConfig& p : pools) capacity_.push_back(p.capacity);
+        used_.assign(capacity_.size(), 0);
+    }
+    void add(const Job& j, std::int64_t sign) {
+        for (std::size_t k = 0; k < used_.size(); ++k) used_[k] += sign * j.spec.pools[k];
+    }
+    std::int64_t free(std::size_t k) const { return capacity_[k] - used_[k]; }
+    std::int64_t used(std::size_t k) const { return used_[k]; }
+    std::size_t size() const { return used_.size(); }
+    // Whether job j's demand fits what is free, and `also`'s besides.
+    bool fits(const Job& j, const Job* also = nullptr) const {
+        for (std::size_t k = 0; k < used_.size(); ++k)
+            if (used_[k] + j.spec.pools[k] + (also ? also->spec.pools[k] : 0) > capacity_[k])
+                return false;
+        return true;
+    }
+
+  private:
+    std::vector<std::int64_t> capacity_, used_;
+};
+
 class Discipline {
   public:
     using Slot = Scheduler::Slot;

@@ -31,6 +31,7 @@ class IScheduler final : public Discipline {
     void progress_reported(Slot s, double done) override;
     void queued(Slot s, std::size_t pos, bool appended) override;
     void released(Slot s, bool early) override;
+    void adopted(Slot s, std::int32_t) override { pools_.add(job(s), +1); }
     std::optional<Time> next_wakeup() const override {
         return begins_.empty() ? std::nullopt : std::optional<Time>(begins_.next());
     }
@@ -38,9 +39,7 @@ class IScheduler final : public Discipline {
     void save_records(std::string& out) const override;
     void load_records(SnapshotReader& in) override;
     void check_job(const Job& j, const std::string& who) const override;
-    void restored() override {
-        begins_.rebuild(queue(), now(), [&](Slot s) -> const Job& { return job(s); });
-    }
+    void restored() override;
 
   private:
     std::vector<Slot> waiting_;  // the queue at the start of the phase
@@ -56,6 +55,10 @@ class IScheduler final : public Discipline {
     std::vector<std::int64_t> take_, give_;
     std::vector<NodeRun> moved_;  // the nodes of one grow or shrink
     BeginTimes begins_;           // queued jobs whose begin time is ahead
+    // The pools running jobs hold: a job's demand is fixed, whatever its
+    // width, from its start to its end (docs/design.md, "Composing the
+    // disciplines").
+    PoolUse pools_;
 
     Time run_time(const Job& j, std::int32_t p) const;
     Time adapt_cost(const Job& j) const;

@@ -31,9 +31,11 @@ Machine::Machine(const SchedulerConfig& cfg)
     for (const ClusterConfig& c : cfg.clusters) {
         cluster_first_.push_back(first);
         cluster_nodes_.push_back(c.nodes);
-        cluster_prof_.emplace_back(std::vector<std::int64_t>{c.nodes});
         first += c.nodes;
     }
+    for (std::int32_t r = 0; r < cfg.rows && !cfg.clusters.empty(); ++r)
+        for (const ClusterConfig& c : cfg.clusters)
+            cluster_prof_.emplace_back(std::vector<std::int64_t>{c.nodes});
 }
 
 void Machine::enter_node_level(Time now) {
@@ -85,7 +87,8 @@ bool Machine::fits_at(std::int32_t row, const Demand& d, Time start) const {
         spaces_[static_cast<std::size_t>(row)].earliest(want_of(d), start, start) != start)
         return false;
     if (cluster_prof_.empty()) return true;
-    return d.clusters ? clusters_hold(d, d.clusters, start) : worst_fit(d, start, nullptr);
+    return d.clusters ? clusters_hold(row, d, d.clusters, start)
+                      : worst_fit(row, d, start, nullptr);
 }
 
 // "From now on" ends at the horizon, past every reservation, so that the
@@ -100,7 +103,8 @@ void Machine::node_out(std::int32_t node, Time from) {
     }
     node_take_out(node, from);
     if (!cluster_prof_.empty())
-        cluster_prof_[static_cast<std::size_t>(cluster_of(node))].take(from, kHorizon, &one);
+        for (std::int32_t r = 0; r < matrix_.rows(); ++r)
+            cluster_prof(r, cluster_of(node)).take(from, kHorizon, &one);
 }
 
 void Machine::node_in(std::int32_t node, Time from) {
@@ -111,16 +115,16 @@ void Machine::node_in(std::int32_t node, Time from) {
     }
     for (NodeSpace& s : spaces_) s.give({NodeRun{node, 1}}, from, kHorizon);
     if (!cluster_prof_.empty())
-        cluster_prof_[static_cast<std::size_t>(cluster_of(node))].give(from, kHorizon, &one);
+        for (std::int32_t r = 0; r < matrix_.rows(); ++r)
+            cluster_prof(r, cluster_of(node)).give(from, kHorizon, &one);
 }
 
-bool Machine::worst_fit(const Demand& d, Time t, std::int16_t* out) const {
+bool Machine::worst_fit(std::int32_t row, const Demand& d, Time t, std::int16_t* out) const {
     const auto k = static_cast<std::size_t>(d.components);
-    if (k > cluster_prof_.size()) return false;
+    if (k > cluster_nodes_.size()) return false;
     room_.clear();
-    for (std::size_t c = 0; c < cluster_prof_.size(); ++c)
-        room_.emplace_back(cluster_prof_[c].min_free(t, t + d.window),
-                           static_cast<std::int32_t>(c));
+    for (std::int32_t c = 0; c < clusters(); ++c)
+        room_.emplace_back(cluster_profile(row, c).min_free(t, t + d.window), c);
     // Most room first; on a tie the lower cluster, so placements are
     // deterministic.
     std::sort(room_.begin(), room_.end(), [](const auto& a, const auto& b) {
@@ -138,19 +142,19 @@ bool Machine::worst_fit(const Demand& d, Time t, std::int16_t* out) const {
     return true;
 }
 
-bool Machine::clusters_hold(const Demand& d, const std::int16_t* clusters, Time t) const {
+bool Machine::clusters_hold(std::int32_t row, const Demand& d, const std::int16_t* clusters,
+                            Time t) const {
     for (std::int32_t i = 0; i < d.components; ++i) {
         const std::int64_t w = d.widths[i];
-        if (!cluster_prof_[static_cast<std::size_t>(clusters[i])].fits(t, &w, d.window))
-            return false;
+        if (!cluster_profile(row, clusters[i]).fits(t, &w, d.window)) return false;
     }
     return true;
 }
 
-void Machine::allocate_components(const Demand& d, std::vector<NodeRun>& out) {
+void Machine::allocate_components(std::int32_t row, const Demand& d, std::vector<NodeRun>& out) {
     for (std::int32_t i = 0; i < d.components; ++i) {
         const std::int32_t c = d.clusters[i];
-        matrix_.allocate_in(0, cluster_first(c), cluster_first(c) + cluster_nodes(c), d.widths[i],
+        matrix_.allocate_in(row, cluster_first(c), cluster_first(c) + cluster_nodes(c), d.widths[i],
                             out);
     }
     std::sort(out.begin(), out.end(),
@@ -161,32 +165,55 @@ void Machine::allocate_components(const Demand& d, std::vector<NodeRun>& out) {
 // distinct clusters all hold the window. The room of a cluster over a
 // window starting at t grows only when t passes a step of its profile, so
 // the search tries those instants in turn.
-Time Machine::earliest_clustered(const Demand& d, Time from) const {
+Time Machine::earliest_clustered(std::int32_t row, const Demand& d, Time from) const {
     Time t = from;
     for (;;) {
-        t = earliest_in(0, d, t);
-        if (t == kForever || worst_fit(d, t, nullptr)) return t;
+        t = earliest_in(row, d, t);
+        if (t == kForever || worst_fit(row, d, t, nullptr)) return t;
         Time next = kForever;
-        for (const Profile& p : cluster_prof_) next = std::min(next, p.next_change(t));
+        for (std::int32_t c = 0; c < clusters(); ++c)
+            next = std::min(next, cluster_profile(row, c).next_change(t));
         if (next > kHorizon - d.window) return kForever;  // no window ends by the horizon
         t = next;
     }
 }
 
-bool Machine::row_holds(std::int32_t row, std::int32_t procs, Time start, Time end) const {
-    const std::int64_t p = procs;
-    return start >= end || rows_[static_cast<std::size_t>(row)].fits(start, &p, end - start);
+bool Machine::row_holds(std::int32_t row, const Demand& d, Time start, Time end) const {
+    if (start >= end) return true;
+    const std::int64_t p = d.procs;
+    if (!rows_[static_cast<std::size_t>(row)].fits(start, &p, end - start)) return false;
+    if (!cluster_prof_.empty()) {
+        Demand w = d;
+        w.window = end - start;
+        if (!clusters_hold(row, w, d.clusters, start)) return false;
+    }
+    return !node_level() || spaces_[static_cast<std::size_t>(row)].free_over(*d.runs, start, end);
 }
 
-void Machine::move(std::int32_t from, std::int32_t to, const std::vector<NodeRun>& runs,
-                   std::int32_t procs, Time start, Time end) {
+void Machine::move(std::int32_t from, std::int32_t to, const Demand& d, Time start, Time end) {
     if (start >= end) return;
-    const std::int64_t p = procs;
+    const std::int64_t p = d.procs;
     rows_[static_cast<std::size_t>(from)].give(start, end, &p);
     rows_[static_cast<std::size_t>(to)].take(start, end, &p);
+    if (!cluster_prof_.empty()) {
+        clusters_change(from, d, start, end, -1);
+        clusters_change(to, d, start, end, +1);
+    }
     if (!node_level()) return;
-    spaces_[static_cast<std::size_t>(from)].give(runs, start, end);
-    spaces_[static_cast<std::size_t>(to)].take(runs, start, end);
+    spaces_[static_cast<std::size_t>(from)].give(*d.runs, start, end);
+    spaces_[static_cast<std::size_t>(to)].take(*d.runs, start, end);
+}
+
+void Machine::clusters_change(std::int32_t row, const Demand& d, Time start, Time end, int sign) {
+    if (!d.clusters) throw Error(Errc::internal, "a job's components are not placed");
+    for (std::int32_t i = 0; i < d.components; ++i) {
+        const std::int64_t w = d.widths[i];
+        Profile& prof = cluster_prof(row, d.clusters[i]);
+        if (sign > 0)
+            prof.take(start, end, &w);
+        else
+            prof.give(start, end, &w);
+    }
 }
 
 std::int32_t Machine::row_for_now(const Demand& d, Time now) const {
@@ -238,15 +265,12 @@ Time Machine::earliest_in(std::int32_t row, const Demand& d, Time from,
 std::pair<Time, std::int32_t> Machine::earliest(const Demand& d, Time from,
                                                 const std::vector<char>* ok,
                                                 std::vector<NodeRun>* pick) const {
-    if (!cluster_prof_.empty()) {  // one row: co-allocation is space sharing
-        if (ok && !(*ok)[0]) return {kForever, -1};
-        return {earliest_clustered(d, from), 0};
-    }
     Time best = kForever;
     std::int32_t row = -1;
     for (std::int32_t r = 0; r < rows(); ++r) {
         if (ok && !(*ok)[static_cast<std::size_t>(r)]) continue;
-        const Time t = earliest_in(r, d, from);
+        const Time t =
+            cluster_prof_.empty() ? earliest_in(r, d, from) : earliest_clustered(r, d, from);
         if (row < 0 || t < best) {
             best = t;
             row = r;
@@ -266,12 +290,7 @@ void Machine::take(std::int32_t row, Time start, Time end, const Demand& d) {
         spaces_[static_cast<std::size_t>(row)].take(*d.runs, start, end);
     }
     if (pools_) pools_->take(start, end, d.pools);
-    if (cluster_prof_.empty()) return;
-    if (!d.clusters) throw Error(Errc::internal, "take: a job's components are not placed");
-    for (std::int32_t i = 0; i < d.components; ++i) {
-        const std::int64_t w = d.widths[i];
-        cluster_prof_[static_cast<std::size_t>(d.clusters[i])].take(start, end, &w);
-    }
+    if (!cluster_prof_.empty()) clusters_change(row, d, start, end, +1);
 }
 
 void Machine::give(std::int32_t row, Time start, Time end, const Demand& d) {
@@ -282,12 +301,7 @@ void Machine::give(std::int32_t row, Time start, Time end, const Demand& d) {
         spaces_[static_cast<std::size_t>(row)].give(*d.runs, start, end);
     }
     if (pools_) pools_->give(start, end, d.pools);
-    if (cluster_prof_.empty()) return;
-    if (!d.clusters) throw Error(Errc::internal, "give: a job's components are not placed");
-    for (std::int32_t i = 0; i < d.components; ++i) {
-        const std::int64_t w = d.widths[i];
-        cluster_prof_[static_cast<std::size_t>(d.clusters[i])].give(start, end, &w);
-    }
+    if (!cluster_prof_.empty()) clusters_change(row, d, start, end, -1);
 }
 
 }  // namespace rota

@@ -77,11 +77,15 @@ class Machine {
         return cluster_nodes_[static_cast<std::size_t>(c)];
     }
     std::int32_t cluster_of(std::int32_t node) const;
-    std::int32_t cluster_idle(std::int32_t c) const {
-        return matrix_.free_in(0, cluster_first(c), cluster_first(c) + cluster_nodes(c));
+    // A cluster's idle nodes and its profile in `row` (each row of the
+    // matrix has its own: a job's components hold their clusters in the
+    // job's home row).
+    std::int32_t cluster_idle(std::int32_t row, std::int32_t c) const {
+        return matrix_.free_in(row, cluster_first(c), cluster_first(c) + cluster_nodes(c));
     }
-    const Profile& cluster_profile(std::int32_t c) const {
-        return cluster_prof_[static_cast<std::size_t>(c)];
+    const Profile& cluster_profile(std::int32_t row, std::int32_t c) const {
+        return cluster_prof_[static_cast<std::size_t>(row) * cluster_nodes_.size() +
+                             static_cast<std::size_t>(c)];
     }
     // Worst Fit (WFit, [Ngubiri07] §3) for a job over [t, t + window): the
     // widest component to the cluster with the most room, the next widest
@@ -90,16 +94,18 @@ class Machine {
     // (d.components entries) if not null. False if no placement on
     // distinct clusters holds every component: then none does, since
     // pairing widest with roomiest is the test of whether one exists.
-    bool worst_fit(const Demand& d, Time t, std::int16_t* out) const;
+    bool worst_fit(std::int32_t row, const Demand& d, Time t, std::int16_t* out) const;
     // Whether component widths `d` fit clusters `clusters` over the window.
-    bool clusters_hold(const Demand& d, const std::int16_t* clusters, Time t) const;
+    bool clusters_hold(std::int32_t row, const Demand& d, const std::int16_t* clusters,
+                       Time t) const;
     // A node leaves (down, drained) or comes back: one column less or more
     // from `from` on, in the row and in its cluster. The caller has freed
     // it in the matrix.
     void node_out(std::int32_t node, Time from);
     void node_in(std::int32_t node, Time from);
-    // Places the nodes of a job started now on its clusters (d.clusters).
-    void allocate_components(const Demand& d, std::vector<NodeRun>& out);
+    // Places the nodes of a job started now in `row` on its clusters
+    // (d.clusters).
+    void allocate_components(std::int32_t row, const Demand& d, std::vector<NodeRun>& out);
     const std::vector<std::int64_t>& pool_capacity() const { return pool_capacity_; }
 
     Matrix& matrix() { return matrix_; }
@@ -127,13 +133,12 @@ class Machine {
                                            const std::vector<char>* ok = nullptr,
                                            std::vector<NodeRun>* pick = nullptr) const;
     bool fits_at(std::int32_t row, const Demand& d, Time start) const;
-    // Whether `procs` columns of `row` are promised to nobody during
-    // [start, end): a running job may move into that row (its pools stay).
-    bool row_holds(std::int32_t row, std::int32_t procs, Time start, Time end) const;
-    // Moves a running job's columns promise (its nodes `runs`) from one row
-    // to another.
-    void move(std::int32_t from, std::int32_t to, const std::vector<NodeRun>& runs,
-              std::int32_t procs, Time start, Time end);
+    // Whether a running job's columns (`d`: its processors, its clusters'
+    // widths, its nodes) are promised to nobody in `row` during
+    // [start, end): it may move into that row (its pools stay).
+    bool row_holds(std::int32_t row, const Demand& d, Time start, Time end) const;
+    // Moves a running job's promise from one row to another.
+    void move(std::int32_t from, std::int32_t to, const Demand& d, Time start, Time end);
 
     // Whether no pool is promised beyond its capacity during
     // [start, start + duration) (true without pools).
@@ -183,10 +188,17 @@ class Machine {
     Matrix matrix_;
     Packing packing_;
     std::vector<std::int32_t> cluster_first_, cluster_nodes_;
-    std::vector<Profile> cluster_prof_;
+    std::vector<Profile> cluster_prof_;  // row after row, a profile per cluster
     mutable std::vector<std::pair<std::int64_t, std::int32_t>> room_;  // worst_fit's scratch
     mutable std::vector<std::int32_t> order_;
-    Time earliest_clustered(const Demand& d, Time from) const;
+    Time earliest_clustered(std::int32_t row, const Demand& d, Time from) const;
+    Profile& cluster_prof(std::int32_t row, std::int32_t c) {
+        return cluster_prof_[static_cast<std::size_t>(row) * cluster_nodes_.size() +
+                             static_cast<std::size_t>(c)];
+    }
+    // Takes (sign 1) or gives back (-1) the components' widths in their
+    // clusters' profiles of `row`.
+    void clusters_change(std::int32_t row, const Demand& d, Time start, Time end, int sign);
     std::vector<Profile> rows_;
     std::vector<std::int64_t> pool_capacity_;
     std::unique_ptr<Profile> pools_;

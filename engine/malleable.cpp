@@ -108,6 +108,7 @@ std::string seconds_text(double us) {
 }  // namespace
 
 IScheduler::IScheduler(Scheduler& core) : Discipline(core) {
+    pools_.init(cfg().pools);
     mall_.names = &core.names();
     mall_.fill = [this](MalleableColumn c) { fill_malleable(c); };
 }
@@ -203,6 +204,7 @@ void IScheduler::start_malleable(Slot s, std::int32_t p) {
     a.home_row = 0;
     a.row_mask = 1u;
     now_running(s);
+    pools_.add(j, +1);
     ++counters().started;
     expiries().set({j.estimated_end(), j.seq, s});
     emit_with_runs(Action{ActionType::start, j.spec.id, now()}, a.runs, p);
@@ -378,6 +380,7 @@ void IScheduler::queued(Slot s, std::size_t, bool) {
 
 void IScheduler::released(Slot s, bool) {
     freed_ += job(s).alloc.procs;
+    pools_.add(job(s), -1);
 }
 
 // Figure 3(a), step 2.
@@ -385,12 +388,13 @@ void IScheduler::arrive(Slot s) {
     Job& j = job(s);
     const std::int32_t avail = machine().matrix().free(0);
     const std::int32_t min = j.min_procs();
-    if (min <= avail) {
+    const bool pools = pools_.fits(j);
+    if (min <= avail && pools) {
         start_malleable(s, std::min(avail, j.spec.procs));
         return;
     }
-    j.waited = true;  // from here on only a distribution starts it
-    if (mpl_reached()) return;
+    j.waited = true;                      // from here on only a distribution starts it
+    if (mpl_reached() || !pools) return;  // a harvest gives processors, not pools
     harvest_for(s, min - avail);
 }
 
@@ -476,7 +480,7 @@ void IScheduler::distribute() {
     for (Slot s : waiting_) {
         Job& j = job(s);
         if (!j.waited || j.state != JobState::queued || j.spec.begin > now()) continue;
-        if (mpl_reached() || j.min_procs() > avail) break;
+        if (mpl_reached() || j.min_procs() > avail || !pools_.fits(j)) break;
         start_malleable(s, std::min(avail, j.spec.procs));
         avail = machine().matrix().free(0);
     }
@@ -492,7 +496,8 @@ void IScheduler::distribute() {
         }
     for (Slot s : waiting_) {
         const Job& j = job(s);
-        if (j.waited && j.state == JobState::queued && j.spec.begin <= now()) {
+        // A queued job whose pools are held elsewhere cannot take processors.
+        if (j.waited && j.state == JobState::queued && j.spec.begin <= now() && pools_.fits(j)) {
             put_malleable(k++, s);
             can_change = can_change || j.min_procs() <= avail;
         }
@@ -507,10 +512,10 @@ void IScheduler::distribute() {
     for (std::size_t i = 0; i < give_.size(); ++i) {
         if (give_[i] == 0) continue;
         const auto g = static_cast<std::int32_t>(give_[i]);
-        if (mall_.queued[i])
-            start_malleable(mall_slots_[i], g);
-        else
+        if (!mall_.queued[i])
             resize(mall_slots_[i], g);
+        else if (pools_.fits(job(mall_slots_[i])))  // another start may have taken them
+            start_malleable(mall_slots_[i], g);
     }
 }
 
@@ -546,6 +551,11 @@ void IScheduler::check_job(const Job& j, const std::string& who) const {
     if (j.state == JobState::running && (j.alloc.procs < j.min_procs() || j.alloc.procs > sp.procs))
         snap::bad(who + ": running on " + std::to_string(j.alloc.procs) + " nodes for " +
                   std::to_string(sp.procs));
+}
+
+void IScheduler::restored() {
+    begins_.rebuild(queue(), now(), [&](Slot s) -> const Job& { return job(s); });
+    for (Slot s : running()) pools_.add(job(s), +1);
 }
 
 }  // namespace rota

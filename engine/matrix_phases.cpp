@@ -64,7 +64,7 @@ void MatrixWalk::move_home(Slot s, std::int32_t row) {
     Matrix& m = machine().matrix();
     m.clear(from, a.runs);
     m.place(row, a.runs, s);
-    machine().move(from, row, a.runs, a.procs, now(), j.estimated_end());
+    machine().move(from, row, demand(j), now(), j.estimated_end());
     gained(from);
     a.home_row = static_cast<std::int16_t>(row);
     a.row_mask = bit(row);
@@ -107,7 +107,7 @@ void MatrixWalk::collapse_matrix(bool migrate) {
                 Job& j = job(s);
                 if (j.alloc.home_row != from) continue;
                 if (m.free(to) < j.alloc.procs) continue;
-                if (!machine().row_holds(to, j.alloc.procs, now(), j.estimated_end())) continue;
+                if (!machine().row_holds(to, demand(j), now(), j.estimated_end())) continue;
                 if (m.columns_free(to, j.alloc.runs)) {
                     move_home(s, to);
                 } else if (migrate && m.free(to) >= j.alloc.procs &&

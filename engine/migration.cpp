@@ -117,7 +117,7 @@ void MatrixWalk::migrate_option2(Slot a, std::int32_t from, std::int32_t to) {
     m.clear(from, aa.runs);
     aa.runs.clear();
     m.allocate(to, aa.procs, aa.runs, a);
-    machine().move(from, to, aa.runs, aa.procs, now(), ja.estimated_end());
+    machine().move(from, to, demand(ja), now(), ja.estimated_end());
     gained(from);
     aa.home_row = static_cast<std::int16_t>(to);
     aa.row_mask = bit(to);
@@ -172,7 +172,7 @@ void MatrixWalk::apply_migrations() {
         if (j.alloc.home_row != from || j.alloc.row_mask != bit(from)) continue;
         overlapping(s, to, overlap);
         if (!migration_ok(s, to, overlap)) continue;
-        if (!machine().row_holds(to, j.alloc.procs, now(), j.estimated_end())) continue;
+        if (!machine().row_holds(to, demand(j), now(), j.estimated_end())) continue;
         std::int64_t tasks = j.alloc.procs;
         if (option == 1) {
             tasks = 0;

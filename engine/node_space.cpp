@@ -121,6 +121,20 @@ bool NodeSpace::holds(const NodeWant& want, const NodeBits* allowed, Time t, Nod
     return popcount(out) >= want.count;
 }
 
+bool NodeSpace::free_over(const std::vector<NodeRun>& runs, Time start, Time end) const {
+    auto it = std::upper_bound(steps_.begin(), steps_.end(), start,
+                               [](Time x, const Step& s) { return x < s.t; }) -
+              1;
+    for (; it != steps_.end() && it->t < end; ++it)
+        for (const NodeRun& r : runs) {
+            bool all = true;
+            each_word(r,
+                      [&](std::size_t w, std::uint64_t m) { all = all && (it->free[w] & m) == m; });
+            if (!all) return false;
+        }
+    return true;
+}
+
 Time NodeSpace::earliest(const NodeWant& want, Time from, Time latest,
                          std::vector<NodeRun>* pick) const {
     if (want.count > nodes_ || want.count <= 0) return kForever;

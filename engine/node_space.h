@@ -54,6 +54,9 @@ class NodeSpace {
     Time earliest(const NodeWant& want, Time from, Time latest,
                   std::vector<NodeRun>* pick = nullptr) const;
 
+    // Whether every node of `runs` is free throughout [start, end).
+    bool free_over(const std::vector<NodeRun>& runs, Time start, Time end) const;
+
     std::int32_t nodes() const { return nodes_; }
     std::size_t steps() const { return steps_.size(); }
 

@@ -52,7 +52,7 @@ std::string MatrixWalk::never_starts(const Job& j) const {
     return {};
 }
 
-void MatrixWalk::choose_placement(Slot s) {
+void MatrixWalk::choose_placement(Slot s, std::int32_t row) {
     Job& j = job(s);
     place_batch_.clear();
     place_batch_.push(j);
@@ -61,16 +61,16 @@ void MatrixWalk::choose_placement(Slot s) {
         static_cast<CommonContext&>(ctx) = common_context();
         ctx.clusters = machine().clusters();
         for (std::int32_t k = 0; k < ctx.clusters; ++k) {
-            const Profile& prof = machine().cluster_profile(k);
+            const Profile& prof = machine().cluster_profile(row, k);
             ctx.cluster_nodes.push_back(machine().cluster_nodes(k));
-            ctx.cluster_free.push_back(machine().cluster_idle(k));
+            ctx.cluster_free.push_back(machine().cluster_idle(row, k));
             ctx.room.push_back(prof.min_free(now(), now() + j.window));
         }
         return ctx;
     };
     const auto has_room = [&](const std::vector<std::int64_t>& a) -> std::string {
         answered_.assign(a.begin(), a.end());
-        if (machine().clusters_hold(demand(j), answered_.data(), now())) return {};
+        if (machine().clusters_hold(row, demand(j), answered_.data(), now())) return {};
         return "job 1 (id " + std::to_string(j.spec.id) +
                "): its components do not all have room on the clusters given";
     };

@@ -43,9 +43,9 @@ void MatrixWalk::start(Slot s, std::int32_t row) {
     } else {
         if (clustered()) {  // Worst Fit, unless the placement hook says otherwise
             j.clusters.resize(j.spec.components.size());
-            if (!machine().worst_fit(demand(j), now(), j.clusters.data()))
+            if (!machine().worst_fit(row, demand(j), now(), j.clusters.data()))
                 throw Error(Errc::internal, "start: the components have no placement");
-            if (policy(Hook::placement)) choose_placement(s);
+            if (policy(Hook::placement)) choose_placement(s, row);
         }
         Demand d = demand(j);
         if (block.count > 0) d.procs = block.count;
@@ -59,7 +59,7 @@ void MatrixWalk::start(Slot s, std::int32_t row) {
         a.runs = std::move(picked);
         m.place(row, a.runs, s);
     } else if (clustered()) {
-        machine().allocate_components(demand(j), a.runs);
+        machine().allocate_components(row, demand(j), a.runs);
     } else if (block.count > 0) {
         a.runs.push_back(block);
         m.place(row, a.runs, s);
@@ -120,7 +120,7 @@ void MatrixWalk::reserve_at(Slot s, Time t, std::int32_t row) {
     if (clustered()) {  // a reservation holds a start time and a placement
         j.clusters.clear();
         std::vector<std::int16_t> placed(j.spec.components.size());
-        if (!machine().worst_fit(demand(j), t, placed.data()))
+        if (!machine().worst_fit(row, demand(j), t, placed.data()))
             throw Error(Errc::internal, "reserve: the components have no placement");
         j.clusters = std::move(placed);
     }

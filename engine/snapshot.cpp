@@ -978,8 +978,9 @@ void Scheduler::restore_nodes_out() {
     bool over = false;
     for (std::int32_t row = 0; row < cfg_.rows; ++row)
         over = over || machine_.profile(row).min_free(now_, Machine::kHorizon) < 0;
-    for (std::int32_t c = 0; c < machine_.clusters(); ++c)
-        over = over || machine_.cluster_profile(c).min_free(now_, Machine::kHorizon) < 0;
+    for (std::int32_t row = 0; row < cfg_.rows; ++row)
+        for (std::int32_t c = 0; c < machine_.clusters(); ++c)
+            over = over || machine_.cluster_profile(row, c).min_free(now_, Machine::kHorizon) < 0;
     if (over)
         bad("the reservations need more processors than the nodes in service have (nodes out of "
             "service counted)");

@@ -194,7 +194,7 @@ class MatrixWalk final : public Discipline {
     void apply_migrations();
 
     // Co-allocation (placement.cpp).
-    void choose_placement(Slot s);
+    void choose_placement(Slot s, std::int32_t row);
 };
 
 }  // namespace rota

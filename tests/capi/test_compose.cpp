@@ -131,3 +131,97 @@ TEST_CASE("compose: under job classes pass 2 asks the backfill_select policy whi
         CHECK(hook_stats(e.get(), ROTA_HOOK_BACKFILL_SELECT).calls == (widest ? 2u : 0u));
     }
 }
+
+TEST_CASE("compose: malleable jobs hold their pool demand, whatever their width",
+          "[compose][malleable]") {
+    // 8 processors and 2 licences; jobs of min 2, ideal 8. Job 1 takes all
+    // 8 processors and 2 licences. Job 2 (1 licence) arrives: a harvest
+    // would give it processors, not a licence, so it waits. When job 1
+    // ends, job 2 starts on all 8; job 3 (no licence) arrived meanwhile
+    // and waits for processors, not licences.
+    auto e = engine_from(
+        "[machine]\nprocs = 8\n[[machine.pools]]\nname = \"lic\"\ncapacity = 2\n"
+        "[malleable]\n[policy.harvest]\nscript = \"harvest/even.lua\"\n");
+    auto malleable = [&](std::int64_t id, std::int64_t lic) {
+        rota_job j{};
+        j.size = sizeof j;
+        j.id = id;
+        j.procs = 8;
+        j.min_procs = 2;
+        j.estimate = 100 * kUs;
+        j.user = -1;
+        std::vector<std::int64_t> pools{lic};
+        j.npools = 1;
+        j.pools = pools.data();
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    };
+    malleable(1, 2);
+    auto acts = at(e.get(), 0);
+    REQUIRE(act(acts, ROTA_ACTION_START, 1));
+    malleable(2, 1);
+    acts = at(e.get(), 10);
+    CHECK_FALSE(act(acts, ROTA_ACTION_START, 2));
+    CHECK_FALSE(act(acts, ROTA_ACTION_SHRINK, 1));  // no harvest for a job short of a licence
+    CHECK(counters(e.get()).harvest_attempts == 0);
+    malleable(3, 0);
+    acts = at(e.get(), 20);
+    CHECK(counters(e.get()).harvests == 1);  // job 3 needs processors only: job 1 shrinks
+    CHECK(act(acts, ROTA_ACTION_START, 3));
+    CHECK(info(e.get(), 2).state == ROTA_JOB_QUEUED);
+    REQUIRE(rota_advance(e.get(), 30 * kUs) == ROTA_OK);
+    REQUIRE(rota_job_end(e.get(), 1) == ROTA_OK);
+    acts = at(e.get(), 30);
+    CHECK(act(acts, ROTA_ACTION_START, 2));  // job 1's licences are back
+}
+
+TEST_CASE("compose: clusters on a gang-scheduled machine, each row with its own clusters",
+          "[compose][clusters]") {
+    // Two clusters of 4 nodes, BGS with MPL 2. Jobs 1 and 2 each take the
+    // whole machine as two components of 4, one row each; job 3 (one
+    // component of 4) waits for a row, reserved when the first of them
+    // ends its window (estimate 100 x MPL 2). Job 4 (one node) fits no
+    // row either: every cluster is full in both.
+    auto e = engine_from(R"(
+[machine]
+[[machine.clusters]]
+name = "a"
+nodes = 4
+[[machine.clusters]]
+name = "b"
+nodes = 4
+[scheduler]
+preset = "bgs"
+[gang]
+mpl = 2
+slice = 10
+)");
+    auto submit_components = [&](std::int64_t id, std::vector<int32_t> widths) {
+        rota_job j{};
+        j.size = sizeof j;
+        j.id = id;
+        j.estimate = 100 * kUs;
+        j.user = -1;
+        for (int32_t w : widths) j.procs += w;
+        j.ncomponents = static_cast<int32_t>(widths.size());
+        j.components = widths.data();
+        INFO(rota_errmsg(e.get()));
+        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
+    };
+    submit_components(1, {4, 4});
+    submit_components(2, {4, 4});
+    submit_components(3, {4});
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    std::map<std::int64_t, int32_t> row;
+    rota_action a{};
+    a.size = sizeof a;
+    while (rota_next_action(e.get(), &a) == ROTA_OK)
+        if (a.type == ROTA_ACTION_START) {
+            row[a.job] = a.row;
+            CHECK(a.nnodes == 8);
+        }
+    REQUIRE(row.count(1));
+    REQUIRE(row.count(2));
+    CHECK(row[1] != row[2]);
+    CHECK(row.count(3) == 0);
+    CHECK(info(e.get(), 3).reserved_start == 200 * kUs);
+}

@@ -413,8 +413,8 @@ TEST_CASE("multicluster: bad components and configurations are refused, naming w
         "[machine]\nprocs = 30\n[[machine.clusters]]\nnodes = 20\n[[machine.clusters]]\nnodes = "
         "5\n",
         "key 'machine.procs' is 30 but the clusters have 25 nodes");
-    refused(clusters_toml({10, 10}, "[gang]\nmpl = 2\n"),
-            "gang.mpl = 2 cannot be combined with [[machine.clusters]]");
+    refused(clusters_toml({10, 10}, "[scheduler]\npreset = \"mgs\"\n[gang]\nmpl = 2\n"),
+            "[[machine.clusters]] cannot be combined with gang.migration");
     refused(clusters_toml({10, 0}, ""), "key 'machine.clusters[1].nodes' must be between 1");
     refused("[machine]\nprocs = 8\n[policy.placement]\nscript = \"placement/worst_fit.lua\"\n",
             "key 'policy.placement' is never called");
