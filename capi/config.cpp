@@ -449,7 +449,7 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
                      "reserves nor backfills");
         if (script_for(c, Hook::backfill_select))
             fail("key 'policy.backfill_select' is never called with [malleable]: " +
-                 std::string(refusal(Part::malleable, Part::backfill)));
+                 std::string(kNeverBackfills));
     } else {
         for (Hook h : {Hook::harvest, Hook::distribution})
             if (script_for(c, h))

@@ -44,8 +44,8 @@ void rota_engine::log(int level, const std::string& line) {
 void rota_engine::install_policies() {
     for (int h = 0; h < kHookCount; ++h) {
         Hook hook = static_cast<Hook>(h);
-        if (hook == Hook::backfill_select && native_backfill)
-            sched->set_policy(hook, native_backfill);
+        if (native[static_cast<std::size_t>(h)])
+            sched->set_policy(hook, native[static_cast<std::size_t>(h)]);
         else
             sched->set_policy(hook, lua && lua->provides(hook) ? lua : nullptr);
     }
@@ -430,12 +430,12 @@ int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* u
                 Errc::invalid,
                 "rota_set_backfill_select: this engine never backfills (" +
                     (sc.malleable.enabled
-                         ? std::string("[malleable]: ") + refusal(Part::malleable, Part::backfill)
+                         ? std::string("[malleable]: ") + kNeverBackfills
                          : "scheduler.backfill is false" +
                                (e->config.preset.empty() ? std::string()
                                                          : ", preset '" + e->config.preset + "'")) +
                     ")");
-        e->native_backfill =
+        e->native[static_cast<std::size_t>(Hook::backfill_select)] =
             fn ? std::make_shared<NativeBackfill>(fn, ud, (flags & ROTA_STREAM) != 0) : nullptr;
         e->install_policies();
         return ROTA_OK;

@@ -2,6 +2,7 @@
 // into status codes at the ABI boundary.
 #pragma once
 
+#include <array>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -27,9 +28,10 @@ struct rota_engine {
     void* alloc_ud = nullptr;
     std::uint64_t reloads = 0;
     std::uint64_t reload_failures = 0;
-    // A C backfill_select installed with rota_set_backfill_select: it wins
-    // over the configuration's, reloads included.
-    std::shared_ptr<rota::Policy> native_backfill;
+    // C policies installed with rota_set_policy (or
+    // rota_set_backfill_select), by hook: each wins over the
+    // configuration's script, reloads included.
+    std::array<std::shared_ptr<rota::Policy>, rota::kHookCount> native{};
     mutable std::vector<rota::JobId> ids;  // scratch for list queries
     mutable std::string script;            // rota_hook_script's answer
     // Jobs rota_job_suspend()ed, which no engine list holds, for

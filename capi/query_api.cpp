@@ -388,7 +388,7 @@ int rota_hook_stats_get(const rota_engine* e, int hook, rota_hook_stats* out) {
 const char* rota_hook_script(const rota_engine* e, int hook) {
     if (!e || !e->sched || !e->lua || hook < 0 || hook >= kHookCount) return nullptr;
     const auto h = static_cast<Hook>(hook);
-    if (h == Hook::backfill_select && e->native_backfill) return nullptr;
+    if (e->native[static_cast<std::size_t>(h)]) return nullptr;
     e->script = e->lua->resolved_path(h);
     return e->script.empty() ? nullptr : e->script.c_str();
 }

@@ -52,10 +52,6 @@ const Refusal kRefused[] = {
     {Part::malleable, Part::reservations,
      "the iScheduler starts a waiting job only at its arrival or when a termination's processors "
      "are distributed ([Weissman03] Figure 3(a)): it holds no reservation"},
-    {Part::malleable, Part::backfill,
-     "the iScheduler starts a waiting job only at its arrival or when a termination's processors "
-     "are distributed ([Weissman03] Figure 3(a)): no job passes a blocked one, and backfill_select "
-     "would never be called"},
     {Part::clusters, Part::partitions,
      "[Ngubiri07]'s clusters are the machine's partition already: Worst Fit places each component "
      "on a whole cluster (§3), and a partition cutting across clusters has no place in that rule"},
@@ -154,6 +150,11 @@ void check_combination(const SchedulerConfig& c) {
                 throw Error(Errc::config, part_text(parts[i], c) + " cannot be combined with " +
                                               part_text(parts[k], c) + ": " + why);
 }
+
+const char* kNeverBackfills =
+    "the iScheduler starts a waiting job only at its arrival or when a termination's processors "
+    "are distributed ([Weissman03] Figure 3(a)): no job passes a blocked one, and backfill_select "
+    "would never be called";
 
 bool calls_backfill_select(const SchedulerConfig& c) {
     return c.backfill && !c.malleable.enabled;

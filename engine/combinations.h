@@ -42,8 +42,9 @@ std::vector<Part> parts_of(const SchedulerConfig& cfg);
 void check_combination(const SchedulerConfig& cfg);
 
 // Whether the configuration calls backfill_select: it backfills, under the
-// matrix walk or the class passes.
+// matrix walk or the class passes; why the iScheduler never does.
 bool calls_backfill_select(const SchedulerConfig& cfg);
+extern const char* kNeverBackfills;
 
 // The table of refused pairs as Markdown, for docs/config.md.
 std::string combination_table();

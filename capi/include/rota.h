@@ -951,10 +951,87 @@ typedef int (*rota_backfill_select_fn)(void* ud, const rota_batch* c,
 ** (NULL restores the configuration's). It stays installed across
 ** rota_reload_policies(). `flags` is 0 or ROTA_STREAM. ROTA_EINVAL for
 ** other flags, and for a policy on an engine that never backfills
-** (scheduler.backfill false: FCFS, GS, MGS; [classes] and [malleable],
-** whose schedulers replace the walk), which would never call it. */
+** (scheduler.backfill false: FCFS, GS, MGS; [malleable], whose iScheduler
+** starts no job past a blocked one), which would never call it. Under
+** [classes] it chooses among the jobs pass 2 could load on idle
+** processors. It is rota_set_policy(e, ROTA_HOOK_BACKFILL_SELECT, ...)
+** with the structs above. */
 ROTA_API int rota_set_backfill_select(rota_engine* e, rota_backfill_select_fn fn, void* ud,
                                       int flags);
+
+/* Policies in C for every hook (ABI 10). A C policy sees what a Lua
+** script sees (docs/lua-api.md): the hook's batch, by column name, and its
+** context, by field name, read through the rota_call_* functions during
+** the call; it answers through them too. Its answer is checked as a
+** script's is, and a failure (a nonzero return, an invalid answer) is
+** counted, logged and quarantined like a script's (docs/design.md,
+** "Policies and their contract"), with the hook's fallback applied. */
+typedef struct rota_call rota_call;
+/* Answer `c`, return 0; nonzero is a failure of the call. The policy must
+** not call into the engine (ROTA_ESTATE) and must not keep `c`. */
+typedef int (*rota_policy_fn)(void* ud, rota_call* c);
+/* Install `fn` as hook `hook`'s policy (ROTA_HOOK_*), over the
+** configuration's script for it; NULL gives the hook back to its script,
+** or to the engine's default. It stays installed across
+** rota_reload_policies(). `flags`: 0, or ROTA_STREAM for backfill_select.
+** ROTA_EINVAL for an unknown hook or flag, or a hook this engine never
+** calls (backfill_select without backfilling, as rota_set_backfill_select
+** says; migration_option without gang.migration; placement without
+** clusters; harvest and distribution without [malleable]; preempt without
+** [classes]). */
+ROTA_API int rota_set_policy(rota_engine* e, int hook, rota_policy_fn fn, void* ud, int flags);
+
+/* The types of columns and fields. */
+#define ROTA_TYPE_INT32 1
+#define ROTA_TYPE_INT64 2 /* ids, times (microseconds) and amounts */
+#define ROTA_TYPE_DOUBLE 3
+#define ROTA_TYPE_STRING 4 /* const char*, "" for none: names (account, partition, qos) */
+
+/* The hook called (ROTA_HOOK_*) and the rows of its batch: jobs
+** (admission, order, backfill_select, placement), candidate moves
+** (migration_option), running and queued malleable jobs (harvest,
+** distribution) or processor sets (preempt). */
+ROTA_API int rota_call_hook(const rota_call* c);
+ROTA_API size_t rota_call_rows(const rota_call* c);
+/* The batch's column `name` (docs/lua-api.md lists each hook's): a
+** pointer to rota_call_rows() values of the type set in *type; NULL (and
+** *type 0) if the batch has no such column. Job batches also have "R",
+** the demand matrix (rows x resources doubles, processors first, then
+** each pool, as shares of the capacities), and for placement
+** "component_first" (rows + 1 int32) and "component_width", the widths of
+** job i's components being component_width[component_first[i] ..
+** component_first[i + 1] - 1]. */
+ROTA_API const void* rota_call_column(rota_call* c, const char* name, int* type);
+/* The context's field `name` (docs/lua-api.md lists each hook's): a
+** number (rota_call_int for integers and times: a time that is absent,
+** such as a shadow time without a reservation, reads -1; rota_call_double
+** for any number), a name (rota_call_string), an array (rota_call_array:
+** *n values of the type set in *type, NULL when empty), or a per-user
+** figure (rota_call_user: user_usage, user_procs, user_running of a user
+** id; 0 for a user never seen). ROTA_ENOTFOUND for a field the hook's
+** context has not got, ROTA_EINVAL for one of another kind. */
+ROTA_API int rota_call_int(const rota_call* c, const char* name, int64_t* out);
+ROTA_API int rota_call_double(const rota_call* c, const char* name, double* out);
+ROTA_API const char* rota_call_string(rota_call* c, const char* name);
+ROTA_API const void* rota_call_array(rota_call* c, const char* name, int* type, size_t* n);
+ROTA_API int rota_call_user(const rota_call* c, const char* name, int32_t user, double* out);
+/* The answer, as a script returns it but counted from 0: backfill_select's
+** candidates to start, in order; migration_option's option per move (0,
+** 1, 2); placement's cluster for every component, job after job;
+** harvest's processors to take from each victim (none: cannot harvest);
+** distribution's processors for each job; preempt's set (none: no
+** reservation this pass). ROTA_EINVAL for another hook. */
+ROTA_API int rota_call_answer(rota_call* c, const int64_t* values, size_t n);
+/* order's key for each job (lower runs first). */
+ROTA_API int rota_call_answer_keys(rota_call* c, const double* keys, size_t n);
+/* admission's decision for job `i` (0-based): ROTA_ACCEPT, ROTA_HOLD (to be
+** asked again at every pass, and at `until` if >= 0) or ROTA_REJECT with
+** a reason (copied). A job not decided is accepted. */
+#define ROTA_ACCEPT 0
+#define ROTA_HOLD 1
+#define ROTA_REJECT 2
+ROTA_API int rota_call_answer_admission(rota_call* c, size_t i, int decision, const char* reason,
+                                        rota_time until);
 
 /* Where the engine's log lines go (rota_log_fn above). NULL silences
 ** them. */

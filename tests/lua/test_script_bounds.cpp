@@ -16,10 +16,6 @@ using Picks = std::vector<std::int64_t>;
 
 namespace {
 
-// Allocations of more than this many bytes by operator new fail on this
-// thread while it is not 0: an out-of-memory in the middle of a reload.
-thread_local std::size_t fail_new_over = 0;
-
 std::string picking(int index) {
     return "return { backfill_select = function(c, ctx, params)\n"
            "  if c.n == 0 then return nil end\n"
@@ -39,8 +35,18 @@ const JobBatch kBatch = make_batch({{1, 1}, {2, 1}, {3, 1}});
 
 }  // namespace
 
+// Out of memory is planted by replacing operator new, which AddressSanitizer
+// owns (it pairs its own allocations with its own frees): under it the test
+// of a reload that runs out of memory is left to the plain build.
+#ifndef __SANITIZE_ADDRESS__
 // The replacement pairs malloc with free, which gcc cannot tell.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+namespace {
+// Allocations of more than this many bytes by operator new fail on this
+// thread while it is not 0: an out-of-memory in the middle of a reload.
+thread_local std::size_t fail_new_over = 0;
+}  // namespace
 
 void* operator new(std::size_t n) {
     if (fail_new_over != 0 && n > fail_new_over) throw std::bad_alloc();
@@ -53,6 +59,7 @@ void operator delete(void* p) noexcept {
 void operator delete(void* p, std::size_t) noexcept {
     std::free(p);
 }
+#endif
 
 TEST_CASE("a policy script over 16 MiB is refused at load, naming the bound",
           "[lua][loading][bounds]") {
@@ -112,6 +119,7 @@ TEST_CASE("a reload that meets a script grown past the bound keeps the running p
     CHECK(picks_of(p, kBatch, make_ctx()) == Picks{1});
 }
 
+#ifndef __SANITIZE_ADDRESS__
 TEST_CASE("a reload that runs out of memory fails as a reload and keeps the running policies",
           "[lua][reload][bounds]") {
     TempDir dir;
@@ -135,6 +143,7 @@ TEST_CASE("a reload that runs out of memory fails as a reload and keeps the runn
     }
     CHECK(picks_of(p, kBatch, make_ctx()) == Picks{0});
 }
+#endif
 
 TEST_CASE("a script not found along a huge search path gives a bounded message",
           "[lua][loading][bounds]") {
