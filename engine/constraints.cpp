@@ -39,13 +39,17 @@ void Scheduler::check_constraints(const JobSpec& spec) const {
                                        " us is negative or its window would end past the time "
                                        "axis");
     const bool nodes = !spec.include.empty() || !spec.exclude.empty();
-    if (nodes && (!cfg_.clusters.empty() || cfg_.packing == Packing::buddy || cfg_.migration))
+    if (nodes && (!cfg_.clusters.empty() || cfg_.packing == Packing::buddy || cfg_.migration ||
+                  cfg_.malleable.enabled))
         throw Error(
             Errc::invalid,
             who() + ": a node list or exclusion cannot be honoured on this machine: " +
                 (!cfg_.clusters.empty() ? "[Ngubiri07]'s clusters place components by Worst Fit"
                  : cfg_.migration       ? "migration ([Zhang00] §5.4) moves jobs to any columns"
-                                        : "buddy packing places jobs in blocks"));
+                 : cfg_.malleable.enabled
+                     ? "the iScheduler ([Weissman03] §2.2) grows and shrinks jobs over "
+                       "interchangeable processors"
+                     : "buddy packing places jobs in blocks"));
     std::int64_t included = 0;
     for (const auto* list : {&spec.include, &spec.exclude})
         for (const NodeRun& r : *list) {

@@ -151,11 +151,12 @@ bool Machine::clusters_hold(std::int32_t row, const Demand& d, const std::int16_
     return true;
 }
 
-void Machine::allocate_components(std::int32_t row, const Demand& d, std::vector<NodeRun>& out) {
+void Machine::allocate_components(std::int32_t row, const Demand& d, std::vector<NodeRun>& out,
+                                  Matrix::Slot s) {
     for (std::int32_t i = 0; i < d.components; ++i) {
         const std::int32_t c = d.clusters[i];
         matrix_.allocate_in(row, cluster_first(c), cluster_first(c) + cluster_nodes(c), d.widths[i],
-                            out);
+                            out, s);
     }
     std::sort(out.begin(), out.end(),
               [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });

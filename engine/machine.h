@@ -104,8 +104,9 @@ class Machine {
     void node_out(std::int32_t node, Time from);
     void node_in(std::int32_t node, Time from);
     // Places the nodes of a job started now in `row` on its clusters
-    // (d.clusters).
-    void allocate_components(std::int32_t row, const Demand& d, std::vector<NodeRun>& out);
+    // (d.clusters), its cells given to `s`.
+    void allocate_components(std::int32_t row, const Demand& d, std::vector<NodeRun>& out,
+                             Matrix::Slot s);
     const std::vector<std::int64_t>& pool_capacity() const { return pool_capacity_; }
 
     Matrix& matrix() { return matrix_; }

@@ -84,11 +84,12 @@ class Matrix {
             for (std::int32_t i = 0; i < out[k].count; ++i) c[i] = s;
         }
     }
-    // The same within the columns [first, end) of a cluster; only with one
-    // row (co-allocation is space sharing), so there are no cells to write.
+    // The same within the columns [first, end) of a cluster.
     void allocate_in(std::int32_t row, std::int32_t first, std::int32_t end, std::int32_t n,
-                     std::vector<NodeRun>& out) {
+                     std::vector<NodeRun>& out, Slot s) {
+        const std::size_t from = out.size();
         free_[idx(row)].allocate_in(first, end, n, out);
+        for (std::size_t k = from; k < out.size(); ++k) set(row, out[k], s);
     }
     std::int32_t free_in(std::int32_t row, std::int32_t first, std::int32_t end) const {
         return free_[idx(row)].idle_in(first, end);
@@ -116,11 +117,12 @@ class Matrix {
         return idx(row) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(col);
     }
     void set(std::int32_t row, const std::vector<NodeRun>& runs, Slot s) {
+        for (const NodeRun& r : runs) set(row, r, s);
+    }
+    void set(std::int32_t row, const NodeRun& r, Slot s) {
         if (cell_.empty()) return;
-        for (const NodeRun& r : runs) {
-            Slot* c = &cell_[index(row, r.first)];
-            for (std::int32_t k = 0; k < r.count; ++k) c[k] = s;
-        }
+        Slot* c = &cell_[index(row, r.first)];
+        for (std::int32_t k = 0; k < r.count; ++k) c[k] = s;
     }
 };
 

@@ -59,7 +59,7 @@ void MatrixWalk::start(Slot s, std::int32_t row) {
         a.runs = std::move(picked);
         m.place(row, a.runs, s);
     } else if (clustered()) {
-        machine().allocate_components(row, demand(j), a.runs);
+        machine().allocate_components(row, demand(j), a.runs, s);
     } else if (block.count > 0) {
         a.runs.push_back(block);
         m.place(row, a.runs, s);
@@ -298,8 +298,19 @@ void MatrixWalk::compress_reservations() {
         auto [t, row] = machine().earliest(demand(j), from_now(j), &row_ok_, &picked_);
         if (old >= now()) {
             if (t > old) throw Error(Errc::internal, "compression would delay a reservation");
-            // A move is only ever to an earlier time: on a tie it keeps its row.
-            if (t == old) row = old_row;
+            // A move is only ever to an earlier time: on a tie it keeps its
+            // row, and at node level the nodes free there (picked_ holds the
+            // other row's).
+            if (t == old && row != old_row) {
+                row = old_row;
+                if (machine().node_level()) {
+                    for (std::size_t r = 0; r < row_ok_.size(); ++r)
+                        row_ok_[r] = static_cast<std::int32_t>(r) == old_row;
+                    t = machine().earliest(demand(j), old, &row_ok_, &picked_).first;
+                    if (t != old)
+                        throw Error(Errc::internal, "compression lost a reservation's nodes");
+                }
+            }
         }
         if (t == kForever) continue;  // placed anew from a jumped clock, and nothing fits
         reserve_at(s, t, row);

@@ -224,4 +224,11 @@ slice = 10
     CHECK(row[1] != row[2]);
     CHECK(row.count(3) == 0);
     CHECK(info(e.get(), 3).reserved_start == 200 * kUs);
+    // The matrix shows each job in every cell of its row.
+    for (std::int64_t id : {1, 2}) {
+        std::vector<std::int64_t> cells(8);
+        std::size_t n = 0;
+        REQUIRE(rota_matrix_row(e.get(), row[id], cells.data(), cells.size(), &n) == ROTA_OK);
+        CHECK(cells == std::vector<std::int64_t>(8, id));
+    }
 }

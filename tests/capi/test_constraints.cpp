@@ -340,6 +340,28 @@ TEST_CASE("constraints: bad constraints are refused at submission, naming what i
     CHECK(counters(e.get()).submitted == 0);
 }
 
+TEST_CASE("constraints: node lists and exclusions are refused where placement cannot honour them",
+          "[constraints]") {
+    // The iScheduler grows and shrinks jobs over interchangeable processors;
+    // [Ngubiri07]'s clusters place components by Worst Fit.
+    const std::pair<const char*, const char*> machines[] = {
+        {"[machine]\nprocs = 4\n[malleable]\n", "the iScheduler"},
+        {"[machine]\n[[machine.clusters]]\nnodes = 2\n[[machine.clusters]]\nnodes = 2\n",
+         "clusters"},
+    };
+    for (const auto& [toml, says] : machines) {
+        INFO(toml);
+        auto e = engine_from(toml);
+        CHECK(submit(e.get(), {1, 1, 10, 0, nullptr, {{2, 1}}}) == ROTA_EINVAL);
+        CHECK_THAT(std::string(rota_errmsg(e.get())),
+                   Catch::Contains("cannot be honoured") && Catch::Contains(says));
+        CHECK(submit(e.get(), {2, 1, 10, 0, nullptr, {}, {{0, 1}}}) == ROTA_EINVAL);
+        // Without them the same job goes.
+        CHECK(submit(e.get(), {3, 1, 10}) == ROTA_OK);
+        CHECK(counters(e.get()).submitted == 1);
+    }
+}
+
 TEST_CASE("constraints: bad [[machine.partitions]] are refused naming the key", "[constraints]") {
     auto refused = [](const std::string& parts, const char* says) {
         INFO(parts);
