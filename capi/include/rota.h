@@ -316,7 +316,7 @@ typedef struct rota_job {
     ** its allocation must contain (Slurm's --nodelist; at most `procs`
     ** nodes); `exclude`: nodes it must avoid (--exclude); runs inside the
     ** machine, none in both, and not on a machine with clusters, buddy
-    ** packing or migration (ROTA_EINVAL). `depends`: jobs it waits for,
+    ** packing, migration or [malleable] (ROTA_EINVAL). `depends`: jobs it waits for,
     ** all of them (at most 1024): until they are met the job is
     ** ROTA_JOB_WAITING, then it goes to admission as if submitted then; a
     ** dependency that can never be met (on a job that failed, or that the
