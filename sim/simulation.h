@@ -75,9 +75,12 @@ struct SimOptions {
     // ("3"). nullptr or empty: no job has a partition.
     const std::vector<std::int32_t>* partition = nullptr;
     // SWF fields 17 and 18 (swf.h, Dependencies): a job with a preceding
-    // job is submitted when that job ends (finishes, is killed or
-    // rejected), plus its think time; its own submit time is not used.
-    // nullptr or empty: every job arrives at its submit time.
+    // job arrives when that job ends (finishes, is killed or rejected),
+    // plus its think time; its own submit time is not used. The engine
+    // holds it: it is submitted ahead, depending on the job it follows
+    // (rota_job.depends: ROTA_AFTER_ANY, the think time as the delay), and
+    // released as if submitted then. nullptr or empty: every job arrives
+    // at its submit time.
     const Dependencies* deps = nullptr;
     // The jobs' arrival order (groups.h, arrival_order()), when the caller
     // keeps it anyway: the simulation reads it instead of sorting a copy of
