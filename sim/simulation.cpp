@@ -619,7 +619,7 @@ class Machine {
             rj.adapt_bytes = (*opt_.adapt_bytes)[i];
         if (opt_.job_class) rj.job_class = (*opt_.job_class)[i];
         if (opt_.partition && !opt_.partition->empty() && (*opt_.partition)[i] >= 0)
-            rj.partition = partition_text((*opt_.partition)[i]);  // copied by rota_submit
+            rj.partition = partition_text(i, (*opt_.partition)[i]);  // copied by rota_submit
         if (pools_) {
             rj.npools = static_cast<std::int32_t>(pools_->count());
             rj.pools = pools_->of(i);
@@ -635,12 +635,20 @@ class Machine {
         check_job(e_, rota_submit(e_, &rj), "rota_submit", i, j.id);
     }
 
-    // A partition number in decimal, written once per number: traces have
-    // a handful of partitions and every job names one.
+    // A partition number's name, or the number in decimal, written once
+    // per number: traces have a handful of partitions and every job names
+    // one.
     static constexpr std::int32_t kPartitionTexts = 4096;
     std::vector<std::string> partition_texts_;
     std::string partition_scratch_;
-    const char* partition_text(std::int32_t p) {
+    const char* partition_text(std::uint32_t i, std::int32_t p) {
+        if (const auto* names = opt_.partition_names; names && !names->empty()) {
+            if (p < 1 || static_cast<std::size_t>(p) > names->size())
+                throw SimError("job " + std::to_string(in_[i].id) + ": partition number " +
+                               std::to_string(p) + " (SWF field 16) names no partition: " +
+                               std::to_string(names->size()) + " are named, from 1");
+            return (*names)[static_cast<std::size_t>(p) - 1].c_str();
+        }
         if (p >= kPartitionTexts) {
             partition_scratch_ = std::to_string(p);
             return partition_scratch_.c_str();
