@@ -363,7 +363,7 @@ void refuse_unread_flags(const RunConfig& rc, const std::function<bool(const cha
     // The generated workload has no SWF fields to read these from.
     if (rc.trace.empty())
         for (const char* f : {"--memory", "--memory-units", "--memory-capacity", "--positive-use",
-                              "--dependencies"})
+                              "--dependencies", "--partition-names"})
             refuse(f, "reads the trace's fields; the generated workload has none (give --trace)");
     if (rc.stop_rel_error <= 0)
         refuse("--stop-on", "is read only by the stopping rule (--stop-rel-error)");
@@ -432,43 +432,47 @@ nlohmann::json run_config_json(const RunConfig& rc) {
     for (const auto& p : rc.pools) pools.push_back({{"name", p.name}, {"capacity", p.capacity}});
     nlohmann::json clusters = nlohmann::json::array();
     for (const auto& c : rc.clusters) clusters.push_back({{"name", c.name}, {"nodes", c.nodes}});
-    return {{"trace", rc.trace},
-            {"procs", rc.procs},
-            {"policies", rc.policies},
-            {"compat", rc.compat},
-            {"max_jumps", rc.max_jumps},
-            {"mpl", rc.mpl},
-            {"slice", rc.slice},
-            {"cs_overhead", rc.cs_overhead},
-            {"migration_cost", rc.migration_cost},
-            {"migration_q", rc.migration_q},
-            {"packing", rc.packing},
-            {"pools", pools},
-            {"memory", rc.memory},
-            {"memory_units", rc.memory_units},
-            {"memory_capacity", rc.memory_capacity},
-            {"positive_use", rc.positive_use},
-            {"dependencies", rc.dependencies},
-            {"cycle", rc.cycle},
-            {"queue_length", rc.queue_length},
-            {"arrival_rate", rc.arrival_rate},
-            {"arrival_seed", rc.arrival_seed},
-            {"clusters", clusters},
-            {"groups", rc.groups},
-            {"size_groups", rc.size_groups},
-            {"width_groups", rc.width_groups},
-            {"stop_rel_error", rc.stop_rel_error},
-            {"warmup", rc.warmup},
-            {"batch_jobs", rc.batch_jobs},
-            {"min_batches", rc.min_batches},
-            {"confidence", rc.confidence},
-            {"stop_on", rc.stop_on},
-            {"jobs_csv", rc.jobs_csv},
-            {"batsim_csv", rc.batsim_csv},
-            {"swf_out", rc.swf_out},
-            {"summary_json", rc.summary_json},
-            {"workload",
-             rc.trace.empty() ? nlohmann::json(describe(rc.workload)) : nlohmann::json(nullptr)}};
+    nlohmann::json j = {{"trace", rc.trace},
+                        {"procs", rc.procs},
+                        {"policies", rc.policies},
+                        {"compat", rc.compat},
+                        {"max_jumps", rc.max_jumps},
+                        {"mpl", rc.mpl},
+                        {"slice", rc.slice},
+                        {"cs_overhead", rc.cs_overhead},
+                        {"migration_cost", rc.migration_cost},
+                        {"migration_q", rc.migration_q},
+                        {"packing", rc.packing},
+                        {"pools", pools},
+                        {"memory", rc.memory},
+                        {"memory_units", rc.memory_units},
+                        {"memory_capacity", rc.memory_capacity},
+                        {"positive_use", rc.positive_use},
+                        {"dependencies", rc.dependencies},
+                        {"cycle", rc.cycle},
+                        {"queue_length", rc.queue_length},
+                        {"arrival_rate", rc.arrival_rate},
+                        {"arrival_seed", rc.arrival_seed},
+                        {"clusters", clusters},
+                        {"groups", rc.groups},
+                        {"size_groups", rc.size_groups},
+                        {"width_groups", rc.width_groups},
+                        {"stop_rel_error", rc.stop_rel_error},
+                        {"warmup", rc.warmup},
+                        {"batch_jobs", rc.batch_jobs},
+                        {"min_batches", rc.min_batches},
+                        {"confidence", rc.confidence},
+                        {"stop_on", rc.stop_on},
+                        {"jobs_csv", rc.jobs_csv},
+                        {"batsim_csv", rc.batsim_csv},
+                        {"swf_out", rc.swf_out},
+                        {"summary_json", rc.summary_json},
+                        {"workload", rc.trace.empty() ? nlohmann::json(describe(rc.workload))
+                                                      : nlohmann::json(nullptr)}};
+    // Only when given: a run without partitions writes what it wrote before.
+    if (!rc.partitions.empty()) j["partitions"] = format_partitions(rc.partitions);
+    if (!rc.partition_names.empty()) j["partition_names"] = rc.partition_names;
+    return j;
 }
 
 std::string workload_stem(const std::string& name) {
@@ -631,6 +635,21 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
         head << "\n";
     }
     for (const auto& n : w.notes) head << n << "\n";
+    // SWF field 16: the partition numbers name the machine's partitions,
+    // or partition_names; every number must name one before any run.
+    std::string field16_from;
+    const std::vector<std::string> field16 = field16_names(rc, &field16_from);
+    if (!field16.empty() && !w.partitions.empty()) {
+        try {
+            check_field16(w.partitions, w.jobs, field16, field16_from);
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(e.what());
+        }
+        std::string named;
+        for (std::size_t k = 0; k < field16.size(); ++k)
+            named += fmt::format("{}{} = {}", k == 0 ? "" : ", ", k + 1, field16[k]);
+        head << "partitions: SWF field 16 names " << named << " (" << field16_from << ")\n";
+    }
     prepare_workload(rc, w, head);
     // After prepare_workload: Poisson arrivals replace the submit times.
     const std::vector<std::uint32_t> order = arrival_order(w.jobs);
@@ -734,6 +753,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             opt.deps = &w.deps;
             opt.arrival_order = &order;
             opt.partition = &w.partitions;  // SWF field 16
+            opt.partition_names = &field16;
             opt.cycle = rc.cycle;
             const std::vector<std::int32_t> classes =
                 job_classes(e, w.jobs, rc.interactive_procs, rc.interactive_time);
@@ -1319,6 +1339,18 @@ int run(int argc, char** argv) {
         ->check(int_at_least(0))
         ->default_str("1");
 
+    std::string partitions_flag;
+    std::vector<std::string> partition_names;
+    sim->add_option("--partitions", partitions_flag,
+                    "the machine's partitions, name=nodes separated by commas, a '*' after the "
+                    "default ones: small=0-31,big=0-127* ([[machine.partitions]], which it "
+                    "replaces)");
+    sim->add_option("--partition-names", partition_names,
+                    "what SWF field 16's partition numbers 1, 2, ... name, comma-separated; "
+                    "default: the machine's partitions in configuration order "
+                    "[simulator.partition_names]")
+        ->delimiter(',');
+
     std::string clusters_flag, stop_on;
     bool groups_flag = false;
     std::vector<std::int32_t> size_groups, width_groups;
@@ -1738,6 +1770,17 @@ int run(int argc, char** argv) {
         }
         if (positive_use) rc.positive_use = true;
         if (!dependencies.empty()) rc.dependencies = dependencies;
+        if (given("--partitions")) try {
+                rc.partitions = parse_partitions(partitions_flag);
+            } catch (const std::invalid_argument& e) {
+                throw ConfigError(std::string("--partitions: ") + e.what());
+            }
+        if (given("--partition-names")) try {
+                check_partition_names(partition_names);
+                rc.partition_names = partition_names;
+            } catch (const std::invalid_argument& e) {
+                throw ConfigError(std::string("--partition-names: ") + e.what());
+            }
         if (cycle >= 0) rc.cycle = cycle;
         if (queue_length >= 0) rc.queue_length = queue_length;
         if (arrival_rate >= 0) rc.arrival_rate = arrival_rate;

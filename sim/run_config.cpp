@@ -313,7 +313,8 @@ RunConfig load_run_config(const std::string& path) {
               "interactive_procs",
               "interactive_time",
               "dependencies",
-              "cycle"});
+              "cycle",
+              "partition_names"});
         rc.trace = get<std::string>(t, "trace", "simulator", "");
         if (t.get("trace") && rc.trace.empty())
             fail(
@@ -392,6 +393,18 @@ RunConfig load_run_config(const std::string& path) {
         rc.positive_use = get<bool>(t, "positive_use", "simulator", rc.positive_use);
         rc.dependencies = get<std::string>(t, "dependencies", "simulator", rc.dependencies);
         rc.cycle = get<std::int64_t>(t, "cycle", "simulator", rc.cycle);
+        if (const toml::node* n = t.get("partition_names")) {
+            if (!n->is_array()) fail("key 'simulator.partition_names' must be an array of strings");
+            for (const auto& e : *n->as_array()) {
+                if (!e.is_string()) fail("key 'simulator.partition_names' must hold strings");
+                rc.partition_names.push_back(e.as_string()->get());
+            }
+            try {
+                check_partition_names(rc.partition_names);
+            } catch (const std::invalid_argument& e) {
+                fail("key 'simulator.partition_names': " + std::string(e.what()));
+            }
+        }
         try {
             parse_dependency_mode(rc.dependencies);
         } catch (const std::invalid_argument& e) {
@@ -686,6 +699,20 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
         }
         machine.insert_or_assign("clusters", std::move(clusters));
     }
+    if (!rc.partitions.empty()) {
+        try {
+            check_partition_nodes(rc.partitions, procs);
+        } catch (const std::invalid_argument& e) {
+            fail("--partitions: " + std::string(e.what()));
+        }
+        toml::array parts;
+        for (const auto& p : rc.partitions) {
+            toml::table pt{{"name", p.name}, {"nodes", p.nodes}};
+            if (p.is_default) pt.insert("default", true);
+            parts.push_back(std::move(pt));
+        }
+        machine.insert_or_assign("partitions", std::move(parts));
+    }
     if (!rc.pools.empty()) {
         toml::array pools;
         for (const auto& p : rc.pools)
@@ -759,6 +786,46 @@ std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int
     }
     os << t;
     return os.str();
+}
+
+std::vector<std::string> machine_partition_names(const RunConfig& rc) {
+    std::vector<std::string> names;
+    if (!rc.partitions.empty()) {
+        for (const auto& p : rc.partitions) names.push_back(p.name);
+        return names;
+    }
+    // The file's table as the engine reads it; a malformed one is the
+    // engine's to refuse, naming the key.
+    const toml::table* m = rc.engine["machine"].as_table();
+    const toml::array* parts = m ? m->get_as<toml::array>("partitions") : nullptr;
+    if (parts == nullptr) return names;
+    for (const auto& e : *parts)
+        if (const toml::table* pt = e.as_table())
+            if (const auto* name = pt->get_as<std::string>("name")) names.push_back(name->get());
+    return names;
+}
+
+std::vector<std::string> field16_names(const RunConfig& rc, std::string* from) {
+    const std::vector<std::string> machine = machine_partition_names(rc);
+    if (rc.partition_names.empty()) {
+        if (from) *from = "the machine's partitions, in configuration order";
+        return machine;
+    }
+    if (from) *from = "simulator.partition_names (--partition-names)";
+    // A job names partitions separated by commas (rota_job.partition).
+    if (!machine.empty())
+        for (const auto& entry : rc.partition_names) {
+            std::string name;
+            std::istringstream in(entry);
+            while (std::getline(in, name, ','))
+                if (std::find(machine.begin(), machine.end(), name) == machine.end()) {
+                    std::string have;
+                    for (const auto& n : machine) have += (have.empty() ? "" : ", ") + n;
+                    fail("simulator.partition_names (--partition-names): '" + name +
+                         "' is not a partition of the machine (" + have + ")");
+                }
+        }
+    return rc.partition_names;
 }
 
 LoadOptions load_options(const RunConfig& rc) {

@@ -13,6 +13,7 @@
 
 #include "clusters.h"
 #include "generate.h"
+#include "partitions.h"
 #include "pools.h"
 #include "rota.h"
 #include "swf.h"
@@ -82,6 +83,15 @@ struct RunConfig {
     // writes them back as [[machine.clusters]] with machine.procs their sum.
     std::vector<ClusterSpec> clusters;
     bool one_machine = false;  // --clusters none: not even the workload's clusters
+    // The machine's partitions from --partitions, which replace the file's
+    // [[machine.partitions]] (engine_toml() writes them); empty: the file's,
+    // if any.
+    std::vector<PartitionSpec> partitions;
+    // SWF field 16 (partition number) p >= 1 names partition_names[p - 1]
+    // ([simulator] partition_names, --partition-names); empty: on a machine
+    // with partitions, the p-th of them in configuration order, else the
+    // number in decimal (docs/workloads.md, "Partitions: field 16").
+    std::vector<std::string> partition_names;
     // Group-wise metrics and the stopping rule of [Ngubiri07] §4.2
     // (docs/workloads.md, "Group-wise metrics"). Groups are reported when
     // the workload has components, when `groups` is set, or with the rule.
@@ -156,5 +166,15 @@ bool is_gang_preset(const std::string& name);
 void check_machine_procs(const RunConfig& rc, std::int32_t procs);
 std::string engine_toml(const RunConfig& rc, const std::string& policy, std::int32_t procs,
                         std::string* note = nullptr);
+
+// The names of the machine's partitions, in configuration order:
+// --partitions', else the file's [[machine.partitions]]; empty without.
+std::vector<std::string> machine_partition_names(const RunConfig& rc);
+// What SWF field 16's numbers name, number p the (p - 1)-th (empty: the
+// number itself, in decimal), and where that comes from, for messages:
+// partition_names, else the machine's partitions. Throws ConfigError for
+// a partition_names entry that is no partition of a machine that has
+// partitions.
+std::vector<std::string> field16_names(const RunConfig& rc, std::string* from);
 
 }  // namespace rota::sim

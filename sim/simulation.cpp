@@ -236,7 +236,7 @@ class Machine {
             if (pyss) {
                 // pyss: arrivals before ends, a pass after every event.
                 for (std::uint32_t i : due(t)) {
-                    submit(i);
+                    arrive(i);
                     pass(t);
                 }
                 // Ends in start order, a pass after each. A job killed at its
@@ -258,14 +258,28 @@ class Machine {
                 }
                 killed_.clear();
                 for (std::uint32_t i : due(t)) {  // followers of those ends, without think time
-                    submit(i);
+                    arrive(i);
                     pass(t);
                 }
                 pass(t);  // reservations that start now, when nothing else happened
             } else {
                 while (end_due(t)) {
                 }
-                for (std::uint32_t i : due(t)) submit(i);
+                // The engine releases the followers due now at the pass,
+                // after the jobs submitted before it; a job of the trace
+                // that comes after one of them in workload order (the order
+                // of the arrivals at one time) is submitted after a pass
+                // that releases them.
+                bool follower = false;
+                for (std::uint32_t i : due(t)) {
+                    const bool f = deps_ && deps_->after[i] >= 0;
+                    if (!f && follower) {
+                        pass(t);
+                        follower = false;
+                    }
+                    follower = follower || f;
+                    arrive(i);
+                }
                 pass(t);
             }
             if (opt_.stop && opt_.stop(res_.jobs)) {
@@ -359,9 +373,11 @@ class Machine {
     std::priority_queue<std::pair<std::int64_t, std::uint32_t>,
                         std::vector<std::pair<std::int64_t, std::uint32_t>>, std::greater<>>
         followers_;
-    std::int64_t followed_ = 0;   // followers submitted
-    std::int64_t submitted_ = 0;  // all jobs submitted
+    std::int64_t followed_ = 0;   // followers arrived (released by the engine)
+    std::int64_t submitted_ = 0;  // all jobs arrived
     std::vector<std::uint32_t> due_;
+    // Followers submitted to the engine and not yet released (1), by job.
+    std::vector<std::uint8_t> unreleased_;
 
     // Checks the dependencies, takes the followers out of the arrivals and
     // indexes them by the job they follow.
@@ -391,10 +407,12 @@ class Machine {
                 follower_[fill[static_cast<std::size_t>(d.after[i])]++] =
                     static_cast<std::uint32_t>(i);
         std::erase_if(own_arrival_, [&](std::uint32_t i) { return d.after[i] >= 0; });
+        unreleased_.assign(n, 0);
         deps_ = &d;
     }
 
-    // Job i has ended at t: its followers are submitted after their think time.
+    // Job i has ended at t: the engine releases its followers after their
+    // think time (rota_job.depends, ROTA_AFTER_ANY), and they arrive then.
     void release_followers(std::uint32_t i, std::int64_t t) {
         if (!deps_) return;
         for (std::uint32_t k = follower_at_[i]; k < follower_at_[i + 1]; ++k) {
@@ -534,7 +552,61 @@ class Machine {
         return true;
     }
 
-    void submit(std::uint32_t i) {
+    // Job i arrives at the current time and joins the ready queue. A job
+    // of the trace is submitted now. A follower was submitted earlier,
+    // depending on the job it follows (ROTA_AFTER_ANY, its think time as
+    // the delay): the engine held it (ROTA_JOB_WAITING) and releases it at
+    // this time's pass, as if submitted now.
+    void arrive(std::uint32_t i) {
+        if (deps_ && deps_->after[i] >= 0)
+            unreleased_[i] = 0;
+        else
+            submit(i, nullptr);
+        if (deps_) submit_followers(i);
+        ++waiting_;
+        ++submitted_;
+        if (opt_.progress && submitted_ % opt_.progress_every == 0)
+            opt_.progress(submitted_, static_cast<std::int64_t>(in_.size()));
+    }
+
+    // Followers are submitted ahead, kLookahead steps down their chains:
+    // a job's followers, theirs and so on down to that depth with the
+    // first job of the chain (the one that follows no other), then each
+    // arrival the jobs that far below it. Each is submitted while the job
+    // it follows is in the engine, not yet ended. The engine releases the
+    // jobs due at one time in the order they were submitted, and the
+    // simulation submits them in workload order, its order for arrivals
+    // at one time: whole chains of up to kLookahead + 1 jobs are submitted
+    // at once, in workload order (feitelson96's repeated runs: at most 32
+    // runs). The engine looks at every job it holds at every pass; a bound
+    // keeps a chain of thousands from being held whole.
+    static constexpr int kLookahead = 64;
+    std::vector<std::pair<std::uint32_t, int>> walk_;
+    std::vector<std::uint32_t> ahead_;
+    void submit_followers(std::uint32_t i) {
+        if (follower_at_[i] == follower_at_[i + 1]) return;
+        const bool first = deps_->after[i] < 0;
+        ahead_.clear();
+        walk_.assign(1, {i, 0});
+        while (!walk_.empty()) {
+            const auto [p, depth] = walk_.back();
+            walk_.pop_back();
+            for (std::uint32_t k = follower_at_[p]; k < follower_at_[p + 1]; ++k) {
+                const std::uint32_t f = follower_[k];
+                if (first || depth + 1 == kLookahead) ahead_.push_back(f);
+                if (depth + 1 < kLookahead) walk_.push_back({f, depth + 1});
+            }
+        }
+        std::sort(ahead_.begin(), ahead_.end());
+        for (const std::uint32_t f : ahead_) {
+            const rota_dependency dep{static_cast<std::int64_t>(deps_->after[f]), ROTA_AFTER_ANY,
+                                      deps_->think[f] * kUs};
+            submit(f, &dep);
+            unreleased_[f] = 1;
+        }
+    }
+
+    void submit(std::uint32_t i, const rota_dependency* dep) {
         const TraceJob& j = in_[i];
         rota_job rj{};
         rj.size = sizeof(rj);
@@ -547,7 +619,7 @@ class Machine {
             rj.adapt_bytes = (*opt_.adapt_bytes)[i];
         if (opt_.job_class) rj.job_class = (*opt_.job_class)[i];
         if (opt_.partition && !opt_.partition->empty() && (*opt_.partition)[i] >= 0)
-            rj.partition = partition_text((*opt_.partition)[i]);  // copied by rota_submit
+            rj.partition = partition_text(i, (*opt_.partition)[i]);  // copied by rota_submit
         if (pools_) {
             rj.npools = static_cast<std::int32_t>(pools_->count());
             rj.pools = pools_->of(i);
@@ -556,19 +628,27 @@ class Machine {
             rj.ncomponents = components_->count(i);
             rj.components = components_->of(i);
         }
+        if (dep) {
+            rj.ndepends = 1;
+            rj.depends = dep;
+        }
         check_job(e_, rota_submit(e_, &rj), "rota_submit", i, j.id);
-        ++waiting_;
-        ++submitted_;
-        if (opt_.progress && submitted_ % opt_.progress_every == 0)
-            opt_.progress(submitted_, static_cast<std::int64_t>(in_.size()));
     }
 
-    // A partition number in decimal, written once per number: traces have
-    // a handful of partitions and every job names one.
+    // A partition number's name, or the number in decimal, written once
+    // per number: traces have a handful of partitions and every job names
+    // one.
     static constexpr std::int32_t kPartitionTexts = 4096;
     std::vector<std::string> partition_texts_;
     std::string partition_scratch_;
-    const char* partition_text(std::int32_t p) {
+    const char* partition_text(std::uint32_t i, std::int32_t p) {
+        if (const auto* names = opt_.partition_names; names && !names->empty()) {
+            if (p < 1 || static_cast<std::size_t>(p) > names->size())
+                throw SimError("job " + std::to_string(in_[i].id) + ": partition number " +
+                               std::to_string(p) + " (SWF field 16) names no partition: " +
+                               std::to_string(names->size()) + " are named, from 1");
+            return (*names)[static_cast<std::size_t>(p) - 1].c_str();
+        }
         if (p >= kPartitionTexts) {
             partition_scratch_ = std::to_string(p);
             return partition_scratch_.c_str();
@@ -765,6 +845,14 @@ class Machine {
                     finish(i, a.time, FinalState::killed);
                     break;
                 case ROTA_ACTION_REJECT:
+                    // A follower's dependency is on a job the engine holds
+                    // (submitted before it) and accepts any end: it is never
+                    // rejected before it is released.
+                    if (deps_ && unreleased_[i])
+                        throw SimError("job " + std::to_string(j.id) +
+                                       " was rejected while waiting for job " +
+                                       std::to_string(in_[deps_->after[i]].id) +
+                                       " to end: " + (a.reason ? a.reason : ""));
                     res_.jobs[i].state = FinalState::rejected;
                     --waiting_;
                     res_.rejections.emplace_back(j.id, a.reason ? a.reason : "");
@@ -870,12 +958,17 @@ SimResult simulate(rota_engine* e, const std::vector<TraceJob>& jobs, const SimO
     if (opt.cycle < 0 || opt.cycle > kMaxSeconds)
         throw SimError("the scheduling cycle " + std::to_string(opt.cycle) + " s is outside 0.." +
                        std::to_string(kMaxSeconds) + " s, the time axis");
+    // A think time is the delay of the follower's dependency, which the
+    // engine bounds by a quarter of its time axis (rota.h, rota_dependency).
+    constexpr std::int64_t kMaxThink = kAxisUs / 4 / kUs;
     if (opt.deps)
         for (std::size_t i = 0; i < opt.deps->think.size() && i < jobs.size(); ++i)
-            if (opt.deps->think[i] > kMaxSeconds)
+            if (opt.deps->think[i] > kMaxThink)
                 throw SimError("job " + std::to_string(jobs[i].id) + ": think time " +
                                std::to_string(opt.deps->think[i]) + " s is outside 0.." +
-                               std::to_string(kMaxSeconds) + " s, the time axis");
+                               std::to_string(kMaxThink) +
+                               " s, the longest delay a dependency may have (a quarter of the "
+                               "time axis)");
     return Machine(e, jobs, opt).run();
 }
 

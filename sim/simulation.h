@@ -71,13 +71,19 @@ struct SimOptions {
     // per job of the workload. nullptr: every job in the default class.
     const std::vector<std::int32_t>* job_class = nullptr;
     // SWF field 16: each job's partition number (one per job of the
-    // workload, -1 for none), submitted as its partition in decimal
-    // ("3"). nullptr or empty: no job has a partition.
+    // workload, -1 for none), submitted as its partition: the name
+    // (*partition_names)[number - 1] when partition_names is given and not
+    // empty (a number without a name throws SimError), else the number in
+    // decimal ("3"). nullptr or empty: no job has a partition.
     const std::vector<std::int32_t>* partition = nullptr;
+    const std::vector<std::string>* partition_names = nullptr;
     // SWF fields 17 and 18 (swf.h, Dependencies): a job with a preceding
-    // job is submitted when that job ends (finishes, is killed or
-    // rejected), plus its think time; its own submit time is not used.
-    // nullptr or empty: every job arrives at its submit time.
+    // job arrives when that job ends (finishes, is killed or rejected),
+    // plus its think time; its own submit time is not used. The engine
+    // holds it: it is submitted ahead, depending on the job it follows
+    // (rota_job.depends: ROTA_AFTER_ANY, the think time as the delay), and
+    // released as if submitted then. nullptr or empty: every job arrives
+    // at its submit time.
     const Dependencies* deps = nullptr;
     // The jobs' arrival order (groups.h, arrival_order()), when the caller
     // keeps it anyway: the simulation reads it instead of sorting a copy of
