@@ -64,11 +64,18 @@ namespace rota {
     X(partition, Name, j.partition, "partition it asked for; \"\" if none")    \
     X(qos, Name, j.qos, "its quality of service (QOS); \"\" if none")
 
+// More columns of every batch of jobs, the constraints a batch system gives
+// (docs/design.md, "Constraints"): in Lua and through rota_call_column, not
+// in the C ABI's rota_batch. Append only.
+#define ROTA_JOB_COLUMNS_CONSTRAINTS(X) \
+    X(begin, Time, j.spec.begin, "earliest start (Slurm's --begin), us; 0 if none")
+
 // Every column of a batch of jobs, in the order Lua and the names list them.
 #define ROTA_JOB_COLUMNS_ALL(X) \
     ROTA_JOB_COLUMNS(X)         \
     ROTA_JOB_COLUMNS_CLASSES(X) \
-    ROTA_JOB_COLUMNS_NAMES(X)
+    ROTA_JOB_COLUMNS_NAMES(X)   \
+    ROTA_JOB_COLUMNS_CONSTRAINTS(X)
 
 // X(column, type, meaning): the candidate moves of a CollapseMatrix-2
 // phase ([Zhang00] §5.4), for migration_option, each with its job's user

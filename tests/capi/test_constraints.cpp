@@ -110,6 +110,32 @@ TEST_CASE("constraints: a job does not start before its begin time, and wakes th
     CHECK(started(acts, 1));
 }
 
+TEST_CASE("constraints: policies see each job's begin time in the column `begin`",
+          "[constraints]") {
+    // An order policy in C that runs the jobs with the latest begin first:
+    // it reads the column as Lua does (docs/lua-api.md).
+    auto e = preset_engine("fcfs", 4);
+    const auto latest_first = [](void*, rota_call* c) {
+        int type = 0;
+        const auto* begin = static_cast<const rota_time*>(rota_call_column(c, "begin", &type));
+        if (begin == nullptr || type != ROTA_TYPE_INT64) return 1;
+        std::vector<double> keys;
+        for (std::size_t i = 0; i < rota_call_rows(c); ++i)
+            keys.push_back(-static_cast<double>(begin[i]));
+        return rota_call_answer_keys(c, keys.data(), keys.size());
+    };
+    REQUIRE(rota_set_policy(e.get(), ROTA_HOOK_ORDER, latest_first, nullptr, 0) == ROTA_OK);
+    ok(e.get(), {1, 4, 10});
+    ok(e.get(), {2, 4, 10, 20});
+    ok(e.get(), {3, 4, 10, 5});
+    at(e.get(), 0);
+    std::vector<std::int64_t> q(3);
+    std::size_t n = 0;
+    REQUIRE(rota_queue(e.get(), q.data(), q.size(), &n) == ROTA_OK);
+    q.resize(n);
+    CHECK(q == std::vector<std::int64_t>{2, 3, 1});  // a failed call would keep 1, 2, 3
+}
+
 TEST_CASE("constraints: under conservative backfilling a begin time is a reservation no earlier",
           "[constraints]") {
     auto e = preset_engine("conservative", 4);

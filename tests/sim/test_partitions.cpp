@@ -116,7 +116,8 @@ TEST_CASE("SWF field 16 becomes the partition a policy reads", "[sim][names]") {
     CHECK(load_trace(none.path, Mapping::standard).partitions.empty());
 }
 
-TEST_CASE("--partitions reads name=nodes items, '*' marking the defaults", "[sim][partitions]") {
+TEST_CASE("partitions: the --partitions flag reads name=nodes items, '*' marking the defaults",
+          "[sim][partitions]") {
     const auto p = parse_partitions("small=0-31,big=0-127*");
     REQUIRE(p.size() == 2);
     CHECK(p[0] == PartitionSpec{"small", "0-31", false});
@@ -131,7 +132,8 @@ TEST_CASE("--partitions reads name=nodes items, '*' marking the defaults", "[sim
     CHECK(parse_partitions(format_partitions(p)) == p);
 }
 
-TEST_CASE("--partitions errors name the item and what is wrong", "[sim][partitions]") {
+TEST_CASE("partitions: the --partitions flag's errors name the item and what is wrong",
+          "[sim][partitions]") {
     using Catch::Contains;
     CHECK_THROWS_WITH(parse_partitions(""), Contains("none given"));
     CHECK_THROWS_WITH(parse_partitions("small"), "'small' is not name=nodes (e.g. small=0-31)");
