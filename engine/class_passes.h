@@ -72,9 +72,10 @@ class ClassPasses final : public Discipline {
 
   private:
     // What a job may use (classes_fit.cpp): with node constraints, the
-    // nodes of its first partition (or any) without its exclusions, and
-    // those it must include; the machine's pools beside. `any`: no node
-    // constraint, and the passes count processors as the paper does.
+    // nodes of the first of its partitions that can hold it (or any)
+    // without its exclusions, and those it must include; the machine's
+    // pools beside. `any`: no node constraint, and the passes count
+    // processors as the paper does.
     struct Fit {
         bool any = true;
         NodeBits allowed;
@@ -256,6 +257,7 @@ class ClassPasses final : public Discipline {
     std::string never_loads(const Job& j) const;
     bool system_allows(const Job& j) const;
     bool limits_allow(const Job& j) const;
+    bool class_allows(const Job& j, std::int64_t freed) const;
     bool may_preempt(const Job& victim, const Job& for_job, bool pass1) const;
     double victim_cost(const Job& v, const Job& for_job) const;
     void pass1();

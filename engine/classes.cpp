@@ -157,9 +157,15 @@ bool ClassPasses::limits_allow(const Job& j) const {
     if (l.large_job > 0 && n >= l.large_job && l.large_procs > 0 &&
         large_loaded_ + n > l.large_procs)
         return false;
-    const JobClassConfig& c = p.classes[static_cast<std::size_t>(j.cls)];
-    if (c.procs > 0 && class_loaded_[static_cast<std::size_t>(j.cls)] + n > c.procs) return false;
-    return system_allows(j);
+    return class_allows(j, 0) && system_allows(j);
+}
+
+// The class's processor limit, `freed` of its processors given back first
+// (pass 1: its set's jobs of the class, swapped out before it loads).
+bool ClassPasses::class_allows(const Job& j, std::int64_t freed) const {
+    const JobClassConfig& c = job_class(j);
+    return c.procs <= 0 ||
+           class_loaded_[static_cast<std::size_t>(j.cls)] - freed + j.spec.procs <= c.procs;
 }
 
 // §4.3: never a higher class, never a debug or benchmark job (classes that
@@ -953,6 +959,9 @@ void ClassPasses::pass1_reserve(const ClassParams& p) {
         if (!system_allows(j)) continue;
         const Fit f = fit_of(j);
         if (fits_idle(j, f, false, false)) {  // no preemption needed
+            // Its class's limit holds in pass 1 too: the class's loaded
+            // jobs hold at most its processors, whichever pass loads them.
+            if (!class_allows(j, 0)) continue;
             std::vector<NodeRun> runs;
             best_fit(j, false, runs, f);
             load(s, runs);
@@ -965,6 +974,13 @@ void ClassPasses::pass1_reserve(const ClassParams& p) {
         if (sets_.empty()) continue;
         const std::ptrdiff_t chosen = choose_set(s);
         if (chosen < 0) continue;  // the policy declined: the next job may have it
+        // Preempting jobs of its own class is time sharing within the
+        // class: the limit must hold once the set's jobs of the class are
+        // swapped out.
+        std::int64_t freed = 0;
+        for (Slot v : sets_[static_cast<std::size_t>(chosen)].jobs)
+            if (job(v).cls == j.cls) freed += job(v).alloc.procs;
+        if (!class_allows(j, freed)) continue;
         class_reserved_ = s;
         reserved_fit_ = f;
         ++counters().class_reservations;
@@ -1006,6 +1022,21 @@ void ClassPasses::build_set(const Job& j, const Victims& set, const Fit& f) {
             need -= k;
         }
     }
+    // The job is loaded on the set as it stands, and an action's runs go
+    // lowest first (rota.h): the victims' runs and the idle ones, taken in
+    // victim order, are put in node order, adjacent ones joined; the
+    // victims as set_owners would list them from the sorted set.
+    std::sort(class_set_.begin(), class_set_.end(),
+              [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
+    std::size_t joined = 0;
+    for (const NodeRun& r : class_set_)
+        if (joined > 0 && class_set_[joined - 1].first + class_set_[joined - 1].count == r.first)
+            class_set_[joined - 1].count += r.count;
+        else
+            class_set_[joined++] = r;
+    class_set_.resize(joined);
+    std::sort(set_owner_nodes_.begin(), set_owner_nodes_.end(),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
     if (set_nodes_.size() != cfg().procs) set_nodes_ = NodePool(cfg().procs);
     set_nodes_.take(class_set_);
     set_owners_known_ = true;
@@ -1020,7 +1051,7 @@ void ClassPasses::pass1_serve() {
     Job& j = job(u);
     if (!system_allows(j)) return;
     const Fit& f = reserved_fit_;
-    if (fits_idle(j, f, false, false)) {
+    if (fits_idle(j, f, false, false) && class_allows(j, 0)) {
         std::vector<NodeRun> runs;
         // The set's idle processors first: they are free of other claims;
         // the lowest of each kind, a run continuing the last one taken
@@ -1074,7 +1105,9 @@ void ClassPasses::pass1_serve() {
         (cfg().pools.empty() || covers(cover_now(j, j.spec.procs, false), j))) {
         const std::vector<NodeRun> set = class_set_;
         drop_class_reservation();
-        load(u, set);
+        // Pass 2 may have loaded jobs of its class meanwhile: the set is
+        // given up rather than held idle, and chosen again.
+        if (class_allows(j, 0)) load(u, set);
     }
 }
 

@@ -3,9 +3,9 @@
 // disciplines"). A job with no node constraint on a machine without pools
 // is counted in processors only, exactly as [Feitelson97] §4.3 counts.
 //
-// Under the class passes a job runs in the first of its partitions, and a
-// job with a node list is loaded only where its nodes are idle: it
-// preempts no job for them.
+// Under the class passes a job runs in the first of its partitions that
+// can hold it, and a job with a node list is loaded only where its nodes
+// are idle: it preempts no job for them.
 #include <bit>
 
 #include "class_passes.h"
@@ -20,17 +20,44 @@ bool has(const NodeBits& b, std::int32_t n) {
     return (b[static_cast<std::size_t>(n) / kBits] >> (static_cast<std::size_t>(n) % kBits)) & 1u;
 }
 
+void without_excluded(const Job& j, NodeBits& b) {
+    if (j.excluded)
+        for (std::size_t w = 0; w < b.size(); ++w) b[w] &= ~(*j.excluded)[w];
+}
+
+// Whether the nodes `b` can ever hold the job, its node list with it.
+bool holds(const NodeBits& b, const Job& j) {
+    std::int64_t n = 0;
+    for (std::uint64_t w : b) n += std::popcount(w);
+    if (n < j.spec.procs) return false;
+    for (const NodeRun& r : j.spec.include)
+        for (std::int32_t k = r.first; k < r.first + r.count; ++k)
+            if (!has(b, k)) return false;
+    return true;
+}
+
 }  // namespace
 
 ClassPasses::Fit ClassPasses::fit_of(const Job& j) const {
     Fit f;
     if (j.parts.empty() && !j.excluded && j.spec.include.empty()) return f;
     f.any = false;
-    f.allowed = j.parts.empty() ? node_bits(cfg().procs, {NodeRun{0, cfg().procs}})
-                                : machine().partition(j.parts.front());
-    if (j.excluded)
-        for (std::size_t w = 0; w < f.allowed.size(); ++w) f.allowed[w] &= ~(*j.excluded)[w];
     if (!j.spec.include.empty()) f.include = &j.spec.include;
+    if (j.parts.empty()) {
+        f.allowed = node_bits(cfg().procs, {NodeRun{0, cfg().procs}});
+        without_excluded(j, f.allowed);
+        return f;
+    }
+    // A set is built in one partition: the first that can ever hold the
+    // job, its exclusions taken away and its node list inside. Admission
+    // passed the job because one of them can (Scheduler::nodes_reason); the
+    // first named, or the first default one, may not, and a job placed
+    // there would wait forever.
+    for (std::int16_t p : j.parts) {
+        f.allowed = machine().partition(p);
+        without_excluded(j, f.allowed);
+        if (holds(f.allowed, j)) break;
+    }
     return f;
 }
 

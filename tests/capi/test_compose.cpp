@@ -232,3 +232,78 @@ slice = 10
         CHECK(cells == std::vector<std::int64_t>(8, id));
     }
 }
+
+TEST_CASE("compose: under job classes a reserved set is loaded lowest node first",
+          "[compose][classes]") {
+    // Job 1 (standby, 1 processor) loads on node 0, job 2 (standby, 6) on
+    // 1-6. Job 1 ends at 5: nodes 0 and 7 are idle. Interactive job 3 (7
+    // processors, past its wait at once) gets job 2 reserved, plus one idle
+    // processor, the lowest: node 0. Job 2 is swapped out when its
+    // do-not-disturb time ends (3 s x 6 = 18 s), and job 3 is loaded on
+    // the set, its runs lowest first (rota.h): 0-6, not 1-6 then 0.
+    auto e = engine_from(classes(8));
+    submit_job(e.get(), 1, 1, 1000, kStandby);
+    submit_job(e.get(), 2, 6, 1000, kStandby);
+    auto acts = at(e.get(), 0);
+    REQUIRE(act(acts, ROTA_ACTION_START, 1));
+    CHECK(act(acts, ROTA_ACTION_START, 1)->nodes == std::vector<int32_t>{0});
+    REQUIRE(act(acts, ROTA_ACTION_START, 2));
+    CHECK(act(acts, ROTA_ACTION_START, 2)->nodes == std::vector<int32_t>{1, 2, 3, 4, 5, 6});
+    REQUIRE(rota_advance(e.get(), 5 * kUs) == ROTA_OK);
+    REQUIRE(rota_job_end(e.get(), 1) == ROTA_OK);
+    at(e.get(), 5);
+    submit_job(e.get(), 3, 7, 100, kInteractive);
+    acts = at(e.get(), 10);
+    CHECK(acts.empty());
+    CHECK(info(e.get(), 3).reserved == 1);
+    acts = at(e.get(), 18);
+    CHECK(act(acts, ROTA_ACTION_SWAP_OUT, 2));
+    REQUIRE(act(acts, ROTA_ACTION_START, 3));
+    CHECK(act(acts, ROTA_ACTION_START, 3)->nodes == std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6});
+}
+
+TEST_CASE("compose: under job classes a job runs in the first of its partitions that holds it",
+          "[compose][classes]") {
+    // Partition "one" has node 0 only, "four" nodes 4-7. Job 1 (2
+    // processors) names "one,four", or names none with "one" then "four"
+    // the default partitions: admission passes it ("four" holds it), and
+    // it is loaded there, on 4-5, not left waiting for a second node of
+    // "one".
+    for (const bool by_default : {false, true}) {
+        INFO(by_default);
+        const std::string d = by_default ? "default = true\n" : "";
+        auto e = engine_from(classes(8, "",
+                                     "[[machine.partitions]]\nname = \"one\"\nnodes = \"0\"\n" + d +
+                                         "[[machine.partitions]]\nname = \"four\"\nnodes = "
+                                         "\"4-7\"\n" +
+                                         d));
+        submit_job(e.get(), 1, 2, 100, kProduction, {}, by_default ? nullptr : "one,four");
+        const auto acts = at(e.get(), 0);
+        REQUIRE(act(acts, ROTA_ACTION_START, 1));
+        CHECK(act(acts, ROTA_ACTION_START, 1)->nodes == std::vector<int32_t>{4, 5});
+    }
+}
+
+TEST_CASE("compose: under job classes pass 1 keeps the class's processor limit",
+          "[compose][classes]") {
+    // Production may hold 4 processors and waits 0 s at most: jobs 1, 2
+    // and 3 (2 processors each) are all past their wait at once. Pass 1
+    // loads jobs 1 and 2; job 3 would fit the 4 idle processors, but the
+    // class's limit keeps it waiting until job 1 ends at 10.
+    auto e = engine_from(with_class_keys(classes(8, "", "", "0"), "production", "procs = 4\n"));
+    submit_job(e.get(), 1, 2, 100, kProduction);
+    submit_job(e.get(), 2, 2, 100, kProduction);
+    submit_job(e.get(), 3, 2, 100, kProduction);
+    auto acts = at(e.get(), 0);
+    CHECK(act(acts, ROTA_ACTION_START, 1));
+    CHECK(act(acts, ROTA_ACTION_START, 2));
+    CHECK_FALSE(act(acts, ROTA_ACTION_START, 3));
+    rota_class_info ci{};
+    ci.size = sizeof ci;
+    REQUIRE(rota_class_info_get(e.get(), kProduction, &ci) == ROTA_OK);
+    CHECK(ci.loaded == 4);
+    REQUIRE(rota_advance(e.get(), 10 * kUs) == ROTA_OK);
+    REQUIRE(rota_job_end(e.get(), 1) == ROTA_OK);
+    acts = at(e.get(), 10);
+    CHECK(act(acts, ROTA_ACTION_START, 3));
+}
