@@ -257,7 +257,7 @@ class ClassPasses final : public Discipline {
     std::string never_loads(const Job& j) const;
     bool system_allows(const Job& j) const;
     bool limits_allow(const Job& j) const;
-    bool class_allows(const Job& j, std::int64_t freed) const;
+    bool class_allows(const Job& j) const;
     bool may_preempt(const Job& victim, const Job& for_job, bool pass1) const;
     double victim_cost(const Job& v, const Job& for_job) const;
     void pass1();

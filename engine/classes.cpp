@@ -157,15 +157,15 @@ bool ClassPasses::limits_allow(const Job& j) const {
     if (l.large_job > 0 && n >= l.large_job && l.large_procs > 0 &&
         large_loaded_ + n > l.large_procs)
         return false;
-    return class_allows(j, 0) && system_allows(j);
+    return class_allows(j) && system_allows(j);
 }
 
-// The class's processor limit, `freed` of its processors given back first
-// (pass 1: its set's jobs of the class, swapped out before it loads).
-bool ClassPasses::class_allows(const Job& j, std::int64_t freed) const {
+// The class's processor limit. Pass 2 checks it with the other limits;
+// pass 1 compares a job past its maximum wait with the job processor limit
+// only ([Feitelson97] §4.3), so that no limit starves it.
+bool ClassPasses::class_allows(const Job& j) const {
     const JobClassConfig& c = job_class(j);
-    return c.procs <= 0 ||
-           class_loaded_[static_cast<std::size_t>(j.cls)] - freed + j.spec.procs <= c.procs;
+    return c.procs <= 0 || class_loaded_[static_cast<std::size_t>(j.cls)] + j.spec.procs <= c.procs;
 }
 
 // §4.3: never a higher class, never a debug or benchmark job (classes that
@@ -959,9 +959,6 @@ void ClassPasses::pass1_reserve(const ClassParams& p) {
         if (!system_allows(j)) continue;
         const Fit f = fit_of(j);
         if (fits_idle(j, f, false, false)) {  // no preemption needed
-            // Its class's limit holds in pass 1 too: the class's loaded
-            // jobs hold at most its processors, whichever pass loads them.
-            if (!class_allows(j, 0)) continue;
             std::vector<NodeRun> runs;
             best_fit(j, false, runs, f);
             load(s, runs);
@@ -974,13 +971,6 @@ void ClassPasses::pass1_reserve(const ClassParams& p) {
         if (sets_.empty()) continue;
         const std::ptrdiff_t chosen = choose_set(s);
         if (chosen < 0) continue;  // the policy declined: the next job may have it
-        // Preempting jobs of its own class is time sharing within the
-        // class: the limit must hold once the set's jobs of the class are
-        // swapped out.
-        std::int64_t freed = 0;
-        for (Slot v : sets_[static_cast<std::size_t>(chosen)].jobs)
-            if (job(v).cls == j.cls) freed += job(v).alloc.procs;
-        if (!class_allows(j, freed)) continue;
         class_reserved_ = s;
         reserved_fit_ = f;
         ++counters().class_reservations;
@@ -1051,7 +1041,7 @@ void ClassPasses::pass1_serve() {
     Job& j = job(u);
     if (!system_allows(j)) return;
     const Fit& f = reserved_fit_;
-    if (fits_idle(j, f, false, false) && class_allows(j, 0)) {
+    if (fits_idle(j, f, false, false)) {
         std::vector<NodeRun> runs;
         // The set's idle processors first: they are free of other claims;
         // the lowest of each kind, a run continuing the last one taken
@@ -1105,9 +1095,7 @@ void ClassPasses::pass1_serve() {
         (cfg().pools.empty() || covers(cover_now(j, j.spec.procs, false), j))) {
         const std::vector<NodeRun> set = class_set_;
         drop_class_reservation();
-        // Pass 2 may have loaded jobs of its class meanwhile: the set is
-        // given up rather than held idle, and chosen again.
-        if (class_allows(j, 0)) load(u, set);
+        load(u, set);
     }
 }
 

@@ -149,12 +149,14 @@ void Scheduler::ended(JobId id, bool ok) {
 // eligible time).
 void Scheduler::release_waiting() {
     std::size_t kept = 0;
+    bool rejected = false;
     for (const Slot s : waiting_) {
         Job& j = job(s);
         if (!j.reason.empty()) {
             std::string why = std::move(j.reason);
             j.reason.clear();
             reject(s, std::move(why));
+            rejected = true;
         } else if (j.unmet == 0 && j.eligible <= now_) {
             j.state = JobState::pending;
             j.submit = std::max(j.submit, j.eligible);
@@ -166,13 +168,21 @@ void Scheduler::release_waiting() {
         }
     }
     waiting_.resize(kept);
+    // A rejection settles the jobs that wait for the rejected one: a chain
+    // is settled in one pass.
+    if (rejected && !waiting_.empty()) release_waiting();
 }
 
 Time Scheduler::next_eligible() const {
     Time t = kForever;
     for (const Slot s : waiting_) {
         const Job& j = job(s);
-        if (j.unmet == 0 && j.reason.empty() && j.eligible > now_) t = std::min(t, j.eligible);
+        // A job settled during a pass (a job it waits for was rejected or
+        // killed in it) is released or rejected at the next, due now.
+        if (!j.reason.empty())
+            t = now_;
+        else if (j.unmet == 0)
+            t = std::min(t, std::max(j.eligible, now_));
     }
     return t;
 }

@@ -189,6 +189,9 @@ void MatrixWalk::extend_overrun_windows() {
         const std::int64_t none = 0;
         over = over || !machine().profile(row).fits(now(), &none, cycle) ||
                !machine().pools_fit(now(), cycle);
+        // On clusters a cluster may be over while its row is not.
+        for (std::int32_t c = 0; c < machine().clusters() && !over; ++c)
+            over = !machine().cluster_profile(row, c).fits(now(), &none, cycle);
     }
     if (!machine().node_level() && over && reserved_count_ > 0)
         replace_crossing(now() + cycle, true);
