@@ -126,6 +126,9 @@ int rota_job_nodes(const rota_engine* e, int64_t id, int32_t* out, size_t cap, s
         executing_runs(*j, runs);
         std::vector<int32_t> nodes;
         NodePool::expand(runs, nodes);
+        // In increasing order (rota.h): a set of the class passes keeps
+        // its victim order inside.
+        std::sort(nodes.begin(), nodes.end());
         return copy_out<int32_t>(nodes, out, cap, n);
     });
 }

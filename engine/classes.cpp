@@ -1012,21 +1012,6 @@ void ClassPasses::build_set(const Job& j, const Victims& set, const Fit& f) {
             need -= k;
         }
     }
-    // The job is loaded on the set as it stands, and an action's runs go
-    // lowest first (rota.h): the victims' runs and the idle ones, taken in
-    // victim order, are put in node order, adjacent ones joined; the
-    // victims as set_owners would list them from the sorted set.
-    std::sort(class_set_.begin(), class_set_.end(),
-              [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; });
-    std::size_t joined = 0;
-    for (const NodeRun& r : class_set_)
-        if (joined > 0 && class_set_[joined - 1].first + class_set_[joined - 1].count == r.first)
-            class_set_[joined - 1].count += r.count;
-        else
-            class_set_[joined++] = r;
-    class_set_.resize(joined);
-    std::sort(set_owner_nodes_.begin(), set_owner_nodes_.end(),
-              [](const auto& a, const auto& b) { return a.second < b.second; });
     if (set_nodes_.size() != cfg().procs) set_nodes_ = NodePool(cfg().procs);
     set_nodes_.take(class_set_);
     set_owners_known_ = true;

@@ -435,11 +435,26 @@ void Scheduler::emit_with_runs(const Action& a, const std::vector<NodeRun>& runs
     // resize emits one per grow and shrink.
     Action& b = (buffer_pass_ ? pass_actions_ : actions_).emplace_back(a);
     b.run_offset = static_cast<std::uint32_t>(run_arena_.size());
-    b.run_count = static_cast<std::uint32_t>(runs.size());
     b.nodes = nodes;
     run_arena_.insert(run_arena_.end(), runs.begin(), runs.end());
+    // An action names its nodes lowest first (rota.h); a processor set of
+    // the class passes is taken in victim order, which its job keeps.
+    const auto by_first = [](const NodeRun& x, const NodeRun& y) { return x.first < y.first; };
+    const auto from = run_arena_.begin() + static_cast<std::ptrdiff_t>(b.run_offset);
+    if (!std::is_sorted(from, run_arena_.end(), by_first)) {
+        std::sort(from, run_arena_.end(), by_first);
+        auto out = from;
+        for (auto it = std::next(from); it != run_arena_.end(); ++it)
+            if (out->first + out->count == it->first)
+                out->count += it->count;
+            else
+                *++out = *it;
+        run_arena_.erase(std::next(out), run_arena_.end());
+    }
+    b.run_count = static_cast<std::uint32_t>(run_arena_.size() - b.run_offset);
     if (clustered())
-        for (const NodeRun& r : runs) run_cluster_arena_.push_back(machine_.cluster_of(r.first));
+        for (std::size_t k = b.run_offset; k < run_arena_.size(); ++k)
+            run_cluster_arena_.push_back(machine_.cluster_of(run_arena_[k].first));
 }
 
 void Scheduler::emit_job_runs(Action a, const Job& j, const std::vector<NodeRun>& runs) {
