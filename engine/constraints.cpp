@@ -64,11 +64,13 @@ void Scheduler::check_constraints(const JobSpec& spec) const {
         throw Error(Errc::invalid, who() + ": includes " + std::to_string(included) +
                                        " nodes, more than the " + std::to_string(spec.procs) +
                                        " it asks for");
-    const NodeBits in = node_bits(cfg_.procs, spec.include),
-                   out = node_bits(cfg_.procs, spec.exclude);
-    for (std::size_t w = 0; w < in.size(); ++w)
-        if (in[w] & out[w])
-            throw Error(Errc::invalid, who() + ": a node is both included and excluded");
+    if (!spec.include.empty() && !spec.exclude.empty()) {
+        const NodeBits in = node_bits(cfg_.procs, spec.include),
+                       out = node_bits(cfg_.procs, spec.exclude);
+        for (std::size_t w = 0; w < in.size(); ++w)
+            if (in[w] & out[w])
+                throw Error(Errc::invalid, who() + ": a node is both included and excluded");
+    }
     if (spec.after.size() > 1024) throw Error(Errc::invalid, who() + ": at most 1024 dependencies");
     for (const Dependency& d : spec.after) {
         if (d.job == spec.id) throw Error(Errc::invalid, who() + ": depends on itself");
