@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <stdexcept>
 
 #include "config_classes.h"
 #include "engine/combinations.h"
@@ -23,7 +24,7 @@ void parse_clusters(const toml::node& c, SchedulerConfig& s) {
     for (const auto& e : *c.as_array()) {
         const auto& t = *e.as_table();
         std::string where = "machine.clusters[" + std::to_string(i++) + "].";
-        only_keys(t, where.substr(0, where.size() - 1), {"name", "nodes"});
+        only_keys(t, where.substr(0, where.size() - 1), config_keys("machine.clusters[]"));
         ClusterConfig cc;
         cc.name = get_string(t, "name", where);
         if (!t.get("nodes")) fail("key '" + where + "nodes' is required");
@@ -107,7 +108,7 @@ void parse_partitions(const toml::node& n, SchedulerConfig& s) {
     for (const auto& e : *n.as_array()) {
         const auto& t = *e.as_table();
         const std::string where = "machine.partitions[" + std::to_string(i++) + "].";
-        only_keys(t, where.substr(0, where.size() - 1), {"name", "nodes", "default"});
+        only_keys(t, where.substr(0, where.size() - 1), config_keys("machine.partitions[]"));
         PartitionConfig pc;
         pc.name = get_string(t, "name", where);
         if (pc.name.empty()) fail("key '" + where + "name' is required");
@@ -127,7 +128,7 @@ void parse_partitions(const toml::node& n, SchedulerConfig& s) {
 }
 
 void parse_machine(const toml::table& m, SchedulerConfig& s) {
-    only_keys(m, "machine", {"procs", "pools", "clusters", "partitions", "node_down"});
+    only_keys(m, "machine", config_keys("machine"));
     std::string fate = get_string(m, "node_down", "machine.");
     if (!m.get("node_down")) fate = "kill";
     if (fate != "kill" && fate != "requeue")
@@ -146,17 +147,21 @@ void parse_machine(const toml::table& m, SchedulerConfig& s) {
     if (const toml::node* p = m.get("pools")) {
         if (!p->is_array_of_tables())
             fail("key 'machine.pools' must be an array of tables ([[machine.pools]])");
+        // Counted before any is read (engine/config.h, kMaxPools).
+        if (p->as_array()->size() > kMaxPools)
+            fail("key 'machine.pools' holds " + std::to_string(p->as_array()->size()) +
+                 " pools; at most " + std::to_string(kMaxPools));
         std::size_t i = 0;
+        std::set<std::string> names;
         for (const auto& e : *p->as_array()) {
             const auto& t = *e.as_table();
             std::string where = "machine.pools[" + std::to_string(i++) + "].";
-            only_keys(t, where.substr(0, where.size() - 1), {"name", "capacity"});
+            only_keys(t, where.substr(0, where.size() - 1), config_keys("machine.pools[]"));
             PoolConfig pc;
             pc.name = get_string(t, "name", where);
             if (pc.name.empty()) fail("key '" + where + "name' is required");
-            for (const PoolConfig& other : s.pools)
-                if (other.name == pc.name)
-                    fail("key '" + where + "name': pool '" + pc.name + "' is given twice");
+            if (!names.insert(pc.name).second)
+                fail("key '" + where + "name': pool '" + pc.name + "' is given twice");
             pc.capacity = get_int(t, "capacity", where, 0);
             if (pc.capacity <= 0)
                 fail("key '" + where + "capacity' must be a positive integer, got " +
@@ -181,9 +186,7 @@ ParamValue param_of(const toml::node& n, const std::string& key) {
 }
 
 void parse_policy(const toml::table& t, EngineConfig& c) {
-    std::set<std::string> keys{"search_path", "quarantine_after", "quarantine_time", "pass_budget"};
-    for (int h = 0; h < kHookCount; ++h) keys.insert(hook_name(static_cast<Hook>(h)));
-    only_keys(t, "policy", keys);
+    only_keys(t, "policy", config_keys("policy"));
     const std::int64_t after = get_int(t, "quarantine_after", "policy.", 50);
     if (after < 0 || after > 1'000'000'000)
         fail("key 'policy.quarantine_after' must be 0 (never) or a count up to 1000000000, got " +
@@ -228,7 +231,7 @@ void parse_policy(const toml::table& t, EngineConfig& c) {
 
 // Gang scheduling ([Zhang00] §4-5): more than one row of the matrix.
 void parse_gang(const toml::table& t, SchedulerConfig& s) {
-    only_keys(t, "gang", {"mpl", "slice", "migration", "migration_cost", "migration_q", "packing"});
+    only_keys(t, "gang", config_keys("gang"));
     std::int64_t mpl = get_int(t, "mpl", "gang.", s.rows);
     if (mpl < 1 || mpl > 32)
         fail("key 'gang.mpl' must be between 1 and 32, got " + std::to_string(mpl));
@@ -264,9 +267,7 @@ void parse_gang(const toml::table& t, SchedulerConfig& s) {
 
 // [Weissman03]'s iScheduler: malleable jobs, harvest and distribution.
 void parse_malleable(const toml::table& t, SchedulerConfig& s) {
-    only_keys(t, "malleable",
-              {"exec_model", "mpl_limit", "max_harvests", "protect_age", "cost_benefit",
-               "adapt_latency", "adapt_per_byte"});
+    only_keys(t, "malleable", config_keys("malleable"));
     MalleableConfig& m = s.malleable;
     m.enabled = true;
     const std::string model = get_string(t, "exec_model", "malleable.");
@@ -309,11 +310,19 @@ void parse_usage(const toml::table& t, EngineConfig& c) {
     SchedulerConfig& s = c.scheduler;
     c.rekey_interval_given = t.get("rekey_interval") != nullptr;
     const double every = get_seconds(t, "rekey_interval", "scheduler.", 300.0);
-    if (!(every == 0 || (every >= 1e-6 && every <= 1e9)))
+    // Each re-key is an order call over the whole queue and a pass, and the
+    // engine asks to be woken for it while jobs wait: below a second
+    // (Slurm's PriorityCalcPeriod counts minutes) a run is mostly re-keys.
+    if (!(every == 0 || (every >= 1 && every <= 1e9)))
         fail(
             "key 'scheduler.rekey_interval' must be 0 (re-key only after a reload) or a number "
-            "of seconds from 0.000001 to 1e9, got " +
-            config_number(every));
+            "of seconds from 1 to 1e9, got " +
+            config_number(every) +
+            (every > 0 && every < 1
+                 ? ": each re-key is an order call over the whole queue and a pass, and a day "
+                   "of engine time while jobs wait would hold " +
+                       config_number(86400 / every) + " of them"
+                 : std::string()));
     s.rekey_interval = static_cast<Time>(std::llround(every * static_cast<double>(kSecond)));
     const double half = get_seconds(t, "usage_half_life", "scheduler.", 0.0);
     if (!(half == 0 || (half >= 1e-6 && half <= 1e9)))
@@ -332,7 +341,7 @@ void parse_usage(const toml::table& t, EngineConfig& c) {
 }
 
 void parse_lua(const toml::table& t, EngineConfig& c) {
-    only_keys(t, "lua", {"instruction_budget", "memory_limit_mb", "time_limit"});
+    only_keys(t, "lua", config_keys("lua"));
     c.instruction_budget = get_int(t, "instruction_budget", "lua.", c.instruction_budget);
     c.time_limit = get_seconds(t, "time_limit", "lua.", c.time_limit);
     if (!(c.time_limit == 0 || (c.time_limit >= 0.001 && c.time_limit <= 86400)))
@@ -481,6 +490,47 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
 
 }  // namespace
 
+const std::vector<ConfigTable>& config_tables() {
+    static const std::vector<ConfigTable> all = [] {
+        std::set<std::string> policy{"search_path", "quarantine_after", "quarantine_time",
+                                     "pass_budget"};
+        for (int h = 0; h < kHookCount; ++h) policy.insert(hook_name(static_cast<Hook>(h)));
+        const std::set<std::string> job_class{"name", "priority", "max_wait",
+                                              "dnd",  "procs",    "preemptable"};
+        return std::vector<ConfigTable>{
+            {"", {"machine", "scheduler", "policy", "lua", "gang", "malleable", "classes"}},
+            {"machine", {"procs", "pools", "clusters", "partitions", "node_down"}},
+            {"machine.pools[]", {"name", "capacity"}},
+            {"machine.clusters[]", {"name", "nodes"}},
+            {"machine.partitions[]", {"name", "nodes", "default"}},
+            {"scheduler",
+             {"preset", "backfill", "reservation_depth", "rekey_interval", "usage_half_life",
+              "min_job_age"}},
+            {"policy", policy},
+            {"lua", {"instruction_budget", "memory_limit_mb", "time_limit"}},
+            {"gang", {"mpl", "slice", "migration", "migration_cost", "migration_q", "packing"}},
+            {"malleable",
+             {"exec_model", "mpl_limit", "max_harvests", "protect_age", "cost_benefit",
+              "adapt_latency", "adapt_per_byte"}},
+            {"classes",
+             {"preset", "class", "period", "default", "swap_time", "week_start", "large_job",
+              "large_procs", "job_procs", "system_procs"}},
+            {"classes.class[]", job_class},
+            {"classes.period[]",
+             {"name", "days", "from", "to", "class", "large_job", "large_procs", "job_procs",
+              "system_procs"}},
+            {"classes.period[].class[]", job_class},
+        };
+    }();
+    return all;
+}
+
+const std::set<std::string>& config_keys(const std::string& path) {
+    for (const ConfigTable& t : config_tables())
+        if (t.path == path) return t.keys;
+    throw std::logic_error("config_keys: no table '" + path + "' in the schema");
+}
+
 const std::vector<Preset>& presets() {
     // [Leinberger99] §2.1 (FCFS, EASY, conservative), [Ngubiri07] §3 (FPFS), [Zhang00]
     // §5 (GS, BGS, MGS, MBGS): the walk's two parameters, rows, migration.
@@ -528,15 +578,13 @@ EngineConfig parse_config(const std::string& text, const std::string& source_nam
              ": TOML syntax error: " + std::string(e.description()));
     }
     EngineConfig c;
-    only_keys(root, "", {"machine", "scheduler", "policy", "lua", "gang", "malleable", "classes"});
+    only_keys(root, "", config_keys(""));
     const toml::table* m = table_at(root, "machine", "");
     if (!m) fail("table [machine] is required (at least machine.procs)");
     parse_machine(*m, c.scheduler);
     const toml::table* sched = table_at(root, "scheduler", "");
     if (sched) {
-        only_keys(*sched, "scheduler",
-                  {"preset", "backfill", "reservation_depth", "rekey_interval", "usage_half_life",
-                   "min_job_age"});
+        only_keys(*sched, "scheduler", config_keys("scheduler"));
         c.scheduler.backfill = get_bool(*sched, "backfill", "scheduler.", true);
         std::int64_t d = get_int(*sched, "reservation_depth", "scheduler.", 1);
         if (d < -1 || d > 1'000'000)

@@ -3,6 +3,7 @@
 // configured mode would never read is an error naming the key.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,5 +50,20 @@ std::string preset_names();  // "fcfs, easy, ..."
 
 // Throws rota::Error(Errc::config, ...) naming the offending key.
 EngineConfig parse_config(const std::string& toml_text, const std::string& source_name);
+
+// The schema: every table of the configuration and the keys it accepts,
+// the very sets the parser checks each table against (only_keys). `path`
+// is the table's as messages name it, "" for the root and "[]" after an
+// array of tables ("machine.pools[]"). A [policy.<hook>] table takes
+// `script` and any parameter of its script, which the script checks.
+// tests/capi/test_config_schema.cpp walks every key with its extremes and
+// fails for a key it has no range for.
+struct ConfigTable {
+    std::string path;
+    std::set<std::string> keys;
+};
+const std::vector<ConfigTable>& config_tables();
+// The keys of table `path`; throws std::logic_error for a path not in the schema.
+const std::set<std::string>& config_keys(const std::string& path);
 
 }  // namespace rota

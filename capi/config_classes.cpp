@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "config.h"
 #include "toml_read.h"
 
 namespace rota {
@@ -64,9 +65,6 @@ void limits(const toml::table& t, const std::string& where, ClassLimits& l) {
     l.system_procs = procs(t, "system_procs", where, l.system_procs);
 }
 
-const std::set<std::string> kClassKeys = {"name", "priority", "max_wait",
-                                          "dnd",  "procs",    "preemptable"};
-
 // The keys of a class table given in `t` over `c`.
 void class_keys(const toml::table& t, const std::string& where, JobClassConfig& c) {
     const std::int64_t p = get_int(t, "priority", where, c.priority);
@@ -82,7 +80,8 @@ void class_keys(const toml::table& t, const std::string& where, JobClassConfig& 
 // The class tables of `arr` ([[<path>]]), each named, and each name once:
 // a second table of the same name would silently change the first's keys.
 template <class F>
-void each_class(const toml::node& arr, const std::string& path, F&& f) {
+void each_class(const toml::node& arr, const std::string& path, const std::set<std::string>& keys,
+                F&& f) {
     if (!arr.is_array_of_tables())
         fail("key '" + path + "' must be an array of tables ([[" + path + "]])");
     std::map<std::string, std::size_t> seen;
@@ -90,7 +89,7 @@ void each_class(const toml::node& arr, const std::string& path, F&& f) {
     for (const auto& e : *arr.as_array()) {
         const toml::table& t = *e.as_table();
         const std::string where = path + "[" + std::to_string(i) + "].";
-        only_keys(t, where.substr(0, where.size() - 1), kClassKeys);
+        only_keys(t, where.substr(0, where.size() - 1), keys);
         if (!t.get("name")) fail("key '" + where + "name' is required");
         const std::string name = get_string(t, "name", where);
         if (const auto [it, fresh] = seen.emplace(name, i); !fresh)
@@ -120,9 +119,7 @@ ClassParams llnl_t3d() {
 }  // namespace
 
 void parse_classes(const toml::table& t, SchedulerConfig& s) {
-    only_keys(t, "classes",
-              {"preset", "class", "period", "default", "swap_time", "week_start", "large_job",
-               "large_procs", "job_procs", "system_procs"});
+    only_keys(t, "classes", config_keys("classes"));
     ClassesConfig& c = s.classes;
     c.enabled = true;
     const std::string preset = get_string(t, "preset", "classes.");
@@ -138,7 +135,7 @@ void parse_classes(const toml::table& t, SchedulerConfig& s) {
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < c.base.classes.size(); ++i) index[c.base.classes[i].name] = i;
     if (const toml::node* arr = t.get("class")) {
-        each_class(*arr, "classes.class",
+        each_class(*arr, "classes.class", config_keys("classes.class[]"),
                    [&](const toml::table& ct, const std::string& where, const std::string& name) {
                        if (name.empty()) fail("key '" + where + "name' must not be empty");
                        auto it = index.find(name);
@@ -197,9 +194,7 @@ void parse_classes(const toml::table& t, SchedulerConfig& s) {
             const toml::table& pt = *e.as_table();
             const std::string path = "classes.period[" + std::to_string(i++) + "]";
             const std::string where = path + ".";
-            only_keys(pt, path,
-                      {"name", "days", "from", "to", "class", "large_job", "large_procs",
-                       "job_procs", "system_procs"});
+            only_keys(pt, path, config_keys("classes.period[]"));
             ClassPeriod p;
             p.name = get_string(pt, "name", where);
             if (const toml::node* days = pt.get("days")) {
@@ -220,7 +215,7 @@ void parse_classes(const toml::table& t, SchedulerConfig& s) {
             limits(pt, where, p.params.limits);
             if (const toml::node* carr = pt.get("class")) {
                 each_class(
-                    *carr, where + "class",
+                    *carr, where + "class", config_keys("classes.period[].class[]"),
                     [&](const toml::table& ct, const std::string& cw, const std::string& name) {
                         auto it = index.find(name);
                         if (it == index.end())

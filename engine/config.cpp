@@ -19,6 +19,9 @@ void check_machine(const SchedulerConfig& cfg) {
     if (cfg.procs <= 0) fail("machine.procs must be positive, got " + std::to_string(cfg.procs));
     if (cfg.rows < 1 || cfg.rows > 32) fail("gang.mpl must be between 1 and 32");
     if (cfg.rows > 1 && cfg.slice <= 0) fail("gang.slice must be positive");
+    if (cfg.pools.size() > kMaxPools)
+        fail("machine.pools holds " + std::to_string(cfg.pools.size()) + " pools; at most " +
+             std::to_string(kMaxPools));
     for (const auto& p : cfg.pools)
         if (p.capacity <= 0) fail("pool '" + p.name + "' needs a positive capacity");
     if (!cfg.clusters.empty()) {
@@ -43,7 +46,9 @@ void check_pass(const SchedulerConfig& cfg) {
         fail("scheduler.reservation_depth must be -1 (unlimited) or >= 0");
     if (cfg.migration_cost < 0) fail("gang.migration_cost must not be negative");
     if (cfg.migration_q < -1) fail("gang.migration_q must be -1 (unlimited) or >= 0");
-    if (cfg.rekey_interval < 0) fail("scheduler.rekey_interval must not be negative");
+    if (cfg.rekey_interval < 0 || (cfg.rekey_interval > 0 && cfg.rekey_interval < kSecond))
+        fail("scheduler.rekey_interval must be 0 (only after a reload) or at least 1 s, got " +
+             std::to_string(cfg.rekey_interval) + " us");
     if (cfg.usage_half_life < 0) fail("scheduler.usage_half_life must not be negative");
     if (cfg.min_job_age < 0) fail("scheduler.min_job_age must not be negative");
     const MalleableConfig& m = cfg.malleable;

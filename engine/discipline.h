@@ -143,10 +143,11 @@ class Discipline {
     // on the discipline.
     virtual void batch_columns(JobBatch&) {}
     // The next time before which nothing changes on its own (a slice
-    // boundary), and what happens there; the core stops at each as it
-    // advances the clock, before walltime kills.
+    // boundary), and what happens there: the core stops at the first as it
+    // advances the clock to `until`, before walltime kills, and the
+    // discipline passes every boundary up to `until` at once.
     virtual Time next_boundary() const { return kForever; }
-    virtual void boundary() {}
+    virtual void boundary(Time /*until*/) {}
     // The earliest time the discipline must be woken, if any.
     virtual std::optional<Time> next_wakeup() const { return std::nullopt; }
 

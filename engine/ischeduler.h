@@ -32,6 +32,10 @@ class IScheduler final : public Discipline {
     void queued(Slot s, std::size_t pos, bool appended) override;
     void released(Slot s, bool early) override;
     void adopted(Slot s, std::int32_t) override { pools_.add(job(s), +1); }
+    // A node back in service frees processors as an end does: the next
+    // pass distributes them (Figure 3(a), termination), or jobs that
+    // waited would wait for an end that may never come.
+    void capacity_gained() override { ++freed_; }
     std::optional<Time> next_wakeup() const override {
         return begins_.empty() ? std::nullopt : std::optional<Time>(begins_.next());
     }

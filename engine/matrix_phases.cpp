@@ -52,7 +52,7 @@ void MatrixWalk::end_rows_pass() {
     } else {
         if (nonempty >= 2 && slice_end_ == kForever) slice_end_ = now() + cfg().slice;
         if (nonempty < 2) slice_end_ = kForever;
-        announce_active();
+        announce_active(now());
     }
 }
 

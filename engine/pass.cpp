@@ -23,6 +23,7 @@ void Scheduler::schedule() {
     ++counters_.passes;
     machine_.advance(now_);
     admit();
+    if (now_ > kTimeAxisEnd - longest_window_) reject_past_axis();
     if (now_ >= next_rekey_) {
         // The first pass at or after each multiple of the interval.
         next_rekey_ = (now_ / cfg_.rekey_interval + 1) * cfg_.rekey_interval;
@@ -146,15 +147,17 @@ CommonContext Scheduler::common_context() const {
 }
 
 // Admission and order for the jobs that arrived since the last pass and for
-// held ones: one hook call each, with the whole batch.
+// held ones: one hook call each, with the whole batch. Held jobs are asked
+// again at every pass (docs/lua-api.md, "admission"), so their rows stay in
+// held_batch_ from one pass to the next: a pass pushes the new jobs' rows
+// only, and the rows of jobs that leave (accepted, rejected) are squeezed
+// out. Before, the batch was built whole at every pass, and a policy that
+// held every job made a run quadratic in the engine as well as in the
+// script (docs/reliability.md).
 void Scheduler::admit() {
     if (!waiting_.empty()) release_waiting();
     if (pending_.empty() && held_.empty()) return;
-    discipline_->batch_columns(batch_);
     admit_slots_.clear();
-    // Held jobs arrived earlier than pending ones: keep arrival order.
-    for (Slot s : held_) admit_slots_.push_back(s);
-    held_.clear();
     for (Slot s : pending_) {
         const Job& j = job(s);
         // A job that can never fit the machine is rejected whatever the
@@ -191,7 +194,7 @@ void Scheduler::admit() {
         if (ok) admit_slots_.push_back(s);
     }
     pending_.clear();
-    if (admit_slots_.empty()) return;
+    if (admit_slots_.empty() && held_.empty()) return;
 
     // The batch and the context are for the hooks: made only when one is
     // called (most runs have neither an admission nor an order policy, and
@@ -202,16 +205,30 @@ void Scheduler::admit() {
         if (!ctx) ctx = common_context();
         return *ctx;
     };
+    // Held jobs arrived earlier than pending ones: keep arrival order.
+    const std::size_t nheld = held_.size();
+    const std::size_t n = nheld + admit_slots_.size();
+    const auto slot_at = [&](std::size_t i) {
+        return i < nheld ? held_[i] : admit_slots_[i - nheld];
+    };
     const bool asked = policy_[static_cast<int>(Hook::admission)] != nullptr;
     if (asked) {
-        batch_.clear();
-        for (Slot s : admit_slots_) batch_.push(job(s));
-        ask<Hook::admission>(batch_, context, admissions_);
+        discipline_->batch_columns(held_batch_);
+        if (!held_batch_ok_ || held_batch_.size() != nheld) {
+            held_batch_.clear();
+            for (Slot s : held_) held_batch_.push(job(s));
+        } else if (cfg_.classes.enabled) {
+            for (std::size_t i = 0; i < nheld; ++i) held_batch_.refresh_classes(i, job(held_[i]));
+        }
+        for (Slot s : admit_slots_) held_batch_.push(job(s));
+        ask<Hook::admission>(held_batch_, context, admissions_);
     }
-    std::size_t accepted = 0;
+    accepted_.clear();
+    held_keep_.assign(n, 0);
+    std::size_t kept = 0;
     held_until_ = kForever;  // every held job is being asked again
-    for (std::size_t i = 0; i < admit_slots_.size(); ++i) {
-        const Slot s = admit_slots_[i];
+    for (std::size_t i = 0; i < n; ++i) {
+        const Slot s = slot_at(i);
         const AdmissionKind kind = asked ? admissions_[i].kind : AdmissionKind::accept;
         switch (kind) {
             case AdmissionKind::reject:
@@ -219,30 +236,62 @@ void Scheduler::admit() {
                 break;
             case AdmissionKind::hold:
                 job(s).state = JobState::held;
-                held_.push_back(s);
+                held_keep_[i] = 1;
+                // In place: kept <= i, and held_[i] was read above.
+                if (kept < held_.size())
+                    held_[kept] = s;
+                else
+                    held_.push_back(s);
+                ++kept;
                 if (admissions_[i].until > now_)
                     held_until_ = std::min(held_until_, admissions_[i].until);
                 break;
             case AdmissionKind::accept:
-                admit_slots_[accepted++] = s;
+                accepted_.push_back(s);
                 break;
         }
     }
-    admit_slots_.resize(accepted);
-    if (accepted == 0) return;
+    held_.resize(kept);
+    if (asked)
+        held_batch_.keep_rows(held_keep_);
+    else
+        held_batch_.clear();
+    held_batch_ok_ = true;
+    if (accepted_.empty()) return;
 
     // Order keys for the accepted ones, in one more call.
     const bool keyed = policy_[static_cast<int>(Hook::order)] != nullptr;
     if (keyed) {
+        discipline_->batch_columns(batch_);
         batch_.clear();
-        for (Slot s : admit_slots_) batch_.push(job(s));
+        for (Slot s : accepted_) batch_.push(job(s));
         ask<Hook::order>(batch_, context, keys_);
     }
-    for (std::size_t i = 0; i < admit_slots_.size(); ++i) {
-        Job& j = job(admit_slots_[i]);
+    for (std::size_t i = 0; i < accepted_.size(); ++i) {
+        Job& j = job(accepted_[i]);
         // The FCFS fallback: arrival time orders, ties by arrival sequence.
         j.order_key = keyed ? keys_[i] : static_cast<double>(j.submit);
-        queue_insert(admit_slots_[i]);
+        queue_insert(accepted_[i]);
+    }
+}
+
+// Near the axis's end, a queued job whose window from now would pass it is
+// rejected rather than started: new_job's bound keeps every job on the
+// axis while the machine is busy, and this is what is left when it idled
+// while jobs waited (held, out of service nodes, a begin time).
+void Scheduler::reject_past_axis() {
+    std::vector<Slot> late;
+    queue_.for_each_live([&](const JobQueue::Entry& q) {
+        const Job& j = job(q.slot);
+        if (j.state == JobState::queued && j.window > kTimeAxisEnd - now_) late.push_back(q.slot);
+    });
+    for (Slot s : late) {
+        const Time window = job(s).window;
+        discipline_->cancelled(s);
+        queue_erase(s);
+        reject(s, "its window of " + std::to_string(window) + " us from now (" +
+                      std::to_string(now_) + " us) would end past the time axis (" +
+                      std::to_string(kTimeAxisEnd) + " us)");
     }
 }
 

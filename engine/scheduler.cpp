@@ -25,6 +25,9 @@ Scheduler::Scheduler(SchedulerConfig cfg)
         batch_.inv_capacity.push_back(1.0 / static_cast<double>(p.capacity));
     batch_.with_components = clustered();
     batch_.names = &names_;
+    held_batch_.inv_capacity = batch_.inv_capacity;
+    held_batch_.with_components = batch_.with_components;
+    held_batch_.names = &names_;
     discipline_ = make_discipline(*this);
     keeps_profile_ = discipline_->keeps_profile();
     keeps_running_list_ = discipline_->keeps_running_list();
@@ -137,6 +140,20 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     check_constraints(spec);
     if (index_.find(spec.id) != JobIndex::kNone)
         throw Error(Errc::exists, who() + " was already submitted");
+    // While the machine is busy a job starts by now plus the windows of
+    // the jobs before it, which every job the engine holds may be: its
+    // window must end on the axis after all of theirs, so that no
+    // walltime, reservation or wakeup ever passes the axis's end.
+    const Time window = spec.estimate * cfg_.rows;
+    if (const Time room = kTimeAxisEnd - now_ - held_windows_; window > room)
+        throw Error(Errc::invalid,
+                    who() + ": estimate " + std::to_string(spec.estimate) + " us" +
+                        (cfg_.rows > 1 ? " (x " + std::to_string(cfg_.rows) + " rows)" : "") +
+                        " could end past the time axis after the " + std::to_string(index_.size()) +
+                        (index_.size() == 1 ? " job" : " jobs") + " the engine holds (now " +
+                        std::to_string(now_) + " us plus their windows, " +
+                        std::to_string(held_windows_) + " us, leave " +
+                        std::to_string(std::max<Time>(room, 0)) + " us of the axis)");
 
     Slot s;
     if (!free_slots_.empty()) {
@@ -161,7 +178,9 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
     else if (j.spec.components.empty())
         j.spec.components.push_back(spec.procs);
     j.submit = spec.submitted > 0 ? spec.submitted : now_;
-    j.window = spec.estimate * cfg_.rows;
+    j.window = window;
+    held_windows_ += window;
+    longest_window_ = std::max(longest_window_, window);
     j.seq = next_seq_++;
     j.cls = static_cast<std::int16_t>(spec.job_class >= 0 ? spec.job_class
                                                           : cfg_.classes.default_class);
@@ -213,6 +232,7 @@ void Scheduler::now_running(Slot s) {
 }
 
 void Scheduler::forget(Slot s) {
+    held_windows_ -= jobs_[s].spec.estimate * cfg_.rows;
     index_.erase(jobs_[s].spec.id);
     jobs_[s].alloc.runs.clear();
     free_slots_.push_back(s);
@@ -287,6 +307,7 @@ void Scheduler::cancel(JobId id) {
             break;
         case JobState::held:
             held_.erase(std::find(held_.begin(), held_.end(), s));
+            held_batch_ok_ = false;
             forget(s);
             break;
         case JobState::pending:
@@ -359,10 +380,11 @@ void Scheduler::advance(Time t) {
     if (t < now_)
         throw Error(Errc::time, "time went backwards: " + std::to_string(t) + " < now " +
                                     std::to_string(now_) + " (microseconds)");
-    // Boundaries up to t (slices, [Zhang00] §4), each at its own time.
+    // Boundaries up to t (slices, [Zhang00] §4): the discipline passes them
+    // all from the first and tells the net change (slices.cpp).
     for (Time b; (b = discipline_->next_boundary()) <= t;) {
         now_ = std::max(now_, b);
-        discipline_->boundary();
+        discipline_->boundary(t);
     }
     now_ = t;
     // Jobs are killed at their estimate (walltime), as the papers assume.
@@ -371,7 +393,9 @@ void Scheduler::advance(Time t) {
     // Every change to a running job's end updates its entry and release()
     // removes it; an entry that does not match its job is corrected here
     // rather than trusted.
-    while (!expiries_.empty() && expiries_.top().end <= now_) {
+    // At the axis's end every walltime left is over: time goes no further
+    // (only a malleable job stretched past it has one, reject_past_axis).
+    while (!expiries_.empty() && (expiries_.top().end <= now_ || now_ == kTimeAxisEnd)) {
         const ExpiryHeap::Entry e = expiries_.top();
         Job& j = job(e.slot);
         if (j.state != JobState::running || j.seq != e.seq) {
@@ -383,13 +407,16 @@ void Scheduler::advance(Time t) {
             continue;
         }
         expiries_.pop();
-        emit(Action{ActionType::kill, j.spec.id, e.end});
+        emit(Action{ActionType::kill, j.spec.id, std::min(e.end, now_)});
         ++counters_.killed;
         stop_running(e.slot, JobState::killed);
     }
     machine_.advance(now_);
 }
 
+// Never past the time axis, which advance() refuses: what would come later
+// never comes (a slice, a reservation or a re-key beyond it), and a
+// walltime is over at the axis's end at the latest.
 std::optional<Time> Scheduler::next_wakeup() const {
     std::optional<Time> best;
     while (!expiries_.empty()) {
@@ -397,7 +424,7 @@ std::optional<Time> Scheduler::next_wakeup() const {
         const Job& j = job(e.slot);
         const bool live = j.state == JobState::running && j.seq == e.seq;
         if (live && j.estimated_end() == e.end) {
-            best = e.end;
+            best = std::min(e.end, kTimeAxisEnd);
             break;
         }
         if (live)
@@ -406,17 +433,17 @@ std::optional<Time> Scheduler::next_wakeup() const {
             expiries_.pop();
     }
     if (const auto d = discipline_->next_wakeup();
-        d && *d > now_ && *d != kForever && (!best || *d < *best))
+        d && *d > now_ && *d <= kTimeAxisEnd && (!best || *d < *best))
         best = *d;
     // A job held by its dependencies may be due later (a think time).
     if (!waiting_.empty())
-        if (const Time t = next_eligible(); t != kForever && (!best || t < *best)) best = t;
+        if (const Time t = next_eligible(); t <= kTimeAxisEnd && (!best || t < *best)) best = t;
     // A policy that held jobs until a time (a shift change) asks again then.
-    if (!held_.empty() && held_until_ > now_ && held_until_ != kForever &&
+    if (!held_.empty() && held_until_ > now_ && held_until_ <= kTimeAxisEnd &&
         (!best || held_until_ < *best))
         best = held_until_;
     // Keys that age re-sort the queue: the head may change (pass.cpp).
-    if (!queue_.empty() && next_rekey_ != kForever && aging() &&
+    if (!queue_.empty() && next_rekey_ <= kTimeAxisEnd && aging() &&
         (!best || std::max(next_rekey_, now_) < *best))
         best = std::max(next_rekey_, now_);
     return best;

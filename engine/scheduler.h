@@ -198,6 +198,17 @@ class Scheduler {
     // The row of the matrix executing now ([Zhang00] §4; 0 with one row).
     std::int32_t active_row_ = 0;
 
+    // The bound at submission (new_job): the windows (estimate x rows, as
+    // submitted) of every job the engine holds. A job starts by now plus
+    // the windows of the jobs before it while the machine is busy, so a
+    // job is accepted only if now + held_windows_ + its window stays on
+    // the time axis; the longest window ever submitted tells a pass when
+    // a queued job may no longer fit what is left of the axis
+    // (reject_past_axis).
+    Time held_windows_ = 0;
+    Time longest_window_ = 0;
+    void reject_past_axis();
+
     std::vector<Slot> pending_;  // submitted since the last pass
     std::vector<Slot> held_;
     Time held_until_ = kForever;  // the earliest time an admission asked to be asked again
@@ -234,6 +245,13 @@ class Scheduler {
     // Whether hook h is quarantined now (its fallback applies, uncalled).
     bool quarantined(Hook h);
     std::vector<Slot> admit_slots_;
+    // Admission's batch (pass.cpp, admit): the rows of the held jobs, in
+    // held_ order, kept from one pass to the next (a held job's columns do
+    // not change but for its class's), then the new jobs' rows.
+    JobBatch held_batch_;
+    bool held_batch_ok_ = true;  // false: rebuilt at the next pass (a cancel, a restore)
+    std::vector<std::uint8_t> held_keep_;
+    std::vector<Slot> accepted_;
     std::vector<Admission> admissions_;
     std::vector<double> keys_;
     JobBatch batch_;  // admission's and order's

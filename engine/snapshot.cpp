@@ -647,6 +647,7 @@ void Scheduler::restore_jobs(SnapshotReader& in, int format) {
     };
     slots_of("pending", JobState::pending, pending_);
     slots_of("held", JobState::held, held_);
+    held_batch_ok_ = false;
     slots_of("waiting", JobState::waiting, waiting_);
     {
         Record r = in.next("ended");
@@ -809,6 +810,11 @@ void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in) {
     if (index_.find(sp.id) != JobIndex::kNone)
         bad("job " + std::to_string(sp.id) + " is listed twice");
     index_.insert(sp.id, s);
+    // The bound at submission counts every job held (scheduler.cpp, new_job).
+    const Time window = sp.estimate * cfg_.rows;
+    if (window > kForever - held_windows_) bad("the windows of its jobs add up past 2^63 us");
+    held_windows_ += window;
+    longest_window_ = std::max(longest_window_, window);
     if (j.state == JobState::running)
         place_restored(s, held, home, mask);
     else if (held != 0 || home != -1 || mask != 0 || j.alloc.procs != 0)

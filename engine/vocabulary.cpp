@@ -1,5 +1,7 @@
 #include "vocabulary.h"
 
+#include <algorithm>
+
 #include "job.h"
 #include "usage.h"
 
@@ -87,6 +89,47 @@ void JobBatch::push(const Job& j) {
     R.push_back(static_cast<double>(j.spec.procs) * inv_capacity[0]);
     for (std::size_t k = 1; k < inv_capacity.size(); ++k)
         R.push_back(static_cast<double>(j.spec.pools[k - 1]) * inv_capacity[k]);
+}
+
+void JobBatch::refresh_classes(std::size_t k, const Job& j) {
+#define ROTA_X(name, type, value, doc) name[k] = value;
+    ROTA_JOB_COLUMNS_CLASSES(ROTA_X)
+#undef ROTA_X
+}
+
+void JobBatch::keep_rows(const std::vector<std::uint8_t>& keep) {
+    const std::size_t n = size();
+    std::size_t gap = 0;  // the first row to go: rows before it stay where they are
+    while (gap < n && keep[gap]) ++gap;
+    if (gap == n) return;
+    const auto squeeze = [&](auto& v, std::size_t per) {
+        std::size_t to = gap * per;
+        for (std::size_t i = gap; i < n; ++i)
+            if (keep[i])
+                for (std::size_t c = 0; c < per; ++c) v[to++] = v[i * per + c];
+        v.resize(to);
+    };
+#define ROTA_X(name, type, value, doc) squeeze(name, 1);
+    ROTA_JOB_COLUMNS_ALL(ROTA_X)
+#undef ROTA_X
+    if (!inv_capacity.empty()) squeeze(R, inv_capacity.size());
+    if (!with_components) return;
+    // Row i's widths are width[first[i], first[i + 1]); a kept row's move
+    // down, and first[] is rewritten behind the reading.
+    std::size_t to = gap;
+    auto w = static_cast<std::size_t>(first[gap]);
+    for (std::size_t i = gap; i < n; ++i) {
+        if (!keep[i]) continue;
+        const auto a = static_cast<std::size_t>(first[i]),
+                   b = static_cast<std::size_t>(first[i + 1]);
+        std::copy(width.begin() + static_cast<std::ptrdiff_t>(a),
+                  width.begin() + static_cast<std::ptrdiff_t>(b),
+                  width.begin() + static_cast<std::ptrdiff_t>(w));
+        w += b - a;
+        first[++to] = static_cast<std::int32_t>(w);
+    }
+    first.resize(to + 1);
+    width.resize(w);
 }
 
 void MigrationBatch::clear() {

@@ -388,6 +388,12 @@ struct JobBatch {
     }
     void clear();
     void push(const Job& j);
+    // Row k's class columns anew, for job j (its class or the parameter
+    // set in force may have changed since the row was pushed).
+    void refresh_classes(std::size_t k, const Job& j);
+    // Keeps the rows whose keep[] is set, in order: a batch kept from one
+    // call to the next (the held jobs, pass.cpp) loses the others.
+    void keep_rows(const std::vector<std::uint8_t>& keep);
 };
 
 // The candidate migrations of one CollapseMatrix-2 phase: job `id` would

@@ -30,7 +30,7 @@ class MatrixWalk final : public Discipline {
     bool keeps_running_list() const override { return time_sharing(); }
     std::string never_starts(const Job& j) const override;
     Time next_boundary() const override { return time_sharing() ? slice_end_ : kForever; }
-    void boundary() override { rotate_slices(); }
+    void boundary(Time until) override { pass_slices(until); }
     std::optional<Time> next_wakeup() const override;
     void queued(Slot s, std::size_t pos, bool appended) override;
     void dequeued(Slot s) override;
@@ -179,8 +179,11 @@ class MatrixWalk final : public Discipline {
     void begin_rows_pass();
     void end_rows_pass();
     void announce_placements();
-    void announce_active();
+    void announce_active(Time at);
     void rotate_slices();
+    void pass_slices(Time until);
+    std::int32_t next_busy_row(std::int32_t& nonempty) const;
+    void announce_switch(std::int32_t from, Time at);
 
     // Migration (migration.cpp).
     MigrationContext migration_context();

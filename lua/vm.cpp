@@ -229,7 +229,15 @@ Vm::Vm(const LuaConfig& cfg)
     assert(lua_gettop(L) == slot::top);
 
     for (const auto& [hook, hc] : cfg.hooks) {
-        const std::string path = resolve_script_path(hc.script, cfg.search_path);
+        // The message names the key that gave the script, as every
+        // configuration message does.
+        std::string path;
+        try {
+            path = resolve_script_path(hc.script, cfg.search_path);
+        } catch (const Error& e) {
+            throw Error(e.code(),
+                        "key 'policy." + std::string(hook_name(hook)) + ".script': " + e.what());
+        }
         std::size_t k = 0;
         while (k < modules_.size() && modules_[k] != path) ++k;
         if (k == modules_.size()) load_module(path);

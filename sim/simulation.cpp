@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <queue>
@@ -34,13 +35,17 @@ void check(rota_engine* e, int rc, const char* what) {
 // The engine speaks of a job by the id the simulator submits, its index in
 // the workload; the user knows it by the trace's id. An engine message
 // about job i names it as the trace does.
-void check_job(rota_engine* e, int rc, const char* what, std::uint32_t i, std::int64_t id) {
-    if (rc == ROTA_OK || rc == ROTA_DONE) return;
+std::string job_message(const rota_engine* e, std::uint32_t i, std::int64_t id) {
     std::string msg = rota_errmsg(e);
     const std::string engine_name = "job " + std::to_string(i);
     if (msg.compare(0, engine_name.size() + 1, engine_name + ":") == 0)
         msg.replace(0, engine_name.size(), "job " + std::to_string(id));
-    throw SimError(std::string(what) + ": " + rota_status_name(rc) + ": " + msg);
+    return msg;
+}
+
+void check_job(rota_engine* e, int rc, const char* what, std::uint32_t i, std::int64_t id) {
+    if (rc == ROTA_OK || rc == ROTA_DONE) return;
+    throw SimError(std::string(what) + ": " + rota_status_name(rc) + ": " + job_message(e, i, id));
 }
 
 // The engine's time axis, in microseconds: a job's window, its estimate
@@ -563,7 +568,8 @@ class Machine {
         else
             submit(i, nullptr);
         if (deps_) submit_followers(i);
-        ++waiting_;
+        // A job the engine refused at submission (submit) never waits.
+        if (res_.jobs[i].state != FinalState::rejected) ++waiting_;
         ++submitted_;
         if (opt_.progress && submitted_ % opt_.progress_every == 0)
             opt_.progress(submitted_, static_cast<std::int64_t>(in_.size()));
@@ -632,7 +638,23 @@ class Machine {
             rj.ndepends = 1;
             rj.depends = dep;
         }
-        check_job(e_, rota_submit(e_, &rj), "rota_submit", i, j.id);
+        const int rc = rota_submit(e_, &rj);
+        // Each job's own window was checked before the run (check_window);
+        // the engine refuses one whose window could end past the axis after
+        // the windows of the jobs it holds, which it may start first
+        // (engine/scheduler.cpp, new_job). That job is a rejection, named
+        // by its trace id, and the run goes on.
+        if (rc == ROTA_EINVAL && std::strstr(rota_errmsg(e_), "past the time axis")) {
+            res_.jobs[i].state = FinalState::rejected;
+            std::string why = job_message(e_, i, j.id);
+            if (const std::string who = "job " + std::to_string(j.id) + ": ";
+                why.rfind(who, 0) == 0)
+                why.erase(0, who.size());  // the rejection names the job already
+            res_.rejections.emplace_back(j.id, std::move(why));
+            release_followers(i, rota_now(e_));
+            return;
+        }
+        check_job(e_, rc, "rota_submit", i, j.id);
     }
 
     // A partition number's name, or the number in decimal, written once

@@ -340,16 +340,24 @@ typedef struct rota_job {
 ** action timed at its expiry. A job that runs exactly as long as its
 ** estimate is therefore killed, not reported with rota_job_end. With more
 ** rows only the embedder knows how long a job has executed, so it ends the
-** job itself (rota_job_end) when that reaches the estimate; slice
-** boundaries up to `t` are passed, each at its own time (SWITCH, SUSPEND,
-** RESUME). */
+** job itself (rota_job_end) when that reaches the estimate. Slice
+** boundaries up to `t` are passed at once and only their net change is
+** told, timed at the last boundary passed: a SWITCH if another row is
+** active, a SUSPEND or RESUME for each job that left or entered it. A job
+** switched out and in again within one advance is told nothing (the
+** embedder, which applies actions after the advance, could not have
+** stopped it), so one advance queues at most one SWITCH and one action per
+** running job, however many boundaries it passes. */
 ROTA_API int rota_advance(rota_engine* e, rota_time t);
 /* The current time of the engine (0 when created). */
 ROTA_API rota_time rota_now(const rota_engine* e);
 
 /* Submit a job at the current time. It is considered at the next pass.
 ** ROTA_EINVAL for a negative id, procs <= 0, estimate <= 0, an estimate
-** (times the rows) that would end past the time axis, a wrong pool count,
+** (times the rows) that could end past the time axis (now, plus the
+** windows of every job the engine holds, which may all start before it,
+** plus its own must stay on the axis; the message gives the room left), a
+** wrong pool count,
 ** a `submitted` after now, or a bad class or name (each message says which),
 ** ROTA_EEXIST for a duplicate id. A job that can never fit the machine is
 ** accepted here and rejected (ROTA_ACTION_REJECT, with a reason) at the next

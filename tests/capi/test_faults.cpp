@@ -609,33 +609,39 @@ TEST_CASE("submit: an explicit earlier submit time keeps the job's FCFS place") 
     CHECK(q[1] == 2);
 }
 
-// Reservations of jobs whose estimates add up past the time axis: a chain
+// Reservations of jobs whose estimates add up near the time axis: a chain
 // of conservative reservations used to overflow start + window and wedge
-// the engine at every pass ("compression would delay a reservation"). A job
-// whose window cannot end by the horizon waits without a reservation, and
-// gets one when capacity comes back.
-TEST_CASE("faults: reservations past the end of the time axis are not made, nothing wedges") {
+// the engine at every pass ("compression would delay a reservation").
+// Submission now keeps the windows of the jobs held on the axis (a fifth
+// such job is refused), so every reservation of the chain ends on it, and
+// they move up when a job ends early.
+TEST_CASE("faults: reservations near the end of the time axis are made on it, nothing wedges") {
     auto e =
         rota::test::engine_from("[machine]\nprocs = 8\n[scheduler]\npreset = \"conservative\"\n");
-    const rota_time E = INT64_MAX / 5;  // four of them chained pass half the axis
-    for (int64_t id = 1; id <= 4; ++id) {
+    const rota_time E = INT64_MAX / 17;  // four of them chained fill most of the axis
+    auto submit = [&](int64_t id) {
         rota_job j{};
         j.size = sizeof j;
         j.id = id;
         j.estimate = E;
         j.procs = 8;
         j.user = -1;
-        REQUIRE(rota_submit(e.get(), &j) == ROTA_OK);
-    }
+        return rota_submit(e.get(), &j);
+    };
+    for (int64_t id = 1; id <= 4; ++id) REQUIRE(submit(id) == ROTA_OK);
+    CHECK(submit(5) == ROTA_EINVAL);  // its window would end past the axis
+    CHECK_THAT(rota_errmsg(e.get()), Catch::Contains("job 5: ") &&
+                                         Catch::Contains("past the time axis after the 4 jobs"));
     REQUIRE(rota_schedule(e.get()) == ROTA_OK);
     rota_reservation rs[4];
     rs[0].size = sizeof(rota_reservation);
     size_t n = 0;
     REQUIRE(rota_reservations(e.get(), rs, 4, &n) == ROTA_OK);
-    REQUIRE(n == 1);  // job 2 at E; job 3 would end at 3E, past the horizon
-    CHECK(rs[0].job == 2);
-    CHECK(rs[0].start == E);
-    // Job 1 ends early: job 2 starts, job 3 can now be promised [10 + E, 10 + 2E).
+    REQUIRE(n == 3);
+    CHECK((rs[0].job == 2 && rs[0].start == E));
+    CHECK((rs[1].job == 3 && rs[1].start == 2 * E));
+    CHECK((rs[2].job == 4 && rs[2].start == 3 * E));
+    // Job 1 ends early: job 2 starts, the others move up by E - 10.
     REQUIRE(rota_advance(e.get(), 10) == ROTA_OK);
     REQUIRE(rota_job_end(e.get(), 1) == ROTA_OK);
     REQUIRE(rota_schedule(e.get()) == ROTA_OK);
@@ -646,9 +652,9 @@ TEST_CASE("faults: reservations past the end of the time axis are not made, noth
         started2 |= a.type == ROTA_ACTION_START && a.job == 2;
     CHECK(started2);
     REQUIRE(rota_reservations(e.get(), rs, 4, &n) == ROTA_OK);
-    REQUIRE(n == 1);
-    CHECK(rs[0].job == 3);
-    CHECK(rs[0].start == 10 + E);
+    REQUIRE(n == 2);
+    CHECK((rs[0].job == 3 && rs[0].start == 10 + E));
+    CHECK((rs[1].job == 4 && rs[1].start == 10 + 2 * E));
     // Every pass keeps working, and a wakeup is pending (job 2's walltime).
     for (int k = 0; k < 3; ++k) REQUIRE(rota_schedule(e.get()) == ROTA_OK);
     rota_time w = 0;

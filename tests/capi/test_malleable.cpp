@@ -122,6 +122,31 @@ TEST_CASE("[Weissman03] Figure 3(b): Even-H-FQ on 8 processors step by step", "[
     CHECK(info(e.get(), 1).nodes == 4);
 }
 
+// A node back in service frees processors as an end does (Figure 3(a),
+// termination): a job that waited for them starts at the next pass. Before,
+// only an end ran the distribution, and with nothing running the job
+// waited for ever with the machine idle.
+TEST_CASE("[Weissman03] a node back in service starts the job that waited for it",
+          "[capi][malleable]") {
+    EnginePtr e = engine_from(malleable(4, "", ""));
+    REQUIRE(rota_node_down(e.get(), 3, ROTA_NODE_REQUEUE) == ROTA_OK);
+    // J1 needs all 4 processors (min 4): 3 are up, nothing runs to harvest.
+    submit(e.get(), 1, 4, 4, 100);
+    auto a = at(e.get(), 0);
+    CHECK(a.empty());
+    CHECK(info(e.get(), 1).state == ROTA_JOB_QUEUED);
+    rota_time w = 0;
+    CHECK(rota_next_wakeup(e.get(), &w) == ROTA_DONE);
+    // Node 3 comes back at 50 s: J1 starts on the four.
+    REQUIRE(rota_advance(e.get(), 50 * kUs) == ROTA_OK);
+    REQUIRE(rota_node_up(e.get(), 3) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    a = drain(e.get());
+    REQUIRE(a.size() == 1);
+    CHECK((a[0].type == ROTA_ACTION_START && a[0].job == 1 && a[0].nodes == range(0, 3)));
+    CHECK(wakeup_s(e.get()) == 150);
+}
+
 TEST_CASE("[Weissman03] §4.1: an adaptation suspends the job for its cost and delays its end",
           "[capi][malleable]") {
     // 1 s + 0.00009 s per byte shipped; STEN N = 128 (2 N^2 x 8 bytes) on

@@ -157,7 +157,8 @@ TEST_CASE("a script not found along a huge search path gives a bounded message",
     } catch (const Error& e) {
         const std::string what = e.what();
         CHECK(what.size() < 2048);  // 2.4 MB before
-        CHECK_THAT(what, Catch::StartsWith("policy script 'backfill/nope.lua' not found (looked "
+        CHECK_THAT(what, Catch::StartsWith("key 'policy.backfill_select.script': policy script "
+                                           "'backfill/nope.lua' not found (looked "
                                            "in: /nonexistent/site/policies/directory/number/0, ") &&
                              Catch::Contains(" more directories)"));
     }
