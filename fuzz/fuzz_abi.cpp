@@ -1,8 +1,11 @@
 // Sequences of C-ABI calls driven by the input: submits, time steps, job
-// ends, cancels and passes on engines of every mode. After each call the
-// engine's invariants are checked: idle and busy nodes add up, no status
-// is ROTA_EINTERNAL, and after a pass the engine is never wedged (a job
-// runs, a wakeup is pending, or the queue is empty).
+// ends, cancels and passes on engines of every mode. Estimates and clock
+// jumps come at every scale up to the end of the time axis. After each
+// call the engine's invariants are checked: idle and busy nodes add up, no
+// status is ROTA_EINTERNAL, after a pass the engine is never wedged (a job
+// runs, a wakeup is pending, or the queue is empty), and a wakeup is a time
+// rota_advance takes (from now to the axis's end).
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -26,7 +29,19 @@ const char* const kConfigs[] = {
     "[machine]\nprocs = 16\n[scheduler]\npreset = \"bgs\"\n[gang]\nmpl = 3\nslice = 5\n",
     ("[machine]\n[[machine.clusters]]\nnodes = 8\n[[machine.clusters]]\nnodes = 8\n"
      "[scheduler]\npreset = \"easy\"\n"),
+    "[machine]\nprocs = 16\n[malleable]\n",
+    "[machine]\nprocs = 16\n[classes]\n[[classes.class]]\nname = \"a\"\nmax_wait = 100\ndnd = 10\n",
 };
+
+// The end of the time axis (rota_advance refuses later times).
+constexpr rota_time kAxis = INT64_MAX / 4;
+
+// A length of time from one byte for the scale, another for the digits:
+// up to `room`, at every power of two below it.
+rota_time scaled(Bytes& in, rota_time room) {
+    const rota_time r = room >> (in.next() % 64);
+    return r > 0 ? 1 + static_cast<rota_time>(in.next()) * (r / 256 + 1) % r : 0;
+}
 
 void check(int rc) {
     if (rc == ROTA_EINTERNAL) std::abort();
@@ -53,7 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 j.size = sizeof j;
                 j.id = next_id++;
                 j.procs = 1 + in.next() % 20;  // sometimes wider than the machine
-                j.estimate = (1 + in.next()) * 1'000'000;
+                j.estimate = in.next() % 4 == 0 ? std::max<rota_time>(scaled(in, kAxis - now), 1)
+                                                : (1 + in.next()) * 1'000'000;
                 j.user = -1;
                 std::int32_t comps[2] = {j.procs / 2, j.procs - j.procs / 2};
                 if (mi.nclusters > 0 && j.procs > 1 && in.next() % 2) {
@@ -68,8 +84,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 known.push_back(j.id);
                 break;
             }
-            case 1:  // time passes
-                now += in.next() * 250'000;
+            case 1:  // time passes, now and then by a jump at any scale
+                now += in.next() % 8 == 0 ? scaled(in, kAxis - now)
+                                          : std::min<rota_time>(in.next() * 250'000, kAxis - now);
                 check(rota_advance(e, now));
                 break;
             case 2:  // a running job ends
@@ -86,6 +103,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 rota_time w = 0;
                 const int wake = rota_next_wakeup(e, &w);
                 if (queued > 0 && running == 0 && wake != ROTA_OK) std::abort();  // wedged
+                if (wake == ROTA_OK && (w < rota_now(e) || w > kAxis)) std::abort();
                 if (mi.rows == 1) {
                     size_t idle = 0;
                     check(rota_free_nodes(e, nullptr, 0, &idle));

@@ -44,6 +44,8 @@ for t in swf config abi answers snapshot; do
     how=(-max_total_time="$secs" "$corpus")
     echo "fuzz_$t: ${secs} s, log in $log"
   fi
+  # The configuration's words, from its schema (fuzz/config.dict).
+  [ "$t" = config ] && how+=(-dict=fuzz/config.dict)
   if ! "$build/bin/fuzz_$t" "${how[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$build/" >"$log" 2>&1; then
     grep -E "ERROR|SUMMARY|artifact" "$log" || tail -20 "$log"

@@ -10,6 +10,7 @@
 // fails the test: adding a key means saying what it takes.
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
@@ -585,6 +586,29 @@ TEST_CASE("config schema: every key has a range in this test, and every range a 
           ROTA_ECONFIG);
     rota::test::EnginePtr p(e);
     CHECK_THAT(rota_errmsg(e), Catch::Contains("unknown key 'gang.quantum'"));
+}
+
+// fuzz/config.dict (libFuzzer's -dict for fuzz_config) holds every table
+// and key of the schema, so the fuzzer writes the configuration's words.
+TEST_CASE("config schema: the fuzzer's dictionary holds every key of the schema") {
+    std::ifstream in(std::string(ROTA_SOURCE_DIR) + "/fuzz/config.dict");
+    REQUIRE(in);
+    std::set<std::string> words;
+    for (std::string line; std::getline(in, line);)
+        if (line.size() > 2 && line.front() == '"' && line.back() == '"')
+            words.insert(line.substr(1, line.size() - 2));
+    for (const rota::ConfigTable& t : rota::config_tables()) {
+        std::string table = t.path;
+        for (std::size_t p; (p = table.find("[]")) != std::string::npos;) table.erase(p, 2);
+        if (!table.empty()) {
+            INFO("add \"[" << table << "]\" to fuzz/config.dict");
+            CHECK(words.count("[" + table + "]") == 1);
+        }
+        for (const std::string& k : t.keys) {
+            INFO("add \"" << k << " = \" to fuzz/config.dict");
+            CHECK(words.count(k + " = ") == 1);
+        }
+    }
 }
 
 TEST_CASE("config schema: every key at its extremes is refused naming it, or runs in bound") {
