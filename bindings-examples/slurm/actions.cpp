@@ -82,14 +82,18 @@ void apply_actions(rota_engine* e, const View& v, Mirror& m, Journal& journal, b
                 // or Slurm's own scheduler would start it.
                 std::fprintf(stderr, "rota-slurm: job %u requeued: %s\n", id,
                              act.reason ? act.reason : "");
-                hold(id);
+                {
+                    const std::vector<int32_t>* user = m.user_nodes(id);
+                    const std::string hosts = user ? node_list(v, *user) : std::string();
+                    hold(id, &hosts);
+                }
                 m.requeued(id);
                 journal.line("REQUEUE %lld %u", (long long)act.time, id);
                 break;
             case ROTA_ACTION_REJECT:
                 std::fprintf(stderr, "rota-slurm: job %u rejected, left held: %s\n", id,
                              act.reason ? act.reason : "");
-                m.rejected(id);
+                m.rejected(id, act.reason);
                 break;
             default:
                 // SWITCH and the matrix's bookkeeping (REPLICATE, MOVE, ...)

@@ -186,6 +186,33 @@ bool read_file(const char* path, std::string& out) {
     return ok;
 }
 
+// The directory of a path, for the scripts the configuration names.
+std::string dir_of(const char* path) {
+    const char* slash = std::strrchr(path, '/');
+    return slash ? std::string(path, (size_t)(slash - path) + (slash == path)) : std::string(".");
+}
+
+// The engine again, from the configuration file's text with the site's
+// partitions and licences appended (site_config): false, with the engine's
+// message printed, if they do not combine with the file's tables.
+bool with_site(const Options& o, const std::string& site, rota_engine*& e) {
+    std::string text;
+    if (!read_file(o.config, text)) {
+        std::fprintf(stderr, "rota-slurm: %s: cannot read it again\n", o.config);
+        return false;
+    }
+    rota_engine* n = nullptr;
+    if (rota_engine_new((text + site).c_str(), dir_of(o.config).c_str(), &n) != ROTA_OK) {
+        std::fprintf(stderr, "rota-slurm: %s with Slurm's partitions and licences: %s\n", o.config,
+                     rota_errmsg(n));
+        rota_engine_free(n);
+        return false;
+    }
+    rota_engine_free(e);
+    e = n;
+    return true;
+}
+
 int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
     View v;
     std::map<std::string, int32_t> numbers;
@@ -194,6 +221,13 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
         std::fprintf(stderr, "rota-slurm: cannot read the controller: %s\n", err.c_str());
         rota_engine_free(e);
         return 1;
+    }
+    // Slurm's partitions and licences become the engine's partitions and
+    // pools; a change to them takes a restart.
+    const std::string site = site_config(v);
+    if (!site.empty() && !with_site(o, site, e)) {
+        rota_engine_free(e);
+        return 2;
     }
     rota_machine_info mi = {};
     mi.size = sizeof mi;
@@ -205,9 +239,11 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
         rota_engine_free(e);
         return 2;
     }
-    std::fprintf(stderr, "rota-slurm: rota %s scheduling %zu nodes (%s .. %s) from %s\n",
+    std::fprintf(stderr,
+                 "rota-slurm: rota %s scheduling %zu nodes (%s .. %s), %zu partitions, %zu "
+                 "licences from %s\n",
                  rota_version(), v.node_names.size(), v.node_names.front().c_str(),
-                 v.node_names.back().c_str(), o.config);
+                 v.node_names.back().c_str(), v.partitions.size(), v.licenses.size(), o.config);
 
     bool gang = mi.rows > 1;
     Journal journal(journal_file);
@@ -218,7 +254,8 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
         if (g_reload) {
             g_reload = 0;
             std::string text;
-            int rc = read_file(o.config, text) ? rota_reconfigure(e, text.c_str()) : ROTA_ECONFIG;
+            int rc = read_file(o.config, text) ? rota_reconfigure(e, (text + site).c_str())
+                                               : ROTA_ECONFIG;
             std::fprintf(
                 stderr, "rota-slurm: reload: %s%s%s\n", rota_status_name(rc), rc ? ": " : "",
                 rc ? (text.empty() ? "cannot read the configuration file" : rota_errmsg(e)) : "");

@@ -32,15 +32,35 @@ static bool pinned(const Job& j) {
     return j.state == JOB_PENDING && !j.held && !j.nodes.empty() && j.nodes.size() == j.num_nodes;
 }
 
-static rota_job job_of(const Job& j, rota_time now, rota_time default_walltime) {
+// A job as rota_job, with what it points to: `include`, `exclude`,
+// `depends` and `pools` outlive the rota_submit or rota_adopt that copies
+// them, as does `j`.
+struct Mirror::Submission {
     rota_job r = {};
+    std::vector<rota_node_run> include, exclude;
+    std::vector<rota_dependency> depends;
+    std::vector<int64_t> pools;
+};
+
+static std::vector<rota_node_run> runs_of(const std::vector<int32_t>& nodes) {
+    std::vector<rota_node_run> runs;
+    for (int32_t n : nodes) {
+        if (!runs.empty() && runs.back().first + runs.back().count == n)
+            ++runs.back().count;
+        else
+            runs.push_back({n, 1});
+    }
+    return runs;
+}
+
+void Mirror::job_of(const Job& j, rota_time now, Submission& s) const {
+    rota_job& r = s.r;
+    r = {};
     r.size = sizeof r;
     r.id = j.id;
     r.procs = (int32_t)j.num_nodes;
-    r.estimate = j.limit_s > 0 ? j.limit_s * kSec : default_walltime;
+    r.estimate = j.limit_s > 0 ? j.limit_s * kSec : default_walltime_;
     r.user = j.user;  // policies' per-user usage and fair share
-    // Pointers into `j`, which outlives the rota_submit or rota_adopt
-    // that copies them.
     r.account = j.account.c_str();
     r.partition = j.partition.c_str();
     r.qos = j.qos.c_str();
@@ -48,11 +68,49 @@ static rota_job job_of(const Job& j, rota_time now, rota_time default_walltime) 
     // and its place in FCFS order; 0 would mean "now".
     rota_time submitted = (rota_time)j.submit * kSec;
     r.submitted = submitted > 0 && submitted < now ? submitted : 0;
-    return r;
+    // --begin: Slurm shows it as the held job's eligible time.
+    if (j.state == JOB_PENDING && j.begin > 0 && (rota_time)j.begin * kSec > now)
+        r.begin = (rota_time)j.begin * kSec;
+    // --nodelist as the user gave it (req_nodes is also where this daemon
+    // pins a job it releases), --exclude.
+    auto user = user_include_.find(j.id);
+    s.include = runs_of(user != user_include_.end() ? user->second : j.nodes);
+    s.exclude = runs_of(j.exclude);
+    r.ninclude = (int32_t)s.include.size();
+    r.include = s.include.empty() ? nullptr : s.include.data();
+    r.nexclude = (int32_t)s.exclude.size();
+    r.exclude = s.exclude.empty() ? nullptr : s.exclude.data();
+    // Dependencies on jobs the engine knows; Slurm keeps any other.
+    s.depends.clear();
+    for (const Job::Dependency& d : j.depends) {
+        auto it = jobs_.find(d.job);
+        if (it == jobs_.end() || (it->second != Is::queued && it->second != Is::started)) continue;
+        s.depends.push_back(
+            {(int64_t)d.job, d.ok ? ROTA_AFTER_OK : ROTA_AFTER_ANY, d.delay_s * kSec});
+    }
+    r.ndepends = (int32_t)s.depends.size();
+    r.depends = s.depends.empty() ? nullptr : s.depends.data();
+    // Licences are the engine's last pools (site_config), after the file's.
+    s.pools.assign((size_t)npools_, 0);
+    const size_t first =
+        (size_t)npools_ - std::min((size_t)npools_, view_ ? view_->licenses.size() : 0);
+    for (size_t i = 0; i < j.licenses.size() && first + i < s.pools.size(); ++i)
+        s.pools[first + i] = j.licenses[i];
+    r.npools = npools_;
+    r.pools = s.pools.empty() ? nullptr : s.pools.data();
 }
 
 void Mirror::submit(const Job& j) {
-    rota_job r = job_of(j, rota_now(e_), default_walltime_);
+    // Rejected by an earlier daemon, and told so (rejected()): not again.
+    if (j.comment.rfind(kRejected, 0) == 0) {
+        jobs_[j.id] = Is::rejected;
+        return;
+    }
+    // The first time it is seen held, its req_nodes are the user's.
+    if (!user_include_.count(j.id)) user_include_[j.id] = j.nodes;
+    Submission s;
+    job_of(j, rota_now(e_), s);
+    const rota_job& r = s.r;
     if (report(e_, rota_submit(e_, &r), "rota_submit", j.id) != ROTA_OK) return;
     jobs_[j.id] = Is::queued;
     journal_.line("SUBMIT %lld %u %d %lld", (long long)rota_now(e_), j.id, (int)r.procs,
@@ -65,19 +123,18 @@ void Mirror::submit(const Job& j) {
 // (RESUME) or wait (SUSPEND), whichever state Slurm has it in.
 void Mirror::adopt(const Job& j) {
     rota_time now = rota_now(e_);
-    rota_job r = job_of(j, now, default_walltime_);
+    Submission s;
+    job_of(j, now, s);
+    rota_job& r = s.r;
     r.submitted = 0;
+    // Running already: where it runs is settled, and so is what it waited for.
+    r.begin = 0;
+    r.ninclude = r.nexclude = r.ndepends = 0;
     rota_time start = pinned(j) ? now : (rota_time)j.start * kSec;
     if (start > now) start = now;
     // A walltime already over would be refused; the job is ending anyway.
     if (start + r.estimate <= now) r.estimate = now - start + kSec;
-    std::vector<rota_node_run> runs;
-    for (int32_t n : j.nodes) {
-        if (!runs.empty() && runs.back().first + runs.back().count == n)
-            ++runs.back().count;
-        else
-            runs.push_back({n, 1});
-    }
+    const std::vector<rota_node_run> runs = runs_of(j.nodes);
     r.procs = (int32_t)j.nodes.size();
     int rc = rota_adopt(e_, &r, start, runs.data(), (int32_t)runs.size());
     if (report(e_, rc, "rota_adopt", j.id) == ROTA_OK) {
@@ -90,7 +147,7 @@ void Mirror::adopt(const Job& j) {
     }
 }
 
-void Mirror::forget(uint32_t id, Is was, bool done) {
+void Mirror::forget(uint32_t id, Is was, bool done, bool succeeded) {
     if (was == Is::queued) report(e_, rota_cancel(e_, id), "rota_cancel", id);
     if (was == Is::started) {
         // A job the engine killed at its walltime is gone from the engine
@@ -98,13 +155,16 @@ void Mirror::forget(uint32_t id, Is was, bool done) {
         rota_job_info info = {};
         info.size = sizeof info;
         if (rota_job_info_get(e_, id, &info) == ROTA_OK && info.state == ROTA_JOB_RUNNING) {
-            report(e_, done ? rota_job_end(e_, id) : rota_cancel(e_, id), "rota_job_end", id);
+            // afterok dependents start only after a success.
+            report(e_, done ? rota_job_exit(e_, id, succeeded ? 0 : 1) : rota_cancel(e_, id),
+                   "rota_job_exit", id);
             journal_.line("END %lld %u", (long long)rota_now(e_), id);
         }
     }
     if (done && was == Is::started) ++ended_;
     jobs_.erase(id);
     placed_.erase(id);
+    if (done) user_include_.erase(id);
 }
 
 void Mirror::sync(const View& v) {
@@ -164,7 +224,7 @@ void Mirror::sync(const View& v) {
             // engine's START says now.
             start_at(j.id, startable(j.id));
         } else if ((is == Is::started || is == Is::foreign) && finished(j.state)) {
-            forget(j.id, is, true);
+            forget(j.id, is, true, j.succeeded);
         } else if (is == Is::started && j.held && placed_[j.id].released) {
             // Held again, not by this daemon (an operator, or requeued held
             // after a failed launch): back to the queue, keeping its submit
@@ -180,7 +240,7 @@ void Mirror::sync(const View& v) {
     std::vector<std::pair<uint32_t, Is>> gone;
     for (auto& [id, is] : jobs_)
         if (!seen.count(id)) gone.emplace_back(id, is);
-    for (auto& [id, is] : gone) forget(id, is, true);
+    for (auto& [id, is] : gone) forget(id, is, true, true);
 }
 
 void Mirror::sync_nodes(const View& v) {
@@ -234,8 +294,18 @@ void Mirror::start_failed(uint32_t id) {
     jobs_.erase(id);
 }
 
-void Mirror::rejected(uint32_t id) {
+void Mirror::rejected(uint32_t id, const char* reason) {
     jobs_[id] = Is::rejected;
+    // Told once, where the user looks (squeue -o %k, scontrol show job):
+    // the job stays held, and a restarted daemon does not offer it again.
+    std::string text = std::string(kRejected) + (reason ? reason : "");
+    if (text.size() > 250) text.resize(250);
+    annotate(id, text);
+}
+
+const std::vector<int32_t>* Mirror::user_nodes(uint32_t id) const {
+    auto it = user_include_.find(id);
+    return it == user_include_.end() ? nullptr : &it->second;
 }
 
 void Mirror::requeued(uint32_t id) {

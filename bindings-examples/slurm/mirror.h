@@ -10,6 +10,7 @@
 #include <ctime>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "journal.h"
 #include "rota.h"
@@ -20,7 +21,12 @@ namespace rota_slurm {
 class Mirror {
   public:
     Mirror(rota_engine* e, rota_time default_walltime, Journal& journal)
-        : e_(e), default_walltime_(default_walltime), journal_(journal) {}
+        : e_(e), default_walltime_(default_walltime), journal_(journal) {
+        rota_machine_info mi = {};
+        mi.size = sizeof mi;
+        rota_machine_info_get(e, &mi);
+        npools_ = mi.npools;
+    }
 
     // Reports to the engine what changed in Slurm since the last call. The
     // engine's clock must already be at the snapshot's time.
@@ -42,8 +48,14 @@ class Mirror {
     // Slurm refused a START: the engine forgets the job, and the next pass
     // submits it again (it is still held), with its original submit time.
     void start_failed(uint32_t id);
-    // The engine rejected a job: it stays held in Slurm and is not offered again.
-    void rejected(uint32_t id);
+    // The engine rejected a job: it stays held in Slurm, its Comment says
+    // why ("rota: rejected: ..."), and it is not offered again, by this
+    // daemon or a restarted one.
+    void rejected(uint32_t id, const char* reason);
+    // The nodes the user named for job `id` (--nodelist), as first seen
+    // held; NULL if it was never seen held. A REQUEUE holds the job with
+    // these again in place of the pin of its last start.
+    const std::vector<int32_t>* user_nodes(uint32_t id) const;
     // The engine sent a started job back to its queue (a node of it went
     // down): it waits there again, held in Slurm, until a new START.
     void requeued(uint32_t id);
@@ -57,11 +69,16 @@ class Mirror {
     uint64_t ended() const { return ended_; }
 
   private:
+    static constexpr const char* kRejected = "rota: rejected: ";
     enum class Is { queued, started, rejected, foreign };
+    struct Submission;
+    void job_of(const Job& j, rota_time now, Submission& s) const;
+    int32_t npools_ = 0;
+    std::map<uint32_t, std::vector<int32_t>> user_include_;  // --nodelist, by job
     std::map<uint32_t, std::time_t> requeued_at_;
     void submit(const Job& j);
     void adopt(const Job& j);
-    void forget(uint32_t id, Is was, bool finished);
+    void forget(uint32_t id, Is was, bool finished, bool succeeded = false);
     void sync_nodes(const View& v);
     const View* view_ = nullptr;  // the snapshot being synced, for node names
 

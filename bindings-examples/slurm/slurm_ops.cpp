@@ -40,12 +40,26 @@ bool start_at(uint32_t id, std::time_t begin) {
     return slurm_update_job(&d) == SLURM_SUCCESS || failed("making eligible", id);
 }
 
-bool hold(uint32_t id) {
+bool hold(uint32_t id, const std::string* req_nodes) {
     job_desc_msg_t d;
     slurm_init_job_desc_msg(&d);
     d.job_id = id;
     d.priority = 0;
+    if (req_nodes) d.req_nodes = const_cast<char*>(req_nodes->c_str());
     return slurm_update_job(&d) == SLURM_SUCCESS || failed("holding", id);
+}
+
+bool annotate(uint32_t id, const std::string& comment) {
+    job_desc_msg_t d;
+    slurm_init_job_desc_msg(&d);
+    d.job_id = id;
+    d.comment = const_cast<char*>(comment.c_str());
+    if (slurm_update_job(&d) == SLURM_SUCCESS) return true;
+    // Slurm checks the job's request again at any update and says it
+    // cannot run here (why it was rejected); the comment is set all the same.
+    const int e = slurm_get_errno();
+    return e == ESLURM_REQUESTED_PART_CONFIG_UNAVAILABLE ||
+           e == ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE || failed("annotating", id);
 }
 
 Suspend suspend(uint32_t id) {

@@ -13,8 +13,12 @@ namespace rota_slurm {
 bool release(uint32_t id, const std::string& hosts, std::time_t begin);
 // Makes a released, pending job eligible from `begin`.
 bool start_at(uint32_t id, std::time_t begin);
-// Holds a released job that has not started yet (priority 0).
-bool hold(uint32_t id);
+// Holds a released job that has not started yet (priority 0). With
+// `req_nodes`, its required nodes become those ("" for none): a job the
+// engine sends back to its queue loses the pin of its last start.
+bool hold(uint32_t id, const std::string* req_nodes = nullptr);
+// Sets the job's Comment, which users see in squeue (%k) and scontrol.
+bool annotate(uint32_t id, const std::string& comment);
 
 enum class Suspend { done, pending, failed };
 // Stops a running job's processes (slurm_suspend). `pending`: the job was

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 
 namespace rota_slurm {
 
@@ -92,6 +93,36 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
         v.service[it->second] = service_of(state);
     }
 
+    partition_info_msg_t* parts = nullptr;
+    if (slurm_load_partitions(0, &parts, SHOW_ALL) != SLURM_SUCCESS) {
+        err = std::string("slurm_load_partitions: ") + slurm_strerror(slurm_get_errno());
+        return false;
+    }
+    v.partitions.clear();
+    for (uint32_t i = 0; i < parts->record_count; ++i) {
+        const partition_info_t& p = parts->partition_array[i];
+        Partition part;
+        part.name = p.name ? p.name : "";
+        part.is_default = (p.flags & PART_FLAG_DEFAULT) != 0;
+        if (!expand(p.nodes, numbers, part.nodes)) {
+            err = "partition " + part.name + " names unknown nodes " + (p.nodes ? p.nodes : "");
+            slurm_free_partition_info_msg(parts);
+            return false;
+        }
+        v.partitions.push_back(std::move(part));
+    }
+    slurm_free_partition_info_msg(parts);
+    license_info_msg_t* lics = nullptr;
+    if (slurm_load_licenses(0, &lics, SHOW_ALL) != SLURM_SUCCESS) {
+        err = std::string("slurm_load_licenses: ") + slurm_strerror(slurm_get_errno());
+        return false;
+    }
+    v.licenses.clear();
+    for (uint32_t i = 0; i < lics->num_lic; ++i)
+        if (lics->lic_array[i].name && !lics->lic_array[i].remote)
+            v.licenses.push_back({lics->lic_array[i].name, lics->lic_array[i].total});
+    slurm_free_license_info_msg(lics);
+
     job_info_msg_t* jobs = nullptr;
     if (slurm_load_jobs(0, &jobs, SHOW_ALL) != SLURM_SUCCESS) {
         err = std::string("slurm_load_jobs: ") + slurm_strerror(slurm_get_errno());
@@ -115,6 +146,20 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
         j.account = s.account ? s.account : "";
         j.partition = s.partition ? s.partition : "";
         j.qos = s.qos ? s.qos : "";
+        j.req_nodes = s.req_nodes ? s.req_nodes : "";
+        j.exc_nodes = s.exc_nodes ? s.exc_nodes : "";
+        j.comment = s.comment ? s.comment : "";
+        j.succeeded = j.state == JOB_COMPLETE && s.exit_code == 0;
+        if (j.state == JOB_PENDING) {
+            int skipped = 0;
+            j.depends = parse_dependencies(s.dependency, skipped);
+            j.licenses = parse_licenses(s.licenses, v.licenses);
+            if (!expand(s.exc_nodes, numbers, j.exclude)) {
+                err = "job " + std::to_string(j.id) + " excludes unknown nodes " + j.exc_nodes;
+                slurm_free_job_info_msg(jobs);
+                return false;
+            }
+        }
         const char* where = j.state == JOB_PENDING ? s.req_nodes : s.nodes;
         if (j.state == JOB_RUNNING || j.state == JOB_SUSPENDED || j.state == JOB_PENDING) {
             if (!expand(where, numbers, j.nodes)) {
@@ -132,6 +177,123 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
         return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
     });
     return true;
+}
+
+std::string node_ranges(const std::vector<int32_t>& nodes) {
+    std::string s;
+    for (size_t i = 0; i < nodes.size();) {
+        size_t k = i;
+        while (k + 1 < nodes.size() && nodes[k + 1] == nodes[k] + 1) ++k;
+        if (!s.empty()) s += ',';
+        s += std::to_string(nodes[i]);
+        if (k > i) s += "-" + std::to_string(nodes[k]);
+        i = k + 1;
+    }
+    return s;
+}
+
+// TOML basic strings: names as Slurm allows them hold no quote or control
+// byte, but one that did would end the string.
+static std::string quoted(const std::string& s) {
+    std::string q = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') q += '\\';
+        if (c < 0x20) continue;
+        q += (char)c;
+    }
+    return q + "\"";
+}
+
+std::string site_config(const View& v) {
+    std::string t;
+    const bool one = v.partitions.size() == 1 &&
+                     v.partitions[0].nodes.size() == v.node_names.size() &&
+                     v.partitions[0].is_default;
+    if (!one)
+        for (const Partition& p : v.partitions) {
+            t += "\n[[machine.partitions]]\nname = " + quoted(p.name) + "\nnodes = \"" +
+                 node_ranges(p.nodes) + "\"\n";
+            if (p.is_default) t += "default = true\n";
+        }
+    for (const License& l : v.licenses)
+        t += "\n[[machine.pools]]\nname = " + quoted(l.name) +
+             "\ncapacity = " + std::to_string(l.total) + "\n";
+    return t.empty() ? t : "\n# The site, as Slurm has it (rota-slurm)." + t;
+}
+
+std::vector<Job::Dependency> parse_dependencies(const char* text, int& skipped) {
+    std::vector<Job::Dependency> out;
+    skipped = 0;
+    if (!text || !*text) return out;
+    const std::string all = text;
+    if (all.find('?') != std::string::npos) {  // any one of: not a set of conditions
+        ++skipped;
+        return out;
+    }
+    size_t at = 0;
+    while (at < all.size()) {
+        size_t end = all.find(',', at);
+        if (end == std::string::npos) end = all.size();
+        const std::string term = all.substr(at, end - at);
+        at = end + 1;
+        const size_t colon = term.find(':');
+        const std::string type = term.substr(0, colon);
+        if (colon == std::string::npos || (type != "afterok" && type != "afterany")) {
+            ++skipped;
+            continue;
+        }
+        // "12+5(unfulfilled)", or several ids "12:13".
+        size_t k = colon + 1;
+        while (k < term.size()) {
+            char* stop = nullptr;
+            const unsigned long id = std::strtoul(term.c_str() + k, &stop, 10);
+            size_t next = (size_t)(stop - term.c_str());
+            if (next == k) {
+                ++skipped;
+                break;
+            }
+            int64_t minutes = 0;
+            if (next < term.size() && term[next] == '+') {
+                char* m = nullptr;
+                minutes = (int64_t)std::strtoul(term.c_str() + next + 1, &m, 10);
+                next = (size_t)(m - term.c_str());
+            }
+            std::string state;
+            if (next < term.size() && term[next] == '(') {
+                const size_t close = term.find(')', next);
+                state = term.substr(
+                    next + 1, close == std::string::npos ? std::string::npos : close - next - 1);
+                next = close == std::string::npos ? term.size() : close + 1;
+            }
+            if (state.empty() || state == "unfulfilled")
+                out.push_back({(uint32_t)id, type == "afterok", minutes * 60});
+            else if (state != "fulfilled")
+                ++skipped;  // failed: Slurm tells the user itself
+            k = next < term.size() && term[next] == ':' ? next + 1 : term.size();
+        }
+    }
+    return out;
+}
+
+std::vector<int64_t> parse_licenses(const char* text, const std::vector<License>& licenses) {
+    std::vector<int64_t> out;
+    if (!text || !*text || licenses.empty()) return out;
+    out.assign(licenses.size(), 0);
+    const std::string all = text;
+    size_t at = 0;
+    while (at < all.size()) {
+        size_t end = all.find_first_of(",", at);
+        if (end == std::string::npos) end = all.size();
+        const std::string term = all.substr(at, end - at);
+        at = end + 1;
+        const size_t sep = term.find_first_of(":=");
+        const std::string name = term.substr(0, sep);
+        const int64_t n =
+            sep == std::string::npos ? 1 : std::strtoll(term.c_str() + sep + 1, nullptr, 10);
+        for (size_t i = 0; i < licenses.size(); ++i)
+            if (licenses[i].name == name) out[i] += n;
+    }
+    return out;
 }
 
 std::string node_list(const View& v, const std::vector<int32_t>& nodes) {

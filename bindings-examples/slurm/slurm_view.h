@@ -29,15 +29,48 @@ struct Job {
     std::vector<int32_t> nodes;  // RUNNING, SUSPENDED: rota node numbers; PENDING: the
                                  // nodes it is pinned to (req_nodes), if any
     // What policies read as the job's account, partition and QOS; "" if
-    // Slurm gives none.
+    // Slurm gives none. The engine runs the job in one of the partitions
+    // `partition` names ("small,mid"), as Slurm would.
     std::string account, partition, qos;
     int32_t user = -1;  // Slurm's user id, -1 past INT32_MAX
+    // What the user asked for, as Slurm has it: --nodelist (req_nodes,
+    // also where this daemon pins a job it releases) and --exclude, each as
+    // Slurm's hostlist and as rota node numbers; the dependencies Slurm
+    // still waits for (afterok and afterany, with +minutes as a delay);
+    // -L licences, an amount per View::licenses.
+    std::string req_nodes, exc_nodes;
+    std::vector<int32_t> exclude;
+    struct Dependency {
+        uint32_t job;
+        bool ok;  // afterok: the job must end successfully
+        int64_t delay_s;
+    };
+    std::vector<Dependency> depends;
+    std::vector<int64_t> licenses;
+    std::string comment;     // the job's Comment, where a rejection is told
+    bool succeeded = false;  // ended COMPLETED with exit code 0
+};
+
+// A Slurm partition: its name, its nodes by rota number, whether it is the
+// default (Default=YES).
+struct Partition {
+    std::string name;
+    std::vector<int32_t> nodes;
+    bool is_default = false;
+};
+
+// A cluster licence (Licenses= in slurm.conf): a pool of the engine.
+struct License {
+    std::string name;
+    int64_t total = 0;
 };
 
 struct View {
     std::vector<std::string> node_names;  // rota node i is Slurm node node_names[i]
     std::vector<Service> service;         // per node
     std::vector<Job> jobs;
+    std::vector<Partition> partitions;  // as slurm.conf lists them
+    std::vector<License> licenses;      // local ones, as Slurm lists them
 };
 
 // Node names in the order rota numbers them: as Slurm's hostlists sort,
@@ -51,5 +84,23 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
 
 // "n1,n2,n5": the Slurm names of rota nodes, as req_nodes takes them.
 std::string node_list(const View& v, const std::vector<int32_t>& nodes);
+
+// "0-1,5": rota node numbers as the engine's configuration writes them.
+std::string node_ranges(const std::vector<int32_t>& nodes);
+
+// The site as engine configuration: a [[machine.partitions]] table for each
+// of Slurm's partitions and a [[machine.pools]] table for each licence,
+// TOML to append to the configuration file's text. "" for a site with one
+// partition holding every node and no licence (the engine needs neither).
+std::string site_config(const View& v);
+
+// Slurm's dependency text ("afterok:12(unfulfilled),afterany:7+5(unfulfilled)"):
+// the afterok and afterany terms still unfulfilled. Others (after,
+// afternotok, singleton, '?' alternatives) are left to Slurm, which still
+// enforces them on the released job; `skipped` counts them.
+std::vector<Job::Dependency> parse_dependencies(const char* text, int& skipped);
+
+// "lic:2,other": amounts per licence of `licenses` ("other" is 1).
+std::vector<int64_t> parse_licenses(const char* text, const std::vector<License>& licenses);
 
 }  // namespace rota_slurm

@@ -102,9 +102,9 @@ cluster_start() {
     slurmd -D -N "n$i" >>"$CLUSTER_DIR/log/slurmd-n$i.out" 2>&1 &
     cluster_track $!
   done
-  # Ready when every node is idle.
+  # Ready when every node is idle (a node of several partitions is listed once for each).
   for i in $(seq 150); do
-    if [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | wc -l)" = "$CLUSTER_NODES" ]; then
+    if [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = "$CLUSTER_NODES" ]; then
       return 0
     fi
     sleep 0.2
