@@ -230,14 +230,16 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     Job& j = job(s);
     if (spec.submitted == 0) j.submit = start;
     j.clusters = std::move(placed);
-    if (keeps_profile_) machine_.take(row, now_, start + j.window, demand(j));
-    m.place(row, runs, s);
+    // Running on its nodes first: at node level (partitions, constraints)
+    // the timeline takes the nodes a running job's demand names.
     j.alloc.runs = runs;
     j.alloc.procs = spec.procs;
+    j.state = JobState::running;
+    if (keeps_profile_) machine_.take(row, now_, start + j.window, demand(j));
+    m.place(row, runs, s);
     j.alloc.home_row = static_cast<std::int16_t>(row);
     j.alloc.row_mask = 1u << row;
     j.start = start;
-    j.state = JobState::running;
     usage_.started(spec.user, spec.procs, start, now_);
     j.resized = j.paused_until = start;  // adopted on its ideal: none of it is malleable history
     if (keeps_running_list_) running_.push_back(s);

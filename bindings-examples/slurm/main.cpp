@@ -30,7 +30,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "actions.h"
 #include "mirror.h"
@@ -186,6 +189,25 @@ bool read_file(const char* path, std::string& out) {
     return ok;
 }
 
+// The engine's log, held back while a reload is tried: a reload that
+// fails says so in one line, the engine's, or none when a new engine
+// takes over instead (reload()).
+struct Log {
+    bool holding = false;
+    std::vector<std::pair<int, std::string>> held;
+    static void sink(void* ud, int level, const char* line) {
+        Log* l = static_cast<Log*>(ud);
+        if (l->holding)
+            l->held.emplace_back(level, line);
+        else
+            rota_log_stderr(nullptr, level, line);
+    }
+    void release() {
+        for (const auto& [level, line] : held) rota_log_stderr(nullptr, level, line.c_str());
+        held.clear();
+    }
+};
+
 // The directory of a path, for the scripts the configuration names.
 std::string dir_of(const char* path) {
     const char* slash = std::strrchr(path, '/');
@@ -213,6 +235,79 @@ bool with_site(const Options& o, const std::string& site, rota_engine*& e) {
     return true;
 }
 
+// Whether engine `e` can schedule Slurm's `nodes` nodes: its machine.procs
+// is their count, and it does not migrate (Slurm cannot move a running job).
+bool fits_slurm(const Options& o, rota_engine* e, size_t nodes) {
+    rota_machine_info mi = {};
+    mi.size = sizeof mi;
+    rota_machine_info_get(e, &mi);
+    if (mi.procs != (int32_t)nodes) {
+        std::fprintf(
+            stderr, "rota-slurm: %s: machine.procs must be the controller's %zu nodes (it is %d)\n",
+            o.config, nodes, mi.procs);
+        return false;
+    }
+    if (mi.migration) {
+        std::fprintf(stderr,
+                     "rota-slurm: %s: migration between rows (gang.migration, the mgs and mbgs "
+                     "presets) moves running jobs to other nodes, which Slurm cannot do\n",
+                     o.config);
+        return false;
+    }
+    return true;
+}
+
+// SIGHUP: the configuration file again. What a running engine may change
+// (scripts, their parameters, tunables) is applied by rota_reconfigure.
+// What shapes the machine or the pass (a preset, the reservation depth,
+// the rows) cannot change under a running engine, nor through a snapshot
+// (rota_restore needs the same mode): a new engine takes over instead,
+// as a restarted daemon would, and `fresh` is set (the caller starts a new
+// mirror: held jobs are queued again in their Slurm submit order, running
+// and released ones adopted). One line says what happened.
+void reload(const Options& o, const std::string& site, size_t nodes, Log& log, rota_engine*& e,
+            bool& fresh) {
+    fresh = false;
+    std::string text;
+    if (!read_file(o.config, text)) {
+        std::fprintf(stderr,
+                     "rota-slurm: reload: cannot read %s; the running configuration stays\n",
+                     o.config);
+        return;
+    }
+    log.holding = true;
+    const int rc = rota_reconfigure(e, (text + site).c_str());
+    log.holding = false;
+    if (rc == ROTA_OK) {
+        log.held.clear();
+        std::fprintf(stderr, "rota-slurm: reload: ROTA_OK\n");
+        return;
+    }
+    if (rc != ROTA_ECONFIG || !std::strstr(rota_errmsg(e), "cannot change while the engine runs")) {
+        log.release();  // the engine's one line says why; the running configuration stays
+        return;
+    }
+    const std::string why = rota_errmsg(e);
+    rota_engine* n = nullptr;
+    if (rota_engine_new((text + site).c_str(), dir_of(o.config).c_str(), &n) != ROTA_OK ||
+        !fits_slurm(o, n, nodes)) {
+        if (*rota_errmsg(n))
+            std::fprintf(stderr, "rota-slurm: reload: %s; the running configuration stays\n",
+                         rota_errmsg(n));
+        rota_engine_free(n);
+        return;
+    }
+    log.held.clear();
+    rota_set_log(n, &Log::sink, &log);
+    rota_engine_free(e);
+    e = n;
+    fresh = true;
+    std::fprintf(stderr,
+                 "rota-slurm: reload: a new engine takes over (%s): held jobs are queued again in "
+                 "their submit order, running ones adopted\n",
+                 why.c_str());
+}
+
 int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
     View v;
     std::map<std::string, int32_t> numbers;
@@ -229,36 +324,43 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
         rota_engine_free(e);
         return 2;
     }
-    rota_machine_info mi = {};
-    mi.size = sizeof mi;
-    rota_machine_info_get(e, &mi);
-    if (mi.procs != (int32_t)v.node_names.size()) {
-        std::fprintf(
-            stderr, "rota-slurm: %s: machine.procs must be the controller's %zu nodes (it is %d)\n",
-            o.config, v.node_names.size(), mi.procs);
+    if (!fits_slurm(o, e, v.node_names.size())) {
         rota_engine_free(e);
         return 2;
     }
+    Log log;
+    rota_set_log(e, &Log::sink, &log);
     std::fprintf(stderr,
                  "rota-slurm: rota %s scheduling %zu nodes (%s .. %s), %zu partitions, %zu "
                  "licences from %s\n",
                  rota_version(), v.node_names.size(), v.node_names.front().c_str(),
                  v.node_names.back().c_str(), v.partitions.size(), v.licenses.size(), o.config);
 
-    bool gang = mi.rows > 1;
+    const auto rows = [](rota_engine* en) {
+        rota_machine_info mi = {};
+        mi.size = sizeof mi;
+        rota_machine_info_get(en, &mi);
+        return mi.rows;
+    };
+    bool gang = rows(e) > 1;
     Journal journal(journal_file);
-    Mirror m(e, (rota_time)(o.default_walltime * 1e6), journal);
+    const auto walltime = (rota_time)(o.default_walltime * 1e6);
+    auto mirror = std::make_unique<Mirror>(e, walltime, journal);
     Applied a;
     uint64_t pass = 0;
     while (!g_stop) {
+        Mirror& m = *mirror;
         if (g_reload) {
             g_reload = 0;
-            std::string text;
-            int rc = read_file(o.config, text) ? rota_reconfigure(e, (text + site).c_str())
-                                               : ROTA_ECONFIG;
-            std::fprintf(
-                stderr, "rota-slurm: reload: %s%s%s\n", rota_status_name(rc), rc ? ": " : "",
-                rc ? (text.empty() ? "cannot read the configuration file" : rota_errmsg(e)) : "");
+            bool fresh = false;
+            // Actions of the running engine are Slurm's already (applied
+            // after every pass): nothing is left to pull.
+            reload(o, site, v.node_names.size(), log, e, fresh);
+            if (fresh) {
+                mirror = std::make_unique<Mirror>(e, walltime, journal);
+                gang = rows(e) > 1;
+                continue;  // the new engine's clock starts at this pass
+            }
         }
         // The clock never goes backwards for the engine, even if the
         // system's does.

@@ -445,3 +445,48 @@ TEST_CASE("constraints: a snapshot keeps them, and the restored engine acts the 
     gone.size = sizeof gone;
     CHECK(rota_job_info_get(b.get(), 5, &gone) == ROTA_ENOTFOUND);
 }
+
+// A batch system restarted on a machine with partitions adopts its running
+// jobs (rota_adopt): the node-level timeline takes their nodes. Before, it
+// was asked to before the job's nodes were set, failed with
+// ROTA_EINTERNAL, and left the job half made.
+TEST_CASE("constraints: jobs adopted on a machine with partitions hold their nodes",
+          "[constraints]") {
+    auto e = engine_from(kPartitions);
+    REQUIRE(rota_advance(e.get(), 100 * kS) == ROTA_OK);
+    rota_job j{};
+    j.size = sizeof j;
+    j.id = 1;
+    j.procs = 2;
+    j.estimate = 50 * kS;
+    j.user = -1;
+    j.partition = "small";
+    const rota_node_run runs[] = {{0, 2}};
+    const int rc = rota_adopt(e.get(), &j, 90 * kS, runs, 1);
+    INFO(rota_errmsg(e.get()));
+    REQUIRE(rc == ROTA_OK);
+    // The small partition is busy until 140 s: a job of it waits, one of
+    // the big partition starts beside it, on nodes 2..7.
+    ok(e.get(), {2, 2, 10, 0, "small"});
+    ok(e.get(), {3, 6, 10, 0, "big"});
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    const auto acts = drain(e.get());
+    CHECK_FALSE(started(acts, 2));
+    const Act* s3 = find(acts, ROTA_ACTION_START, 3);
+    REQUIRE(s3);
+    CHECK(s3->nodes == range(2, 7));
+    rota_job_info info{};
+    info.size = sizeof info;
+    REQUIRE(rota_job_info_get(e.get(), 1, &info) == ROTA_OK);
+    CHECK(info.state == ROTA_JOB_RUNNING);
+    // Job 3's walltime ends first (110 s), job 1's at 140 s; job 2 starts
+    // on job 1's nodes then.
+    CHECK(wakeup(e.get()) == 110);
+    REQUIRE(rota_advance(e.get(), 140 * kS) == ROTA_OK);
+    REQUIRE(rota_schedule(e.get()) == ROTA_OK);
+    const auto later = drain(e.get());
+    CHECK(find(later, ROTA_ACTION_KILL, 1));
+    const Act* s2 = find(later, ROTA_ACTION_START, 2);
+    REQUIRE(s2);
+    CHECK(s2->nodes == range(0, 1));
+}

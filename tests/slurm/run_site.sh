@@ -14,8 +14,10 @@
 #   I  -p small -N 3            rejected the same way (its partition is too small)
 #   N  -N 1, without --hold     held all the same by the shipped job_submit.lua,
 #                               and submitted to the engine (not adopted)
-# and no node ever holds two running jobs (check_schedule.py's checks on
-# the journal and Slurm's completion records).
+# and no node ever holds two running jobs (check_site.py, on Slurm's
+# completion records). Three seconds in, the configuration's preset changes
+# from easy to conservative and the daemon gets SIGHUP: a running engine
+# cannot change it, so a new engine takes over Slurm's jobs.
 #   run_site.sh ROTA_SLURM_BINARY
 # Exits 77 (skipped) when Slurm, munge or rota-slurm is missing or it is
 # not root, unless CI=true: there it fails.
@@ -77,6 +79,9 @@ n=$(job N 1 -N 1)
   2>>"$work/rota-slurm.log" &
 daemon_pid=$!
 cluster_track "$daemon_pid"
+sleep 3
+sed -i 's/^preset = "easy"$/preset = "conservative"/' "$work/rota.toml"
+kill -HUP "$daemon_pid"
 
 # Done when every job but the two rejected ones has a completion record.
 deadline=$(($(date +%s) + 120))
@@ -103,6 +108,8 @@ kill -TERM "$daemon_pid"
 wait "$daemon_pid" || { echo "run_site.sh: rota-slurm did not exit cleanly"; exit 1; }
 daemon_pid=""
 grep -q "3 partitions, 1 licences" "$work/rota-slurm.log" || { echo "run_site.sh: the site was not read"; head -3 "$work/rota-slurm.log"; exit 1; }
+grep -q "reload: a new engine takes over (key 'scheduler.reservation_depth' cannot change" "$work/rota-slurm.log" || { echo "run_site.sh: the preset change was not taken"; grep reload "$work/rota-slurm.log"; exit 1; }
+[ "$(grep -c 'reservation_depth' "$work/rota-slurm.log")" = 1 ] || { echo "run_site.sh: the reload told more than once"; grep reservation_depth "$work/rota-slurm.log"; exit 1; }
 grep -q "^SUBMIT [0-9]* $n " "$work/journal.txt" || { echo "run_site.sh: job $n (no --hold) was not submitted to the engine"; exit 1; }
 
 python3 "$here/check_site.py" "$work/jobs.txt" "$work/jobcomp.txt"
