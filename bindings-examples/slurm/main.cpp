@@ -9,9 +9,11 @@
 // "Embedding in a batch system".
 //
 //   rota-slurm --config easy.toml [--interval 1] [--journal FILE]
-//              [--default-walltime SECONDS]
+//              [--default-walltime SECONDS] [--metrics FILE]
 //
 // --journal appends what the engine was told and decided to FILE (journal.h).
+// --metrics rewrites FILE after every pass with the engine's counters and
+// hook statistics in the Prometheus text format (metrics.h).
 //
 // SIGHUP re-reads the configuration file and hands it to rota_reconfigure:
 // scripts and their parameters change together, or not at all; SIGTERM and
@@ -36,6 +38,7 @@
 #include <vector>
 
 #include "actions.h"
+#include "metrics.h"
 #include "mirror.h"
 #include "rota.h"
 #include "slurm_view.h"
@@ -79,6 +82,7 @@ void sleep_for(double seconds) {
 struct Options {
     const char* config = nullptr;
     const char* journal = nullptr;
+    const char* metrics = nullptr;
     double interval = 1.0;
     double default_walltime = 3600;
 };
@@ -86,7 +90,7 @@ struct Options {
 void usage(std::FILE* to) {
     std::fprintf(to,
                  "usage: rota-slurm --config FILE.toml [--interval SECONDS] [--journal FILE]\n"
-                 "                  [--default-walltime SECONDS]\n");
+                 "                  [--default-walltime SECONDS] [--metrics FILE]\n");
 }
 
 // A number of seconds in [lo, hi] from a flag's value, all of it a number;
@@ -118,10 +122,11 @@ int parse(int argc, char** argv, Options& o) {
                                       {"interval", required_argument, nullptr, 'i'},
                                       {"journal", required_argument, nullptr, 'j'},
                                       {"default-walltime", required_argument, nullptr, 'w'},
+                                      {"metrics", required_argument, nullptr, 'm'},
                                       {"help", no_argument, nullptr, 'h'},
                                       {nullptr, 0, nullptr, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "c:i:j:w:h", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:i:j:w:m:h", longopts, nullptr)) != -1) {
         switch (c) {
             case 'c':
                 o.config = optarg;
@@ -133,6 +138,9 @@ int parse(int argc, char** argv, Options& o) {
                 break;
             case 'j':
                 o.journal = optarg;
+                break;
+            case 'm':
+                o.metrics = optarg;
                 break;
             case 'w':
                 // Whole seconds, within what rota_submit takes as an estimate.
@@ -161,21 +169,35 @@ size_t count(int (*list)(const rota_engine*, int64_t*, size_t, size_t*), const r
     return n;
 }
 
-void status_line(rota_engine* e, const View& v, uint64_t pass, const Mirror& m, const Applied& a) {
-    size_t idle = 0;
-    rota_free_nodes(e, nullptr, 0, &idle);
-    size_t out = 0;
-    for (Service s : v.service) out += s != Service::up;
+// The figures of a pass, for the status line and the metrics file.
+PassFigures figures(rota_engine* e, const View& v, uint64_t pass, const Mirror& m,
+                    const Applied& a) {
+    PassFigures p;
+    p.pass = pass;
+    p.nodes = v.node_names.size();
+    rota_free_nodes(e, nullptr, 0, &p.idle);
+    for (Service s : v.service) p.out += s != Service::up;
+    p.queued = count(rota_queue, e);
+    p.running = count(rota_running, e);
+    p.started = a.started;
+    p.ended = m.ended();
+    p.failed = a.failed;
+    p.suspended = a.suspended;
+    p.resumed = a.resumed;
+    return p;
+}
+
+void status_line(rota_engine* e, const PassFigures& p) {
     time_t t = (time_t)(rota_now(e) / 1000000);
     char when[32];
     std::strftime(when, sizeof when, "%H:%M:%S", std::localtime(&t));
     std::fprintf(stderr,
                  "rota-slurm: %s pass %llu: nodes %zu idle %zu out %zu | queued %zu running %zu | "
                  "started %llu ended %llu failed %llu suspended %llu resumed %llu\n",
-                 when, (unsigned long long)pass, v.node_names.size(), idle, out,
-                 count(rota_queue, e), count(rota_running, e), (unsigned long long)a.started,
-                 (unsigned long long)m.ended(), (unsigned long long)a.failed,
-                 (unsigned long long)a.suspended, (unsigned long long)a.resumed);
+                 when, (unsigned long long)p.pass, p.nodes, p.idle, p.out, p.queued, p.running,
+                 (unsigned long long)p.started, (unsigned long long)p.ended,
+                 (unsigned long long)p.failed, (unsigned long long)p.suspended,
+                 (unsigned long long)p.resumed);
 }
 
 bool read_file(const char* path, std::string& out) {
@@ -348,6 +370,7 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
     auto mirror = std::make_unique<Mirror>(e, walltime, journal);
     Applied a;
     uint64_t pass = 0;
+    bool metrics_ok = true;
     while (!g_stop) {
         Mirror& m = *mirror;
         if (g_reload) {
@@ -379,7 +402,16 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
         m.sync(v);
         report(e, rota_schedule(e), "rota_schedule", -1);
         apply_actions(e, v, m, journal, gang, a);
-        status_line(e, v, ++pass, m, a);
+        const PassFigures p = figures(e, v, ++pass, m, a);
+        status_line(e, p);
+        // A file that cannot be written is told once, until a write succeeds.
+        if (o.metrics) {
+            const bool wrote = write_whole(o.metrics, metrics_text(e, p));
+            if (!wrote && metrics_ok)
+                std::fprintf(stderr, "rota-slurm: --metrics %s: %s\n", o.metrics,
+                             std::strerror(errno));
+            metrics_ok = wrote;
+        }
         // Sooner if the engine needs a pass before the next poll (a
         // reservation's start, a walltime).
         rota_time wake = INT64_MAX;

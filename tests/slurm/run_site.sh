@@ -15,7 +15,7 @@
 #   N  -N 1, without --hold     held all the same by the shipped job_submit.lua,
 #                               and submitted to the engine (not adopted)
 # and no node ever holds two running jobs (check_site.py, on Slurm's
-# completion records). Three seconds in, the configuration's preset changes
+# completion records), and the metrics file (--metrics) counts them. Three seconds in, the configuration's preset changes
 # from easy to conservative and the daemon gets SIGHUP: a running engine
 # cannot change it, so a new engine takes over Slurm's jobs.
 #   run_site.sh ROTA_SLURM_BINARY
@@ -76,7 +76,7 @@ n=$(job N 1 -N 1)
 [ "$(squeue -h -j "$n" -o %Q)" = 0 ] || { echo "run_site.sh: job $n, submitted without --hold, is not held"; exit 1; }
 
 "$daemon" --config "$work/rota.toml" --interval 0.5 --journal "$work/journal.txt" \
-  2>>"$work/rota-slurm.log" &
+  --metrics "$work/rota.prom" 2>>"$work/rota-slurm.log" &
 daemon_pid=$!
 cluster_track "$daemon_pid"
 sleep 3
@@ -110,6 +110,14 @@ daemon_pid=""
 grep -q "3 partitions, 1 licences" "$work/rota-slurm.log" || { echo "run_site.sh: the site was not read"; head -3 "$work/rota-slurm.log"; exit 1; }
 grep -q "reload: a new engine takes over (key 'scheduler.reservation_depth' cannot change" "$work/rota-slurm.log" || { echo "run_site.sh: the preset change was not taken"; grep reload "$work/rota-slurm.log"; exit 1; }
 [ "$(grep -c 'reservation_depth' "$work/rota-slurm.log")" = 1 ] || { echo "run_site.sh: the reload told more than once"; grep reservation_depth "$work/rota-slurm.log"; exit 1; }
+# The metrics of the last pass: ten jobs released, two rejected (by the
+# engine that took over at the reload: it offers neither again), the
+# backfill hook's statistics, no queue.
+m() { awk -v k="$1" '$1 == k { print $2 }' "$work/rota.prom"; }
+[ "$(m rota_started_total)" = 10 ] && [ "$(m rota_jobs_queued)" = 0 ] && [ "$(m rota_nodes)" = 8 ] &&
+  grep -q '^rota_hook_calls_total{hook="backfill_select"} ' "$work/rota.prom" &&
+  grep -q '^# TYPE rota_passes_total counter$' "$work/rota.prom" ||
+  { echo "run_site.sh: the metrics file is not as expected:"; cat "$work/rota.prom"; exit 1; }
 grep -q "^SUBMIT [0-9]* $n " "$work/journal.txt" || { echo "run_site.sh: job $n (no --hold) was not submitted to the engine"; exit 1; }
 
 python3 "$here/check_site.py" "$work/jobs.txt" "$work/jobcomp.txt"
