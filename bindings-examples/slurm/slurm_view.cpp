@@ -186,7 +186,10 @@ std::string node_ranges(const std::vector<int32_t>& nodes) {
         while (k + 1 < nodes.size() && nodes[k + 1] == nodes[k] + 1) ++k;
         if (!s.empty()) s += ',';
         s += std::to_string(nodes[i]);
-        if (k > i) s += "-" + std::to_string(nodes[k]);
+        if (k > i) {
+            s += '-';
+            s += std::to_string(nodes[k]);
+        }
         i = k + 1;
     }
     return s;
