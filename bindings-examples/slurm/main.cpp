@@ -402,6 +402,7 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
         m.sync(v);
         report(e, rota_schedule(e), "rota_schedule", -1);
         apply_actions(e, v, m, journal, gang, a);
+        m.tell_reasons();
         const PassFigures p = figures(e, v, ++pass, m, a);
         status_line(e, p);
         // A file that cannot be written is told once, until a write succeeds.

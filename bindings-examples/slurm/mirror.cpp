@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <iterator>
 #include <set>
 #include <vector>
 
@@ -102,7 +103,7 @@ void Mirror::job_of(const Job& j, rota_time now, Submission& s) const {
 
 void Mirror::submit(const Job& j) {
     // Rejected by an earlier daemon, and told so (rejected()): not again.
-    if (j.comment.rfind(kRejected, 0) == 0) {
+    if (j.admin_comment.rfind(kRejected, 0) == 0) {
         jobs_[j.id] = Is::rejected;
         return;
     }
@@ -140,8 +141,12 @@ void Mirror::adopt(const Job& j) {
     if (report(e_, rc, "rota_adopt", j.id) == ROTA_OK) {
         started(j.id, node_list(*view_, j.nodes), true);
         journal_.line("ADOPT %lld %u %s", (long long)now, j.id, node_list(*view_, j.nodes).c_str());
-        std::fprintf(stderr, "rota-slurm: adopted job %u, running since %lld on %zu nodes\n", j.id,
-                     (long long)j.start, j.nodes.size());
+        if (pinned(j))
+            std::fprintf(stderr, "rota-slurm: adopted job %u, released to start on %zu nodes\n",
+                         j.id, j.nodes.size());
+        else
+            std::fprintf(stderr, "rota-slurm: adopted job %u, running since %lld on %zu nodes\n",
+                         j.id, (long long)j.start, j.nodes.size());
     } else {
         jobs_[j.id] = Is::foreign;
     }
@@ -296,11 +301,60 @@ void Mirror::start_failed(uint32_t id) {
 
 void Mirror::rejected(uint32_t id, const char* reason) {
     jobs_[id] = Is::rejected;
-    // Told once, where the user looks (squeue -o %k, scontrol show job):
+    // Told once, where the user looks (scontrol show job, AdminComment):
     // the job stays held, and a restarted daemon does not offer it again.
     std::string text = std::string(kRejected) + (reason ? reason : "");
     if (text.size() > 250) text.resize(250);
     annotate(id, text);
+}
+
+// "14:05:10" for engine time t (microseconds since the epoch), local time
+// as squeue shows times.
+static std::string clock_text(rota_time t) {
+    const std::time_t s = (std::time_t)(t / kSec);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%H:%M:%S", std::localtime(&s));
+    return buf;
+}
+
+static std::string reason_of(const rota_job_info& info, rota_time now) {
+    switch (info.state) {
+        case ROTA_JOB_WAITING:
+            if (info.unmet > 0)
+                return "rota: waiting for " + std::to_string(info.unmet) +
+                       (info.unmet == 1 ? " dependency" : " dependencies");
+            return "rota: not before " + clock_text(std::max(info.eligible, info.begin)) +
+                   " (dependency delay)";
+        case ROTA_JOB_HELD:
+            return "rota: held by the admission policy";
+        case ROTA_JOB_QUEUED:
+            if (info.begin > now)
+                return "rota: not before " + clock_text(info.begin) + " (--begin)";
+            if (info.reserved_start >= 0)
+                return "rota: reserved to start at " + clock_text(info.reserved_start);
+            return "rota: queued";
+        default:
+            return "";
+    }
+}
+
+void Mirror::tell_reasons() {
+    const rota_time now = rota_now(e_);
+    for (const auto& [id, is] : jobs_) {
+        if (is != Is::queued) continue;
+        rota_job_info info = {};
+        info.size = sizeof info;
+        if (rota_job_info_get(e_, id, &info) != ROTA_OK) continue;
+        const std::string why = reason_of(info, now);
+        std::string& told = told_[id];
+        if (why.empty() || why == told) continue;
+        if (annotate(id, why)) told = why;
+    }
+    // Jobs no longer waiting in the engine leave the record.
+    for (auto it = told_.begin(); it != told_.end();) {
+        auto j = jobs_.find(it->first);
+        it = j == jobs_.end() || j->second != Is::queued ? told_.erase(it) : std::next(it);
+    }
 }
 
 const std::vector<int32_t>* Mirror::user_nodes(uint32_t id) const {

@@ -56,6 +56,11 @@ class Mirror {
     // held; NULL if it was never seen held. A REQUEUE holds the job with
     // these again in place of the pin of its last start.
     const std::vector<int32_t>* user_nodes(uint32_t id) const;
+    // After a pass: each job waiting in the engine gets why as its
+    // AdminComment ("rota: reserved to start at 14:05:10", "rota: waiting
+    // for 1 dependency", "rota: not before 14:07:00 (--begin)"), set only
+    // when it changed.
+    void tell_reasons();
     // The engine sent a started job back to its queue (a node of it went
     // down): it waits there again, held in Slurm, until a new START.
     void requeued(uint32_t id);
@@ -75,6 +80,7 @@ class Mirror {
     void job_of(const Job& j, rota_time now, Submission& s) const;
     int32_t npools_ = 0;
     std::map<uint32_t, std::vector<int32_t>> user_include_;  // --nodelist, by job
+    std::map<uint32_t, std::string> told_;                   // the reason last set, by job
     std::map<uint32_t, std::time_t> requeued_at_;
     void submit(const Job& j);
     void adopt(const Job& j);

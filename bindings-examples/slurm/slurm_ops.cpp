@@ -53,7 +53,7 @@ bool annotate(uint32_t id, const std::string& comment) {
     job_desc_msg_t d;
     slurm_init_job_desc_msg(&d);
     d.job_id = id;
-    d.comment = const_cast<char*>(comment.c_str());
+    d.admin_comment = const_cast<char*>(comment.c_str());
     if (slurm_update_job(&d) == SLURM_SUCCESS) return true;
     // Slurm checks the job's request again at any update and says it
     // cannot run here (why it was rejected); the comment is set all the same.

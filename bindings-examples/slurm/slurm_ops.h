@@ -17,7 +17,9 @@ bool start_at(uint32_t id, std::time_t begin);
 // `req_nodes`, its required nodes become those ("" for none): a job the
 // engine sends back to its queue loses the pin of its last start.
 bool hold(uint32_t id, const std::string* req_nodes = nullptr);
-// Sets the job's Comment, which users see in squeue (%k) and scontrol.
+// Sets the job's AdminComment, which users see in `scontrol show job`
+// and `sacct -o AdminComment`, and cannot change; their own Comment
+// (--comment) stays theirs.
 bool annotate(uint32_t id, const std::string& comment);
 
 enum class Suspend { done, pending, failed };

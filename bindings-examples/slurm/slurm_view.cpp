@@ -148,7 +148,7 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
         j.qos = s.qos ? s.qos : "";
         j.req_nodes = s.req_nodes ? s.req_nodes : "";
         j.exc_nodes = s.exc_nodes ? s.exc_nodes : "";
-        j.comment = s.comment ? s.comment : "";
+        j.admin_comment = s.admin_comment ? s.admin_comment : "";
         j.succeeded = j.state == JOB_COMPLETE && s.exit_code == 0;
         if (j.state == JOB_PENDING) {
             int skipped = 0;

@@ -47,8 +47,8 @@ struct Job {
     };
     std::vector<Dependency> depends;
     std::vector<int64_t> licenses;
-    std::string comment;     // the job's Comment, where a rejection is told
-    bool succeeded = false;  // ended COMPLETED with exit code 0
+    std::string admin_comment;  // where rota tells why a job waits or was rejected
+    bool succeeded = false;     // ended COMPLETED with exit code 0
 };
 
 // A Slurm partition: its name, its nodes by rota number, whether it is the

@@ -10,10 +10,12 @@
 #   F  --dependency=afterok:A   starts after A ended
 #   G  --dependency=afterany:C  starts after C ended
 #   L1, L2  -L lic:1            never run at the same time
-#   H  -N 9                     rejected: stays held, its Comment says why
+#   H  -N 9                     rejected: stays held, its AdminComment says why
 #   I  -p small -N 3            rejected the same way (its partition is too small)
 #   N  -N 1, without --hold     held all the same by the shipped job_submit.lua,
 #                               and submitted to the engine (not adopted)
+# Waiting jobs say why in their AdminComment (E its begin time, F its
+# dependency).
 # and no node ever holds two running jobs (check_site.py, on Slurm's
 # completion records), and the metrics file (--metrics) counts them. Three seconds in, the configuration's preset changes
 # from easy to conservative and the daemon gets SIGHUP: a running engine
@@ -65,8 +67,8 @@ a=$(job A 4 -p small -N 2)
 job B 3 -p mid -N 3 >/dev/null
 c=$(job C 3 -w n7,n8 -N 2)
 job D 2 -x 'n[1-7]' -N 1 >/dev/null
-job E 1 --begin=now+15 -N 1 >/dev/null
-job F 1 --dependency=afterok:"$a" -N 1 >/dev/null
+e=$(job E 1 --begin=now+15 -N 1)
+f=$(job F 1 --dependency=afterok:"$a" -N 1)
 job G 1 --dependency=afterany:"$c" -N 2 >/dev/null
 job L1 3 -L lic:1 -N 1 >/dev/null
 job L2 3 -L lic:1 -N 1 >/dev/null
@@ -79,7 +81,16 @@ n=$(job N 1 -N 1)
   --metrics "$work/rota.prom" 2>>"$work/rota-slurm.log" &
 daemon_pid=$!
 cluster_track "$daemon_pid"
-sleep 3
+# Waiting jobs say why in their AdminComment.
+admin() { scontrol show job "$1" | sed -n 's/.*AdminComment=\(.*[^ ]\) *$/\1/p'; }
+for k in $(seq 20); do
+  case "$(admin "$e")|$(admin "$f")" in "rota: not before "*"(--begin)|rota: waiting for 1 dependency") break ;; esac
+  sleep 0.2
+done
+echo "run_site.sh: E waits: $(admin "$e"); F waits: $(admin "$f")"
+case "$(admin "$e")" in "rota: not before "*"(--begin)") ;; *) echo "run_site.sh: E does not say it waits for its begin time"; exit 1 ;; esac
+[ "$(admin "$f")" = "rota: waiting for 1 dependency" ] || { echo "run_site.sh: F does not say it waits for A"; exit 1; }
+sleep 1
 sed -i 's/^preset = "easy"$/preset = "conservative"/' "$work/rota.toml"
 kill -HUP "$daemon_pid"
 
@@ -98,10 +109,10 @@ sleep 1
 # The rejected jobs: held, each told why once.
 for r in "$h" "$i"; do
   state=$(squeue -h -j "$r" -o '%T %r')
-  comment=$(squeue -h -j "$r" -o '%k')
+  comment=$(admin "$r")
   echo "run_site.sh: job $r: $state: $comment"
   case $state in "PENDING JobHeldUser"*) ;; *) echo "run_site.sh: job $r is $state, not held"; exit 1 ;; esac
-  case $comment in "rota: rejected: "*) ;; *) echo "run_site.sh: job $r: no rejection in its Comment"; exit 1 ;; esac
+  case $comment in "rota: rejected: "*) ;; *) echo "run_site.sh: job $r: no rejection in its AdminComment"; exit 1 ;; esac
 done
 [ "$(grep -c "job $h rejected" "$work/rota-slurm.log")" = 1 ] || { echo "run_site.sh: job $h's rejection not logged once"; exit 1; }
 kill -TERM "$daemon_pid"
