@@ -14,12 +14,12 @@
 #   I  -p small -N 3            rejected the same way (its partition is too small)
 #   N  -N 1, without --hold     held all the same by the shipped job_submit.lua,
 #                               and submitted to the engine (not adopted)
-# Waiting jobs say why in their AdminComment (E its begin time, F its
-# dependency).
-# and no node ever holds two running jobs (check_site.py, on Slurm's
-# completion records), and the metrics file (--metrics) counts them. Three seconds in, the configuration's preset changes
-# from easy to conservative and the daemon gets SIGHUP: a running engine
-# cannot change it, so a new engine takes over Slurm's jobs.
+# No node ever holds two running jobs (check_site.py, on Slurm's completion
+# records); waiting jobs say why in their AdminComment (E its begin time, F
+# its dependency); the --metrics file counts the jobs. Three seconds in, the
+# configuration's preset changes from easy to conservative and the daemon
+# gets SIGHUP: a running engine cannot change it, so a new engine takes over
+# Slurm's jobs.
 #   run_site.sh ROTA_SLURM_BINARY
 # Exits 77 (skipped) when Slurm, munge or rota-slurm is missing or it is
 # not root, unless CI=true: there it fails.
