@@ -9,6 +9,9 @@
 #
 # Ports: ROTA_SLURM_PORT (default 16990) for slurmctld, the next NODES for
 # the slurmd daemons, away from Slurm's defaults (6817, 6818).
+# CLUSTER_SCHEDULER and CLUSTER_SCHEDULER_PARAMETERS replace the
+# scheduler (sched/builtin, which leaves held jobs to rota-slurm) and its
+# parameters: bench/slurm_burst.sh runs Slurm's own sched/backfill.
 
 cluster_log() { echo "cluster: $*" >&2; }
 
@@ -53,8 +56,8 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/filetxt
 JobCompLoc=$dir/jobcomp.txt
-SchedulerType=sched/builtin
-SchedulerParameters=batch_sched_delay=0
+SchedulerType=${CLUSTER_SCHEDULER:-sched/builtin}
+SchedulerParameters=${CLUSTER_SCHEDULER_PARAMETERS:-batch_sched_delay=0}
 PriorityType=priority/multifactor
 PriorityWeightAge=0
 PriorityWeightFairshare=0
