@@ -62,12 +62,10 @@ static bool expand(const char* hosts, const std::map<std::string, int32_t>& numb
     return ok;
 }
 
-bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& err) {
-    node_info_msg_t* nodes = nullptr;
-    if (slurm_load_node(0, &nodes, SHOW_ALL) != SLURM_SUCCESS) {
-        err = std::string("slurm_load_node: ") + slurm_strerror(slurm_get_errno());
-        return false;
-    }
+// Each part of the view from its message, which it frees; false with
+// `err` set (and the part to be loaded whole next time) if it does not fit.
+static bool read_nodes(View& v, node_info_msg_t* nodes, std::map<std::string, int32_t>& numbers,
+                       std::string& err) {
     std::vector<std::pair<std::string, uint32_t>> ns;
     for (uint32_t i = 0; i < nodes->record_count; ++i)
         if (nodes->node_array[i].name)
@@ -79,6 +77,7 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
         for (size_t i = 0; i < ns.size(); ++i) numbers[ns[i].first] = (int32_t)i;
     if (ns.size() != numbers.size()) {
         err = "the controller's node list changed; restart rota-slurm to take it";
+        v.nodes_at = 0;
         return false;
     }
     v.node_names.assign(ns.size(), "");
@@ -87,17 +86,18 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
         auto it = numbers.find(name);
         if (it == numbers.end()) {
             err = "unknown node " + name + "; restart rota-slurm to take it";
+            v.nodes_at = 0;
             return false;
         }
         v.node_names[it->second] = name;
         v.service[it->second] = service_of(state);
     }
 
-    partition_info_msg_t* parts = nullptr;
-    if (slurm_load_partitions(0, &parts, SHOW_ALL) != SLURM_SUCCESS) {
-        err = std::string("slurm_load_partitions: ") + slurm_strerror(slurm_get_errno());
-        return false;
-    }
+    return true;
+}
+
+static bool read_partitions(View& v, partition_info_msg_t* parts,
+                            const std::map<std::string, int32_t>& numbers, std::string& err) {
     v.partitions.clear();
     for (uint32_t i = 0; i < parts->record_count; ++i) {
         const partition_info_t& p = parts->partition_array[i];
@@ -107,27 +107,25 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
         if (!expand(p.nodes, numbers, part.nodes)) {
             err = "partition " + part.name + " names unknown nodes " + (p.nodes ? p.nodes : "");
             slurm_free_partition_info_msg(parts);
+            v.partitions_at = 0;
             return false;
         }
         v.partitions.push_back(std::move(part));
     }
     slurm_free_partition_info_msg(parts);
-    license_info_msg_t* lics = nullptr;
-    if (slurm_load_licenses(0, &lics, SHOW_ALL) != SLURM_SUCCESS) {
-        err = std::string("slurm_load_licenses: ") + slurm_strerror(slurm_get_errno());
-        return false;
-    }
+    return true;
+}
+
+static void read_licenses(View& v, license_info_msg_t* lics) {
     v.licenses.clear();
     for (uint32_t i = 0; i < lics->num_lic; ++i)
         if (lics->lic_array[i].name && !lics->lic_array[i].remote)
             v.licenses.push_back({lics->lic_array[i].name, lics->lic_array[i].total});
     slurm_free_license_info_msg(lics);
+}
 
-    job_info_msg_t* jobs = nullptr;
-    if (slurm_load_jobs(0, &jobs, SHOW_ALL) != SLURM_SUCCESS) {
-        err = std::string("slurm_load_jobs: ") + slurm_strerror(slurm_get_errno());
-        return false;
-    }
+static bool read_jobs(View& v, job_info_msg_t* jobs, const std::map<std::string, int32_t>& numbers,
+                      std::string& err) {
     v.jobs.clear();
     for (uint32_t i = 0; i < jobs->record_count; ++i) {
         const slurm_job_info_t& s = jobs->job_array[i];
@@ -157,6 +155,7 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
             if (!expand(s.exc_nodes, numbers, j.exclude)) {
                 err = "job " + std::to_string(j.id) + " excludes unknown nodes " + j.exc_nodes;
                 slurm_free_job_info_msg(jobs);
+                v.jobs_at = 0;
                 return false;
             }
         }
@@ -166,6 +165,7 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
                 err =
                     "job " + std::to_string(j.id) + " names unknown nodes " + (where ? where : "");
                 slurm_free_job_info_msg(jobs);
+                v.jobs_at = 0;
                 return false;
             }
         }
@@ -177,6 +177,42 @@ bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& er
         return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
     });
     return true;
+}
+
+// A libslurm load since `at`: true with `msg` set if the part changed
+// (`at` then becomes the controller's time for it), true with `msg` NULL
+// if it did not, false with `err` set if it failed. The controller counts
+// a change in the same second as `at` as a change (it answers "no change"
+// only when its last one is before at - 1 s), so nothing made just after
+// a load is missed by the next.
+template <class Msg, class Load>
+static bool load_since(std::time_t& at, Msg*& msg, Load load, const char* what, std::string& err) {
+    msg = nullptr;
+    if (load(at, &msg, SHOW_ALL) == SLURM_SUCCESS) {
+        at = msg->last_update;
+        return true;
+    }
+    if (slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA) return true;
+    err = std::string(what) + ": " + slurm_strerror(slurm_get_errno());
+    at = 0;
+    return false;
+}
+
+bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& err) {
+    node_info_msg_t* nodes = nullptr;
+    if (!load_since(v.nodes_at, nodes, slurm_load_node, "slurm_load_node", err)) return false;
+    if (nodes && !read_nodes(v, nodes, numbers, err)) return false;
+    partition_info_msg_t* parts = nullptr;
+    if (!load_since(v.partitions_at, parts, slurm_load_partitions, "slurm_load_partitions", err))
+        return false;
+    if (parts && !read_partitions(v, parts, numbers, err)) return false;
+    license_info_msg_t* lics = nullptr;
+    if (!load_since(v.licenses_at, lics, slurm_load_licenses, "slurm_load_licenses", err))
+        return false;
+    if (lics) read_licenses(v, lics);
+    job_info_msg_t* jobs = nullptr;
+    if (!load_since(v.jobs_at, jobs, slurm_load_jobs, "slurm_load_jobs", err)) return false;
+    return !jobs || read_jobs(v, jobs, numbers, err);
 }
 
 std::string node_ranges(const std::vector<int32_t>& nodes) {

@@ -71,15 +71,23 @@ struct View {
     std::vector<Job> jobs;
     std::vector<Partition> partitions;  // as slurm.conf lists them
     std::vector<License> licenses;      // local ones, as Slurm lists them
+    // When the controller built each part of this view (its last_update):
+    // the next load asks for what changed since, and a part that has not
+    // changed is kept as it is (SLURM_NO_CHANGE_IN_DATA). 0: load it whole.
+    std::time_t nodes_at = 0, partitions_at = 0, licenses_at = 0, jobs_at = 0;
 };
 
 // Node names in the order rota numbers them: as Slurm's hostlists sort,
 // digit runs compared as numbers (n2 before n10).
 bool node_name_less(const std::string& a, const std::string& b);
 
-// Reads nodes and jobs from the controller. `numbers` maps a node name to
-// its rota number; when empty (the first call) it is built from the nodes
-// and filled in. Returns false with `err` set when Slurm cannot be read.
+// Reads nodes, partitions, licences and jobs from the controller, each
+// only if it changed since `v` was last loaded (the controller answers an
+// unchanged part in a few bytes, so polling often costs it little).
+// `numbers` maps a node name to its rota number; when empty (the first
+// call) it is built from the nodes and filled in. Returns false with `err`
+// set when Slurm cannot be read; the parts already read are then loaded
+// whole next time.
 bool load_view(View& v, std::map<std::string, int32_t>& numbers, std::string& err);
 
 // "n1,n2,n5": the Slurm names of rota nodes, as req_nodes takes them.
