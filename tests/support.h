@@ -2,6 +2,8 @@
 // builds them, and access to the shared traces.
 #pragma once
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +17,23 @@
 #include "sim/simulation.h"
 
 namespace rota::test {
+
+// A folder of this test process's own (scripts, traces, configurations it
+// writes), removed when the process exits so that repeated runs do not
+// fill the temporary folder.
+inline std::filesystem::path temp_dir() {
+    struct Folder {
+        std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("rota-test-" + std::to_string(::getpid()));
+        Folder() { std::filesystem::create_directories(path); }
+        ~Folder() {
+            std::error_code ignored;
+            std::filesystem::remove_all(path, ignored);
+        }
+    };
+    static const Folder folder;
+    return folder.path;
+}
 
 struct EngineDeleter {
     void operator()(rota_engine* e) const { rota_engine_free(e); }

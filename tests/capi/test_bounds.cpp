@@ -20,6 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using rota::test::temp_dir;
+
 constexpr rota_time kAxis = INT64_MAX / 4;  // rota.h: the last time rota_advance takes
 constexpr rota_time kS = 1'000'000;
 
@@ -58,18 +60,6 @@ size_t count(int (*list)(const rota_engine*, int64_t*, size_t, size_t*), rota_en
     return n;
 }
 
-fs::path temp_dir() {
-    struct Folder {
-        fs::path path = fs::temp_directory_path() / ("rota-bounds-" + std::to_string(::getpid()));
-        Folder() { fs::create_directories(path); }
-        ~Folder() {
-            std::error_code ignored;
-            fs::remove_all(path, ignored);
-        }
-    };
-    static const Folder folder;
-    return folder.path;
-}
 
 std::string script(const std::string& name, const std::string& text) {
     const fs::path p = temp_dir() / name;

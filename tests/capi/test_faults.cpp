@@ -16,20 +16,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// One folder per test process, removed when the process exits so that
-// repeated runs do not fill the temporary folder.
-fs::path temp_dir() {
-    struct Folder {
-        fs::path path = fs::temp_directory_path() / ("rota-faults-" + std::to_string(::getpid()));
-        Folder() { fs::create_directories(path); }
-        ~Folder() {
-            std::error_code ignored;
-            fs::remove_all(path, ignored);
-        }
-    };
-    static const Folder folder;
-    return folder.path;
-}
+using rota::test::temp_dir;
+
 
 void write(const fs::path& p, const std::string& text) {
     std::ofstream(p) << text;
