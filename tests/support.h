@@ -23,8 +23,8 @@ namespace rota::test {
 // fill the temporary folder.
 inline std::filesystem::path temp_dir() {
     struct Folder {
-        std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("rota-test-" + std::to_string(::getpid()));
+        std::filesystem::path path =
+            std::filesystem::temp_directory_path() / ("rota-test-" + std::to_string(::getpid()));
         Folder() { std::filesystem::create_directories(path); }
         ~Folder() {
             std::error_code ignored;
