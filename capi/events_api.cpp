@@ -1,7 +1,8 @@
 // Events and actions of the C ABI.
 #include <cstdio>
 #include <cstring>
-#include <tuple>
+#include <span>
+#include <string_view>
 
 #include "handle.h"
 
@@ -26,29 +27,42 @@ namespace {
 
 // A rota_job as the engine's JobSpec; `fn` names the call in messages.
 // npools 0 is no demand on any of the machine's `machine_pools` pools.
-// An array of `n` entries from the caller: none for 0, refused for a
-// negative count, a count past `most` or a NULL array.
+// Every submission passes through here: messages are built only for an
+// error, so a job without constraints costs no allocation beyond its own.
+
+// The `n` entries of a caller's array, as a span: none for 0, refused
+// for a negative count, a count past `most` or a NULL array.
 template <class T>
-std::vector<T> array_of(const T* p, std::int64_t n, std::int64_t most, const std::string& what) {
+std::span<const T> array_of(const T* p, std::int64_t n, std::int64_t most, std::string_view fn,
+                            std::string_view what) {
     if (n == 0) return {};
+    const auto name = [&] { return std::string(fn) + std::string(what); };
     if (n < 0 || n > most)
-        throw Error(Errc::invalid, what + ": the count must be 0.." + std::to_string(most) +
+        throw Error(Errc::invalid, name() + ": the count must be 0.." + std::to_string(most) +
                                        ", got " + std::to_string(n));
-    if (!p) throw Error(Errc::invalid, what + ": a count of " + std::to_string(n) + " but NULL");
-    return std::vector<T>(p, p + n);
+    if (!p) throw Error(Errc::invalid, name() + ": a count of " + std::to_string(n) + " but NULL");
+    return {p, static_cast<std::size_t>(n)};
+}
+
+std::vector<NodeRun> runs_of(std::span<const rota_node_run> in) {
+    std::vector<NodeRun> out;
+    out.reserve(in.size());
+    for (const rota_node_run& r : in) out.push_back({r.first, r.count});
+    return out;
 }
 
 // The constraints of ABI 10; the engine checks them against the machine.
-void constraints_of(const rota_job& job, const std::string& fn, JobSpec& s) {
+void constraints_of(const rota_job& job, std::string_view fn, JobSpec& s) {
     s.begin = job.begin;
-    for (auto [runs, n, out, what] :
-         {std::tuple{job.include, job.ninclude, &s.include, ".include"},
-          std::tuple{job.exclude, job.nexclude, &s.exclude, ".exclude"}})
-        for (const rota_node_run& r : array_of(runs, n, std::int64_t{1} << 24, fn + what))
-            out->push_back({r.first, r.count});
-    for (const rota_dependency& d : array_of(job.depends, job.ndepends, 1024, fn + ".depends")) {
+    constexpr std::int64_t most_runs = std::int64_t{1} << 24;
+    s.include = runs_of(array_of(job.include, job.ninclude, most_runs, fn, ".include"));
+    s.exclude = runs_of(array_of(job.exclude, job.nexclude, most_runs, fn, ".exclude"));
+    const auto depends = array_of(job.depends, job.ndepends, 1024, fn, ".depends");
+    s.after.reserve(depends.size());
+    for (const rota_dependency& d : depends) {
         if (d.type != ROTA_AFTER_ANY && d.type != ROTA_AFTER_OK)
-            throw Error(Errc::invalid, fn + ".depends: type " + std::to_string(d.type) +
+            throw Error(Errc::invalid, std::string(fn) + ".depends: type " +
+                                           std::to_string(d.type) +
                                            " is neither ROTA_AFTER_ANY nor ROTA_AFTER_OK");
         s.after.push_back(
             {d.job, d.type == ROTA_AFTER_OK ? DependencyKind::after_ok : DependencyKind::after_any,
@@ -56,10 +70,10 @@ void constraints_of(const rota_job& job, const std::string& fn, JobSpec& s) {
     }
 }
 
-JobSpec spec_of(const rota_job* job, const std::string& fn, std::size_t machine_pools) {
-    if (!job) throw Error(Errc::invalid, fn + ": job is NULL");
+JobSpec spec_of(const rota_job* job, const char* fn, std::size_t machine_pools) {
+    if (!job) throw Error(Errc::invalid, std::string(fn) + ": job is NULL");
     if (job->size < offsetof(rota_job, priority))
-        throw Error(Errc::invalid, fn + ": job.size is " + std::to_string(job->size) +
+        throw Error(Errc::invalid, std::string(fn) + ": job.size is " + std::to_string(job->size) +
                                        "; set it to sizeof(rota_job) (at least " +
                                        std::to_string(offsetof(rota_job, priority)) + ")");
     JobSpec s;
@@ -72,21 +86,23 @@ JobSpec spec_of(const rota_job* job, const std::string& fn, std::size_t machine_
     auto has = [&](std::size_t end) { return job->size >= end; };
     const bool pools_known = has(offsetof(rota_job, pools) + sizeof(job->pools));
     if (pools_known && job->npools < 0)
-        throw Error(Errc::invalid, fn + ": npools must be 0 or the machine's pool count (" +
-                                       std::to_string(machine_pools) + "), got " +
-                                       std::to_string(job->npools));
+        throw Error(Errc::invalid,
+                    std::string(fn) + ": npools must be 0 or the machine's pool count (" +
+                        std::to_string(machine_pools) + "), got " + std::to_string(job->npools));
     if (pools_known && job->npools > 0) {
-        if (!job->pools) throw Error(Errc::invalid, fn + ": npools > 0 but pools is NULL");
+        if (!job->pools)
+            throw Error(Errc::invalid, std::string(fn) + ": npools > 0 but pools is NULL");
         s.pools.assign(job->pools, job->pools + job->npools);
     } else {
         s.pools.assign(machine_pools, 0);
     }
     if (has(offsetof(rota_job, components) + sizeof(job->components)) && job->ncomponents != 0) {
         if (job->ncomponents < 0 || job->ncomponents > 256)
-            throw Error(Errc::invalid, fn + ": ncomponents must be 0..256, got " +
+            throw Error(Errc::invalid, std::string(fn) + ": ncomponents must be 0..256, got " +
                                            std::to_string(job->ncomponents));
         if (!job->components)
-            throw Error(Errc::invalid, fn + ": ncomponents > 0 but components is NULL");
+            throw Error(Errc::invalid,
+                        std::string(fn) + ": ncomponents > 0 but components is NULL");
         s.components.assign(job->components, job->components + job->ncomponents);
     }
     if (has(offsetof(rota_job, submitted) + sizeof(job->submitted))) s.submitted = job->submitted;
@@ -97,7 +113,8 @@ JobSpec spec_of(const rota_job* job, const std::string& fn, std::size_t machine_
     if (has(offsetof(rota_job, job_class) + sizeof(job->job_class))) {
         if (job->job_class < 0)
             throw Error(Errc::invalid,
-                        fn + ": job_class must be 0 (the default) or a class number, got " +
+                        std::string(fn) +
+                            ": job_class must be 0 (the default) or a class number, got " +
                             std::to_string(job->job_class));
         s.job_class = job->job_class - 1;
     }

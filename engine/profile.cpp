@@ -594,7 +594,10 @@ void Profile::apply(Time start, Time end, const std::int64_t* d, std::int64_t si
     start = std::max(start, origin_);  // the past is gone
     if (start >= end) return;
     ++version_;
-    const Pos a = split_at(start);
+    // From the origin, the range starts with the first step, which reaches
+    // back into the past: splitting it at the origin and trimming its past
+    // half off again would move the whole first chunk twice.
+    const Pos a = start == origin_ ? Pos{0, 0} : split_at(start);
     const Pos b = split_at(end);  // later than a: inserting it does not move a
     add_between(a, b, d, sign);
     // Merge steps equal to their predecessor, so the profile has one step

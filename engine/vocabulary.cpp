@@ -69,6 +69,8 @@ double UserFigures::value(std::int32_t user) const {
 }
 
 void JobBatch::clear() {
+    // Called at every pass and admission, mostly on an empty batch.
+    if (id.empty() && R.empty() && width.empty() && first.size() == 1) return;
 #define ROTA_X(name, type, value, doc) name.clear();
     ROTA_JOB_COLUMNS_ALL(ROTA_X)
 #undef ROTA_X
