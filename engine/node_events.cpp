@@ -226,7 +226,7 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
             if (placed[i] < 0 || std::any_of(per.begin(), per.end(), [](auto v) { return v; }))
                 throw Error(Errc::invalid, who + ": its nodes are not one component per cluster");
     }
-    const Slot s = new_job(spec);
+    const Slot s = new_job(JobSpec(spec));
     Job& j = job(s);
     if (spec.submitted == 0) j.submit = start;
     j.clusters = std::move(placed);

@@ -65,13 +65,14 @@ const Job* Scheduler::find(JobId id) const {
     return s == JobIndex::kNone ? nullptr : &jobs_[s];
 }
 
-void Scheduler::submit(const JobSpec& spec) {
+void Scheduler::submit(JobSpec spec) {
     begin_event();
-    const Slot s = new_job(spec);
+    const Slot s = new_job(std::move(spec));
     ++counters_.submitted;
-    if ((!spec.include.empty() || !spec.exclude.empty()) && !machine_.node_level())
+    const JobSpec& kept = job(s).spec;
+    if ((!kept.include.empty() || !kept.exclude.empty()) && !machine_.node_level())
         enter_node_level();
-    if (spec.after.empty()) {
+    if (kept.after.empty()) {
         pending_.push_back(s);
         return;
     }
@@ -82,7 +83,7 @@ void Scheduler::submit(const JobSpec& spec) {
 }
 
 // Checks a job as submitted and gives it a slot, indexed, pending.
-Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
+Scheduler::Slot Scheduler::new_job(JobSpec&& spec) {
     // Built only for an error: every submission passes through here.
     const auto who = [&spec] { return "job " + std::to_string(spec.id); };
     if (spec.id < 0) throw Error(Errc::invalid, who() + ": ids must be >= 0");
@@ -172,26 +173,26 @@ Scheduler::Slot Scheduler::new_job(const JobSpec& spec) {
         jobs_.emplace_back();
     }
     Job& j = jobs_[s];
-    j.spec = spec;
+    j.spec = std::move(spec);  // below, read j.spec only
     if (!clustered())
         j.spec.components.clear();  // one component: the job itself
     else if (j.spec.components.empty())
-        j.spec.components.push_back(spec.procs);
-    j.submit = spec.submitted > 0 ? spec.submitted : now_;
+        j.spec.components.push_back(j.spec.procs);
+    j.submit = j.spec.submitted > 0 ? j.spec.submitted : now_;
     j.window = window;
     held_windows_ += window;
     longest_window_ = std::max(longest_window_, window);
     j.seq = next_seq_++;
-    j.cls = static_cast<std::int16_t>(spec.job_class >= 0 ? spec.job_class
-                                                          : cfg_.classes.default_class);
+    j.cls = static_cast<std::int16_t>(j.spec.job_class >= 0 ? j.spec.job_class
+                                                            : cfg_.classes.default_class);
     j.wait_from = j.submit;
-    j.account = names_.intern(spec.account);
-    j.partition = names_.intern(spec.partition);
-    j.qos = names_.intern(spec.qos);
-    if (!spec.exclude.empty())
-        j.excluded = std::make_shared<const NodeBits>(node_bits(cfg_.procs, spec.exclude));
+    j.account = names_.intern(j.spec.account);
+    j.partition = names_.intern(j.spec.partition);
+    j.qos = names_.intern(j.spec.qos);
+    if (!j.spec.exclude.empty())
+        j.excluded = std::make_shared<const NodeBits>(node_bits(cfg_.procs, j.spec.exclude));
     j.state = JobState::pending;
-    index_.insert(spec.id, s);
+    index_.insert(j.spec.id, s);
     return s;
 }
 

@@ -71,7 +71,7 @@ class Scheduler {
 
     // Events. Each applies at the current time (set by advance) and throws
     // rota::Error on bad input, leaving the state unchanged.
-    void submit(const JobSpec& spec);
+    void submit(JobSpec spec);
     // A job that is already running on `runs` since `start` (node_events.cpp):
     // a controller that restarts rebuilds the engine from its own state.
     void adopt(const JobSpec& spec, Time start, const std::vector<NodeRun>& runs);
@@ -312,7 +312,7 @@ class Scheduler {
     Job& job(Slot s) { return jobs_[s]; }
     const Job& job(Slot s) const { return jobs_[s]; }
     Slot slot_of(JobId id) const;
-    Slot new_job(const JobSpec& spec);
+    Slot new_job(JobSpec&& spec);
     Demand demand(const Job& j) const {
         const std::int32_t procs = j.state == JobState::running ? j.alloc.procs : j.spec.procs;
         Demand d{procs, j.spec.pools.empty() ? nullptr : j.spec.pools.data(), j.window};
