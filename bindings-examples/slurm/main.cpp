@@ -279,6 +279,28 @@ bool fits_slurm(const Options& o, rota_engine* e, size_t nodes) {
     return true;
 }
 
+// A new engine from the configuration `text` and the `site`, in place of
+// `e` if Slurm can run it on its `nodes`; otherwise `e` stays and the
+// reason is printed after `what`.
+bool take_over(const Options& o, const std::string& text, const std::string& site, size_t nodes,
+               const char* what, Log& log, rota_engine*& e) {
+    rota_engine* n = nullptr;
+    if (rota_engine_new((text + site).c_str(), dir_of(o.config).c_str(), &n) != ROTA_OK ||
+        !fits_slurm(o, n, nodes)) {
+        if (*rota_errmsg(n))
+            std::fprintf(stderr, "rota-slurm: %s: %s; the running configuration stays\n", what,
+                         rota_errmsg(n));
+        else
+            std::fprintf(stderr, "rota-slurm: %s: the running configuration stays\n", what);
+        rota_engine_free(n);
+        return false;
+    }
+    rota_set_log(n, &Log::sink, &log);
+    rota_engine_free(e);
+    e = n;
+    return true;
+}
+
 // SIGHUP: the configuration file again. What a running engine may change
 // (scripts, their parameters, tunables) is applied by rota_reconfigure.
 // What shapes the machine or the pass (a preset, the reservation depth,
@@ -310,24 +332,35 @@ void reload(const Options& o, const std::string& site, size_t nodes, Log& log, r
         return;
     }
     const std::string why = rota_errmsg(e);
-    rota_engine* n = nullptr;
-    if (rota_engine_new((text + site).c_str(), dir_of(o.config).c_str(), &n) != ROTA_OK ||
-        !fits_slurm(o, n, nodes)) {
-        if (*rota_errmsg(n))
-            std::fprintf(stderr, "rota-slurm: reload: %s; the running configuration stays\n",
-                         rota_errmsg(n));
-        rota_engine_free(n);
-        return;
-    }
     log.held.clear();
-    rota_set_log(n, &Log::sink, &log);
-    rota_engine_free(e);
-    e = n;
+    if (!take_over(o, text, site, nodes, "reload", log, e)) return;
     fresh = true;
     std::fprintf(stderr,
                  "rota-slurm: reload: a new engine takes over (%s): held jobs are queued again in "
                  "their submit order, running ones adopted\n",
                  why.c_str());
+}
+
+// Slurm's partitions or licences changed (scontrol reconfigure, scontrol
+// create or update): the engine's machine is made of them, and no running
+// engine can change its machine, so a new engine takes over as after a
+// reload. A site the configuration file cannot take (its own tables clash
+// with it) leaves the running engine, told once (the caller keeps
+// `refused` until the site changes again).
+bool site_changed(const Options& o, const std::string& site, size_t nodes, Log& log,
+                  rota_engine*& e) {
+    std::string text;
+    if (!read_file(o.config, text)) {
+        std::fprintf(stderr, "rota-slurm: %s: cannot read it again\n", o.config);
+        return false;
+    }
+    if (!take_over(o, text, site, nodes, "Slurm's site changed", log, e)) return false;
+    std::fprintf(stderr,
+                 "rota-slurm: Slurm's site changed: a new engine takes over "
+                 "with %zu nodes; held jobs are queued again in their submit order, running ones "
+                 "adopted\n",
+                 nodes);
+    return true;
 }
 
 int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
@@ -340,8 +373,8 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
         return 1;
     }
     // Slurm's partitions and licences become the engine's partitions and
-    // pools; a change to them takes a restart.
-    const std::string site = site_config(v);
+    // pools; when they change, a new engine takes over (site_changed).
+    std::string site = site_config(v), refused;
     if (!site.empty() && !with_site(o, site, e)) {
         rota_engine_free(e);
         return 2;
@@ -398,6 +431,16 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
             std::fprintf(stderr, "rota-slurm: cannot read the controller: %s\n", err.c_str());
             sleep_for(o.interval);
             continue;
+        }
+        if (std::string now_site = site_config(v); now_site != site && now_site != refused) {
+            if (site_changed(o, now_site, v.node_names.size(), log, e)) {
+                site = std::move(now_site);
+                refused.clear();
+                mirror = std::make_unique<Mirror>(e, walltime, journal);
+                gang = rows(e) > 1;
+                continue;  // the new engine's clock starts at the next pass
+            }
+            refused = std::move(now_site);
         }
         m.sync(v);
         report(e, rota_schedule(e), "rota_schedule", -1);

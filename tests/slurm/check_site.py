@@ -42,6 +42,7 @@ def main(jobs_path, jobcomp_path):
     within("B", {"n2", "n3", "n4", "n5"})
     within("C", {"n7", "n8"})
     within("D", {"n8"})
+    within("P", {"n6", "n7"})
     e = rec("E")
     if e and e[1] < jobs["E"][1] + 15 - SLACK:
         errors.append(f"E: started {e[1] - jobs['E'][1]:.0f} s after its submission, before --begin=now+15")

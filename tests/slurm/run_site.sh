@@ -14,6 +14,10 @@
 #   I  -p small -N 3            rejected the same way (its partition is too small)
 #   N  -N 1, without --hold     held all the same by the shipped job_submit.lua,
 #                               and submitted to the engine (not adopted)
+#   P  -p late -N 2             submitted after the others are done, to a
+#                               partition late = n[6-7] created while the
+#                               daemon runs: a new engine takes over the
+#                               changed site, and P runs on n6, n7
 # No node ever holds two running jobs (check_site.py, on Slurm's completion
 # records); waiting jobs say why in their AdminComment (E its begin time, F
 # its dependency); the --metrics file counts the jobs. Three seconds in, the
@@ -115,6 +119,20 @@ for r in "$h" "$i"; do
   case $comment in "rota: rejected: "*) ;; *) echo "run_site.sh: job $r: no rejection in its AdminComment"; exit 1 ;; esac
 done
 [ "$(grep -c "job $h rejected" "$work/rota-slurm.log")" = 1 ] || { echo "run_site.sh: job $h's rejection not logged once"; exit 1; }
+# The metrics of the engines so far, before the site changes.
+sleep 1
+cp "$work/rota.prom" "$work/before.prom"
+# A partition created while the daemon runs: read without a restart.
+scontrol create PartitionName=late Nodes='n[6-7]' MaxTime=INFINITE State=UP
+job P 2 -p late -N 2 >/dev/null
+deadline=$(($(date +%s) + 60))
+while [ "$(grep -c . "$work/jobcomp.txt")" -lt 11 ]; do
+  [ "$(date +%s)" -lt "$deadline" ] || { echo "run_site.sh: P not done 60 s after partition late was created:"; squeue -o '%i %j %T %r'; tail -5 "$work/rota-slurm.log"; exit 1; }
+  sleep 0.5
+done
+grep -q "Slurm's site changed: a new engine takes over with 8 nodes" "$work/rota-slurm.log" ||
+  { echo "run_site.sh: the new partition was not taken"; tail -5 "$work/rota-slurm.log"; exit 1; }
+[ "$(grep -c "job $h rejected" "$work/rota-slurm.log")" = 1 ] || { echo "run_site.sh: job $h rejected again by the engine that took over"; exit 1; }
 kill -TERM "$daemon_pid"
 wait "$daemon_pid" || { echo "run_site.sh: rota-slurm did not exit cleanly"; exit 1; }
 daemon_pid=""
@@ -124,11 +142,11 @@ grep -q "reload: a new engine takes over (key 'scheduler.reservation_depth' cann
 # The metrics of the last pass: ten jobs released, two rejected (by the
 # engine that took over at the reload: it offers neither again), the
 # backfill hook's statistics, no queue.
-m() { awk -v k="$1" '$1 == k { print $2 }' "$work/rota.prom"; }
+m() { awk -v k="$1" '$1 == k { print $2 }' "$work/before.prom"; }
 [ "$(m rota_started_total)" = 10 ] && [ "$(m rota_jobs_queued)" = 0 ] && [ "$(m rota_nodes)" = 8 ] &&
-  grep -q '^rota_hook_calls_total{hook="backfill_select"} ' "$work/rota.prom" &&
-  grep -q '^# TYPE rota_passes_total counter$' "$work/rota.prom" ||
-  { echo "run_site.sh: the metrics file is not as expected:"; cat "$work/rota.prom"; exit 1; }
+  grep -q '^rota_hook_calls_total{hook="backfill_select"} ' "$work/before.prom" &&
+  grep -q '^# TYPE rota_passes_total counter$' "$work/before.prom" ||
+  { echo "run_site.sh: the metrics file is not as expected:"; cat "$work/before.prom"; exit 1; }
 grep -q "^SUBMIT [0-9]* $n " "$work/journal.txt" || { echo "run_site.sh: job $n (no --hold) was not submitted to the engine"; exit 1; }
 
 python3 "$here/check_site.py" "$work/jobs.txt" "$work/jobcomp.txt"
