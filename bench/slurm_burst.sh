@@ -5,7 +5,8 @@
 # sequence: 1-8 nodes, sleeps of 1-4 s, limits of 1-6 minutes), all
 # submitted at once. Prints each run's makespan (first submission to last
 # end) and mean wait (submission to start), from Slurm's completion records.
-#   bench/slurm_burst.sh ROTA_SLURM_BINARY [JOBS]
+#   [ROTA_SLURM_INTERVAL=SECONDS] bench/slurm_burst.sh ROTA_SLURM_BINARY [JOBS]
+# (rota-slurm polls every ROTA_SLURM_INTERVAL seconds, 0.5 by default).
 # Needs root, Slurm and munge (scripts/install-deps.sh). Slurm's backfill is
 # given its quickest settings (bf_interval=1, bf_continue,
 # batch_sched_delay=0) so that its cycle is not what is measured.
@@ -39,7 +40,7 @@ run() {
   else
     cluster_start "$dir" 8 >&2
     printf '[machine]\nprocs = 8\n[scheduler]\npreset = "easy"\n' >"$dir/rota.toml"
-    "$daemon" --config "$dir/rota.toml" --interval 0.5 2>"$dir/rota-slurm.log" &
+    "$daemon" --config "$dir/rota.toml" --interval "${ROTA_SLURM_INTERVAL:-0.5}" 2>"$dir/rota-slurm.log" &
     daemon_pid=$!
     cluster_track "$daemon_pid"
     hold=--hold
