@@ -3,7 +3,7 @@ Python callables. The event loop is the simulator's own for space sharing
 (sim/simulation.cpp, default event order): at each event time the clock
 advances (walltime kills), the jobs due end in the order they started, the
 arrivals are submitted in workload order, then one pass. So a policy gives
-the schedule `rota simulate` gives, job for job (tests/test_replay.py)."""
+the schedule `rota simulate` gives, job for job (tests/test_simulate.py)."""
 
 import heapq
 import time
@@ -19,7 +19,7 @@ _START, _KILL, _REJECT = "start", "kill", "reject"
 def replay(engine, jobs, name="workload"):
     """Plays workload `jobs` (a DataFrame as rota.workload() gives) on
     `engine`, a one-row (space-sharing) Engine. Returns a Result."""
-    from .simulate import Result  # noqa: PLC0415 - simulate imports this module
+    from .simulator import Result  # noqa: PLC0415 - simulate imports this module
 
     if engine.machine()["rows"] != 1:
         raise ValueError("replay plays space sharing only (one row); use rota.simulate's CLI "

@@ -15,7 +15,7 @@ import pandas as pd
 from . import _cli, swf
 from .outcomes import BATSIM_COLUMNS
 from .policy import HOOKS
-from .replay import run as replay_run
+from .inprocess import run as replay_run
 
 
 @dataclasses.dataclass
