@@ -332,7 +332,7 @@ FUNCTIONS = {
     "rota_call_string": (c_char_p, (_CALL, c_char_p)),
     "rota_call_array": (c_void_p, (_CALL, c_char_p, POINTER(c_int), POINTER(c_size_t))),
     "rota_call_user": (c_int, (_CALL, c_char_p, c_int32, POINTER(c_double))),
-    "rota_call_answer": (c_int, (_CALL, POINTER(c_int64), c_size_t)),
-    "rota_call_answer_keys": (c_int, (_CALL, POINTER(c_double), c_size_t)),
+    "rota_call_answer": (c_int, (_CALL, c_void_p, c_size_t)),  # int64 array
+    "rota_call_answer_keys": (c_int, (_CALL, c_void_p, c_size_t)),  # double array
     "rota_call_answer_admission": (c_int, (_CALL, c_size_t, c_int, c_char_p, rota_time)),
 }

@@ -35,7 +35,10 @@ def check_abi(abi, version, path):
 
 
 def _open(path):
-    lib = ctypes.CDLL(path)
+    # PyDLL keeps the GIL across calls: policies call back into Python on
+    # the same thread, and re-taking a released GIL at every callback costs
+    # more than the callback itself.
+    lib = ctypes.PyDLL(path)
     # Checked before declaring anything else: a foreign library may lack
     # the newer functions.
     try:

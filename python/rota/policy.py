@@ -163,6 +163,8 @@ class Context:
 
 
 def _indices(answer):
+    if type(answer) is np.ndarray and answer.dtype == np.int64 and answer.ndim == 1:
+        return answer if answer.flags.c_contiguous else np.ascontiguousarray(answer)
     a = np.asarray(answer)
     if a.size == 0:
         return np.empty(0, dtype=np.int64)
@@ -179,10 +181,6 @@ def _keys(answer):
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
-_P64 = ctypes.POINTER(ctypes.c_int64)
-_PD = ctypes.POINTER(ctypes.c_double)
-
-
 def _answer(lib, c, hook, answer, n):
     """Hands the answer to the engine; 0 if it took it."""
     if hook == ADMISSION:
@@ -191,9 +189,9 @@ def _answer(lib, c, hook, answer, n):
         return 0  # no answer: the engine judges, as for a script's nil
     if hook == ORDER:
         a = _keys(answer)
-        return lib.rota_call_answer_keys(c, a.ctypes.data_as(_PD), a.size)
+        return lib.rota_call_answer_keys(c, a.ctypes.data, a.size)
     a = _indices(answer)
-    return lib.rota_call_answer(c, a.ctypes.data_as(_P64), a.size)
+    return lib.rota_call_answer(c, a.ctypes.data if a.size else None, a.size)
 
 
 def _answer_admission(lib, c, answer, n):

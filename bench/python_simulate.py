@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""rota.simulate against the rota tool it drives, on the same trace and
+policy: CPU time (this process and its children) of
+
+  tool    rota simulate --trace T --policy P --batsim-csv F --summary-json J
+          (the same outputs simulate() reads back)
+  python  rota.simulate(T, P): the tool as above, plus reading the CSV into
+          a DataFrame and the JSON into a dict (pandas already imported)
+
+Runs alternate, tool then python, N pairs; prints each pair's ratio and the
+median ratio python / tool, and the median over the bare tool (no outputs).
+
+  /usr/bin/python3 bench/python_simulate.py [TRACE] [--policy easy] [--pairs N]
+"""
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+import pandas  # noqa: E402,F401 - imported before timing, as in a notebook
+
+import rota  # noqa: E402
+from rota import _cli  # noqa: E402
+
+
+def cpu():
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
+def timed(fn):
+    t = cpu()
+    fn()
+    return cpu() - t
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("trace", nargs="?", default=os.path.join(
+        here, "..", "..", "shared", "traces", "HPC2N-2002-2.2-cln.swf.gz"))
+    ap.add_argument("--policy", default="easy")
+    ap.add_argument("--pairs", type=int, default=5)
+    args = ap.parse_args()
+    tool = _cli.tool()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = [tool, "simulate", "--trace", args.trace, "--policy", args.policy, "--no-progress"]
+        outs = ["--batsim-csv", f"{tmp}/j.csv", "--summary-json", f"{tmp}/s.json"]
+
+        def run_tool():
+            subprocess.run(base + outs, check=True, stdout=subprocess.DEVNULL)
+
+        def run_bare():
+            subprocess.run(base, check=True, stdout=subprocess.DEVNULL)
+
+        def run_python():
+            rota.simulate(args.trace, args.policy)
+
+        run_python()  # warm up
+        pairs = []
+        for _ in range(args.pairs):
+            pairs.append((timed(run_bare), timed(run_tool), timed(run_python)))
+    for b, t, p in pairs:
+        print(f"  bare tool {b:6.3f} s   tool with outputs {t:6.3f} s   rota.simulate {p:6.3f} s"
+              f"   ratio {p / t:5.3f}")
+    ratio = statistics.median(p / t for _, t, p in pairs)
+    bare = statistics.median(p / b for b, _, p in pairs)
+    print(f"{os.path.basename(args.trace)}, {args.policy}, {args.pairs} pairs: median CPU ratio "
+          f"rota.simulate / tool with the same outputs = {ratio:.3f}; / bare tool = {bare:.3f}")
+    print("command: /usr/bin/python3 bench/python_simulate.py " + " ".join(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    main()
