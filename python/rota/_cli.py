@@ -13,7 +13,7 @@ from .errors import SimulationError
 def tool():
     env = os.environ.get("ROTA_CLI")
     if env:
-        return env
+        return os.path.abspath(env) if os.sep in env else env
     places = [os.path.join(_PACKAGE_DIR, "..", "..", "build", "bin", "rota")]
     lib = getattr(library(), "path", "")
     if os.path.sep in lib:

@@ -19,8 +19,8 @@ _lib = None
 def candidates():
     """Where the library is looked for, in order."""
     env = os.environ.get("ROTA_LIBRARY")
-    if env:
-        return [env]  # an explicit choice is never second-guessed
+    if env:  # an explicit choice is never second-guessed; made absolute for subprocesses
+        return [os.path.abspath(env) if os.sep in env else env]
     tree = os.path.normpath(os.path.join(_PACKAGE_DIR, "..", "..", "build", "lib", "librota.so"))
     out = [tree] if os.path.exists(tree) else []
     return out + ["librota.so", f"librota.so.{_abi.ABI_VERSION}"]
