@@ -54,10 +54,10 @@ def main():
         outs = ["--batsim-csv", f"{tmp}/j.csv", "--summary-json", f"{tmp}/s.json"]
 
         def run_tool():
-            subprocess.run(base + outs, check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(base + outs, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         def run_bare():
-            subprocess.run(base, check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(base, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         def run_python():
             rota.simulate(args.trace, args.policy)
