@@ -7,8 +7,8 @@
 # without the sanitizers, so it cannot link an instrumented library) and
 # the tests that start a Slurm cluster (the same code runs in the other
 # tests). The Python examples and the Python package's tests (label python)
-# load the instrumented library into an uninstrumented interpreter: the sanitizer runtimes are preloaded for them,
-# and leaks are not checked there (the interpreter's own memory at exit
+# load the instrumented library into an uninstrumented interpreter: the
+# sanitizer runtimes are preloaded for them, and leaks are not checked there (the interpreter's own memory at exit
 # would be reported).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -113,3 +113,12 @@ def test_batch_and_context_are_what_lua_sees():
         e.schedule()
     assert seen == dict(n=1, ids=[3], procs=[2], est=[50 * S], account=["physics"], now=0,
                         head=2, shadow=100 * S, free=2, usage=[0.75], user_running=1.0)
+
+
+def test_a_failing_order_falls_back_to_fcfs(kth_workload):
+    jobs = kth_workload.head(3000)
+    easy = rota.simulate(jobs, {"preset": "easy"})  # FCFS order, the fallback's
+    r = rota.simulate(jobs, {"preset": "easy", "order": lambda b, ctx: [1.0] * (len(b) + 1)})
+    st = r.summary["hooks"]["order"]
+    assert st["calls"] == st["failures"] >= 50 and st["quarantined"] == 1
+    assert starts(r).equals(starts(easy))
