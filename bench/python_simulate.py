@@ -2,13 +2,16 @@
 """rota.simulate against the rota tool it drives, on the same trace and
 policy: CPU time (this process and its children) of
 
-  tool    rota simulate --trace T --policy P --batsim-csv F --summary-json J
+  tool    rota simulate --trace T --policy P --jobs-npy F --summary-json J
           (the same outputs simulate() reads back)
-  python  rota.simulate(T, P): the tool as above, plus reading the CSV into
-          a DataFrame and the JSON into a dict (pandas already imported)
+  python  rota.simulate(T, P): the tool as above, plus reading the records
+          and nodes into a DataFrame and the JSON into a dict (pandas
+          already imported)
 
-Runs alternate, tool then python, N pairs; prints each pair's ratio and the
-median ratio python / tool, and the median over the bare tool (no outputs).
+Runs alternate, bare tool (no outputs), tool with --batsim-csv F
+--summary-json J, tool, python, N rounds; prints each round's ratio and the
+median ratio python / tool, and the medians over the tool with the CSV and
+over the bare tool.
 
   /usr/bin/python3 bench/python_simulate.py [TRACE] [--policy easy] [--pairs N]
 """
@@ -51,10 +54,15 @@ def main():
     tool = _cli.tool()
     with tempfile.TemporaryDirectory() as tmp:
         base = [tool, "simulate", "--trace", args.trace, "--policy", args.policy, "--no-progress"]
-        outs = ["--batsim-csv", f"{tmp}/j.csv", "--summary-json", f"{tmp}/s.json"]
+        outs = ["--jobs-npy", f"{tmp}/j.npy", "--summary-json", f"{tmp}/s.json"]
+        csv_outs = ["--batsim-csv", f"{tmp}/j.csv", "--summary-json", f"{tmp}/s.json"]
 
         def run_tool():
             subprocess.run(base + outs, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        def run_csv():
+            subprocess.run(base + csv_outs, check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
 
         def run_bare():
             subprocess.run(base, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -65,14 +73,16 @@ def main():
         run_python()  # warm up
         pairs = []
         for _ in range(args.pairs):
-            pairs.append((timed(run_bare), timed(run_tool), timed(run_python)))
-    for b, t, p in pairs:
-        print(f"  bare tool {b:6.3f} s   tool with outputs {t:6.3f} s   rota.simulate {p:6.3f} s"
-              f"   ratio {p / t:5.3f}")
-    ratio = statistics.median(p / t for _, t, p in pairs)
-    bare = statistics.median(p / b for b, _, p in pairs)
-    print(f"{os.path.basename(args.trace)}, {args.policy}, {args.pairs} pairs: median CPU ratio "
-          f"rota.simulate / tool with the same outputs = {ratio:.3f}; / bare tool = {bare:.3f}")
+            pairs.append((timed(run_bare), timed(run_csv), timed(run_tool), timed(run_python)))
+    for b, c, t, p in pairs:
+        print(f"  bare tool {b:6.3f} s   tool, CSV {c:6.3f} s   tool, same outputs {t:6.3f} s"
+              f"   rota.simulate {p:6.3f} s   ratio {p / t:5.3f}")
+    ratio = statistics.median(p / t for _, _, t, p in pairs)
+    csv = statistics.median(p / c for _, c, _, p in pairs)
+    bare = statistics.median(p / b for b, _, _, p in pairs)
+    print(f"{os.path.basename(args.trace)}, {args.policy}, {args.pairs} rounds: median CPU ratio "
+          f"rota.simulate / tool with the same outputs = {ratio:.3f}; / tool with --batsim-csv "
+          f"= {csv:.3f}; / bare tool = {bare:.3f}")
     print("command: /usr/bin/python3 bench/python_simulate.py " + " ".join(sys.argv[1:]))
 
 

@@ -2,7 +2,9 @@
 
 Preset policies run in the rota tool (build/bin/rota), the simulator
 itself, whose Batsim CSV and summary JSON are read back; a policy with
-Python hooks runs in this process (rota.replay), on the same event loop."""
+Python hooks runs in this process (rota.replay), on the same event loop.
+The tool hands the per-job outcomes over as .npy records (--jobs-npy),
+which numpy maps without parsing text."""
 
 import dataclasses
 import json
@@ -13,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from . import _cli, swf
-from .outcomes import BATSIM_COLUMNS
+from .outcomes import _STATES, BATSIM_COLUMNS
 from .policy import HOOKS
 from .inprocess import run as replay_run
 
@@ -52,6 +54,48 @@ _BATSIM_DTYPES = {"job_id": np.int64, "workload_name": str, "profile": str,
 def read_batsim(path):
     """A Batsim _jobs.csv as written by `rota simulate --batsim-csv`."""
     return pd.read_csv(path, dtype=_BATSIM_DTYPES, na_filter=False)
+
+
+def read_jobs_npy(path, workload_name):
+    """The frame read_batsim gives for the same run, from `rota simulate
+    --jobs-npy` (records in `path`; their allocated_resources are line
+    numbers in `path`.nodes, which holds each distinct text once)."""
+    rec = np.load(path)
+    n = len(rec)
+    with open(path + ".nodes", "rb") as f:
+        texts = f.read().decode("ascii").split("\n")
+    texts.pop()  # after the last newline
+    cols = {}
+    for c in BATSIM_COLUMNS:
+        if c in ("workload_name", "profile", "metadata"):
+            col = np.empty(n, dtype=object)  # np.full(n, str, object) costs 50 ms on 200k
+            col.fill(workload_name if c == "workload_name" else "delay" if c == "profile" else "")
+        elif c == "final_state":
+            col = _STATES[rec["final_state"]]
+        elif c == "allocated_resources":
+            col = np.array(texts, dtype=object)[rec["allocated_resources"]]
+        else:
+            col = rec[c]  # the field's dtype is the column's
+        cols[c] = col
+    # Not consolidated: the numeric columns stay views of the records (a
+    # copy into pandas' blocks would gather each field across 86-byte
+    # records, the largest cost left on a large trace).
+    return pd.DataFrame(cols, copy=False)
+
+
+def _workload_name(provenance):
+    """Batsim's workload_name for a run, as the tool writes it (workload_stem
+    in sim/main.cpp): the trace's file name up to its first dot, or the
+    generator's model name."""
+    p = provenance or {}
+    name = (p.get("trace") or {}).get("path") or (p.get("workload") or {}).get("model") or ""
+    name = name[name.rfind("/") + 1:]
+    dot = name.find(".")
+    if dot > 0:
+        name = name[:dot]
+    for c in ', "\n':
+        name = name.replace(c, "_")
+    return name or "w0"
 
 
 def workload(trace):
@@ -139,9 +183,9 @@ def _trace_path(trace, tmp, procs):
 
 
 def _run_tool(path, presets, procs, config, keys, tmp):
-    csv = os.path.join(tmp, "jobs.csv")
+    npy = os.path.join(tmp, "jobs.npy")
     js = os.path.join(tmp, "summary.json")
-    args = ["simulate", "--policy", ",".join(presets), "--batsim-csv", csv,
+    args = ["simulate", "--policy", ",".join(presets), "--jobs-npy", npy,
             "--summary-json", js, "--no-progress"]
     if path is not None:
         args += ["--trace", path]
@@ -154,8 +198,9 @@ def _run_tool(path, presets, procs, config, keys, tmp):
         summary = json.load(f)
     out = {}
     for name in presets:
-        jobs = read_batsim(csv if len(presets) == 1 else os.path.join(tmp, f"jobs.{name}.csv"))
         s = summary[name]
+        jobs = read_jobs_npy(npy if len(presets) == 1 else os.path.join(tmp, f"jobs.{name}.npy"),
+                             _workload_name(s.get("provenance") or summary.get("provenance")))
         s["provenance"] = summary.get("provenance")
         out[name] = Result(s, jobs)
     return out

@@ -56,3 +56,30 @@ def test_generate_then_simulate():
     assert r.summary["jobs"]["total"] == 500 and r.summary["machine_procs"] == 64
     assert r.summary["provenance"]["trace"]["path"] == w.attrs["path"]
     assert r.summary["provenance"]["rota_version"] == rota.__version__
+
+
+def test_frame_from_npy_equals_the_batsim_csv(kth, tmp_path):
+    # rota.simulate reads the tool's --jobs-npy; the frame is the one the
+    # same run's --batsim-csv gives, column for column, dtype for dtype.
+    csv = tmp_path / "jobs.csv"
+    subprocess.run([rota_tool(), "simulate", "--trace", kth, "--policy", "easy", "--batsim-csv",
+                    str(csv), "--no-progress"], check=True, capture_output=True)
+    want = rota.simulator.read_batsim(csv)
+    got = rota.simulate(kth, "easy").jobs
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert (got["final_state"] == "COMPLETED_WALLTIME_REACHED").any()
+
+
+def test_frame_from_npy_with_rejections_and_several_policies(tmp_path):
+    # A generated workload (workload_name from the model), a machine too
+    # small for some jobs (REJECTED rows: times -1, no nodes), two policies.
+    w = rota.generate("lublin", jobs=300, procs=64, load=0.8, seed=5)
+    res = rota.simulate(w, "fcfs,easy", procs=32)
+    base = tmp_path / "jobs.csv"
+    subprocess.run([rota_tool(), "simulate", "--trace", w.attrs["path"], "--policy", "fcfs,easy",
+                    "--procs", "32", "--batsim-csv", str(base), "--no-progress"],
+                   check=True, capture_output=True)
+    for name in ("fcfs", "easy"):
+        want = rota.simulator.read_batsim(tmp_path / f"jobs.{name}.csv")
+        pd.testing.assert_frame_equal(res[name].jobs, want, check_exact=True)
+    assert (res["easy"].jobs["final_state"] == "REJECTED").any()
