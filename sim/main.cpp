@@ -28,6 +28,7 @@
 #include "escape.h"
 #include "generate.h"
 #include "groups.h"
+#include "jobs_npy.h"
 #include "malleable.h"
 #include "matrix_view.h"
 #include "metrics.h"
@@ -465,6 +466,7 @@ nlohmann::json run_config_json(const RunConfig& rc) {
                         {"stop_on", rc.stop_on},
                         {"jobs_csv", rc.jobs_csv},
                         {"batsim_csv", rc.batsim_csv},
+                        {"jobs_npy", rc.jobs_npy},
                         {"swf_out", rc.swf_out},
                         {"summary_json", rc.summary_json},
                         {"workload", rc.trace.empty() ? nlohmann::json(describe(rc.workload))
@@ -510,6 +512,7 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     // file named "-" (or the results' own stream): refused, by name.
     for (const auto& [path, what] : {std::pair{&rc.jobs_csv, "--jobs-csv"},
                                      {&rc.batsim_csv, "--batsim-csv"},
+                                     {&rc.jobs_npy, "--jobs-npy"},
                                      {&rc.swf_out, "--swf-out"},
                                      {&rc.summary_json, "--summary-json"}}) {
         if (*path == "-")
@@ -529,18 +532,28 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
     for (const auto& policy : rc.policies)
         for (const auto& [path, what] : {std::pair{&rc.jobs_csv, "jobs CSV"},
                                          {&rc.batsim_csv, "Batsim CSV"},
+                                         {&rc.jobs_npy, "jobs .npy"},
                                          {&rc.swf_out, "SWF output"}})
             if (!path->empty()) outputs.push_back({what, with_suffix(*path, policy, several)});
+    for (const auto& policy : rc.policies)
+        if (!rc.jobs_npy.empty())
+            outputs.push_back(
+                {"jobs .npy nodes", with_suffix(rc.jobs_npy, policy, several) + ".nodes"});
     if (!rc.summary_json.empty()) outputs.push_back({"summary JSON", rc.summary_json});
     std::vector<NamedPath> inputs = run_inputs(rc);
     check_output_paths(inputs, outputs);
-    std::map<std::string, Output> jobs_csv, batsim_csv, swf_out;
+    std::map<std::string, Output> jobs_csv, batsim_csv, jobs_npy, jobs_npy_nodes, swf_out;
     for (const auto& policy : rc.policies) {
         if (!rc.jobs_csv.empty())
             jobs_csv[policy] = open_output(with_suffix(rc.jobs_csv, policy, several), "jobs CSV");
         if (!rc.batsim_csv.empty())
             batsim_csv[policy] =
                 open_output(with_suffix(rc.batsim_csv, policy, several), "Batsim CSV");
+        if (!rc.jobs_npy.empty()) {
+            const std::string p = with_suffix(rc.jobs_npy, policy, several);
+            jobs_npy[policy] = open_output(p, "jobs .npy");
+            jobs_npy_nodes[policy] = open_output(p + ".nodes", "jobs .npy nodes");
+        }
         if (!rc.swf_out.empty())
             swf_out[policy] = open_output(with_suffix(rc.swf_out, policy, several), "SWF output");
     }
@@ -745,7 +758,8 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
             SimOptions opt;
             // Only the CSVs print the nodes: a run without them does not
             // keep a text per job.
-            opt.record_nodes = jobs_csv.count(policy) > 0 || batsim_csv.count(policy) > 0;
+            opt.record_nodes = jobs_csv.count(policy) > 0 || batsim_csv.count(policy) > 0 ||
+                               jobs_npy.count(policy) > 0;
             opt.order = rc.compat == "pyss" ? EventOrder::pyss : EventOrder::batched;
             opt.cs_overhead = rc.cs_overhead;
             opt.pools = &w.pools;
@@ -969,6 +983,12 @@ int run_simulate(RunConfig rc, const Provenance& prov) {
                     workload_stem(rc.trace.empty() ? model_name(rc.workload.model) : rc.trace));
                 f->second->commit();
             }
+            if (auto f = jobs_npy.find(policy); f != jobs_npy.end()) {
+                Output& nodes_file = jobs_npy_nodes[policy];
+                write_jobs_npy(f->second->out(), &nodes_file->out(), r.jobs, r.nodes);
+                f->second->commit();
+                nodes_file->commit();
+            }
             if (auto f = swf_out.find(policy); f != swf_out.end()) {
                 write_schedule_swf(f->second->out(), w.jobs, r.jobs,
                                    {policy, rota_version(), w.name, w.procs});
@@ -1160,7 +1180,7 @@ int run(int argc, char** argv) {
     bool positive_use = false;
     double queue_length = -1, arrival_rate = -1;
     std::int64_t arrival_seed = -1;
-    std::string batsim_csv, swf_out;
+    std::string batsim_csv, jobs_npy, swf_out;
     double min_pct = -1, adapt_latency = -1, adapt_per_byte = -1;
     std::int64_t interactive_procs = -1, interactive_time = -1;
     std::int64_t mpl_limit = -1;
@@ -1206,6 +1226,11 @@ int run(int argc, char** argv) {
     sim->add_option("--batsim-csv", batsim_csv,
                     "write Batsim's _jobs.csv columns to this file, for evalys "
                     "[simulator.batsim_csv]");
+    sim->add_option("--jobs-npy", jobs_npy,
+                    "write the --batsim-csv jobs as NumPy .npy records (numeric columns; "
+                    "final_state 1 COMPLETED_SUCCESSFULLY, 2 COMPLETED_WALLTIME_REACHED, 3 "
+                    "REJECTED) and their allocated_resources to FILE.nodes, one line each "
+                    "[simulator.jobs_npy]");
     sim->add_option("--swf-out", swf_out,
                     "write the simulated schedule as SWF (wait times in field 3) "
                     "[simulator.swf_out]");
@@ -1693,7 +1718,8 @@ int run(int argc, char** argv) {
                 "--trace: is empty: name a trace, or leave --trace out for the generated workload");
         if (!trace.empty()) rc.trace = trace;
         // An empty output path would write nothing and say nothing.
-        for (const char* f : {"--jobs-csv", "--summary-json", "--batsim-csv", "--swf-out"})
+        for (const char* f :
+             {"--jobs-csv", "--summary-json", "--batsim-csv", "--jobs-npy", "--swf-out"})
             if (sim->count(f) > 0 && sim->get_option(f)->as<std::string>().empty())
                 throw ConfigError(std::string(f) +
                                   ": is empty: name a file, or leave the flag out for no file");
@@ -1716,6 +1742,7 @@ int run(int argc, char** argv) {
         if (!jobs_csv.empty()) rc.jobs_csv = jobs_csv;
         if (!summary_json.empty()) rc.summary_json = summary_json;
         if (!batsim_csv.empty()) rc.batsim_csv = batsim_csv;
+        if (!jobs_npy.empty()) rc.jobs_npy = jobs_npy;
         if (!swf_out.empty()) rc.swf_out = swf_out;
         if (json_flag) rc.json = true;
         if (given("--max-jumps")) rc.max_jumps = max_jumps;

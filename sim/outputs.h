@@ -2,6 +2,7 @@
 // simulated schedule as SWF. Formats: docs/user-guide.md, "Outputs".
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -26,6 +27,27 @@ namespace rota::sim {
 // `nodes` is SimResult::nodes.
 void write_batsim_csv(std::ostream&, const std::vector<JobOutcome>& jobs, const NodeTexts& nodes,
                       const std::string& workload_name);
+
+// One job's numeric Batsim columns, as both write_batsim_csv and
+// write_jobs_npy (jobs_npy.h) write them. final_state is a code: 1
+// COMPLETED_SUCCESSFULLY, 2 COMPLETED_WALLTIME_REACHED, 3 REJECTED
+// (batsim_state_name). stretch is the value its text (`stretch_text`: %.6f,
+// or -1) reads back as.
+struct BatsimRow {
+    std::int64_t job_id = 0, submission_time = 0;
+    std::int32_t requested_number_of_resources = 0;
+    std::int64_t requested_time = 0;
+    std::int8_t success = 0;
+    std::uint8_t final_state = 0;
+    std::int64_t starting_time = -1, execution_time = -1, finish_time = -1, waiting_time = -1,
+                 turnaround_time = -1;
+    double stretch = -1;
+    std::int64_t consumed_energy = -1;
+    char stretch_text[32] = "-1";
+};
+// False for a job Batsim leaves out (still running or waiting at the end).
+bool batsim_row(const JobOutcome&, BatsimRow&);
+const char* batsim_state_name(std::uint8_t code);
 
 // The simulated schedule as SWF: field 2 the submit time, 3 the wait time
 // (start - submit), 4 the run time (finish - start), 5 = 8 the processors,

@@ -304,6 +304,7 @@ RunConfig load_run_config(const std::string& path) {
               "confidence",
               "stop_on",
               "batsim_csv",
+              "jobs_npy",
               "swf_out",
               "min_pct",
               "mpl_limit",
@@ -345,7 +346,8 @@ RunConfig load_run_config(const std::string& path) {
         rc.summary_json = get<std::string>(t, "summary_json", "simulator", "");
         rc.batsim_csv = get<std::string>(t, "batsim_csv", "simulator", "");
         rc.swf_out = get<std::string>(t, "swf_out", "simulator", "");
-        for (const char* key : {"jobs_csv", "summary_json", "batsim_csv", "swf_out"})
+        rc.jobs_npy = get<std::string>(t, "jobs_npy", "simulator", "");
+        for (const char* key : {"jobs_csv", "summary_json", "batsim_csv", "jobs_npy", "swf_out"})
             if (t.get(key) && get<std::string>(t, key, "simulator", "").empty())
                 fail(std::string("key 'simulator.") + key +
                      "' is empty: name a file, or leave the key out for no file");

@@ -41,6 +41,7 @@ struct RunConfig {
     std::string jobs_csv;
     std::string summary_json;
     std::string batsim_csv;  // Batsim's _jobs.csv (outputs.h)
+    std::string jobs_npy;    // its records as .npy, nodes beside (jobs_npy.h)
     std::string swf_out;     // the simulated schedule as SWF
     bool json = false;       // the summary JSON on stdout instead of the table
     std::int64_t max_jumps = 10;

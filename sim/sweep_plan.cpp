@@ -123,7 +123,8 @@ void absolutize(toml::table& t, const fs::path& base, bool top) {
 }
 
 // The simulator's output files: one per run would be one file for all.
-constexpr const char* kRunOutputs[] = {"summary_json", "jobs_csv", "batsim_csv", "swf_out"};
+constexpr const char* kRunOutputs[] = {"summary_json", "jobs_csv", "batsim_csv", "jobs_npy",
+                                       "swf_out"};
 
 struct Grid {
     std::vector<std::string> traces;

@@ -2,8 +2,11 @@
 // CSV's user and nodes), the table's units and the lublin model.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
+#include <regex>
 #include <sstream>
 
+#include "jobs_npy.h"
 #include "lublin.h"
 #include "metrics.h"
 #include "outputs.h"
@@ -103,6 +106,89 @@ TEST_CASE("Batsim jobs CSV: the exact header and a hand-worked schedule", "[outp
               Approx(std::stod(r.at("turnaround_time")) / std::stod(r.at("execution_time"))));
         CHECK(r.at("metadata").empty());
     }
+}
+
+TEST_CASE("jobs .npy: a NumPy 1.0 header and the Batsim CSV's values, record by record",
+          "[outputs][npy]") {
+    // The hand-worked schedule plus a job whose stretch is not exact (7/3)
+    // and one that ran 0 s (stretch -1).
+    auto jobs = hand_schedule();
+    jobs.push_back(make_outcome(5, 60, 100, 130, 2, 90, 30, FinalState::finished));
+    jobs.push_back(make_outcome(6, 50, 170, 170, 1, 10, 0, FinalState::finished));
+    NodeTexts nodes;
+    nodes.resize(jobs.size());
+    nodes.set(0, "0-3");
+    nodes.set(1, "0-7");
+    nodes.set(4, "4 6");
+    nodes.set(5, "5");
+    std::ostringstream csv, npy, text;
+    write_batsim_csv(csv, jobs, nodes, "w0");
+    write_jobs_npy(npy, &text, jobs, nodes);
+    const auto rows = read_csv(csv.str());
+    REQUIRE(rows.size() == 5);  // job 4 never ended
+
+    const std::string f = npy.str();
+    REQUIRE(f.size() > 10);
+    CHECK(f.compare(0, 8, std::string("\x93NUMPY\x01\x00", 8)) == 0);
+    const std::size_t hlen = static_cast<unsigned char>(f[8]) |
+                             (static_cast<std::size_t>(static_cast<unsigned char>(f[9])) << 8);
+    CHECK((10 + hlen) % 64 == 0);
+    const std::string header = f.substr(10, hlen);
+    CHECK(header.back() == '\n');
+    CHECK(header.find("'fortran_order': False") != std::string::npos);
+    CHECK(header.find("'shape': (5,)") != std::string::npos);
+    // The fields from 'descr', their offsets in a packed record.
+    struct Field {
+        std::string name, type;
+        std::size_t offset, size;
+    };
+    std::vector<Field> fields;
+    std::size_t width = 0;
+    const std::regex field(R"(\('(\w+)', '([<|][iuf])(\d)'\))");
+    for (std::sregex_iterator m(header.begin(), header.end(), field), e; m != e; ++m) {
+        const std::size_t size = std::stoul((*m)[3]);
+        fields.push_back({(*m)[1], (*m)[2], width, size});
+        width += size;
+    }
+    REQUIRE(fields.size() == 14);
+    REQUIRE(f.size() == 10 + hlen + rows.size() * width);
+    const char* data = f.data() + 10 + hlen;
+    const auto text_lines = lines_of(text.str());
+    // Each distinct text once, the empty one first: "", 0-3, 0-7, 4 6, 5.
+    REQUIRE(text_lines.size() == 5);
+    CHECK(text_lines[0].empty());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& row = rows[i];
+        for (const auto& fd : fields) {
+            INFO("record " << i << ", " << fd.name);
+            const char* at = data + i * width + fd.offset;
+            if (fd.type == "<f") {
+                double v;
+                std::memcpy(&v, at, 8);
+                CHECK(v == std::stod(row.at(fd.name)));  // what a CSV reader gets, exactly
+                continue;
+            }
+            std::int64_t v = 0;
+            if (fd.size == 8) {
+                std::memcpy(&v, at, 8);
+            } else if (fd.size == 4) {
+                std::int32_t x;
+                std::memcpy(&x, at, 4);
+                v = x;
+            } else {
+                v = fd.type == "|u" ? static_cast<unsigned char>(*at)
+                                    : static_cast<signed char>(*at);
+            }
+            if (fd.name == "allocated_resources")
+                CHECK(text_lines.at(static_cast<std::size_t>(v)) == row.at(fd.name));
+            else if (fd.name == "final_state")
+                CHECK(batsim_state_name(static_cast<std::uint8_t>(v)) == row.at(fd.name));
+            else
+                CHECK(v == std::stoll(row.at(fd.name)));
+        }
+    }
+    CHECK(rows[3].at("stretch") == "2.333333");
+    CHECK(rows[4].at("stretch") == "-1");
 }
 
 TEST_CASE("jobs CSV gains user and allocated_resources", "[outputs]") {
