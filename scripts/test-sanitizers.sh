@@ -6,7 +6,8 @@
 # Left out: the consumer built against an installed copy (it is compiled
 # without the sanitizers, so it cannot link an instrumented library) and
 # the tests that start a Slurm cluster (the same code runs in the other
-# tests). The Python examples load the instrumented library into an
+# tests) and the quick reproduction run (label repro: minutes of
+# simulation that the release build's suite already runs). The Python examples load the instrumented library into an
 # uninstrumented interpreter: the sanitizer runtimes are preloaded for them,
 # and leaks are not checked there (the interpreter's own memory at exit
 # would be reported).
@@ -26,7 +27,7 @@ fi
 cmake --build "$build" -j2
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 python='^example: Python|^header: librota'
-skip="^install:|slurm|^abi: librota"  # the baseline is of the release build's debug info
+skip="^install:|slurm|^abi: librota|^repro:"  # the baseline is of the release build's debug info
 ctest --test-dir "$build" --output-on-failure -j2 -E "$python|$skip"
 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
   ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 \
