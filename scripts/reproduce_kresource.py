@@ -52,6 +52,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from repro_common import (REUSED, describe_binary, machine_info, out_dir_of, provenance,  # noqa: E402
                           pyplot, sig_neg, sig_pos, stats, tally, tq, tree_dirty, verdict,
                           write_verdicts)
+import kresource_experiments  # noqa: E402
 import kresource_workload  # noqa: E402
 
 plt = pyplot()
@@ -750,6 +751,12 @@ def nas_claims(data):
 # ---------------------------------------------------------------- page
 
 
+def ff_wait_in_runtimes(data, K, V, L):
+    """FF-EASY's mean wait over the workload's mean run time, mean over the seeds."""
+    rs = [data.syn[(K, V, L, s)] for s in data.seeds if (K, V, L, s) in data.syn]
+    return stats([r["m"][BASE]["wait"] / r["mean_rt"] for r in rs])[0]
+
+
 def bl_effect(data):
     """What BL's mismatch factor does: BL-EASY's mean gain in average response
     time over the BL-check cells at mismatch 1, 2 (the preset) and 10⁶."""
@@ -1069,6 +1076,11 @@ def render(data, meta, args_line):
     out("Tally: %s claims." % tally([r[3] for r in rows + nrows]))
     out("")
 
+    if data.d.get("exp"):
+        kresource_experiments.section(
+            data.d["exp"], out, lambda K, V, L: data.syn_gains(K, V, L, "bb-easy", "resp"),
+            lambda K, V, L: ff_wait_in_runtimes(data, K, V, L))
+
     # ------------------------------------------------------------ diagnostics
     dseeds = data.d["diag_seeds"]
     out("## BL's mismatch factor")
@@ -1273,8 +1285,9 @@ def why(data, meta, rows, nrows, out):
         "paper used the archive's generator. Repeats arrive as consecutive independent jobs with "
         "identical requirements. How the paper \"scaled\" the K normal draws with the job size is "
         "not given; rota multiplies x_i / 0.5 by size / 128 and clips to [one unit, 1], so with V = "
-        "1.0 about 30 % of the pool draws sit at the floor of one unit. These choices set how many jobs "
-        "run at once and how much room a balancing choice has.")
+        "1.0 %.1f %% of the pool draws sit at the floor of one unit (see *rota's own readings* above, "
+        "and the clipping experiment). These choices set how many jobs run at once and how much room "
+        "a balancing choice has." % (100 * meta["workload"][1.0]["floor"]))
     out("* **Calibration.** rota's ready queue is the number of submitted, not yet started jobs, "
         "time-averaged from the first arrival to the last, under FCFS/FF-EASY; the paper does not "
         "define its average queue length further. The resulting offered processor loads fall with K "
@@ -1419,6 +1432,11 @@ def main():
             run.pool(run.run_diag, dspecs, lambda spec, res: run.diag.__setitem__(spec, res), "BL checks")
             meta["phases"]["diag"] = time.perf_counter() - t0
 
+            t0 = time.perf_counter()
+            print("experiments on the BB-EASY miss", file=sys.stderr)
+            exp = kresource_experiments.run_all(rota, work, seeds[:5], args.jobs, args.parallel)
+            meta["phases"]["experiments"] = time.perf_counter() - t0
+
             meta["shares"] = {k: trace_shares(k) for k in TRACES}
             meta["binary"]["dirty"] = meta["binary"]["dirty"] or tree_dirty("reproduce_kresource.py")
             raw = {"seeds": seeds, "trace_seeds": tseeds, "diag_seeds": dseeds, "jobs": args.jobs,
@@ -1426,7 +1444,7 @@ def main():
                    "tr": {json.dumps(list(k)): v for k, v in run.tr.items()},
                    "tr1": {json.dumps(list(k)): v for k, v in run.tr1.items()},
                    "diag": {json.dumps(list(k)): v for k, v in run.diag.items()},
-                   "errors": run.errors}
+                   "exp": exp, "errors": run.errors}
             meta["elapsed_runs"] = time.perf_counter() - t_start
             with open(cache, "w") as fh:
                 json.dump({"raw": raw, "meta": meta}, fh)
