@@ -67,9 +67,10 @@ def mean_runtime(path):
     return t / max(1, n)
 
 
-def base_jobs(rota, work, seed, jobs):
-    """(size, run time, first run of its job?) of the Feitelson 1996 model's jobs."""
-    path = os.path.join(work, "xb_s%d.swf" % seed)
+def base_jobs(rota, work, seed, jobs, tag):
+    """(size, run time, first run of its job?) of the Feitelson 1996 model's jobs
+    (`tag` keeps the file of each concurrent run apart)."""
+    path = os.path.join(work, "xb_s%d_%s.swf" % (seed, tag))
     subprocess.run([rota, "generate", "--model", "feitelson96", "--procs", str(P), "--jobs",
                     str(jobs), "--seed", str(seed), "--load", "1", "-o", path], check=True,
                    capture_output=True)
@@ -111,7 +112,7 @@ def write_k(base, K, rule, seed, path):
 def run_clip(rota, work, spec, jobs):
     K, rule, seed = spec
     path = os.path.join(work, "xc_K%d_%s_s%d.swf" % spec)
-    write_k(base_jobs(rota, work, seed, jobs), K, rule, seed, path)
+    write_k(base_jobs(rota, work, seed, jobs, "K%d_%s" % (K, rule)), K, rule, seed, path)
     js = path[:-4] + ".json"
     subprocess.run([rota, "simulate", "--trace", path, "--queue-length", str(CLIP_L), "--arrival-seed",
                     str(seed), "--policy", ",".join(POLICIES), "--summary-json", js, "--no-progress"],
@@ -196,5 +197,7 @@ def section(x, out, syn_gain, syn_wait):
     out("Drawing again instead of clipping raises the gain significantly at %d of %d K and lowers it "
         "at %d: %s" % (up, len(moved), down,
                        "the clipping rule is part of the miss." if up and not down else
-                       "the clipping rule does not explain the miss."))
+                       "no significant change at any K: the clipping rule does not explain the miss."
+                       if not up and not down else "no consistent direction: the clipping rule does "
+                       "not explain the miss."))
     out("")

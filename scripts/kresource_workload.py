@@ -267,8 +267,8 @@ def section(w, out, esc, bl_effect):
         "what it did with one. rota clips it to the smallest share (one CPU, one unit of a pool) "
         "and clips shares above 1 to 1. Effect: %s of the R_i sit at the floor, which raises "
         "the mean requirement (a clipped draw counts as ≈ 0 instead of a negative number) and "
-        "makes many jobs lopsided at V = 1.0: tiny in one resource, large in another. The effect "
-        "of another rule on the gains is not isolated here (it needs a generator option)." % (
+        "makes many jobs lopsided at V = 1.0: tiny in one resource, large in another. Its effect on "
+        "the gains is measured in *Experiments on the BB-EASY miss* below." % (
             ", ".join("%.1f %% at V = %g" % (100 * w[V]["floor"], V) for V in VS)))
     out("* **BL's mismatch factor 2** is rota's (the paper gives BL no number): %s" % bl_effect)
     out("")

@@ -154,7 +154,8 @@ def provenance(seeds, note=""):
     cpu = children_cpu_seconds()
     text = ("**Provenance.** Commit `%s`; command `%s`; the simulations took %s CPU-seconds "
             "(user + system time of rota's processes); seeds %s." % (
-                commit_of_tree(), command_line(), "{:,.0f}".format(cpu), seeds))
+                commit_of_tree(), command_line(), "{:,.0f}".format(cpu) if cpu >= 10 else "%.1f" % cpu,
+                seeds))
     if REUSED["from"]:
         text += (" The simulations were not re-run: the page was re-rendered from the results in "
                  "`%s` (`--reuse`), so the CPU time above is that of this invocation only." % REUSED["from"])
