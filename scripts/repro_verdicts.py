@@ -47,7 +47,7 @@ def diff(page, want, got):
         elif b is None:
             lines.append("  - %s: was %s, no longer on the page" % (claim, a))
         else:
-            lines.append("  ~ %s: %s -> %s" % (claim, a, b))
+            lines.append("  ~ %s: recorded %s, now %s" % (claim, a, b))
     return lines
 
 
