@@ -8,7 +8,7 @@ import os
 
 from repro_common import ROOT, stats
 
-TRACES_DIR = os.path.normpath(os.path.join(ROOT, "..", "shared", "traces"))
+TRACES_DIR = os.environ.get("ROTA_TRACES") or os.path.normpath(os.path.join(ROOT, "..", "shared", "traces"))
 SDSC_LOG = "SDSC-SP2-1998-4.2-cln.swf.gz"
 GE_PROC_SECONDS = 30729  # [Weissman03] Table 1: the GE instances' mean processor-seconds at ideal
 

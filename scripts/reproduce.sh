@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
     --update-verdicts) update=1 ;;
     --rota) rota=$(realpath "$2"); shift ;;
     --workdir) workdir=$(realpath -m "$2"); shift ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "reproduce.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) pages+=("$1") ;;
   esac

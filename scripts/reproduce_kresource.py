@@ -59,7 +59,7 @@ plt = pyplot()
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "docs", "reproductions")
-TRACES_DIR = os.path.normpath(os.path.join(ROOT, "..", "shared", "traces"))
+TRACES_DIR = os.environ.get("ROTA_TRACES") or os.path.normpath(os.path.join(ROOT, "..", "shared", "traces"))
 if not os.path.isdir(TRACES_DIR):
     TRACES_DIR = "/work/shared/traces"
 
