@@ -176,7 +176,8 @@ def section(x, out, syn_gain, syn_wait):
             sum(1 for v in light if v >= 0.10), len(light),
             "Lighter loads move the gain towards the paper's range." if sum(light) > sum(heavy)
             and any(v >= 0.10 for v in light) else
-            "Lighter loads do not move the gain towards the paper's range: the load is not the cause."))
+            "Lighter loads do not move the gain towards the paper's range (FF-EASY still waits several "
+            "mean run times at L = 8): within these loads, the load is not the cause."))
     out("")
     out("**The clipping rule** (V = %g, L = %d; both workloads built from the same Feitelson 1996 jobs, "
         "only the rule for draws below 0 differs):" % (CLIP_V, CLIP_L))

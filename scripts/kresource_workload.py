@@ -262,7 +262,12 @@ def section(w, out, esc, bl_effect):
         "processors included (the processors are not the model's size but R_0 × 128, rounded). "
         "Effect: the mean processor share is %.3f at V = %g and %.3f at V = %g against the model's "
         "mean size %.3f, so the same ready-queue length L is reached with jobs of a different mean "
-        "size at each V." % (w[VS[0]]["procs_mean"], VS[0], hi["procs_mean"], VS[-1], base_mean))
+        "size at each V; and the model's spikes do not survive in the processor requests: %.2f %% of "
+        "the model's jobs ask for exactly 64 CPUs, of the K-resource jobs %s. Reading §4.1 as "
+        "keeping the model's size as the processor requirement and drawing only the other K − 1 "
+        "would keep them; the paper does not say which it did." % (
+            w[VS[0]]["procs_mean"], VS[0], hi["procs_mean"], VS[-1], base_mean,
+            100 * w["base"]["s64"], ", ".join("%.2f %% at V = %g" % (100 * w[V]["s64"], V) for V in VS)))
     out("* **Clipping.** A draw below 0 has no meaning as a requirement; the paper does not say "
         "what it did with one. rota clips it to the smallest share (one CPU, one unit of a pool) "
         "and clips shares above 1 to 1. Effect: %s of the R_i sit at the floor, which raises "
