@@ -5,6 +5,12 @@ writes docs/reproductions/classes-sec3.md and classes-sec3.png.
 
     python3 scripts/reproduce_classes_sec3.py [--rota build/bin/rota] [--workdir DIR]
                                               [--parallel 2] [--seeds 1,2,3]
+                                              [--quick] [--reuse] [--out DIR]
+
+Every simulation is run afresh unless --reuse is given: then the runs
+already in --workdir are read back (an interrupted run resumes). --quick
+(for CI) runs seed 1 only, 8 batches (gang: 3 and 2), loads 0.2, 0.5, 0.8
+and 0.9 and two of Prime's parameter sets, into a temporary directory.
 
 The workload is §3.2's (`rota generate --model feitelson96`), generated once
 per seed at offered load 1 and rescaled to each load by dividing the new
@@ -30,12 +36,14 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from repro_common import pyplot  # noqa: E402
+from repro_common import (VERDICTS, add_repro_args, out_dir_of, provenance, pyplot,  # noqa: E402
+                          reusable, tally, verdict, write_verdicts)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "docs", "reproductions")
@@ -237,7 +245,7 @@ def run_one(a, key, flags, config, seed, load, n, tag=""):
     wd = a.workdir
     out = os.path.join(wd, "runs", "%s%s_s%d_%g_%d" % (key, tag, seed, load, n))
     res_path = out + ".json"
-    if os.path.exists(res_path):
+    if reusable(res_path, a.reuse):
         with open(res_path) as f:
             return json.load(f)
     trace = os.path.join(wd, "w_s%d_%g_%d.swf" % (seed, load, n))
@@ -341,15 +349,35 @@ def commit_stamp():
     return "commit `%s` (%s)%s" % (rev, date, ", with uncommitted changes" if dirty else "")
 
 
+def apply_quick(a):
+    """--quick: seed 1, fewer batches, loads and Prime settings (before the pool forks)."""
+    global MAX_BATCHES, GANG600_BATCHES, GANG10_BATCHES, LOADS, LOADS_OF, SCHEMES, SENSITIVITY
+    old = {MAX_BATCHES: 8, GANG600_BATCHES: 3, GANG10_BATCHES: 2}
+    MAX_BATCHES, GANG600_BATCHES, GANG10_BATCHES = 8, 3, 2
+    LOADS = [0.2, 0.5, 0.8, 0.9]
+    LOADS_OF = {k: [0.2, 0.8, 0.9] for k in LOADS_OF}
+    SCHEMES = [(k, lab, flags, cfg, old[b]) for k, lab, flags, cfg, b in SCHEMES]
+    SENSITIVITY = SENSITIVITY[:2]
+    if a.seeds == ",".join(map(str, SEEDS)):
+        a.seeds = "1"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rota", default=os.path.join(ROOT, "build", "bin", "rota"))
-    ap.add_argument("--workdir", default="/tmp/rota-classes-sec3")
+    ap.add_argument("--workdir", help="keep the runs here (default: a temporary directory); "
+                                      "--reuse reads back the runs already in it")
     ap.add_argument("--parallel", type=int, default=2, help="simulations at once (default 2)")
     ap.add_argument("--seeds", default=",".join(map(str, SEEDS)))
     ap.add_argument("--timeout", type=float, default=1200, help="seconds per simulation")
-    ap.add_argument("--out", default=OUT_DIR)
+    add_repro_args(ap, "seed 1, few batches and loads, to a temporary directory")
     a = ap.parse_args()
+    if a.reuse and not a.workdir:
+        sys.exit("--reuse needs --workdir")
+    if a.quick:
+        apply_quick(a)
+    a.workdir = a.workdir or tempfile.mkdtemp(prefix="rota-classes-sec3-")
+    a.out = out_dir_of(a, "classes-sec3")
     plt = pyplot()  # first: it may re-run the script under Debian's python3
     global np
     import numpy
@@ -364,7 +392,7 @@ def main():
     wstats = {}
     for seed in seeds:
         base = os.path.join(a.workdir, "base_s%d.swf" % seed)
-        if not os.path.exists(base):
+        if not reusable(base, a.reuse):
             subprocess.run([a.rota, "generate", "--model", "feitelson96", "--jobs", str(nmax),
                             "--seed", str(seed), "--load", "1", "-o", base], check=True)
         header, recs = read_swf(base)
@@ -379,7 +407,7 @@ def main():
             lines = None
             for n in sizes:
                 p = os.path.join(a.workdir, "w_s%d_%g_%d.swf" % (seed, load, n))
-                if not os.path.exists(p):
+                if not reusable(p, a.reuse):
                     lines = lines or scaled_lines(recs, tails, load)
                     write_swf(p, header, lines, load, n)
     print("workloads ready (%.0f s)" % (time.time() - t0), flush=True)
@@ -395,7 +423,7 @@ def main():
     # Wall time over every invocation on this work folder: a resumed run
     # reads the earlier simulations back and adds only its own time.
     wall_file = os.path.join(a.workdir, "wall_seconds")
-    before = float(open(wall_file).read()) if os.path.exists(wall_file) else 0.0
+    before = float(open(wall_file).read()) if a.reuse and os.path.exists(wall_file) else 0.0
     elapsed = before + time.time() - t0
     with open(wall_file, "w") as f:
         f.write("%.1f\n" % elapsed)
@@ -474,18 +502,22 @@ def main():
     out("")
     out("## How to run")
     out("")
-    out("    python3 scripts/reproduce_classes_sec3.py --rota build/bin/rota"
-        "          # --workdir DIR, --parallel N, --seeds 1,2,3")
+    out("    scripts/reproduce.sh classes-sec3    # or: python3 scripts/reproduce_classes_sec3.py "
+        "[--rota PATH] [--workdir DIR] [--parallel N] [--seeds 1,2,3] [--quick] [--reuse]")
+    out("")
+    out(provenance(seeds, "Quick mode (`--quick`): %d batches at most (gang %d and %d), loads %s."
+                   % (MAX_BATCHES, GANG600_BATCHES, GANG10_BATCHES, ", ".join(map(str, LOADS)))
+                   if a.quick else ""))
     out("")
     out("This run: `%s` built from %s; %d simulations taking %s CPU-seconds (%s of them "
         "gang scheduling with 10 s quanta, buddy and first fit), %.0f s of wall time with the "
-        "analysis (over every invocation on the work folder), %d at a "
-        "time, on a 2-core machine shared with other work. Seeds %s. The script resumes from "
-        "its work folder (`%s`): delete it to start afresh."
+        "analysis, %d at a time, on a 2-core machine shared with other work. Seeds %s.%s"
         % (a.rota, commit_stamp(), len(runs) + len(sens_runs), "{:,.0f}".format(sim_cpu),
            "{:,.0f}".format(sum(r.get("cpu", 0) for r in runs
                                 if r["scheme"] in ("gang10", "gang10-ff"))),
-           elapsed, a.parallel, ", ".join(map(str, seeds)), a.workdir))
+           elapsed, a.parallel, ", ".join(map(str, seeds)),
+           " Runs found in the work folder (`%s`) were reused (`--reuse`); the times include "
+           "their earlier invocations." % a.workdir if a.reuse else ""))
     out("")
     out("## What the paper shows")
     out("")
@@ -680,17 +712,20 @@ def main():
     out("|---|---|---|---|")
     f_vs = min((val(k, low)["mean"] for k in ("cons", "easy", "prime") + GANG_KEYS
                 if val(k, low)), default=float("nan"))
+    c1 = bool(sat["fcfs"] and sat["fcfs"] <= 0.6)
     out("| 1 | FCFS saturates at extremely low loads and has very high slowdowns before | FCFS "
-        "%s; slowdown %s at load %.2f, where the best other scheme has %s | %s |"
+        "%s; slowdown %s at load %.2f, where the best other scheme has %s | **%s**: %s |"
         % (sat_text("fcfs"), at("fcfs", low), low, fmt(f_vs),
-           "yes" if sat["fcfs"] and sat["fcfs"] <= 0.6 else "no"))
+           verdict("1: FCFS saturates at low loads", "reached" if c1 else "missed"),
+           "yes" if c1 else "no"))
     b2 = all(val(k, mid) and val("fcfs", mid) and val(k, mid)["mean"] < val("fcfs", mid)["mean"] / 3
              for k in ("cons", "prime"))
     out("| 2 | Backfill and Prime are both much better than FCFS | at load %.2f: FCFS %s, "
         "Backfill %s, Prime (first fit) %s, Prime (FCFS) %s; Backfill %s, Prime (first fit) "
-        "%s, Prime (FCFS) %s | %s |"
+        "%s, Prime (FCFS) %s | **%s**: %s |"
         % (mid, at("fcfs", mid), at("cons", mid), at("prime", mid), at("prime-fcfs", mid),
            sat_text("cons"), sat_text("prime"), sat_text("prime-fcfs"),
+           verdict("2: Backfill and Prime much better than FCFS", "partly" if b2 else "missed"),
            "yes for Prime on first fit; no for Prime on strict FCFS, which saturates with FCFS"
            if b2 else "see the table"))
     common = [load for load in LOADS if val("cons", load) and val("prime", load)]
@@ -699,12 +734,14 @@ def main():
     sustains = (sat["prime"] or 2) < (sat["cons"] or 2)
     out("| 3 | Backfill sustains a higher load than Prime, with lower slowdowns | Backfill %s, "
         "Prime (first fit) %s; Backfill's slowdown is the lower at %d of the %d loads both "
-        "sustain, by %.1f to %.1f times | %s |"
+        "sustain, by %.1f to %.1f times | **%s**: %s |"
         % (sat_text("cons"), sat_text("prime"), len(better), len(common),
            min((val("prime", x)["mean"] / val("cons", x)["mean"] for x in common),
                default=float("nan")),
            max((val("prime", x)["mean"] / val("cons", x)["mean"] for x in common),
                default=float("nan")),
+           verdict("3: Backfill sustains a higher load than Prime, lower slowdowns",
+                   "reached" if lower and sustains else "partly" if lower or sustains else "missed"),
            "yes" if lower and sustains else
            "lower slowdowns: yes; a higher load: neither saturates by %.2f, but Prime's "
            "slowdown climbs faster, to %.1f × Backfill's there"
@@ -720,9 +757,11 @@ def main():
                  if not any(x.get("saturated") for x in rs)}
     spread = (max(sens_vals.values()) / min(sens_vals.values())) if sens_vals else float("nan")
     out("| 4 | Prime is relatively insensitive to its threshold and shift length | at load "
-        "%.2f on first fit: %s (the table below); the largest is %.2f × the smallest | %s |"
+        "%.2f on first fit: %s (the table below); the largest is %.2f × the smallest | **%s**: %s |"
         % (SENS_LOAD, ", ".join("%s %s" % (lab, fmt(v)) for lab, v in sens_vals.items()),
-           spread, "yes" if spread < 1.5 else "no: see below"))
+           spread, verdict("4: Prime insensitive to its parameters",
+                           "reached" if spread < 1.5 else "missed"),
+           "yes" if spread < 1.5 else "no: see below"))
     g6 = stable["gang600"]
     both = [x for x in LOADS if val("gang600", x) and val("cons", x)]
     below = [x for x in both if val("gang600", x)["mean"] < val("cons", x)["mean"]]
@@ -730,7 +769,7 @@ def main():
     bw = ws["buddy_work"]
     out("| 5 | Gang, even with 600 s quanta, has very low slowdowns and saturates only near "
         "load 1 | gang 600 s %s, slowdown %s at %.2f and %s at %.2f; below Backfill's at "
-        "%d of %d loads%s. Gang 10 s %s, slowdown %s at %.2f and %s at %.2f | %s |"
+        "%d of %d loads%s. Gang 10 s %s, slowdown %s at %.2f and %s at %.2f | **%s**: %s |"
         % (sat_text("gang600"), at("gang600", low), low, at("gang600", g6 or low), g6 or low,
            len(below), len(both),
            (" (not at %s: %s against %s)" % (", ".join("%.2f" % x for x in above),
@@ -739,6 +778,8 @@ def main():
             if above else ""),
            sat_text("gang10"), at("gang10", low), low, at("gang10", stable["gang10"] or low),
            stable["gang10"] or low,
+           verdict("5: Gang 600 s low slowdowns, saturates only near 1",
+                   "reached" if (g6 or 0) >= 0.9 and not above else "partly" if below else "missed"),
            "yes" if (g6 or 0) >= 0.9 and not above else
            "yes up to %.2f; at %s gang 600 s nears saturation and climbs above Backfill, "
            "which the paper does not report" % (max(below), ", ".join("%.2f" % x for x in above))
@@ -764,14 +805,14 @@ def main():
     out("| 6 | every scheme but gang 10 s ran all 100 batches, its interval typically 20–40 "
         "%% of the value | seed-runs that met the 10 %% target: %s. Seed-runs of the 100-batch "
         "schemes that ran all 100: %s; a seed's own interval, at the batches it used: %s | "
-        "partly: the 100-batch schemes mostly run all 100 batches, as in the paper, with "
+        "**%s**: the 100-batch schemes mostly run all 100 batches, as in the paper, with "
         "intervals in the ranges shown (the paper: 20–40 %%); gang 10 s is capped at %d "
         "batches here, so it meets the target only where it does within them |"
         % ("; ".join("%s %d of %d" % (LABEL[k], sum(metf[k]), len(metf[k]))
                      for k, *_ in SCHEMES if metf[k]),
            "; ".join("%s %d of %d" % (LABEL[k], full[k], len(used[k])) for k in hundred),
            "; ".join("%s %s" % (LABEL[k], rel_range(k)) for k, *_ in SCHEMES if rels[k]),
-           GANG10_BATCHES))
+           verdict("6: 100 batches, intervals 20-40 %", "partly"), GANG10_BATCHES))
     out("")
     out("Relative half-width of the pooled 90 % interval (half-width / value), by scheme over "
         "the loads it sustains:")
@@ -803,9 +844,12 @@ def main():
     out("")
     out(DISCUSSION % (gang_text(val, sat_text, sat_load, ws), GANG600_BATCHES,
                       GANG10_BATCHES))
+    out("")
+    out("Verdicts on this page: %s." % tally(list(VERDICTS.values())))
     page = os.path.join(a.out, "classes-sec3.md")
     with open(page, "w") as f:
         f.write("\n".join(L) + "\n")
+    write_verdicts(a.out, "classes-sec3")
     print("wrote %s and %s in %.0f s" % (page, os.path.join(a.out, FIG), time.time() - t0))
 
 

@@ -8,8 +8,11 @@ The experiment is the sweep file scripts/sweeps/gang.toml, run with
 `rota sweep` (five seeds of every point); this script only runs it and
 turns its merged table (table.json) into docs/reproductions/gang.md and
 copies the sweep's plots next to it (gang_fig9.png, gang_fig14.png,
-gang_fig15.png). --workdir keeps the sweep folder (and resumes an
-interrupted sweep there); by default a temporary folder is used.
+gang_fig15.png). --workdir keeps the sweep folder; by default a temporary
+folder is used. Every run is made afresh unless --reuse is given, which
+resumes (or re-reads) the sweep already in --workdir. --quick runs the same
+sweep with seeds 1-2 and 2,000 jobs per workload into a temporary
+directory (see scripts/reproduce.sh).
 """
 
 import argparse
@@ -20,17 +23,21 @@ import shutil
 import statistics
 import subprocess
 import sys
+import re
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from repro_common import stats  # noqa: E402
+from repro_common import (VERDICTS, add_repro_args, out_dir_of, provenance, reusable,  # noqa: E402
+                          stats, tally, verdict, write_verdicts)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "docs", "reproductions")
 SWEEP = os.path.join(ROOT, "scripts", "sweeps", "gang.toml")
 FACTORS = [round(1.0 + 0.1 * k, 1) for k in range(9)]
 SEEDS = [1, 2, 3, 4, 5]
+JOBS = 10000  # per workload, as in scripts/sweeps/gang.toml
+QUICK = {"seeds": [1, 2], "jobs": 2000}
 LABEL = {"conservative": "BF", "gs": "GS", "bgs": "BGS", "mgs": "MGS", "mbgs": "MBGS"}
 BSLD, WAIT, UTIL, KAPPA = ("all.mean_bounded_slowdown", "all.wait.mean", "utilization",
                            "capacity_loss")
@@ -127,7 +134,7 @@ def workload_stats(rota, work):
         for seed in SEEDS:
             path = os.path.join(work, "w_%s_%d.swf" % (f, seed))
             subprocess.run([rota, "generate", "--model", "zhang", "--factor", str(f), "--seed",
-                            str(seed), "-o", path], check=True)
+                            str(seed), "--jobs", str(JOBS), "-o", path], check=True)
             rt, work_sum, subs = [], 0.0, []
             with open(path) as fh:
                 for line in fh:
@@ -169,19 +176,24 @@ def page(tab, ws, rota_desc, wall, nruns):
     w("")
     w("## How to run")
     w("")
-    w("    python3 scripts/reproduce_gang.py            # --jobs N, --rota PATH, --workdir DIR")
+    w("    scripts/reproduce.sh gang      # or: python3 scripts/reproduce_gang.py [--jobs N] "
+      "[--rota PATH] [--workdir DIR] [--quick] [--reuse]")
     w("")
     w("runs `rota sweep scripts/sweeps/gang.toml` (see [sweeps](../sweeps.md)): %d simulations, "
-      "every point of the experiment with seeds 1–5, then writes this page and the three "
-      "figures from the sweep's merged table. This run: %s, %d simulations in %.0f s of wall "
-      "time on a 2-core machine shared with other work. Every ± on this page is the half-width "
-      "of the 95 %% Student-t interval over the five seeds." % (nruns, rota_desc, nruns, wall))
+      "every point of the experiment with seeds %s (%s jobs per workload), then writes this page "
+      "and the three figures from the sweep's merged table. This run: %s, %d simulations in "
+      "%.0f s of wall time on a 2-core machine shared with other work. Every ± on this page is "
+      "the half-width of the 95 %% Student-t interval over the %d seeds." % (
+          nruns, ", ".join(map(str, SEEDS)), "{:,}".format(JOBS), rota_desc, nruns, wall, len(SEEDS)))
+    w("")
+    w(provenance(SEEDS, "Quick mode (`--quick`): fewer seeds and shorter workloads than the full page."
+                 if JOBS != 10000 else ""))
     w("")
     w("## Workload")
     w("")
     w("`rota generate --model zhang --factor F --seed S` ([the zhang model]"
-      "(../workloads.md#the-zhang-model---model-zhang)): 10,000 jobs of 1 to 256 nodes for 320 "
-      "nodes; workload k = 0…8 multiplies every execution time by F = 1.0 + 0.1 k [Zhang00 §2.2]. "
+      "(../workloads.md#the-zhang-model---model-zhang)): " + "{:,}".format(JOBS) + " jobs of 1 to 256 "
+      "nodes for 320 nodes; workload k = 0…8 multiplies every execution time by F = 1.0 + 0.1 k [Zhang00 §2.2]. "
       "The paper fits its model to the LLNL log and publishes no parameters; where §2.1–2.2 say "
       "how the model is built, rota follows them, and where they leave a choice open it "
       "documents its own:")
@@ -319,7 +331,7 @@ def claims(tab):
     def claim(text, ok, detail):
         nonlocal n
         n += 1
-        out.append("%d. *%s* **%s**. %s" % (n, text, ok, detail))
+        out.append("%d. *%s* **%s**. %s" % (n, text, verdict(text, ok), detail))
 
     for pol, base in (("mgs", "gs"), ("mbgs", "bgs")):
         worse = [k for k in range(9) if s_of(tab, pol, k) > s_of(tab, base, k)]
@@ -389,29 +401,36 @@ def differences(tab, ws):
     out = []
     ratios = {pol: [s_of(tab, pol, k) / PAPER[pol][k][1] for k in range(9)]
               for pol in ("gs", "mgs", "bgs", "mbgs")}
+    gs5 = [r["metrics"][BSLD] for r in tab.runs("gs", {K_F: FACTORS[5], **TABLE1}).values()]
     out.append("* **Slowdown levels.** rota/paper slowdown ratio at workloads 0, 5, 8: " + "; ".join(
         "%s %.2f, %.2f, %.2f" % (LABEL[p], r[0], r[5], r[8]) for p, r in ratios.items()) +
-        ". The seed-to-seed spread is large at high load (see the ± columns): one seed of "
-        "10,000 jobs can move GS's slowdown at workload 5 by a factor of two or more, so "
-        "single-seed comparisons with the paper's single trace are weak.")
+        ". The seed-to-seed spread is large at high load (see the ± columns): GS's slowdown at "
+        "workload 5 ranges over a factor of %.1f between the %d seeds of %s jobs, so single-seed "
+        "comparisons with the paper's single trace are weak." % (
+            max(gs5) / min(gs5) if gs5 and min(gs5) > 0 else float("nan"), len(gs5),
+            "{:,}".format(JOBS)))
+    worse_inf = ["%s at workload %d" % (LABEL[p], k) for k in (2, 5) for p in ("mgs", "mbgs")
+                 if s_of(tab, p, k, cost=30.0, q=-1) > s_of(tab, p, k, cost=30.0, q=256)]
     g = [mean(tab.table1("gs", k), UTIL) for k in range(9)]
     out.append("* **Where the shapes are missed.** (1) At low load GS and MGS are too slow: "
-               "%.1f and %.1f at workload 0 against 3.9 and 2.6, with wide intervals; a few "
+               "%.1f and %.1f at workload 0 against %.1f and %.1f, with wide intervals; a few "
                "long jobs arriving together hold rows for hours when rows are few, and rota's "
                "workload has more of them early (its per-class arrival processes are bursty). "
                "(2) At high load GS and MGS are too fast (ratios above), so rota's GS curve "
-               "is flatter than the paper's: the paper's GS reaches 5,942 at workload 8, rota's "
-               "%s. (3) GS levels off at ρ = %.3f, not 0.86, and BGS/MBGS/MGS stay %.2f–%.2f "
+               "is flatter than the paper's: the paper's GS reaches %s at workload 8, rota's "
+               "%s. (3) GS levels off at ρ = %.3f, not %.2f, and BGS/MBGS/MGS stay %.2f–%.2f "
                "below the paper's utilization at workload 8. (4) BGS's advantage over MGS at "
                "workload 5 (Figure 15 setting) is a factor of %.1f against the paper's \"as "
-               "high as 5\". (5) Figure 14's curves with a migration cost are monotonic in Q "
-               "only within their intervals (cost 30 s at Q = ∞ can be worse than at Q = 256). "
+               "high as 5\". (5) Figure 14's curves with a migration cost of 30 s: Q = ∞ is worse "
+               "than Q = 256 for %s. "
                "All of these point at the workload rather than the schedulers: the same "
                "policies agree with the paper's orders, crossovers and migration gains." % (
-                   s_of(tab, "gs", 0), s_of(tab, "mgs", 0), fmt_s(s_of(tab, "gs", 8)), max(g),
+                   s_of(tab, "gs", 0), s_of(tab, "mgs", 0), PAPER["gs"][0][1], PAPER["mgs"][0][1],
+                   fmt_s(PAPER["gs"][8][1]), fmt_s(s_of(tab, "gs", 8)), max(g), PAPER["gs"][8][0],
                    min(PAPER[p][8][0] - mean(tab.table1(p, 8), UTIL) for p in ("bgs", "mbgs", "mgs")),
                    max(PAPER[p][8][0] - mean(tab.table1(p, 8), UTIL) for p in ("bgs", "mbgs", "mgs")),
-                   s_of(tab, "mgs", 5, cost=10.0, q=64) / s_of(tab, "bgs", 5, cost=10.0, q=64)))
+                   s_of(tab, "mgs", 5, cost=10.0, q=64) / s_of(tab, "bgs", 5, cost=10.0, q=64),
+                   ", ".join(worse_inf) if worse_inf else "none of MGS and MBGS at workloads 2 and 5"))
     out.append("* **The workload is a stand-in.** The paper's fitted per-class moments are not "
                "published; rota's class shares and branch means are chosen to match what §2.2 "
                "reports (sizes, 30 % large jobs doing > 80 % of the work, ρ = 0.55, the 680 s "
@@ -430,42 +449,55 @@ def differences(tab, ws):
     return out
 
 
+def quick_sweep(work):
+    """gang.toml with QUICK's seeds and jobs, written into `work`; sets SEEDS and JOBS."""
+    global SEEDS, JOBS
+    SEEDS, JOBS = QUICK["seeds"], QUICK["jobs"]
+    with open(SWEEP) as fh:
+        text = fh.read()
+    text = re.sub(r"(?m)^seeds = \[.*\]$", "seeds = %s" % SEEDS, text, count=1)
+    text = re.sub(r"(?m)^jobs = 10000$", "jobs = %d" % JOBS, text, count=1)
+    path = os.path.join(work, "gang-quick.toml")
+    with open(path, "w") as fh:
+        fh.write(text)
+    return path
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rota", default=os.path.join(ROOT, "build", "bin", "rota"))
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--workdir")
+    ap.add_argument("--workdir", help="keep the sweep folder here; --reuse resumes the one in it")
+    add_repro_args(ap, "seeds 1-2, 2,000 jobs per workload, to a temporary directory")
     a = ap.parse_args()
+    if a.reuse and not a.workdir:
+        sys.exit("--reuse needs --workdir")
     rota = os.path.abspath(a.rota)
     work = a.workdir or tempfile.mkdtemp(prefix="rota_gang_")
     os.makedirs(work, exist_ok=True)
+    out_dir = out_dir_of(a, "gang")
+    sweep = quick_sweep(work) if a.quick else SWEEP
     sweep_dir = os.path.join(work, "gang.sweep")
-    # The wall time of the whole sweep, measured when it ran from nothing
-    # (a resumed sweep keeps the time of its first complete run).
-    wall_file = os.path.join(work, "gang_wall.json")
-    fresh = not os.path.exists(os.path.join(sweep_dir, "runs", "0", "summary.json"))
+    reusable(sweep_dir, a.reuse)  # without --reuse the sweep starts from nothing
     t0 = time.time()
-    p = subprocess.run([rota, "sweep", SWEEP, "-o", sweep_dir, "-j", str(a.jobs)])
+    p = subprocess.run([rota, "sweep", sweep, "-o", sweep_dir, "-j", str(a.jobs)],
+                       stdout=subprocess.DEVNULL if a.quick else None)
     wall = time.time() - t0
     if p.returncode != 0:
         sys.exit("rota sweep failed (exit %d); the sweep folder is %s" % (p.returncode, sweep_dir))
-    if fresh:
-        with open(wall_file, "w") as fh:
-            json.dump({"wall": wall, "jobs": a.jobs}, fh)
-    elif os.path.exists(wall_file):
-        with open(wall_file) as fh:
-            wall = json.load(fh)["wall"]
     tab = Table(os.path.join(sweep_dir, "table.json"))
     ws = workload_stats(rota, work)
     shown = os.path.relpath(rota, ROOT) if rota.startswith(ROOT + os.sep) else rota
     desc = "`%s` built from %s" % (shown, commit_stamp())
     text = page(tab, ws, desc, wall, len(tab.t["runs"]))
-    with open(os.path.join(OUT_DIR, "gang.md"), "w") as fh:
+    text += "\nVerdicts on this page: %s.\n" % tally(list(VERDICTS.values()))
+    with open(os.path.join(out_dir, "gang.md"), "w") as fh:
         fh.write(text)
+    write_verdicts(out_dir, "gang")
     for f in ("fig9", "fig14", "fig15"):
         shutil.copy(os.path.join(sweep_dir, "plots", f + ".png"),
-                    os.path.join(OUT_DIR, "gang_%s.png" % f))
-    print("wrote docs/reproductions/gang.md and gang_fig{9,14,15}.png")
+                    os.path.join(out_dir, "gang_%s.png" % f))
+    print("wrote %s/gang.md and gang_fig{9,14,15}.png" % out_dir)
     if not a.workdir:
         shutil.rmtree(work)
 

@@ -22,6 +22,7 @@ seeds, and checks BL's mismatch factor. It writes
     docs/reproductions/kresource_v0.1.png       Figures 10-11 (V = 0.1)
     docs/reproductions/kresource_v1.0.png       Figures 12-13 (V = 1.0)
     docs/reproductions/kresource_traces.png     Figures 14-15 (real traces)
+    docs/reproductions/kresource_workload.png   Figures 2-5 (the workload check)
 
 Options: --rota PATH (default build/bin/rota; it must know
 `generate --model feitelson-k`), --seeds S (default 10), --jobs N (jobs per
@@ -31,7 +32,7 @@ trace and L, default 5), --diag-seeds D (seeds of the BL check, default 5),
 workloads and raw outputs), --out DIR (default docs/reproductions),
 --reuse (re-render the page from WORKDIR/results.json), --quick (2 seeds of
 2,000 jobs, 1 arrival seed, 1 diagnostic seed: a smoke run that writes to
-/tmp/rota-kresource-quick unless --out is given).
+a temporary directory unless --out is given).
 """
 
 import argparse
@@ -48,14 +49,17 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from repro_common import (describe_binary, machine_info, pyplot, sig_neg, sig_pos,  # noqa: E402
-                          stats, tq, tree_dirty)
+from repro_common import (REUSED, describe_binary, machine_info, out_dir_of, provenance,  # noqa: E402
+                          pyplot, sig_neg, sig_pos, stats, tally, tq, tree_dirty, verdict,
+                          write_verdicts)
+import kresource_experiments  # noqa: E402
+import kresource_workload  # noqa: E402
 
 plt = pyplot()
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "docs", "reproductions")
-TRACES_DIR = os.path.normpath(os.path.join(ROOT, "..", "shared", "traces"))
+TRACES_DIR = os.environ.get("ROTA_TRACES") or os.path.normpath(os.path.join(ROOT, "..", "shared", "traces"))
 if not os.path.isdir(TRACES_DIR):
     TRACES_DIR = "/work/shared/traces"
 
@@ -747,6 +751,32 @@ def nas_claims(data):
 # ---------------------------------------------------------------- page
 
 
+def ff_wait_in_runtimes(data, K, V, L):
+    """FF-EASY's mean wait over the workload's mean run time, mean over the seeds."""
+    rs = [data.syn[(K, V, L, s)] for s in data.seeds if (K, V, L, s) in data.syn]
+    return stats([r["m"][BASE]["wait"] / r["mean_rt"] for r in rs])[0]
+
+
+def bl_effect(data):
+    """What BL's mismatch factor does: BL-EASY's mean gain in average response
+    time over the BL-check cells at mismatch 1, 2 (the preset) and 10⁶."""
+    cells = [(K, V, L) for K in KS for V in VS for L in DIAG_LS]
+
+    def mean_gain(fn):
+        ms = [stats(fn(*c))[0] for c in cells]
+        ms = [m for m in ms if not math.isnan(m)]
+        return 100 * sum(ms) / len(ms) if ms else float("nan")
+    preset = mean_gain(lambda K, V, L: data.syn_gains(K, V, L, "bl-easy", "resp"))
+    m1 = mean_gain(lambda K, V, L: data.diag_gains(K, V, L, "bl-m1", "resp"))
+    minf = mean_gain(lambda K, V, L: data.diag_gains(K, V, L, "bl-minf", "resp"))
+    return ("over the %d cells of the BL check (L = %s), BL-EASY gains %+.1f %% on average in "
+            "average response time with mismatch 2, %+.1f %% with 1 (no preference) and %+.1f %% with "
+            "10⁶ (a strict preference), so the factor moves BL's gain by %.1f points at most; see "
+            "*BL's mismatch factor* below." % (
+                len(cells), " and ".join(map(str, DIAG_LS)), preset, m1, minf,
+                max(abs(preset - m1), abs(preset - minf))))
+
+
 def render(data, meta, args_line):
     L_ = []
     out = L_.append
@@ -774,15 +804,15 @@ def render(data, meta, args_line):
     out("")
     out("From the repository root, with a rota binary that knows `generate --model feitelson-k`:")
     out("")
-    out("    python3 scripts/reproduce_kresource.py [--rota PATH]")
+    out("    scripts/reproduce.sh kresource     # or: python3 scripts/reproduce_kresource.py [--rota PATH]")
     out("")
     out("It generates %d synthetic workloads (K × V × L × seed) into a temporary directory "
         "(deleted at the end; `--workdir DIR` keeps them and the raw `rota simulate` outputs), runs "
         "every policy on each and on the two real traces, two simulations at a time (`--parallel "
-        "P`), and writes this page and its four figures in `docs/reproductions/`. `--seeds S` "
+        "P`), and writes this page and its five figures in `docs/reproductions/`. `--seeds S` "
         "(default 10), `--jobs N` (jobs per synthetic workload, default 20,000), `--trace-seeds T` "
         "(default 5) and `--diag-seeds D` (default 5) set the sizes; `--quick` is a smoke run of a "
-        "minute that writes to `/tmp/rota-kresource-quick`; `--reuse` re-renders from "
+        "minute that writes to a temporary directory; `--reuse` re-renders from "
         "`WORKDIR/results.json`. It needs matplotlib (Debian: `apt-get install "
         "python3-matplotlib`; if `python3` is another interpreter without it, the script re-runs "
         "itself under `/usr/bin/python3`)." % (len(KS) * len(VS) * len(LS) * len(seeds)))
@@ -796,6 +826,10 @@ def render(data, meta, args_line):
             " plus uncommitted work" if b["dirty"] else "", mach["cpu"], mach["cores"],
             mach["system"], mach["load"], nsyn, nsyn, nsyn,
             ntr + len(data.tr1), ndiag, meta["elapsed"]))
+    out("")
+    out(provenance("%s (synthetic workloads), %s (trace arrivals), %s (BL checks)" % (
+        ", ".join(map(str, seeds)), ", ".join(map(str, tseeds)),
+        ", ".join(map(str, data.d["diag_seeds"])))))
     out("")
 
     # ------------------------------------------------------------ workloads
@@ -911,6 +945,12 @@ def render(data, meta, args_line):
         "seeds ± the half-width of its 95 %% t interval, in percent." % (METRICS[0][2], METRICS[1][2]))
     out("")
 
+    # ------------------------------------------------------------ the workload figures
+    wv = kresource_workload.section(meta["workload"], out, esc, bl_effect(data))
+    out("Workload verdicts: %s (these are checks of the workload, not claims of §4.3; they "
+        "are not in the tally of claims below)." % tally(wv))
+    out("")
+
     # ------------------------------------------------------------ synthetic results
     out("## Figures 8–13: synthetic workloads")
     out("")
@@ -1020,6 +1060,7 @@ def render(data, meta, args_line):
     out("| # | paper | claim | rota | verdict | if not reached, see |")
     out("|---|---|---|---|---|---|")
     for i, (ref, claim, txt, v, key) in enumerate(rows, 1):
+        verdict("S%d: %s" % (i, claim), v)
         out("| S%d | %s | %s | %s | %s | %s |" % (i, ref, esc(claim), esc(txt), vb(v),
                                                  "—" if v == "reached" else EXPLAIN[key]))
     out("")
@@ -1028,13 +1069,17 @@ def render(data, meta, args_line):
     out("| # | paper | claim | rota | verdict | if not reached, see |")
     out("|---|---|---|---|---|---|")
     for i, (ref, claim, txt, v, key) in enumerate(nrows, 1):
+        verdict("N%d: %s" % (i, claim), v)
         out("| N%d | %s | %s | %s | %s | %s |" % (i, ref, esc(claim), esc(txt), vb(v),
                                                  "—" if v == "reached" else EXPLAIN[key]))
     out("")
-    allv = [r[3] for r in rows + nrows]
-    out("Tally: %d reached, %d partly, %d missed of %d claims." % (
-        allv.count("reached"), allv.count("partly"), allv.count("missed"), len(allv)))
+    out("Tally: %s claims." % tally([r[3] for r in rows + nrows]))
     out("")
+
+    if data.d.get("exp"):
+        kresource_experiments.section(
+            data.d["exp"], out, lambda K, V, L: data.syn_gains(K, V, L, "bb-easy", "resp"),
+            lambda K, V, L: ff_wait_in_runtimes(data, K, V, L))
 
     # ------------------------------------------------------------ diagnostics
     dseeds = data.d["diag_seeds"]
@@ -1240,8 +1285,9 @@ def why(data, meta, rows, nrows, out):
         "paper used the archive's generator. Repeats arrive as consecutive independent jobs with "
         "identical requirements. How the paper \"scaled\" the K normal draws with the job size is "
         "not given; rota multiplies x_i / 0.5 by size / 128 and clips to [one unit, 1], so with V = "
-        "1.0 about 30 % of the pool draws sit at the floor of one unit. These choices set how many jobs "
-        "run at once and how much room a balancing choice has.")
+        "1.0 %.1f %% of the pool draws sit at the floor of one unit (see *rota's own readings* above, "
+        "and the clipping experiment). These choices set how many jobs run at once and how much room "
+        "a balancing choice has." % (100 * meta["workload"][1.0]["floor"]))
     out("* **Calibration.** rota's ready queue is the number of submitted, not yet started jobs, "
         "time-averaged from the first arrival to the last, under FCFS/FF-EASY; the paper does not "
         "define its average queue length further. The resulting offered processor loads fall with K "
@@ -1326,7 +1372,7 @@ def main():
     args = ap.parse_args()
     if args.quick:
         args.seeds, args.jobs, args.trace_seeds, args.diag_seeds = 2, 2000, 1, 1
-    out_dir = args.out or ("/tmp/rota-kresource-quick" if args.quick else OUT_DIR)
+    out_dir = out_dir_of(args, "kresource")
     if args.reuse and not args.workdir:
         sys.exit("--reuse needs --workdir")
     t_start = time.perf_counter()
@@ -1341,6 +1387,7 @@ def main():
                 d = json.load(fh)
             raw = d["raw"]
             meta = d["meta"]
+            REUSED["from"] = cache
         else:
             rota_src = os.path.abspath(args.rota)
             h = subprocess.run([rota_src, "generate", "--help"], capture_output=True, text=True)
@@ -1385,6 +1432,11 @@ def main():
             run.pool(run.run_diag, dspecs, lambda spec, res: run.diag.__setitem__(spec, res), "BL checks")
             meta["phases"]["diag"] = time.perf_counter() - t0
 
+            t0 = time.perf_counter()
+            print("experiments on the BB-EASY miss", file=sys.stderr)
+            exp = kresource_experiments.run_all(rota, work, seeds[:5], args.jobs, args.parallel)
+            meta["phases"]["experiments"] = time.perf_counter() - t0
+
             meta["shares"] = {k: trace_shares(k) for k in TRACES}
             meta["binary"]["dirty"] = meta["binary"]["dirty"] or tree_dirty("reproduce_kresource.py")
             raw = {"seeds": seeds, "trace_seeds": tseeds, "diag_seeds": dseeds, "jobs": args.jobs,
@@ -1392,7 +1444,7 @@ def main():
                    "tr": {json.dumps(list(k)): v for k, v in run.tr.items()},
                    "tr1": {json.dumps(list(k)): v for k, v in run.tr1.items()},
                    "diag": {json.dumps(list(k)): v for k, v in run.diag.items()},
-                   "errors": run.errors}
+                   "exp": exp, "errors": run.errors}
             meta["elapsed_runs"] = time.perf_counter() - t_start
             with open(cache, "w") as fh:
                 json.dump({"raw": raw, "meta": meta}, fh)
@@ -1405,6 +1457,10 @@ def main():
         data = Data(d)
 
         os.makedirs(out_dir, exist_ok=True)
+        wl_dir = tempfile.mkdtemp(prefix="rota-kres-wl-")
+        meta["workload"] = kresource_workload.measure(os.path.abspath(args.rota), wl_dir, 20000)
+        shutil.rmtree(wl_dir, ignore_errors=True)
+        kresource_workload.plot(meta["workload"], plt, os.path.join(out_dir, "kresource_workload.png"))
         syn_cells = [data.cell(K, V, L, p, m) for K in KS for V in VS for L in LS for p in COMPARED
                      for m, _, _ in METRICS]
         ylim = ylim_for(syn_cells)
@@ -1420,11 +1476,13 @@ def main():
         page = render(data, meta, args_line if not args.reuse else meta.get("args_line", args_line))
         with open(os.path.join(out_dir, "kresource.md"), "w") as fh:
             fh.write(page + "\n")
+        write_verdicts(out_dir, "kresource")
+        meta.pop("workload", None)  # re-measured at every rendering
         if not args.reuse:
             meta["args_line"] = args_line
             with open(cache, "w") as fh:
                 json.dump({"raw": raw, "meta": meta}, fh)
-        print("wrote %s/kresource.md and 4 figures (%d + %d + %d runs, %.1f s)" % (
+        print("wrote %s/kresource.md and 5 figures (%d + %d + %d runs, %.1f s)" % (
             out_dir, len(data.syn), len(data.tr), len(data.diag), time.perf_counter() - t_start))
     finally:
         if not args.workdir:

@@ -12,6 +12,12 @@ GE and CL instances) on 64 processors, parabolic model, adaptations costing
 1 s + 0.00009 s per byte shipped.
 
     python3 scripts/reproduce_malleable.py [--rota build/bin/rota] [--workdir DIR] [--seeds N]
+        [--quick] [--reuse] [--out DIR]
+
+--quick: 2 seeds of 2,000 system-centric and 200 user-centric jobs, written
+to a temporary directory. --reuse: take the traces and simulation results
+already in --workdir instead of re-running them (without it every run is
+made afresh).
 """
 
 import argparse
@@ -19,14 +25,19 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from repro_common import pyplot, stats  # noqa: E402
+from repro_common import (add_repro_args, out_dir_of, provenance, pyplot, reusable, stats,  # noqa: E402
+                          tally, verdict, write_verdicts)
+from malleable_notes import differences  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JOBS = 10000  # per system-centric trace, as in §4.4 (the paper: 100 traces)
 APPS_JOBS = 1000  # per user-centric trace (the paper does not say)
+QUICK = {"JOBS": 2000, "APPS_JOBS": 200, "seeds": 2}
+OPTS = {"reuse": False}  # --reuse: runs found in the work directory stand
 BASELINES = ["ideal-only", "ideal-backfill", "moldable"]
 HARVEST = ["even-h-fq", "even-h-fr", "low-imp-fq", "low-imp-fr"]
 MIN_PCTS = [10, 20, 30, 40, 50]
@@ -44,51 +55,6 @@ PAPER_TABLE3 = [
     [(1.77, 2.40, 1.78, 2.94), (1.77, 2.85, 1.78, 3.01), (1.77, 2.70, 1.78, 2.99)],
 ]
 
-# Written after reading the numbers; the script's claims above are recomputed.
-DIFFERENCES = [
-    "**The offered load.** §4.2 draws sizes and run times independently, so the SDSC fit "
-    "offers a load of 0.56 on 128 processors (0.53 measured over 100,000 jobs, with run times "
-    "cut at the log's longest). The log itself offers 0.83, because its wide jobs also run "
-    "long. The paper does not give its load. Two loads are shown: the fit's own, and 0.8, near "
-    "the log's, where every policy queues more. The paper's ≥ 5× cut in waiting time holds at the fit's "
-    "load for every min_%. At 0.8 it holds for min_% ≤ 30 only: 2.4-3.4× at min_% = 40-50.",
-    "**Harvest events per job** are 0.35-0.58 at the fit's load and 0.78-1.33 at 0.8. The "
-    "paper reports 1.5-3.6. Harvests follow the load, and rota divides the SHRINKs (one per "
-    "victim per harvest) by every job, harvested or not. The paper does not say what it "
-    "divides by, nor whether an event is a harvest or any adaptation. Counting every grow and "
-    "shrink comes nearer at 0.8 (see the claims), but FR does not adapt twice as often as FQ "
-    "as in the paper. The success rate (95-99 %) matches the paper's.",
-    "**FR against FQ at high M is not reproduced.** In the paper, Low-Imp-FR has the least "
-    "total time for M ≥ 9 (Figure 13). In rota, Low-Imp-FQ has the least total time at every M "
-    "and both loads. FR gives the processors freed by an end to running jobs once M is met. "
-    "Under the linear model a grow does no more work per processor-second than a start, so FR "
-    "trades queued jobs' waiting for running jobs' execution, and in these runs that trade "
-    "loses, although at M ≥ 9 the 95 % intervals of the four policies overlap (Figure 13). "
-    "rota's `distribution/favor_running.lua` follows §2.2: it grows running jobs by the "
-    "inverse of the harvest policy (low_impact: the job with the smallest share of its ideal "
-    "first). The paper gives no more detail, and the cause of the difference is not "
-    "established.",
-    "**The user-centric workloads are overloaded at every β.** The paper's inter-arrival "
-    "formula RT_ideal / (P / P_ideal) × β uses the mean run time times the mean width. Work "
-    "per job is the mean of their product, which is larger because Table 1's longest "
-    "instances are also its widest. The offered load at β = 1 is 1.29 for GE and 1.80 for "
-    "MIXED, so queues grow over the whole trace. Waits therefore depend on the trace's length "
-    "(1,000 jobs here; the paper does not give its own). Ratios between policies mean more "
-    "than the hours.",
-    "**Table 3's throughput is 3.7× the paper's for IDEAL-ONLY** (6.6 jobs/h against 1.78). "
-    "Under saturation throughput is the service rate. Table 1's GE instances on 64 processors "
-    "allow at most 64 × 3600 / 30,729 processor-seconds per job = 7.5 jobs/h at their ideal. "
-    "The paper's 1.78 cannot come from the same jobs measured the same way, so compare ratios. "
-    "MOLDABLE / IDEAL-ONLY: paper 1.32-1.66, rota 1.35-1.88. Low-Imp-FR / IDEAL-ONLY: paper "
-    "1.66-2.27, rota 1.22-2.09.",
-    "**MOLDABLE out-produces Low-Imp-FR in most cells of Table 3.** Under the parabolic model "
-    "a job on P processors uses P × T(P) = a + bP² processor-seconds, fewer on fewer "
-    "processors. MOLDABLE keeps every job at the size it started with. Low-Imp-FR grows "
-    "running jobs back towards ideal (favor running) and pays 1 s plus the bytes shipped for "
-    "each grow and shrink, so it does more work for the same jobs. It leads only at "
-    "min_% = 10 with β ≤ 0.5, where it admits the most jobs.",
-]
-
 # Table 2 of the paper: (success %, events/job, % jobs = or better), linear
 # then parabolic, averaged over every M and min_%.
 PAPER_TABLE2 = {
@@ -101,7 +67,7 @@ PAPER_TABLE2 = {
 
 def generate(rota, workdir, name, *flags):
     path = os.path.join(workdir, name + ".swf")
-    if not os.path.exists(path):
+    if not reusable(path, OPTS["reuse"]):
         subprocess.run([rota, "generate", *map(str, flags), "-o", path], check=True)
     return path
 
@@ -120,7 +86,7 @@ def throughput(summary, jobs):
 
 def run(rota, trace, policies, out, *flags):
     summary = out + ".json"
-    if not os.path.exists(summary):
+    if not reusable(summary, OPTS["reuse"]):
         cmd = [rota, "simulate", "--trace", trace, "--policy", ",".join(policies), "--no-progress",
                "--summary-json", summary, "--jobs-csv", out + ".csv", *map(str, flags)]
         r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -197,8 +163,29 @@ def wait_ratio(base, mine):
     return f"≥ {base / 60:.0f}× (under a minute)"
 
 
-def system_claims(fig9, fig10, table2):
-    """The system-centric claims of §4.4 checked on one set of runs, as lines."""
+def judged(claim, ok, part, criterion):
+    """" **verdict** (criterion: ...)." for a claim: reached if `ok`, partly if `part`."""
+    v = verdict(claim, "reached" if ok else "partly" if part else "missed")
+    return f" **{v}** (criterion: {criterion})."
+
+
+def half(xs):
+    """At least half of a list of booleans."""
+    return 2 * sum(xs) >= len(xs)
+
+
+def wait_cuts(fig9):
+    """Per min_%, the smaller of IDEAL-BACKFILL's and MOLDABLE's mean wait over
+    Low-Imp-FR's (linear, M = no limit; a wait under a minute counts as one)."""
+    def m(p, pct):
+        return stats([v[0] for v in fig9[("linear", pct, p)]])[0]
+    return [min(m(p, pct) for p in ("ideal-backfill", "moldable")) / max(m("low-imp-fr", pct), 60)
+            for pct in MIN_PCTS]
+
+
+def system_claims(fig9, fig10, table2, where):
+    """The system-centric claims of §4.4 checked on one set of runs, as lines;
+    `where` names the load in the verdicts' keys."""
     hours = 3600.0
     L = []
     w = L.append
@@ -222,27 +209,37 @@ def system_claims(fig9, fig10, table2):
       f"Figure 14). rota, over min_% = {MIN_PCTS}: "
       f"{', '.join(wait_ratio(*r) for r in wb)} against IDEAL-BACKFILL, "
       f"{', '.join(wait_ratio(*r) for r in wm)} against MOLDABLE; "
-      f"{', '.join(wait_ratio(*r) for r in wi)} against IDEAL-ONLY (paper: over 70×). "
-      + ("Reached." if min(b / max(x, 60) for b, x in wb + wm) >= 5 else
-         "Reached only where the ratio is ≥ 5; the rest is missed."))
+      f"{', '.join(wait_ratio(*r) for r in wi)} against IDEAL-ONLY (paper: over 70×)."
+      + judged(f"{where}: Low-Imp-FR cuts waiting ≥ 5× (Fig. 14)",
+               all(c >= 5 for c in wait_cuts(fig9)), any(c >= 5 for c in wait_cuts(fig9)),
+               "≥ 5× against both at every min_%; partly: at some"))
     w(f"* **Total time about 20 % lower than IDEAL-BACKFILL and MOLDABLE, 7× lower than "
       f"IDEAL-ONLY.** rota: {', '.join(f'{100 * r:.0f} %' for r in tb)} against IDEAL-BACKFILL, "
       f"{', '.join(f'{100 * r:.0f} %' for r in tm)} against MOLDABLE, "
-      f"{', '.join(f'{r:.1f}×' for r in xi)} against IDEAL-ONLY.")
-    fqfr = []
+      f"{', '.join(f'{r:.1f}×' for r in xi)} against IDEAL-ONLY."
+      + judged(f"{where}: total time 20 % below the baselines, 7× below IDEAL-ONLY",
+               min(tb + tm) >= 0.10 and min(xi) >= 3.5, min(tb + tm) > 0,
+               "at least 10 % below IDEAL-BACKFILL and MOLDABLE and 3.5× below IDEAL-ONLY at "
+               "every min_%; partly: below both baselines at every min_%"))
+    fqfr, fq_won = [], []
     for pct in (30, 40, 50):
         for M in (3, 6):
             fq, fr = m10(pct, M, "low-imp-fq", 0), m10(pct, M, "low-imp-fr", 0)
+            fq_won.append(fq < fr)
             fqfr.append(f"M = {M}, min_% = {pct}: FQ {fq / hours:.2f} h, FR {fr / hours:.2f} h "
                         f"({'FQ lower' if fq < fr else 'FR lower'})")
     w("* **\\*-FQ waits less than \\*-FR at small M for large min_%** (Figure 10). rota, "
-      "Low-Imp: " + "; ".join(fqfr) + ".")
+      "Low-Imp: " + "; ".join(fqfr) + "."
+      + judged(f"{where}: FQ waits less than FR at small M (Fig. 10)", all(fq_won), half(fq_won),
+               "FQ lower in all 6 (M, min_%) cases; partly: in half"))
     lo = []
     for M in (3, 6, 9, 12):
         for p in ("low-imp-fq", "even-h-fq"):
             lo.append(m10(10, M, p, 0) <= m10(50, M, p, 0))
     w(f"* **Waiting under \\*-FQ falls as min_% falls** (Figure 12): min_% = 10 waits no "
-      f"longer than min_% = 50 in {sum(lo)} of {len(lo)} (policy, M) pairs.")
+      f"longer than min_% = 50 in {sum(lo)} of {len(lo)} (policy, M) pairs."
+      + judged(f"{where}: FQ waits fall with min_% (Fig. 12)", all(lo), half(lo),
+               "in every pair; partly: in half"))
     best = []
     for M in (9, 12):
         for pct in MIN_PCTS:
@@ -252,7 +249,10 @@ def system_claims(fig9, fig10, table2):
     w(f"* **Low-Imp-FR has the least total time for M ≥ 9 at every min_%; for M = 3 "
       f"Low-Imp-FQ is better** (Figure 13): Low-Imp-FR is the best of the four in "
       f"{sum(best)} of {len(best)} (M ≥ 9, min_%) cases; Low-Imp-FQ beats Low-Imp-FR at M = 3 "
-      f"in {sum(m3)} of {len(m3)} min_% values.")
+      f"in {sum(m3)} of {len(m3)} min_% values."
+      + judged(f"{where}: Low-Imp-FR least total time for M ≥ 9, FQ better at M = 3 (Fig. 13)",
+               all(best) and all(m3), half(best) or half(m3),
+               "both in every case; partly: either in half the cases"))
     succ = [stats([r[0] for r in table2[(m, p)]])[0] for p in HARVEST
             for m in ("linear", "parabolic")]
     ev = [stats([r[1] for r in table2[(m, p)]])[0] for p in HARVEST
@@ -261,18 +261,32 @@ def system_claims(fig9, fig10, table2):
           for m in ("linear", "parabolic")]
     w(f"* **Harvest success ≥ 96 % with 1-4 harvest events per job** (Table 2). rota: success "
       f"{min(succ):.1f}-{max(succ):.1f} %, {min(ev):.2f}-{max(ev):.2f} harvest SHRINKs per job, "
-      f"{min(ad):.2f}-{max(ad):.2f} adaptations (grows and shrinks) per job.")
+      f"{min(ad):.2f}-{max(ad):.2f} adaptations (grows and shrinks) per job."
+      + judged(f"{where}: harvest success ≥ 96 %, 1-4 events per job (Table 2)",
+               min(succ) >= 96 and min(ev) >= 1 and max(ev) <= 4,
+               min(succ) >= 96 or (min(ev) >= 1 and max(ev) <= 4),
+               "success ≥ 96 % and 1-4 SHRINKs per job for every policy and model; partly: one "
+               "of the two"))
     return L
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rota", default=os.path.join(ROOT, "build", "bin", "rota"))
-    ap.add_argument("--workdir", default="/tmp/rota-malleable")
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "reproductions"))
+    ap.add_argument("--workdir", help="keep the traces and runs here (default: a temporary "
+                                      "directory); --reuse takes the runs already in it")
     ap.add_argument("--seeds", type=int, default=5)
+    add_repro_args(ap, "2 seeds of 2,000 (user-centric: 200) jobs, to a temporary directory")
     a = ap.parse_args()
+    if a.reuse and not a.workdir:
+        sys.exit("--reuse needs --workdir")
+    OPTS["reuse"] = a.reuse
+    global JOBS, APPS_JOBS
+    if a.quick:
+        JOBS, APPS_JOBS, a.seeds = QUICK["JOBS"], QUICK["APPS_JOBS"], QUICK["seeds"]
+    a.workdir = a.workdir or tempfile.mkdtemp(prefix="rota-malleable-")
     os.makedirs(a.workdir, exist_ok=True)
+    a.out = out_dir_of(a, "malleable")
     plt = pyplot()  # first: it may re-run the script under Debian's python3
     t0 = time.time()
     seeds = list(range(1, a.seeds + 1))
@@ -396,15 +410,16 @@ def main():
     def um(apps, beta, pct, p, which):
         return stats([v[which] for v in user[(apps, beta, pct, p)]])[0]
 
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip() or "unknown"
     L = []
     w = L.append
     w("# [Weissman03] reproduced: integrated scheduling of malleable jobs")
     w("")
-    w(f"Generated by `python3 scripts/reproduce_malleable.py` at commit `{commit}` "
-      f"({elapsed:.0f} s on this machine); do not edit by hand. Paper: Weissman, Abburi, "
-      "England, *Integrated Scheduling: The Best of Both Worlds*, §4.1-4.4.")
+    w(f"Generated by `scripts/reproduce.sh malleable` (or `python3 scripts/reproduce_malleable.py`; "
+      f"{elapsed:.0f} s of wall time on this machine); do not edit by hand. Paper: Weissman, "
+      "Abburi, England, *Integrated Scheduling: The Best of Both Worlds* [Weissman03], §4.1-4.4.")
+    w("")
+    w(provenance(seeds, "Quick mode (`--quick`): fewer and shorter traces than the full page."
+                 if a.quick else ""))
     w("")
     w("## Setting")
     w("")
@@ -530,11 +545,11 @@ def main():
     w("")
     w("### At the fit's own offered load")
     w("")
-    L.extend(system_claims(fig9, fig10, table2))
+    L.extend(system_claims(fig9, fig10, table2, "fit's load"))
     w("")
     w("### At offered load 0.8 (`rota generate --model weissman --load 0.8`)")
     w("")
-    L.extend(system_claims(*runs08))
+    L.extend(system_claims(*runs08, "load 0.8"))
     w("")
     w("### User-centric (§4.4, GE and MIXED)")
     w("")
@@ -550,7 +565,11 @@ def main():
       f"the other baselines** (Figure 15). rota, over GE and MIXED, every β and min_% (a "
       f"Low-Imp-FR wait under a minute counted as a minute): "
       f"{min(gw_io):.1f}-{max(gw_io):.1f}× against IDEAL-ONLY, {min(gw_b):.2f}-{max(gw_b):.2f}× "
-      f"against the better of MOLDABLE and IDEAL-BACKFILL.")
+      f"against the better of MOLDABLE and IDEAL-BACKFILL."
+      + judged("user-centric: Low-Imp-FR waits 2-20× less than IDEAL-ONLY (Fig. 15)",
+               min(gw_io) >= 2 and min(gw_b) >= 1.1, min(gw_io) >= 1 and min(gw_b) >= 1,
+               "≥ 2× against IDEAL-ONLY and ≥ 1.1× against the better baseline in every cell; "
+               "partly: no worse in every cell"))
     gt_io, gt_b = [], []
     for apps in APPS:
         for beta in BETAS:
@@ -561,7 +580,11 @@ def main():
                                 ("moldable", "ideal-backfill")) / lt)
     w(f"* **User-centric total time: 2-10× lower than IDEAL-ONLY, 10 % to 3× lower than the "
       f"other baselines** (Figure 16). rota: {min(gt_io):.1f}-{max(gt_io):.1f}× and "
-      f"{min(gt_b):.2f}-{max(gt_b):.2f}×.")
+      f"{min(gt_b):.2f}-{max(gt_b):.2f}×."
+      + judged("user-centric: Low-Imp-FR total time 2-10× below IDEAL-ONLY (Fig. 16)",
+               min(gt_io) >= 2 and min(gt_b) >= 1.1, min(gt_io) >= 1 and min(gt_b) >= 1,
+               "≥ 2× against IDEAL-ONLY and ≥ 1.1× against the better baseline in every cell; "
+               "partly: no worse in every cell"))
     tp = {(b, pct, p): stats([v[2] for v in user[("ge", b, pct, p)]])[0]
           for b in BETAS for pct in USER_PCTS for p in USER_POLICIES}
     lifr_top = sum(1 for b in BETAS for pct in USER_PCTS
@@ -570,13 +593,27 @@ def main():
     w(f"* **GE throughput: Low-Imp-FR highest, and higher as min_% falls** (Table 3). rota: "
       f"Low-Imp-FR has the highest throughput in {lifr_top} of {len(BETAS) * len(USER_PCTS)} "
       f"cells; min_% = 10 gives it at least min_% = 50's throughput for {lifr_up} of "
-      f"{len(BETAS)} values of β.")
+      f"{len(BETAS)} values of β."
+      + judged("user-centric: GE throughput highest under Low-Imp-FR, higher as min_% falls "
+               "(Table 3)", lifr_top == len(BETAS) * len(USER_PCTS) and lifr_up == len(BETAS),
+               2 * lifr_top >= len(BETAS) * len(USER_PCTS) or 2 * lifr_up >= len(BETAS),
+               "both in every cell; partly: either in half"))
     w("")
     w("## Where the shapes differ, and why")
     w("")
-    for line in DIFFERENCES:
+    for line in differences(dict(
+            traces=traces, traces08=traces08, fig9=fig9, fig10=fig10, table2=table2, runs08=runs08, user=user,
+            apps_traces={apps: [os.path.join(a.workdir, f"apps_{apps}_1.0_{sd}.swf") for sd in seeds]
+                         for apps in APPS},
+            wait_cuts=wait_cuts, JOBS=JOBS, APPS_JOBS=APPS_JOBS, MIN_PCTS=MIN_PCTS, MS=MS,
+            HARVEST=HARVEST, BETAS=BETAS, USER_PCTS=USER_PCTS, PAPER_TABLE2=PAPER_TABLE2,
+            PAPER_TABLE3=PAPER_TABLE3)):
         w("* " + line)
     w("")
+    from repro_common import VERDICTS
+    w(f"Verdicts on this page: {tally(list(VERDICTS.values()))}.")
+    w("")
+    write_verdicts(a.out, "malleable")
     with open(os.path.join(a.out, "malleable.md"), "w") as f:
         f.write("\n".join(L))
     print(f"wrote {os.path.join(a.out, 'malleable.md')} in {elapsed:.0f} s")

@@ -31,7 +31,7 @@ runs, default 1500000), --parallel P (simulations at once, default 2),
 --workdir DIR (keep the workloads and raw outputs), --out DIR (default
 docs/reproductions), --reuse (re-render from WORKDIR/results.json), --quick
 (2 seeds of 20,000 jobs and a 100,000-job stopping run: a smoke run that
-writes to /tmp/rota-multicluster-quick unless --out is given).
+writes to a temporary directory unless --out is given).
 """
 
 import argparse
@@ -46,8 +46,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from repro_common import (describe_binary, machine_info, pyplot, sig_neg, sig_pos,  # noqa: E402
-                          stats, tq, tree_dirty)
+from repro_common import (REUSED, VERDICTS, describe_binary, machine_info, out_dir_of,  # noqa: E402
+                          provenance, pyplot, sig_neg, sig_pos, stats, tally, tree_dirty,
+                          verdict, write_verdicts)
 
 plt = pyplot()
 
@@ -624,8 +625,11 @@ def render(data, meta, args_line):
         "time (`--parallel P`), and writes this page and its four figures in `docs/reproductions/`. "
         "`--seeds S` (default 6), `--jobs N` (jobs per workload, default 200,000), `--warmup W` (default "
         "10,000) and `--stop-jobs N` (the stopping-rule runs' cap, default 1,500,000) set the sizes; "
-        "`--quick` is a smoke run that writes to `/tmp/rota-multicluster-quick`; `--reuse` re-renders from "
-        "`WORKDIR/results.json`.")
+        "`--quick` is a smoke run (CI) that writes to a temporary directory; `--reuse` re-renders from "
+        "`WORKDIR/results.json`. `scripts/reproduce.sh multicluster` runs it as the other pages.")
+    out("")
+    out(provenance(data.seeds, "Quick mode (`--quick`): fewer seeds and shorter workloads than the "
+                   "full page." if meta.get("quick") else ""))
     out("")
     out("This run: `%s`, with `%s` (built %s, tree at commit `%s`%s), on %s (%d cores, %s; 1-minute load "
         "average %.1f at the start). %d workloads generated and %d simulations (%d of them stopping-rule "
@@ -734,7 +738,8 @@ def render(data, meta, args_line):
         "%.2f points of Table 1 everywhere: **Table 1: %s** (criterion: every share of rota as close to "
         "Table 1 as eq. 1 itself is, %.2f points; the prose's W ranges are discussed above)." % (
             cover, dev, devl, "{:,}".format(jobs - warm), 196 * math.sqrt(0.25 * 0.75 / (jobs - warm)),
-            worst, "reached" if worst <= limit else "missed", limit))
+            worst, verdict("Table 1: the shares of jobs and load", "reached" if worst <= limit else "missed"),
+            limit))
     out("")
     # Figure 1
     out("## Figure 1: the groups under FCFS and FPFS(10)")
@@ -842,8 +847,8 @@ def render(data, meta, args_line):
     out("")
     out("| where | the paper | rota | verdict | why / criterion |")
     out("|---|---|---|---|---|")
-    for ref, claim, ours, verdict, why in claims(data):
-        out("| %s | %s | %s | **%s** | %s |" % (ref, claim, ours, verdict, why))
+    for ref, claim, ours, v, why in claims(data):
+        out("| %s | %s | %s | **%s** | %s |" % (ref, claim, ours, verdict(ref + ": " + claim, v), why))
     out("")
     out("## Why rota's numbers differ")
     out("")
@@ -1024,9 +1029,7 @@ def main():
     args = ap.parse_args()
     if args.quick:
         args.seeds, args.jobs, args.warmup, args.stop_jobs = 2, 20000, 2000, 100000
-        if not args.out:
-            args.out = "/tmp/rota-multicluster-quick"
-    out_dir = args.out or OUT_DIR
+    out_dir = out_dir_of(args, "multicluster")
     args_line = "python3 scripts/reproduce_multicluster.py" + "".join(
         " " + a for a in sys.argv[1:])
     t_start = time.perf_counter()
@@ -1038,6 +1041,7 @@ def main():
             with open(cache) as fh:
                 d = json.load(fh)
             raw, meta = d["raw"], d["meta"]
+            REUSED["from"] = cache
         else:
             rota_src = os.path.abspath(args.rota)
             h = subprocess.run([rota_src, "generate", "--help"], capture_output=True, text=True)
@@ -1083,8 +1087,10 @@ def main():
             with open(cache, "w") as fh:
                 json.dump({"raw": raw, "meta": meta}, fh)
         page = render(data, meta, meta.get("args_line", args_line))
+        page += "\n\nVerdicts on this page: %s." % tally(list(VERDICTS.values()))
         with open(os.path.join(out_dir, "multicluster.md"), "w") as fh:
             fh.write(page + "\n")
+        write_verdicts(out_dir, "multicluster")
         print("wrote %s/multicluster.md and 4 figures (%d simulations, %.1f s)" % (
             out_dir, len(data.sim) + len(data.stop), time.perf_counter() - t_start))
     finally:
