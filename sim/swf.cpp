@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string_view>
 #include <tuple>
@@ -58,6 +60,28 @@ constexpr std::array<bool, 256> kSpace = [] {
 
 inline bool is_space(char c) {
     return kSpace[static_cast<unsigned char>(c)];
+}
+
+// Skips whitespace. SWF pads its columns with runs of blanks, and skipping
+// them a byte at a time was a fifth of the reader's time: eight bytes are
+// compared with eight blanks at once, and the first byte that differs ends
+// the run (tabs and the other blanks go through the table).
+inline const char* skip_space(const char* p, const char* e) {
+    if constexpr (std::endian::native == std::endian::little) {
+        constexpr std::uint64_t kBlanks = 0x2020202020202020u;
+        while (e - p >= 8) {
+            std::uint64_t w;
+            std::memcpy(&w, p, 8);
+            const std::uint64_t x = w ^ kBlanks;
+            if (x != 0) {
+                p += std::countr_zero(x) / 8;
+                break;
+            }
+            p += 8;
+        }
+    }
+    while (p != e && is_space(*p)) ++p;
+    return p;
 }
 
 // Why a field failed to parse; kOk if it did not.
@@ -411,7 +435,7 @@ struct SwfReader::Impl {
         std::int64_t ints[kFields];
         int k = 0;
         for (; k < kFields; ++k) {
-            while (p != e && is_space(*p)) ++p;
+            p = skip_space(p, e);
             if (p == e) [[unlikely]]
                 bad_missing(k);
             const char* tok = p;
