@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "names.h"
@@ -152,6 +153,10 @@ struct Job {
     // time it may enter admission.
     std::int32_t unmet = 0;
     Time eligible = kNoTime;
+
+    Job() = default;
+    // A job made from its checked spec, in place: no default spec to move over.
+    explicit Job(JobSpec&& s) : spec(std::move(s)) {}
 
     bool reserved() const { return reserved_start != kNoTime; }
     std::int32_t min_procs() const { return spec.min_procs > 0 ? spec.min_procs : spec.procs; }

@@ -47,12 +47,13 @@ void for_each_word(const std::vector<NodeRun>& runs, F&& f) {
     for (const NodeRun& r : runs) for_each_word(r, f);
 }
 
-}  // namespace
-
-void NodePool::lowest(std::int32_t count, std::vector<NodeRun>& out) const {
-    if (count > idle_) throw Error(Errc::internal, "node pool: not enough idle nodes");
-    for (std::size_t w = first_word_; count > 0; ++w) {
-        std::uint64_t word = bits_[w];
+// The lowest `count` idle nodes of `bits` from word `w` on, appended to out
+// as runs; done(w, rest) gets each word visited with those nodes cleared.
+template <class Done>
+void take_lowest(const std::vector<std::uint64_t>& bits, std::size_t w, std::int32_t count,
+                 std::vector<NodeRun>& out, Done&& done) {
+    for (; count > 0; ++w) {
+        std::uint64_t word = bits[w];
         while (word != 0 && count > 0) {
             const int b = std::countr_zero(word);
             const std::uint64_t rest = word >> b;
@@ -62,16 +63,23 @@ void NodePool::lowest(std::int32_t count, std::vector<NodeRun>& out) const {
             push_run(out, static_cast<std::int32_t>(w * 64 + static_cast<std::size_t>(b)), take);
             count -= take;
         }
+        done(w, word);
     }
 }
 
+}  // namespace
+
+void NodePool::lowest(std::int32_t count, std::vector<NodeRun>& out) const {
+    if (count > idle_) throw Error(Errc::internal, "node pool: not enough idle nodes");
+    take_lowest(bits_, first_word_, count, out, [](std::size_t, std::uint64_t) {});
+}
+
+// One pass that clears the bits as it finds them: a start's hot path.
 void NodePool::allocate(std::int32_t count, std::vector<NodeRun>& out) {
-    const std::size_t from = out.size();
-    lowest(count, out);
+    if (count > idle_) throw Error(Errc::internal, "node pool: not enough idle nodes");
     idle_ -= count;
-    for (std::size_t k = from; k < out.size(); ++k) {
-        for_each_word(out[k], [&](std::size_t w, std::uint64_t m) { bits_[w] &= ~m; });
-    }
+    take_lowest(bits_, first_word_, count, out,
+                [this](std::size_t w, std::uint64_t rest) { bits_[w] = rest; });
     while (first_word_ < bits_.size() && bits_[first_word_] == 0) ++first_word_;
 }
 

@@ -160,20 +160,18 @@ Scheduler::Slot Scheduler::new_job(JobSpec&& spec) {
     if (!free_slots_.empty()) {
         s = free_slots_.back();
         free_slots_.pop_back();
-        // The slot's job made again in place: every member of Job has its
-        // initializer, so default-initialization is Job{} without the
-        // zeroing of a temporary and the member-by-member move from it.
+        // The slot's job made again in place, from the spec: every other
+        // member has its initializer.
         Job& old = jobs_[s];
         auto runs = std::move(old.alloc.runs);  // keep its capacity: no allocation per job
         std::destroy_at(&old);
-        ::new (static_cast<void*>(&old)) Job;
+        ::new (static_cast<void*>(&old)) Job(std::move(spec));
         old.alloc.runs = std::move(runs);
     } else {
         s = static_cast<Slot>(jobs_.size());
-        jobs_.emplace_back();
+        jobs_.emplace_back(std::move(spec));
     }
-    Job& j = jobs_[s];
-    j.spec = std::move(spec);  // below, read j.spec only
+    Job& j = jobs_[s];  // below, read j.spec only
     if (!clustered())
         j.spec.components.clear();  // one component: the job itself
     else if (j.spec.components.empty())
