@@ -607,7 +607,6 @@ int main(int argc, char** argv) {
     slurm_init(nullptr);  // reads slurm.conf (SLURM_CONF): before any other libslurm call
     int rc = run(o, e, journal_file);  // frees e
     if (journal_file) std::fclose(journal_file);
-    close_qos();
     slurm_fini();
     return rc;
 }

@@ -19,8 +19,6 @@ namespace rota_slurm {
 
 namespace {
 
-void* g_db = nullptr;  // the accounting database connection, kept between reads
-
 // A time Slurm leaves unset (NO_VAL, INFINITE) as 0 seconds.
 uint32_t seconds_or_0(uint32_t s) {
     return s == NO_VAL || s == INFINITE ? 0 : s;
@@ -69,19 +67,20 @@ bool load_qos(QosSite& site, std::string& err) {
     if (!load_conf(site, cluster_mode, cluster_exempt, err)) return false;
     site.qos.clear();
     if (!site.accounting) return true;
-    if (!g_db) {
-        uint16_t flags = 0;
-        g_db = slurmdb_connection_get(&flags);
-        if (!g_db) {
-            err = std::string("slurmdb_connection_get: ") + slurm_strerror(slurm_get_errno());
-            return false;
-        }
+    // A connection for each read: slurmdbd answers a connection's reads
+    // inside one database transaction, so a connection kept open would see
+    // the QOS as they were at its first read, whatever sacctmgr changed since.
+    uint16_t flags = 0;
+    void* db = slurmdb_connection_get(&flags);
+    if (!db) {
+        err = std::string("slurmdb_connection_get: ") + slurm_strerror(slurm_get_errno());
+        return false;
     }
     slurmdb_qos_cond_t cond = {};
-    List list = slurmdb_qos_get(g_db, &cond);
+    List list = slurmdb_qos_get(db, &cond);
     if (!list) {
         err = std::string("slurmdb_qos_get: ") + slurm_strerror(slurm_get_errno());
-        close_qos();  // connected anew at the next read
+        slurmdb_connection_close(&db);
         return false;
     }
     // Preempt= is a bitmap of QOS ids: names once every QOS is known.
@@ -112,6 +111,7 @@ bool load_qos(QosSite& site, std::string& err) {
     }
     slurm_list_iterator_destroy(it);
     slurm_list_destroy(list);
+    slurmdb_connection_close(&db);
     return true;
 }
 
@@ -145,11 +145,6 @@ std::string classes_config(const QosSite& site, const std::set<std::string>& fil
         toml += "\n[[classes.class]]\nname = " + quoted(q.name) + "\n" + buf;
     }
     return toml;
-}
-
-void close_qos() {
-    if (g_db) slurmdb_connection_close(&g_db);
-    g_db = nullptr;
 }
 
 }  // namespace rota_slurm

@@ -31,8 +31,7 @@ struct QosSite {
 };
 
 // Reads slurm.conf's preemption settings and, with accounting, every QOS
-// (slurmdb_qos_get over a connection kept open between calls). False with
-// `err` set when the database cannot be read.
+// (slurmdb_qos_get). False with `err` set when the database cannot be read.
 bool load_qos(QosSite& site, std::string& err);
 
 // The [[classes.class]] tables of `site`'s QOS as TOML to append to the
@@ -42,8 +41,5 @@ bool load_qos(QosSite& site, std::string& err);
 // or CANCEL on a preemptable QOS).
 std::string classes_config(const QosSite& site, const std::set<std::string>& file_classes,
                            std::string& err);
-
-// Closes the database connection load_qos keeps.
-void close_qos();
 
 }  // namespace rota_slurm

@@ -5,7 +5,7 @@
 # PreemptExemptTime=6 s, PreemptMode=REQUEUE) and high (Priority=100,
 # Preempt=low). rota-slurm --qos-classes makes them classes: low's
 # do-not-disturb time is 6 s per node.
-#   L1..L4  -q low -N 1, 20 s each: they fill the machine
+#   L1..L4  -q low -N 1, 15 s each: they fill the machine
 #   H       -q high -N 2, 4 s, submitted once the four run
 # rota lets the low jobs run their 6 s, then swaps two out (Slurm requeues
 # them, held) and starts H on their nodes; once H is done they are loaded
@@ -14,7 +14,8 @@
 # ran two jobs, every job completed, H started only after the preemption,
 # which came no sooner than the victims' do-not-disturb time, and each
 # victim ran again. The waiting victims said why in their AdminComment.
-# Last, low's PreemptMode becomes SUSPEND, which rota-slurm refuses at start
+# Then high's priority changes in the database: within 5 s a new engine
+# takes over with the new classes. Last, low's PreemptMode becomes SUSPEND, which rota-slurm refuses at start
 # in one line (a swapped-out job comes back on any nodes; slurm_resume
 # cannot move it).
 #   run_qos.sh ROTA_SLURM_BINARY
@@ -64,12 +65,12 @@ job() {  # job NAME SECONDS SBATCH_ARGS...
 # The association's QOS reach slurmctld from slurmdbd a moment after
 # sacctmgr: the first submission may find low unknown.
 for k in $(seq 20); do
-  l1=$(sbatch --parsable --hold -q low -t 2 -o /dev/null -D "$work" -J L1 -N 1 --wrap "sleep 20" 2>/dev/null) && break
+  l1=$(sbatch --parsable --hold -q low -t 2 -o /dev/null -D "$work" -J L1 -N 1 --wrap "sleep 15" 2>/dev/null) && break
   sleep 0.25
 done
 [ -n "${l1:-}" ] || { echo "run_qos.sh: the QOS low cannot be used"; exit 1; }
 echo "L1 $l1 $(date +%s)" >>"$work/jobs.txt"
-for n in 2 3 4; do job "L$n" 20 -q low -N 1 >/dev/null; done
+for n in 2 3 4; do job "L$n" 15 -q low -N 1 >/dev/null; done
 
 # Which jobs run on which nodes, every half second, for the whole run.
 ( while :; do
@@ -114,6 +115,15 @@ while [ -n "$(squeue -h -o %i)" ]; do
 done
 kill "$sampler_pid"
 sampler_pid=""
+# A QOS changed while the daemon runs: read again within 5 s, and a new
+# engine takes over with the changed classes.
+sacctmgr -i modify qos high set Priority=200 >/dev/null
+for k in $(seq 40); do
+  grep -q "Slurm's site changed: a new engine takes over" "$work/rota-slurm.log" && break
+  sleep 0.25
+done
+grep -q "Slurm's site changed: a new engine takes over" "$work/rota-slurm.log" ||
+  { echo "run_qos.sh: the changed QOS was not taken"; tail -3 "$work/rota-slurm.log"; exit 1; }
 kill -TERM "$daemon_pid"
 wait "$daemon_pid" || { echo "run_qos.sh: rota-slurm did not exit cleanly"; exit 1; }
 daemon_pid=""
