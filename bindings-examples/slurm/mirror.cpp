@@ -73,8 +73,12 @@ void Mirror::job_of(const Job& j, rota_time now, Submission& s) const {
     // and its place in FCFS order; 0 would mean "now".
     rota_time submitted = (rota_time)j.submit * kSec;
     r.submitted = submitted > 0 && submitted < now ? submitted : 0;
-    // --begin: Slurm shows it as the held job's eligible time.
-    if (j.state == JOB_PENDING && j.begin > 0 && (rota_time)j.begin * kSec > now)
+    // --begin: Slurm shows it as the held job's eligible time. Not for a
+    // job Slurm requeued (a preemption, a node failure): Slurm put its
+    // begin time about two minutes ahead itself, and the user's --begin
+    // had passed when the job first ran. The release that starts it again
+    // sets the begin time (release()).
+    if (j.state == JOB_PENDING && j.restarts == 0 && j.begin > 0 && (rota_time)j.begin * kSec > now)
         r.begin = (rota_time)j.begin * kSec;
     // --nodelist as the user gave it (req_nodes is also where this daemon
     // pins a job it releases), --exclude.

@@ -11,7 +11,8 @@ NODELIST"). RESTARTS: "ID N", Slurm's requeue count of each job.
 Every job completed; no sample shows a node under two running jobs; rota
 preempted (SWAP_OUT) low jobs only, each after it had run its
 do-not-disturb time (6 s per node), started H only after that, on the
-victims' nodes, and loaded each victim again (SWAP_IN); Slurm requeued each
+victims' nodes, and loaded each victim again (SWAP_IN, or START by a daemon
+restarted meanwhile); Slurm requeued each
 victim once per preemption and no other job.
 """
 import sys
@@ -72,9 +73,11 @@ def main(jobs_path, jobcomp_path, journal_path, samples_path, restarts_path):
     for line in open(journal_path):
         f = line.split()
         kind, t, job = f[0], int(f[1]) / 1e6, int(f[2]) if len(f) > 2 and f[2].isdigit() else None
-        if kind in ("START", "SWAP_IN"):
+        if kind in ("START", "SWAP_IN", "ADOPT"):
             loaded[job] = (t, set(f[3].split(",")))
-            if kind == "SWAP_IN":
+            # Loaded again after a preemption: by the engine that swapped
+            # it out (SWAP_IN), or by one that took over (START).
+            if kind != "ADOPT" and len(ins[job]) < len(outs[job]):
                 ins[job].append(t)
             if jobs.get(job) == "H" and kind == "START":
                 h_start = (t, set(f[3].split(",")))
@@ -90,7 +93,7 @@ def main(jobs_path, jobcomp_path, journal_path, samples_path, restarts_path):
                 outs[job].append((t, nodes))
             else:
                 errors.append(f"{name} preempted without a load in the journal")
-    victims = sorted(outs)
+    victims = sorted(j for j in outs if outs[j])
     if not victims:
         errors.append("no job was preempted")
     if h_start is None:

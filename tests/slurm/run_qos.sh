@@ -13,7 +13,8 @@
 # records, squeue sampled every half second and the journal: no node ever
 # ran two jobs, every job completed, H started only after the preemption,
 # which came no sooner than the victims' do-not-disturb time, and each
-# victim ran again. The waiting victims said why in their AdminComment.
+# victim ran again. The waiting victims said why in their AdminComment;
+# the daemon is restarted while they wait, and the new one carries on.
 # Then high's priority changes in the database: within 5 s a new engine
 # takes over with the new classes. Last, low's PreemptMode becomes SUSPEND, which rota-slurm refuses at start
 # in one line (a swapped-out job comes back on any nodes; slurm_resume
@@ -103,6 +104,16 @@ done
 [ -n "$said" ] || { echo "run_qos.sh: no preempted job says so in its AdminComment"; squeue -o '%i %j %q %T %r'; tail -5 "$work/rota-slurm.log"; exit 1; }
 echo "run_qos.sh: job $said"
 
+# The daemon restarted while the victims wait held and H runs: the new one
+# adopts the running jobs into their QOS's classes and submits the victims
+# again, which then run to completion.
+kill -TERM "$daemon_pid"
+wait "$daemon_pid" || { echo "run_qos.sh: rota-slurm did not exit cleanly"; exit 1; }
+"$daemon" --config "$work/rota.toml" --qos-classes --interval 0.5 --journal "$work/journal.txt" \
+  2>>"$work/rota-slurm.log" &
+daemon_pid=$!
+cluster_track "$daemon_pid"
+
 deadline=$(($(date +%s) + 90))
 while [ -n "$(squeue -h -o %i)" ]; do
   if ! kill -0 "$daemon_pid" 2>/dev/null; then
@@ -127,7 +138,7 @@ grep -q "Slurm's site changed: a new engine takes over" "$work/rota-slurm.log" |
 kill -TERM "$daemon_pid"
 wait "$daemon_pid" || { echo "run_qos.sh: rota-slurm did not exit cleanly"; exit 1; }
 daemon_pid=""
-grep -q "1 partitions, 0 licences, 3 classes" "$work/rota-slurm.log" ||
+[ "$(grep -c "1 partitions, 0 licences, 3 classes" "$work/rota-slurm.log")" = 2 ] ||
   { echo "run_qos.sh: the QOS were not read as classes"; head -3 "$work/rota-slurm.log"; exit 1; }
 # Slurm's own count of each job's requeues.
 for id in $(awk '{ print $2 }' "$work/jobs.txt"); do
