@@ -25,10 +25,10 @@ uint32_t seconds_or_0(uint32_t s) {
 }
 
 // Preemption's mode without the flags that say how it combines with gang
-// scheduling and within a QOS; 0 stands for the cluster's (PreemptMode in
-// slurm.conf).
+// scheduling and within a QOS. A QOS's 0 (sacctmgr shows "cluster")
+// stands for the cluster's, PreemptMode in slurm.conf, as in Slurm.
 uint16_t mode_of(uint16_t qos_mode, uint16_t cluster_mode) {
-    const uint16_t m = qos_mode & ~PREEMPT_MODE_COND_OFF ? qos_mode : cluster_mode;
+    const uint16_t m = qos_mode ? qos_mode : cluster_mode;
     return m & ~(PREEMPT_MODE_GANG | PREEMPT_MODE_WITHIN);
 }
 
