@@ -390,12 +390,14 @@ bool site_changed(const Options& o, const std::string& site, size_t nodes, Log& 
 
 // Slurm's QOS as [[classes.class]] tables in `text` (--qos-classes; ""
 // without it). False, with `err` set, if they cannot be read or the engine
-// cannot carry them out on Slurm.
-bool qos_text(const Options& o, std::string& text, std::string& err) {
+// cannot carry them out on Slurm. `preempt_qos`: Slurm preempts by QOS
+// (PreemptType=preempt/qos); otherwise no class is preemptable.
+bool qos_text(const Options& o, std::string& text, std::string& err, bool* preempt_qos = nullptr) {
     text.clear();
     if (!o.qos_classes) return true;
     QosSite q;
     if (!load_qos(q, err)) return false;
+    if (preempt_qos) *preempt_qos = q.preempt_qos;
     if (!q.accounting) {
         err =
             "Slurm keeps no accounting (AccountingStorageType=accounting_storage/slurmdbd), so "
@@ -419,11 +421,16 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
     // pools, and its QOS its classes; when they change, a new engine takes
     // over (site_changed).
     std::string qos, qos_err;
-    if (!qos_text(o, qos, qos_err)) {
+    bool preempt_qos = true;
+    if (!qos_text(o, qos, qos_err, &preempt_qos)) {
         std::fprintf(stderr, "rota-slurm: --qos-classes: %s\n", qos_err.c_str());
         rota_engine_free(e);
         return 2;
     }
+    if (!preempt_qos)
+        std::fprintf(stderr,
+                     "rota-slurm: --qos-classes: Slurm's PreemptType is not preempt/qos: the "
+                     "QOS become classes, none of them preemptable\n");
     std::string site = site_config(v) + qos, refused;
     double qos_read = (double)wall_now() / 1e6;
     bool qos_told = false;  // a QOS read that failed, told once until one succeeds
