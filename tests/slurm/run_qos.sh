@@ -16,9 +16,9 @@
 # victim ran again. The waiting victims said why in their AdminComment;
 # the daemon is restarted while they wait, and the new one carries on.
 # Then high's priority changes in the database: within 5 s a new engine
-# takes over with the new classes. Last, low's PreemptMode becomes SUSPEND, which rota-slurm refuses at start
-# in one line (a swapped-out job comes back on any nodes; slurm_resume
-# cannot move it).
+# takes over with the new classes. Last, low's PreemptMode becomes
+# SUSPEND, which rota-slurm refuses at start in one line (a swapped-out job
+# comes back on any nodes; slurm_resume cannot move it).
 #   run_qos.sh ROTA_SLURM_BINARY
 # Exits 77 (skipped) when Slurm, munge, MariaDB, slurmdbd or rota-slurm is
 # missing or it is not root, unless CI=true: there it fails.
