@@ -5,10 +5,12 @@ pkgs=(build-essential cmake pkg-config liblua5.4-dev libtomlplusplus-dev catch2 
       libcli11-dev nlohmann-json3-dev libfmt-dev python3 tmux
       python3-numpy python3-pandas python3-matplotlib python3-pytest python3-venv python3-pip
       python3-setuptools python3-wheel jupyter-nbconvert python3-ipykernel python3-nbformat
-      slurmctld slurmd slurm-client munge libslurm-dev abigail-tools)
-# Services those packages may start; the Slurm test runs its own daemons, so
-# any the install starts is stopped again (bindings-examples/slurm).
-services=(munge slurmd slurmctld)
+      slurmctld slurmd slurm-client munge libslurm-dev abigail-tools
+      mariadb-server slurmdbd)
+# Services those packages may start; the Slurm tests run their own daemons
+# (the QOS test its own mariadbd and slurmdbd), so any the install starts is
+# stopped again (bindings-examples/slurm).
+services=(munge slurmd slurmctld mariadb slurmdbd)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

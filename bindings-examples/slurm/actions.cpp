@@ -41,6 +41,22 @@ static void resume_job(uint32_t id, Mirror::Placement& p, Applied& a) {
     }
 }
 
+// The job back to Slurm's queue, held there with its user's node list in
+// place of the pin of its last start, as the engine has it waiting again.
+static void hold_as_queued(uint32_t id, const View& v, const Mirror& m) {
+    const std::vector<int32_t>* user = m.user_nodes(id);
+    const std::string hosts = user ? node_list(v, *user) : std::string();
+    hold(id, &hosts);
+}
+
+// SWAP_OUT: preempted. A job Slurm has not started yet is only held again.
+static void swap_out_job(uint32_t id, const View& v, Mirror& m, Applied& a) {
+    const Mirror::Placement* p = m.placement(id);
+    if (p && p->released && requeue_held(id) != Suspend::failed) ++a.preempted;
+    hold_as_queued(id, v, m);
+    m.requeued(id);
+}
+
 void apply_actions(rota_engine* e, const View& v, Mirror& m, Journal& journal, bool gang,
                    Applied& a) {
     std::vector<uint32_t> failed;
@@ -82,14 +98,32 @@ void apply_actions(rota_engine* e, const View& v, Mirror& m, Journal& journal, b
                 // or Slurm's own scheduler would start it.
                 std::fprintf(stderr, "rota-slurm: job %u requeued: %s\n", id,
                              act.reason ? act.reason : "");
-                {
-                    const std::vector<int32_t>* user = m.user_nodes(id);
-                    const std::string hosts = user ? node_list(v, *user) : std::string();
-                    hold(id, &hosts);
-                }
+                hold_as_queued(id, v, m);
                 m.requeued(id);
                 journal.line("REQUEUE %lld %u", (long long)act.time, id);
                 break;
+            case ROTA_ACTION_SWAP_OUT:
+                std::fprintf(stderr,
+                             "rota-slurm: job %u preempted: requeued in Slurm, held until the "
+                             "engine loads it again\n",
+                             id);
+                swap_out_job(id, v, m, a);
+                journal.line("SWAP_OUT %lld %u %s", (long long)act.time, id,
+                             node_list(v, nodes_of(act)).c_str());
+                break;
+            case ROTA_ACTION_SWAP_IN: {
+                // Loaded again, anywhere: a START on the engine's nodes now.
+                std::string hosts = node_list(v, nodes_of(act));
+                if (!release(id, hosts, m.startable(id))) {
+                    failed.push_back(id);
+                    ++a.failed;
+                    break;
+                }
+                m.started(id, hosts, true);
+                ++a.resumed;
+                journal.line("SWAP_IN %lld %u %s", (long long)act.time, id, hosts.c_str());
+                break;
+            }
             case ROTA_ACTION_REJECT:
                 std::fprintf(stderr, "rota-slurm: job %u rejected, left held: %s\n", id,
                              act.reason ? act.reason : "");

@@ -11,7 +11,7 @@
 namespace rota_slurm {
 
 struct Applied {
-    uint64_t started = 0, failed = 0, suspended = 0, resumed = 0;
+    uint64_t started = 0, failed = 0, suspended = 0, resumed = 0, preempted = 0;
 };
 
 // Pops every pending action of `e` and applies it to Slurm, writing each
@@ -27,6 +27,11 @@ struct Applied {
 // keeps them apart is the order of the engine's actions (every SUSPEND of
 // a pass before its RESUMEs), applied as they come. A SUSPEND that finds
 // the job released but not started yet holds it again.
+//
+// Job classes (rota-slurm --qos-classes): a SWAP_OUT requeues the job in
+// Slurm, held, with the node list its user gave (PreemptMode=REQUEUE: it
+// starts over), and the SWAP_IN that loads it again later releases it,
+// pinned to the nodes the engine gives then, as a START does.
 //
 // Failed starts are handed back to the mirror once every action is
 // popped, since reporting them to the engine invalidates the actions'

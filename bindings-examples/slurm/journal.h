@@ -7,6 +7,9 @@
 //   START  <t> <job> <node,node,...>         the engine's decision, applied
 //   SUSPEND, RESUME <t> <job>                gang scheduling's context switches
 //   REQUEUE <t> <job>                        back to the queue: a node of it went down
+//   SWAP_OUT <t> <job> <node,...>            preempted for a job of a higher class
+//                                            (requeued in Slurm, held)
+//   SWAP_IN <t> <job> <node,...>             a preempted job loaded again, anywhere
 //   DOWN, DRAIN, UP <t> <node>               a node left or rejoined service
 //   END    <t> <job>                         Slurm reported the job over
 //

@@ -9,11 +9,12 @@
 // "Embedding in a batch system".
 //
 //   rota-slurm --config easy.toml [--interval 1] [--journal FILE]
-//              [--default-walltime SECONDS] [--metrics FILE]
+//              [--default-walltime SECONDS] [--metrics FILE] [--qos-classes]
 //
 // --journal appends what the engine was told and decided to FILE (journal.h).
 // --metrics rewrites FILE after every pass with the engine's counters and
 // hook statistics in the Prometheus text format (metrics.h).
+// --qos-classes makes the site's QOS the engine's job classes (qos.h).
 //
 // SIGHUP re-reads the configuration file and hands it to rota_reconfigure:
 // scripts and their parameters change together, or not at all; SIGTERM and
@@ -33,6 +34,7 @@
 #include <cstring>
 #include <ctime>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +42,7 @@
 #include "actions.h"
 #include "metrics.h"
 #include "mirror.h"
+#include "qos.h"
 #include "rota.h"
 #include "slurm_view.h"
 
@@ -85,12 +88,23 @@ struct Options {
     const char* metrics = nullptr;
     double interval = 1.0;
     double default_walltime = 3600;
+    bool qos_classes = false;
+    std::set<std::string> file_classes;  // --qos-classes: the classes the file names itself
 };
 
+// --qos-classes: a class that stands in for the QOS while the file is
+// checked before Slurm is read ([classes] needs one), and never used.
+constexpr const char* kPlaceholderClass = "rota-slurm: the QOS";
+
+// How often the QOS are read again: the accounting database offers no
+// "changed since", and a QOS changes rarely.
+constexpr double kQosEvery = 5;
+
 void usage(std::FILE* to) {
-    std::fprintf(to,
-                 "usage: rota-slurm --config FILE.toml [--interval SECONDS] [--journal FILE]\n"
-                 "                  [--default-walltime SECONDS] [--metrics FILE]\n");
+    std::fprintf(
+        to,
+        "usage: rota-slurm --config FILE.toml [--interval SECONDS] [--journal FILE]\n"
+        "                  [--default-walltime SECONDS] [--metrics FILE] [--qos-classes]\n");
 }
 
 // A number of seconds in [lo, hi] from a flag's value, all of it a number;
@@ -123,10 +137,11 @@ int parse(int argc, char** argv, Options& o) {
                                       {"journal", required_argument, nullptr, 'j'},
                                       {"default-walltime", required_argument, nullptr, 'w'},
                                       {"metrics", required_argument, nullptr, 'm'},
+                                      {"qos-classes", no_argument, nullptr, 'q'},
                                       {"help", no_argument, nullptr, 'h'},
                                       {nullptr, 0, nullptr, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "c:i:j:w:m:h", longopts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:i:j:w:m:qh", longopts, nullptr)) != -1) {
         switch (c) {
             case 'c':
                 o.config = optarg;
@@ -141,6 +156,9 @@ int parse(int argc, char** argv, Options& o) {
                 break;
             case 'm':
                 o.metrics = optarg;
+                break;
+            case 'q':
+                o.qos_classes = true;
                 break;
             case 'w':
                 // Whole seconds, within what rota_submit takes as an estimate.
@@ -161,6 +179,13 @@ int parse(int argc, char** argv, Options& o) {
         return 2;
     }
     return 0;
+}
+
+int32_t classes(rota_engine* e) {
+    rota_machine_info mi = {};
+    mi.size = sizeof mi;
+    rota_machine_info_get(e, &mi);
+    return mi.nclasses;
 }
 
 size_t count(int (*list)(const rota_engine*, int64_t*, size_t, size_t*), const rota_engine* e) {
@@ -247,8 +272,8 @@ bool with_site(const Options& o, const std::string& site, rota_engine*& e) {
     }
     rota_engine* n = nullptr;
     if (rota_engine_new((text + site).c_str(), dir_of(o.config).c_str(), &n) != ROTA_OK) {
-        std::fprintf(stderr, "rota-slurm: %s with Slurm's partitions and licences: %s\n", o.config,
-                     rota_errmsg(n));
+        std::fprintf(stderr, "rota-slurm: %s with Slurm's partitions, licences and QOS: %s\n",
+                     o.config, rota_errmsg(n));
         rota_engine_free(n);
         return false;
     }
@@ -363,6 +388,26 @@ bool site_changed(const Options& o, const std::string& site, size_t nodes, Log& 
     return true;
 }
 
+// Slurm's QOS as [[classes.class]] tables in `text` (--qos-classes; ""
+// without it). False, with `err` set, if they cannot be read or the engine
+// cannot carry them out on Slurm. `preempt_qos`: Slurm preempts by QOS
+// (PreemptType=preempt/qos); otherwise no class is preemptable.
+bool qos_text(const Options& o, std::string& text, std::string& err, bool* preempt_qos = nullptr) {
+    text.clear();
+    if (!o.qos_classes) return true;
+    QosSite q;
+    if (!load_qos(q, err)) return false;
+    if (preempt_qos) *preempt_qos = q.preempt_qos;
+    if (!q.accounting) {
+        err =
+            "Slurm keeps no accounting (AccountingStorageType=accounting_storage/slurmdbd), so "
+            "it has no QOS";
+        return false;
+    }
+    text = classes_config(q, o.file_classes, err);
+    return err.empty();
+}
+
 int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
     View v;
     std::map<std::string, int32_t> numbers;
@@ -373,9 +418,24 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
         return 1;
     }
     // Slurm's partitions and licences become the engine's partitions and
-    // pools; when they change, a new engine takes over (site_changed).
-    std::string site = site_config(v), refused;
-    if (!site.empty() && !with_site(o, site, e)) {
+    // pools, and its QOS its classes; when they change, a new engine takes
+    // over (site_changed).
+    std::string qos, qos_err;
+    bool preempt_qos = true;
+    if (!qos_text(o, qos, qos_err, &preempt_qos)) {
+        std::fprintf(stderr, "rota-slurm: --qos-classes: %s\n", qos_err.c_str());
+        rota_engine_free(e);
+        return 2;
+    }
+    if (!preempt_qos)
+        std::fprintf(stderr,
+                     "rota-slurm: --qos-classes: Slurm's PreemptType is not preempt/qos: the "
+                     "QOS become classes, none of them preemptable\n");
+    std::string site = site_config(v) + qos, refused;
+    double qos_read = (double)wall_now() / 1e6;
+    bool qos_told = false;  // a QOS read that failed, told once until one succeeds
+    // (With --qos-classes, e has a stand-in class: replaced in any case.)
+    if ((!site.empty() || o.qos_classes) && !with_site(o, site, e)) {
         rota_engine_free(e);
         return 2;
     }
@@ -387,9 +447,10 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
     rota_set_log(e, &Log::sink, &log);
     std::fprintf(stderr,
                  "rota-slurm: rota %s scheduling %zu nodes (%s .. %s), %zu partitions, %zu "
-                 "licences from %s\n",
+                 "licences, %d classes from %s\n",
                  rota_version(), v.node_names.size(), v.node_names.front().c_str(),
-                 v.node_names.back().c_str(), v.partitions.size(), v.licenses.size(), o.config);
+                 v.node_names.back().c_str(), v.partitions.size(), v.licenses.size(), classes(e),
+                 o.config);
 
     const auto rows = [](rota_engine* en) {
         rota_machine_info mi = {};
@@ -432,7 +493,19 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
             sleep_for(o.interval);
             continue;
         }
-        if (std::string now_site = site_config(v); now_site != site && now_site != refused) {
+        if (o.qos_classes && (double)wall_now() / 1e6 - qos_read >= kQosEvery) {
+            qos_read = (double)wall_now() / 1e6;
+            std::string now_qos;
+            if (qos_text(o, now_qos, qos_err)) {
+                qos = std::move(now_qos);
+                qos_told = false;
+            } else if (!qos_told) {
+                std::fprintf(stderr, "rota-slurm: --qos-classes: %s; the classes stay\n",
+                             qos_err.c_str());
+                qos_told = true;
+            }
+        }
+        if (std::string now_site = site_config(v) + qos; now_site != site && now_site != refused) {
             if (site_changed(o, now_site, v.node_names.size(), log, e)) {
                 site = std::move(now_site);
                 refused.clear();
@@ -471,6 +544,31 @@ int run(const Options& o, rota_engine* e, std::FILE* journal_file) {
     return 0;
 }
 
+// --qos-classes: the file with a stand-in for the QOS' classes, which
+// are read from Slurm later; the classes the file names itself are noted
+// (their tables are used whole, in place of the QOS').
+bool check_with_qos(Options& o, rota_engine*& e) {
+    std::string text;
+    if (!read_file(o.config, text)) {
+        std::fprintf(stderr, "rota-slurm: cannot open config file '%s'\n", o.config);
+        return false;
+    }
+    text += std::string("\n[[classes.class]]\nname = \"") + kPlaceholderClass + "\"\n";
+    if (rota_engine_new(text.c_str(), dir_of(o.config).c_str(), &e) != ROTA_OK) {
+        std::fprintf(stderr, "rota-slurm: %s: %s\n", o.config, rota_errmsg(e));
+        rota_engine_free(e);
+        e = nullptr;
+        return false;
+    }
+    for (int32_t c = 1; c <= classes(e); ++c) {
+        rota_class_info ci = {};
+        ci.size = sizeof ci;
+        if (rota_class_info_get(e, c, &ci) == ROTA_OK && std::strcmp(ci.name, kPlaceholderClass))
+            o.file_classes.insert(ci.name);
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -487,11 +585,12 @@ int main(int argc, char** argv) {
     // The configuration before Slurm's: a broken one is reported whether
     // or not there is a controller (libslurm exits when it finds none).
     rota_engine* e = nullptr;
-    if (rota_engine_new_file(o.config, &e) != ROTA_OK) {
+    if (!o.qos_classes && rota_engine_new_file(o.config, &e) != ROTA_OK) {
         std::fprintf(stderr, "rota-slurm: %s\n", rota_errmsg(e));
         rota_engine_free(e);
         return 2;
     }
+    if (o.qos_classes && !check_with_qos(o, e)) return 2;
     // Migration would move a running job to other nodes, which Slurm
     // cannot do; every other gang action maps onto suspend and resume.
     rota_machine_info mi = {};

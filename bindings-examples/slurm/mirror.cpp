@@ -65,12 +65,20 @@ void Mirror::job_of(const Job& j, rota_time now, Submission& s) const {
     r.account = j.account.c_str();
     r.partition = j.partition.c_str();
     r.qos = j.qos.c_str();
+    // Under [classes] (rota-slurm --qos-classes) its class is the one its
+    // QOS names; 0, the default class, if there is none of that name.
+    int32_t cls = 0;
+    if (!j.qos.empty() && rota_class_find(e_, j.qos.c_str(), &cls) == ROTA_OK) r.job_class = cls;
     // A job that waited in Slurm before the engine saw it keeps its wait
     // and its place in FCFS order; 0 would mean "now".
     rota_time submitted = (rota_time)j.submit * kSec;
     r.submitted = submitted > 0 && submitted < now ? submitted : 0;
-    // --begin: Slurm shows it as the held job's eligible time.
-    if (j.state == JOB_PENDING && j.begin > 0 && (rota_time)j.begin * kSec > now)
+    // --begin: Slurm shows it as the held job's eligible time. Not for a
+    // job Slurm requeued (a preemption, a node failure): Slurm put its
+    // begin time about two minutes ahead itself, and the user's --begin
+    // had passed when the job first ran. The release that starts it again
+    // sets the begin time (release()).
+    if (j.state == JOB_PENDING && j.restarts == 0 && j.begin > 0 && (rota_time)j.begin * kSec > now)
         r.begin = (rota_time)j.begin * kSec;
     // --nodelist as the user gave it (req_nodes is also where this daemon
     // pins a job it releases), --exclude.
@@ -332,6 +340,11 @@ static std::string reason_of(const rota_job_info& info, rota_time now) {
                 return "rota: not before " + clock_text(info.begin) + " (--begin)";
             if (info.reserved_start >= 0)
                 return "rota: reserved to start at " + clock_text(info.reserved_start);
+            // Swapped out for a job of a higher class, and waiting to be
+            // loaded again (its Slurm job was requeued).
+            if (info.preemptions > 0)
+                return "rota: preempted " + std::to_string(info.preemptions) +
+                       (info.preemptions == 1 ? " time" : " times") + ", queued again";
             return "rota: queued";
         default:
             return "";

@@ -80,4 +80,13 @@ bool resume(uint32_t id) {
            failed("resuming", id);
 }
 
+Suspend requeue_held(uint32_t id) {
+    // Held in the same request: between a plain requeue and a hold,
+    // Slurm's own scheduler could start the job again on any nodes.
+    if (slurm_requeue(id, JOB_REQUEUE_HOLD) == SLURM_SUCCESS) return Suspend::done;
+    if (slurm_get_errno() == ESLURM_JOB_PENDING) return Suspend::pending;
+    failed("requeueing", id);
+    return Suspend::failed;
+}
+
 }  // namespace rota_slurm

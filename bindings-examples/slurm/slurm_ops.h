@@ -28,5 +28,9 @@ enum class Suspend { done, pending, failed };
 Suspend suspend(uint32_t id);
 // Continues a suspended job (slurm_resume).
 bool resume(uint32_t id);
+// Sends a running job back to Slurm's queue held (slurm_requeue with
+// JOB_REQUEUE_HOLD): its processes are killed and it starts over when it is
+// released again. `pending`: released but not started yet, nothing to kill.
+Suspend requeue_held(uint32_t id);
 
 }  // namespace rota_slurm

@@ -12,6 +12,13 @@
 # CLUSTER_SCHEDULER and CLUSTER_SCHEDULER_PARAMETERS replace the
 # scheduler (sched/builtin, which leaves held jobs to rota-slurm) and its
 # parameters: bench/slurm_burst.sh runs Slurm's own sched/backfill.
+#
+# CLUSTER_ACCOUNTING=1 adds accounting (QOS, associations), which only the
+# QOS test needs (it costs about 10 s): a private mariadbd (its own datadir
+# and socket under DIR/mysql, no TCP port) and a private slurmdbd on port
+# ROTA_SLURM_PORT - 1, started before slurmctld, their PIDs recorded like
+# the others; the cluster, an account `rota` and the user root are added
+# with sacctmgr, and slurm.conf enforces associations and QOS.
 
 cluster_log() { echo "cluster: $*" >&2; }
 
@@ -53,7 +60,7 @@ SelectType=select/linear
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
+$(cluster_accounting_conf "$dir" "$port")
 JobCompType=jobcomp/filetxt
 JobCompLoc=$dir/jobcomp.txt
 SchedulerType=${CLUSTER_SCHEDULER:-sched/builtin}
@@ -75,6 +82,81 @@ NodeName=n[1-$nodes] NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((port + 1)
 PartitionName=batch Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP
 $extra
 CONF
+}
+
+# slurm.conf's accounting lines: none, or slurmdbd's under CLUSTER_ACCOUNTING.
+cluster_accounting_conf() {
+  if [ "${CLUSTER_ACCOUNTING:-}" = 1 ]; then
+    printf '%s\n' AccountingStorageType=accounting_storage/slurmdbd AccountingStorageHost=localhost \
+      "AccountingStoragePort=$(($2 - 1))" AccountingStorageEnforce=associations,qos \
+      "AccountingStoragePass=$1/munge/munge.socket"
+  else
+    echo AccountingStorageType=accounting_storage/none
+  fi
+}
+
+# Whether accounting can run here: mariadbd, mariadb-install-db, slurmdbd
+# and sacctmgr are installed (Debian: mariadb-server, slurmdbd).
+cluster_have_accounting() {
+  local b
+  for b in mariadbd mariadb-install-db mariadb slurmdbd sacctmgr; do
+    command -v "$b" >/dev/null 2>&1 || return 1
+  done
+}
+
+# A private mariadbd and slurmdbd for the cluster of CLUSTER_DIR (munged
+# running, slurm.conf written), and the cluster, account and user in them.
+cluster_start_accounting() {
+  local dir=$CLUSTER_DIR port=$1 i
+  local db=$dir/mysql
+  mkdir -p "$db"
+  chmod 700 "$db"
+  # Root reaches the database through the socket as the system's root
+  # (unix_socket authentication): no password anywhere. Small logs and
+  # buffers, and no flushing: the database lives as long as the test.
+  local opts=(--no-defaults "--datadir=$db/data" --user=root --skip-name-resolve
+    --innodb-log-file-size=4M --innodb-buffer-pool-size=32M)
+  mariadb-install-db "${opts[@]}" --auth-root-authentication-method=socket --skip-test-db \
+    >>"$dir/log/mariadb-install.out" 2>&1 || { cluster_log "mariadb-install-db failed"; return 1; }
+  mariadbd "${opts[@]}" --skip-networking "--socket=$db/sock" "--pid-file=$db/mariadbd.pid" \
+    "--log-error=$dir/log/mariadbd.log" --innodb-flush-log-at-trx-commit=0 --skip-log-bin \
+    >>"$dir/log/mariadbd.out" 2>&1 &
+  cluster_track $!
+  for i in $(seq 100); do
+    mariadb --no-defaults "--socket=$db/sock" -u root -e 'select 1' >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  [ "$i" -lt 100 ] || { cluster_log "mariadbd did not start"; return 1; }
+  cat >"$dir/slurmdbd.conf" <<CONF
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge/munge.socket
+DbdHost=localhost
+DbdAddr=127.0.0.1
+DbdPort=$((port - 1))
+SlurmUser=root
+LogFile=$dir/log/slurmdbd.log
+PidFile=$dir/run/slurmdbd.pid
+StorageType=accounting_storage/mysql
+StorageHost=localhost
+StorageUser=root
+StorageLoc=rota_acct_db
+CONF
+  # slurmdbd refuses a configuration file others can read.
+  chmod 600 "$dir/slurmdbd.conf"
+  # libmariadb takes the socket of "localhost" from MYSQL_UNIX_PORT.
+  # slurmdbd reads slurmdbd.conf beside SLURM_CONF.
+  MYSQL_UNIX_PORT=$db/sock SLURM_CONF=$dir/slurm.conf \
+    slurmdbd -D >>"$dir/log/slurmdbd.out" 2>&1 &
+  cluster_track $!
+  for i in $(seq 100); do
+    grep -q "slurmdbd version .* started" "$dir/log/slurmdbd.log" 2>/dev/null && break
+    sleep 0.1
+  done
+  [ "$i" -lt 100 ] || { cluster_log "slurmdbd did not answer after 10 s"; tail -5 "$dir/log/slurmdbd.log" >&2; return 1; }
+  sacctmgr -i add cluster rotatest >/dev/null &&
+    sacctmgr -i add account rota Cluster=rotatest >/dev/null &&
+    sacctmgr -i add user root Account=rota Cluster=rotatest >/dev/null ||
+    { cluster_log "sacctmgr could not add the cluster, account or user"; return 1; }
 }
 
 # cluster_start DIR NODES [EXTRA_CONF_LINES]
@@ -99,6 +181,7 @@ cluster_start() {
 
   cluster_write_conf "$CLUSTER_DIR" "$CLUSTER_NODES" "$port" "${3:-}"
   export SLURM_CONF=$CLUSTER_DIR/slurm.conf
+  if [ "${CLUSTER_ACCOUNTING:-}" = 1 ]; then cluster_start_accounting "$port" || return 1; fi
   slurmctld -D -i >>"$CLUSTER_DIR/log/slurmctld.out" 2>&1 &
   cluster_track $!
   for i in $(seq 1 "$CLUSTER_NODES"); do
