@@ -673,7 +673,7 @@ def fig15_claims(tab, claim):
               for k in range(9)]
         inb = sum(1 for r in rr if lo <= r[0] <= hi)
         lw = sum(1 for k in range(9) if v("mbgs", k, metric) < v("bgs", k, metric))
-        claim("§5.6: MBGS's %s %.1f to %.0f times smaller than BGS's" % (name, lo, hi),
+        claim("§5.6: MBGS's %s %g to %g times smaller than BGS's" % (name, lo, hi),
               "holds" if inb == 9 else "holds in part" if lw == 9 else "does not hold",
               "Criterion: BGS/MBGS (per seed, then averaged) within %.1f–%.1f at all 9 "
               "workloads for \"holds\"; MBGS's mean lower at all 9 for \"in part\". rota: "
@@ -797,8 +797,11 @@ def overhead_claims(tab, claim):
     u8bf = m_of(tab, "conservative", 8, UTIL)
     for ov, paper, words in ((0.02, 0.92, "BGS-5 significantly better than BF up to ρ = 0.92"),
                              (0.05, 0.83, "BGS-5 superior to BF only up to ρ = 0.83")):
-        c = crossover(*curves(ov))
+        mc = curves(ov)
+        c = crossover(*mc)
         seeds = [crossover(*curves(ov, s)) for s in SEEDS]
+        lower = sum(1 for (_, a), (_, b) in zip(*mc) if a < b)
+        end = max(u for u, _ in mc[0])
         cs = stats([x for x in seeds if x is not None])
         claim("§5.3, %d %% context-switch overhead: %s" % (round(ov * 100), words),
               "does not hold" if c is None else "holds" if abs(c - paper) <= 0.03
@@ -807,13 +810,15 @@ def overhead_claims(tab, claim):
               "(both curves of Figure 9 read as log-slowdown linear in ρ; the end of BGS-5's "
               "curve if it ends at a lower utilization than BF's without crossing) within 0.03 "
               "of %.2f for \"holds\", within 0.06 for \"in part\"; BGS-5 better over the "
-              "whole range both curves cover is \"does not hold\". rota: %s on the mean "
-              "curves; per seed %s (defined for %d of %d seeds)." % (
+              "whole range both curves cover is \"does not hold\". rota, on the mean curves: "
+              "%s; per seed %s (defined for %d of %d seeds)." % (
                   paper, "none (BGS-5 better over the whole range both curves cover)" if c is None
-                  else "ρ = %.3f" % c,
+                  else ("ρ = %.3f, where BGS-5's curve ends (the curves do not cross)" % c
+                        if abs(c - end) < 1e-9 else "ρ = %.3f, where the curves cross" % c),
                   "—" if not cs[2] else "%.3f ± %s" % (cs[0], "—" if math.isnan(cs[1])
                                                         else "%.3f" % cs[1]),
-                  cs[2], len(SEEDS)))
+                  cs[2], len(SEEDS)) + " BGS-5's mean slowdown is below BF's at %d of the 9 "
+              "workloads." % lower)
         if ov == 0.02:
             ub = m_of(tab, "bgs", 8, UTIL, mpl=5, ov=ov)
             d = per_seed(tab, "bgs", "conservative", 8, UTIL, diff, {"mpl": 5, "ov": ov}, {})
