@@ -116,7 +116,7 @@ MALLEABLE = {}  # (trace, min_%) -> (jobs, jobs with min < ideal)
 def malleable_jobs(trace, pct):
     """(jobs, jobs that can be harvested) of a trace at min_%: a job's ideal is its size (SWF
     field 5, else 8) and its min ⌈min_% × ideal⌉ (sim/malleable.cpp's min_procs); a job with
-    min = ideal (every single-processor job) cannot be harvested ([Weissman03] §2.1: "An
+    min = ideal (every single-processor job) cannot be harvested ([Weissman03] §2.2: "An
     application cannot be harvested below its minimum resource requirements")."""
     key = (trace, pct)
     if key not in MALLEABLE:
@@ -574,7 +574,7 @@ def main():
       "\"# harvest events/job\". The one passage that says whom it counts is §4.3: \"the "
       "number of adaptive events is fairly small (1-3 per application). The small jobs are "
       "typically single CPU jobs (ideal = min = 1) which means they do not suffer adaptations\" "
-      "— the jobs that cannot be harvested (min = ideal; §2.1: \"An application cannot be "
+      "— the jobs that cannot be harvested (min = ideal; §2.2: \"An application cannot be "
       "harvested below its minimum resource requirements\") are set aside from the 1-3. This "
       "page therefore divides by the jobs that can be harvested, min = ⌈min_% × ideal⌉ < ideal "
       f"(in these traces {share_text}), and "
