@@ -73,7 +73,7 @@ def note_load(c):
 
 def note_events(c):
     def ranges(table2):
-        ev = [mean_of(table2[(m, p)], 1) for p in c["HARVEST"] for m in ("linear", "parabolic")]
+        ev = [mean_of(table2[(m, p)], 4) for p in c["HARVEST"] for m in ("linear", "parabolic")]
         su = [mean_of(table2[(m, p)], 0) for p in c["HARVEST"] for m in ("linear", "parabolic")]
         fr = [mean_of(table2[("linear", p)], 1) for p in ("low-imp-fr", "even-h-fr")]
         fq = [mean_of(table2[("linear", p)], 1) for p in ("low-imp-fq", "even-h-fq")]
@@ -81,12 +81,11 @@ def note_events(c):
     ev, su, ratio = ranges(c["table2"])
     ev8, su8, ratio8 = ranges(c["runs08"][2])
     paper = [v[m][1] for v in c["PAPER_TABLE2"].values() for m in (0, 1)]
-    return ("**Harvest events per job** are %s at the fit's load and %s at 0.8; the paper reports "
-            "%s. Harvests follow the load, and rota divides the SHRINKs (one per victim per harvest) "
-            "by every job, harvested or not. The paper does not say what it divides by, nor whether "
-            "an event is a harvest or any adaptation (the adaptations column counts every grow and "
-            "shrink). FR's events over FQ's (linear): %.2f at the fit's load, %.2f at 0.8 (paper "
-            "about 2). Success rates: %s %% and %s %% (paper %s %%)." % (
+    return ("**Harvest events per job that can be harvested** (min < ideal, the reading of "
+            "Table 2's denominator explained there) are %s at the fit's load and %s at 0.8 (M = "
+            "no limit, every min_%%); the paper reports %s. Harvests follow the load. FR's events over FQ's (linear): %.2f "
+            "at the fit's load, %.2f at 0.8 (paper about 2). Success rates: %s %% and %s %% "
+            "(paper %s %%)." % (
                 rng(ev), rng(ev8), rng(paper, "{:.1f}"), ratio, ratio8, rng(su, "{:.0f}"),
                 rng(su8, "{:.0f}"),
                 rng([v[m][0] for v in c["PAPER_TABLE2"].values() for m in (0, 1)], "{:.0f}")))
