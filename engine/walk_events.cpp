@@ -82,6 +82,13 @@ void MatrixWalk::replace_reservations() {
 
 void MatrixWalk::capacity_gained() {
     for (std::int32_t r = 0; r < cfg().rows; ++r) gained(r);
+    // Under a finite reservation depth (EASY) the reservations belong to
+    // the first blocked jobs of the order. One ahead of them that no
+    // reservation could hold while the capacity was out (wider than the
+    // nodes in service) may be held now: they are given up, and the next
+    // walk places them from the head again.
+    if (cfg().reservation_depth != SchedulerConfig::kUnlimited && reserved_count_ > 0)
+        replace_reservations();
     dirty_ = true;
     rescan_ = true;
 }

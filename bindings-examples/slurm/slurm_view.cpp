@@ -172,6 +172,19 @@ static bool read_jobs(View& v, job_info_msg_t* jobs, const std::map<std::string,
         v.jobs.push_back(std::move(j));
     }
     slurm_free_job_info_msg(jobs);
+    // Slurm sets a requeued job's submit time to the requeue, so that a
+    // daemon restarted while it waits would queue it behind every job
+    // submitted before that, where the engine that requeued it kept its
+    // place. Slurm numbers jobs in submission order: it was submitted no
+    // later than any job with a higher id (whose submit time is a bound
+    // even if that one was requeued too). With ties broken by id below,
+    // it comes back between the jobs submitted before and after it.
+    std::sort(v.jobs.begin(), v.jobs.end(), [](const Job& a, const Job& b) { return a.id > b.id; });
+    std::time_t later = 0;  // the earliest submit time among higher ids
+    for (Job& j : v.jobs) {
+        if (j.restarts > 0 && later > 0 && later < j.submit) j.submit = later;
+        if (later == 0 || j.submit < later) later = j.submit;
+    }
     // Oldest first, so that jobs new to the engine arrive in submission order.
     std::sort(v.jobs.begin(), v.jobs.end(), [](const Job& a, const Job& b) {
         return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;

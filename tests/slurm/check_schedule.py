@@ -6,6 +6,8 @@
     check_schedule.py --restart JOBS JOURNAL JOBCOMP
     check_schedule.py --gang MPL --restart JOBS JOURNAL JOBCOMP
     check_schedule.py JOBS JOURNAL JOBCOMP --down NODE [--requeued JOB]
+    check_schedule.py --restart JOBS JOURNAL JOBCOMP --restarts FILE --drained NODE
+                      --requeued JOB [--replay LIBROTA]
 
 JOBS: "id nodes seconds limit" per submitted job. JOURNAL: rota-slurm's
 --journal (SUBMIT, START, END lines, engine time in microseconds).
@@ -39,6 +41,27 @@ order: Slurm starts it only once the run it cut short is cleaned up
 (seconds, after a node failure), while rota counts its nodes busy. A requeued job is checked on its last START
 and Slurm's last record of it.
 
+With --drained (NODE was drained mid-run and later resumed): the daemon
+saw it drain and come back (DRAIN, UP), and rota placed no job on it in
+between.
+
+With --replay LIBROTA (librota.so) and --restarts FILE (one line "STOP
+START" per daemon restart, wall-clock microseconds): the journal's events
+are replayed offline through one EASY engine (LIBROTA through ctypes, as
+the Python package declares it), as `rota simulate` cannot drain a node
+or requeue a job. Each job arrives at its first SUBMIT; once started, it
+ends as long after as it ran in the cluster (its last START to END); an
+operator's requeue and the node events happen at their journal times; no
+pass runs while no daemon ran. Every START the daemons journaled, a requeued job's restart
+included, must come at the same moment in the replay (within a second),
+and the replay must start no job the daemons did not: the order of starts
+in Slurm (checked above against the journal) is then the engine's own. It
+compares times only, not nodes (a restarted engine may pick other nodes
+for the same start), and it does not hold Slurm's restart of a requeued
+job to the decision (Slurm first finishes the run it cut short). The
+replay runs the same engine as the daemons: it shows what the daemons add
+(a restart, what they read from Slurm), not the engine's own decisions.
+
 With ROTA (the `rota` tool) and PRESET, it also replays the journal with
 `rota simulate`: the jobs arriving when the daemon first saw them and
 running as long as the daemon saw them run, in milliseconds (so that the
@@ -46,6 +69,8 @@ replay keeps the order of events), must get the same start times and the
 same nodes as in the cluster.
 """
 import csv
+import ctypes
+import heapq
 import os
 import re
 import subprocess
@@ -127,6 +152,160 @@ def replay(rota, preset, journal, errors):
               "at the same time on the same nodes")
 
 
+REPLAY_SLACK = 1.0  # seconds: the daemons decide at their passes, the replay at events
+ROTA_ACTION_START = 1
+
+
+def rota_library(path):
+    """librota at `path`, declared by the Python package's _abi.py (ctypes
+    only: the package itself needs numpy, which the test does not)."""
+    import importlib.util
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location(
+        "rota_abi", os.path.join(here, "..", "..", "python", "rota", "_abi.py"))
+    abi = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(abi)
+    lib = ctypes.CDLL(path)
+    for name, (restype, argtypes) in abi.FUNCTIONS.items():
+        f = getattr(lib, name)
+        f.restype, f.argtypes = restype, list(argtypes)
+    for name, args in (("rota_node_drain", [ctypes.c_int32]), ("rota_node_up", [ctypes.c_int32]),
+                       ("rota_node_down", [ctypes.c_int32, ctypes.c_int]),
+                       ("rota_job_requeue", [ctypes.c_int64, ctypes.c_char_p])):
+        getattr(lib, name).restype = ctypes.c_int
+        getattr(lib, name).argtypes = [abi.rota_engine_p] + args
+    return abi, lib
+
+
+def replay_events(lib, journal, restarts, errors):
+    """Replays the journal's events through the engine and compares starts."""
+    abi, lib = rota_library(lib)
+    # What the daemons were told and did.
+    arrival, starts, requeues, end, nodes_events = {}, {}, {}, {}, []
+    adopted_after = set()
+    gaps = []  # (stop, first pass of the next daemon)
+    for line in open(restarts) if restarts else []:
+        stop, start = (int(x) for x in line.split())
+        first = min((int(t) for _, t, *_ in journal if int(t) >= start), default=start)
+        gaps.append((stop, first))
+    for kind, t, who, *rest in journal:
+        t = int(t)
+        if kind in ("DOWN", "DRAIN", "UP"):
+            nodes_events.append((t, kind, node_number(who)))
+            continue
+        job = int(who)
+        if kind == "SUBMIT" and job not in arrival:
+            arrival[job] = (t, int(rest[0]), int(rest[1]))
+        elif kind == "START":
+            starts.setdefault(job, []).append(t)
+        elif kind == "REQUEUE":
+            requeues.setdefault(job, []).append(t)
+        elif kind == "END":
+            end[job] = t
+        elif kind == "ADOPT":
+            adopted_after.add(job)
+    # How long each job's last run lasted. A job that ended while no
+    # daemon ran has no END: it was gone when the next daemon looked.
+    run_for = {}
+    for job, ts in starts.items():
+        if job in end:
+            run_for[job] = end[job] - ts[-1]
+        else:
+            gap = next((g for g in gaps if g[0] >= ts[-1]), None)
+            if gap is None or job in adopted_after:
+                errors.append(f"replay: job {job} has no END in the journal")
+                continue
+            run_for[job] = gap[1] - ts[-1]
+
+    # The replay: one engine, events in time order; at each moment node
+    # events, ends, requeues and arrivals (in id order), then one pass, as
+    # a daemon's pass takes them.
+    timed = []  # (t, rank, what, arg)
+    for t, kind, node in nodes_events:
+        timed.append((t, 0, kind, node))
+    for job, ts in requeues.items():
+        timed += [(t, 2, "REQUEUE", job) for t in ts]
+    for job, (t, _, _) in arrival.items():
+        timed.append((t, 3, "SUBMIT", job))
+    for stop, first in gaps:
+        timed.append((first, 4, "PASS", 0))
+    heapq.heapify(timed)
+    in_gap = lambda t: any(stop <= t < first for stop, first in gaps)
+    got = {}  # job -> replay start times
+    e = abi.rota_engine_p()
+    if lib.rota_engine_new_v2(b'[machine]\nprocs = 8\n[scheduler]\npreset = "easy"\n', None, None,
+                              ctypes.byref(e)) != abi.OK:
+        errors.append(f"replay: no engine: {lib.rota_errmsg(e).decode()}")
+        return
+
+    def call(rc, what):
+        if rc != abi.OK:
+            raise RuntimeError(f"replay: {what}: {lib.rota_errmsg(e).decode()}")
+
+    running, out = set(), {}  # out: node -> DRAIN or DOWN
+    act = abi.RotaAction(size=ctypes.sizeof(abi.RotaAction))
+    while timed:
+        t = timed[0][0]
+        call(lib.rota_advance(e, t), "rota_advance")
+        while timed and timed[0][0] == t:
+            _, _, what, arg = heapq.heappop(timed)
+            if what in ("DRAIN", "DOWN", "UP"):
+                # A restarted daemon journals the state it finds: only a
+                # change is an event (from drain to down, as the daemon
+                # does it, through up).
+                if out.get(arg) == what or (what == "UP" and arg not in out):
+                    continue
+                if arg in out:
+                    call(lib.rota_node_up(e, arg), "rota_node_up")
+                    del out[arg]
+                if what == "DRAIN":
+                    call(lib.rota_node_drain(e, arg), "rota_node_drain")
+                elif what == "DOWN":
+                    call(lib.rota_node_down(e, arg, 1), "rota_node_down")  # ROTA_NODE_REQUEUE
+                if what != "UP":
+                    out[arg] = what
+            elif what == "END" and arg in running:
+                call(lib.rota_job_exit(e, arg, 0), "rota_job_exit")
+                running.discard(arg)
+            elif what == "REQUEUE":
+                if arg in running:
+                    call(lib.rota_job_requeue(e, arg, b"requeued"), "rota_job_requeue")
+                    running.discard(arg)
+                else:
+                    errors.append(f"replay: job {arg} requeued, but not running in the replay")
+            elif what == "SUBMIT":
+                _, procs, estimate = arrival[arg]
+                job = abi.RotaJob(size=ctypes.sizeof(abi.RotaJob), id=arg, procs=procs,
+                                  estimate=estimate, user=-1, submitted=t)
+                call(lib.rota_submit(e, ctypes.byref(job)), f"rota_submit({arg})")
+        if in_gap(t):
+            continue
+        call(lib.rota_schedule(e), "rota_schedule")
+        while lib.rota_next_action(e, ctypes.byref(act)) == abi.OK:
+            if act.type != ROTA_ACTION_START:
+                continue
+            got.setdefault(act.job, []).append(t)
+            running.add(act.job)
+            # Its last run ends as long after its start as in the cluster;
+            # an earlier one, at its requeue.
+            if len(got[act.job]) == len(starts.get(act.job, [])) and act.job in run_for:
+                heapq.heappush(timed, (t + run_for[act.job], 1, "END", act.job))
+    lib.rota_engine_free(e)
+
+    same = 0
+    for job in sorted(set(starts) | set(got)):
+        want, have = starts.get(job, []), got.get(job, [])
+        if len(want) != len(have) or any(abs(a - b) > REPLAY_SLACK * 1e6 for a, b in zip(want, have)):
+            t0 = min(t for t, _, _ in arrival.values())
+            show = lambda ts: [round((x - t0) / 1e6, 1) for x in ts]
+            errors.append(f"replay: job {job} started at {show(want)} s by the daemons, "
+                          f"at {show(have)} s by the engine replaying the journal")
+        else:
+            same += 1
+    print(f"check_schedule: the journal replayed through the engine: {same} of "
+          f"{len(set(starts) | set(got))} jobs started at the same moments")
+
+
 def check_gang(mpl, jobs, journal, ran, errors):
     """Gang scheduling: what the daemon did and what Slurm recorded."""
     # From the journal: the stretches each job executed (RESUME to SUSPEND
@@ -205,6 +384,12 @@ def main(*args):
         i = args.index("--down")
         down = args[i + 1]
         args = args[:i] + args[i + 2:]
+    opts = {}
+    for flag in ("--drained", "--restarts", "--replay"):
+        if flag in args:
+            i = args.index(flag)
+            opts[{"--replay": "replay_lib"}.get(flag, flag[2:])] = args[i + 1]
+            args = args[:i] + args[i + 2:]
     operator = None
     if "--requeued" in args:
         i = args.index("--requeued")
@@ -216,10 +401,11 @@ def main(*args):
             restart, args = True, args[1:]
     if args and args[0] == "--restart":
         restart, args = True, args[1:]
-    return check(mpl, restart, down, operator, *args)
+    return check(mpl, restart, down, operator, *args, **opts)
 
 
-def check(mpl, restart, down, operator, jobs_path, journal_path, jobcomp_path, rota=None, preset=None):
+def check(mpl, restart, down, operator, jobs_path, journal_path, jobcomp_path, rota=None, preset=None,
+          drained=None, restarts=None, replay_lib=None):
     errors = []
     jobs = {int(l.split()[0]): l.split()[1:] for l in open(jobs_path) if l.strip()}
     journal = [l.split() for l in open(journal_path) if l.strip()]
@@ -228,12 +414,15 @@ def check(mpl, restart, down, operator, jobs_path, journal_path, jobcomp_path, r
     ever_requeued = set()
     out_since = {}  # node -> when the daemon saw it leave service
     went_down = came_up = False
+    drain_seen = drain_up = False
     for kind, t, job, *rest in journal:
         if kind in ("DOWN", "DRAIN", "UP"):
             if kind == "UP":
                 out_since.pop(job, None)
                 came_up = came_up or job == down
+                drain_up = drain_up or (drain_seen and job == drained)
             else:
+                drain_seen = drain_seen or (kind == "DRAIN" and job == drained)
                 out_since[job] = int(t) / 1e6
                 went_down = went_down or (kind == "DOWN" and job == down)
             continue
@@ -273,6 +462,8 @@ def check(mpl, restart, down, operator, jobs_path, journal_path, jobcomp_path, r
             errors.append(f"{down}: the daemon did not see it go down and come back")
         if not ever_requeued:
             errors.append(f"{down} went down under a job, but no job was requeued")
+    if drained and not (drain_seen and drain_up):
+        errors.append(f"{drained}: the daemon did not see it drain and come back")
     if operator is not None and operator not in ever_requeued:
         errors.append(f"job {operator}: requeued in Slurm, but not in rota")
 
@@ -346,6 +537,8 @@ def check(mpl, restart, down, operator, jobs_path, journal_path, jobcomp_path, r
               f"{min(lags):.1f} .. {max(lags):.1f} s")
     if rota:
         replay(rota, preset, journal, errors)
+    if replay_lib:
+        replay_events(replay_lib, journal, restarts, errors)
     for e in errors:
         print("check_schedule: FAIL:", e)
     return 1 if errors else 0

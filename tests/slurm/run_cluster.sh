@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # An 8-node Slurm cluster on this machine, scheduled by rota-slurm.
-#   run_cluster.sh ROTA_SLURM_BINARY MODE [ROTA_BINARY]
+#   run_cluster.sh ROTA_SLURM_BINARY MODE [ROTA_BINARY [LIBROTA]]
 # Starts munged and Slurm (cluster.sh), submits held jobs of 1-8 nodes
 # with short sleeps (some while the daemon runs), lets rota-slurm schedule
 # them, and checks Slurm's own records against the decisions rota-slurm
@@ -20,7 +20,13 @@
 # that an operator requeues a running job with `scontrol requeue`) or
 # `gangrestart` (the `gang` jobs, the daemon stopped while Slurm holds a
 # suspended job and started again: it adopts the executing and suspended
-# jobs into rows and every job completes). Every
+# jobs into rows and every job completes) or `faults` (item 6 of issue
+# 41: the nodedown jobs behind one more, an 8-node job that runs first;
+# an operator drains n8 under it and requeues it with `scontrol requeue`,
+# so that it waits held for the drained node; the daemon is restarted
+# while it waits, and n8 resumed 8 s later; with LIBROTA the run is
+# replayed through the engine (check_schedule.py --replay), which must
+# decide every start as the daemons did). Every
 # process it starts is stopped by PID on exit (with any job step left
 # over: cluster.sh); the work directory is kept
 # on failure (always with ROTA_SLURM_KEEP=1).
@@ -30,6 +36,9 @@ set -euo pipefail
 daemon=$1
 mode=${2:-easy}
 rota=${3:-}  # given: an EASY run is replayed with `rota simulate` too
+# given: a `faults` run is replayed through librota.so (Python's ctypes),
+# as `rota simulate` can neither drain a node nor requeue a job
+rota_lib=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 
 source "$here/cluster.sh"
@@ -80,7 +89,7 @@ procs = 8
 preset = "easy"
 CONF
   first=30 later=10 min_nodes=1
-  if [ "$mode" = restart ] || [ "$mode" = nodedown ]; then first=15 later=5; fi
+  case $mode in restart | nodedown | faults) first=15 later=5 ;; esac
   check_args=(${rota:+"$rota" easy})
   if [ "$mode" = reconfigure ]; then
     first=9 later=3 check_args=()
@@ -122,6 +131,13 @@ submit() {  # submit N: N jobs from the sequence
   done
 }
 seq_i=0
+if [ "$mode" = faults ]; then
+  # The job to requeue: first in the queue, on every node, so that it
+  # runs first and, requeued with a node drained, cannot start again
+  # before the node is back.
+  id=$(sbatch --parsable --hold -N 8 -t 2 -o /dev/null -D "$work" -J victim --wrap "sleep 4")
+  echo "$id 8 4 2" >>"$work/jobs.txt"
+fi
 submit $first
 
 start_daemon() {
@@ -132,8 +148,62 @@ start_daemon() {
 }
 start_daemon
 
+# The daemon stopped and started again: the new one adopts the running
+# jobs and submits the held ones. Its stop and start (microseconds, the
+# engine's clock) go to restarts.txt for the replay: no pass ran between.
+restart_daemon() {
+  local stop
+  stop=$(date +%s%6N)
+  kill -TERM "$daemon_pid"
+  wait "$daemon_pid" || { echo "run_cluster.sh: rota-slurm did not exit cleanly"; exit 1; }
+  echo "run_cluster.sh: rota-slurm stopped at $(elapsed) s with $(squeue -h -t running | wc -l) jobs running and $(squeue -h -t suspended | wc -l) suspended; started again"
+  start_daemon
+  echo "$stop $(date +%s%6N)" >>"$work/restarts.txt"
+}
+
+# An operator requeues a running job (of $1 nodes, if given) with
+# `scontrol requeue`: Slurm's restart count tells the daemon, which hands
+# the job back to the engine (rota_job_requeue). Sets $requeued.
+requeue_running() {
+  requeued=""
+  for i in $(seq 100); do
+    requeued=$(squeue -h -t running -o '%i %D' | awk -v n="${1:-}" 'n == "" || $2 == n { print $1; exit }')
+    [ -n "$requeued" ] && break
+    sleep 0.1
+  done
+  [ -n "$requeued" ] || { echo "run_cluster.sh: no job running to requeue"; exit 1; }
+  scontrol requeue "$requeued"
+  echo "run_cluster.sh: job $requeued requeued by scontrol at $(elapsed) s"
+}
+
+if [ "$mode" = faults ]; then
+  # The victim runs on every node: n8 drained under it (it runs on), then
+  # it is requeued, and needs n8 again. Once the daemon has held it again
+  # (the journal's REQUEUE), the daemon is restarted while it waits: a
+  # new daemon must not take the begin time Slurm's requeue set (about
+  # two minutes ahead) for the user's --begin. n8 resumes 8 s later.
+  for i in $(seq 100); do
+    [ -n "$(squeue -h -t running -n victim -o %i)" ] && break
+    sleep 0.1
+  done
+  scontrol update nodename=n8 state=drain reason=rota-test
+  requeue_running 8
+  for i in $(seq 50); do
+    grep -q "^REQUEUE [0-9]* $requeued\$" "$work/journal.txt" && break
+    sleep 0.1
+  done
+  grep -q "^REQUEUE [0-9]* $requeued\$" "$work/journal.txt" ||
+    { echo "run_cluster.sh: the daemon did not requeue job $requeued"; exit 1; }
+  restart_daemon
+fi
 sleep 5
 submit $later
+if [ "$mode" = faults ]; then
+  sleep 3
+  scontrol update nodename=n8 state=resume
+  echo "run_cluster.sh: n8 resumed at $(elapsed) s"
+  check_args=(--restarts "$work/restarts.txt" --drained n8 --requeued "$requeued" ${rota_lib:+--replay "$rota_lib"})
+fi
 if [ "$mode" = reconfigure ]; then
   sleep 3
   started=$(grep -c "^START" "$work/journal.txt" || true)
@@ -143,17 +213,7 @@ if [ "$mode" = reconfigure ]; then
   echo "run_cluster.sh: $(squeue -h | wc -l) jobs held by the gate at $(elapsed) s; opened, SIGHUP"
 fi
 if [ "$mode" = nodedown ]; then
-  # An operator requeues a running job: Slurm's restart count tells the
-  # daemon, which hands the job back to the engine (rota_job_requeue).
-  requeued=""
-  for i in $(seq 50); do
-    requeued=$(squeue -h -t running -o %i | head -1)
-    [ -n "$requeued" ] && break
-    sleep 0.2
-  done
-  [ -n "$requeued" ] || { echo "run_cluster.sh: no job running to requeue"; exit 1; }
-  scontrol requeue "$requeued"
-  echo "run_cluster.sh: job $requeued requeued by scontrol at $(elapsed) s"
+  requeue_running
   sleep 2
   # The first node of a running job crashes: its slurmd stops, and the
   # node is set DOWN at once rather than after SlurmdTimeout. (With its
@@ -191,17 +251,11 @@ if [ "$mode" = gangrestart ]; then
     sleep 0.2
   done
   [ -n "$(squeue -h -t suspended -o %i)" ] || { echo "run_cluster.sh: no job suspended to restart over"; exit 1; }
-  kill -TERM "$daemon_pid"
-  wait "$daemon_pid" || { echo "run_cluster.sh: rota-slurm did not exit cleanly"; exit 1; }
-  echo "run_cluster.sh: rota-slurm stopped at $(elapsed) s with $(squeue -h -t running | wc -l) jobs running and $(squeue -h -t suspended | wc -l) suspended; started again"
-  start_daemon
+  restart_daemon
 fi
 if [ "$mode" = restart ]; then
   sleep 5
-  kill -TERM "$daemon_pid"
-  wait "$daemon_pid" || { echo "run_cluster.sh: rota-slurm did not exit cleanly"; exit 1; }
-  echo "run_cluster.sh: rota-slurm stopped at $(elapsed) s with $(squeue -h -t running | wc -l) jobs running; started again"
-  start_daemon
+  restart_daemon
 fi
 njobs=$(wc -l <"$work/jobs.txt")
 
@@ -213,7 +267,7 @@ while :; do
   # (A job that ended while no daemon ran has no END: the restart is
   # given a few passes instead.)
   if [ -z "$(squeue -h -o %i)" ] && [ "$(count . "$work/jobcomp.txt")" -ge "$njobs" ]; then
-    case $mode in restart | gangrestart) sleep 2; break ;; esac
+    case $mode in restart | gangrestart | faults) sleep 2; break ;; esac
     [ "$(count ^END "$work/journal.txt")" -ge "$njobs" ] && break
   fi
   if ! kill -0 "$daemon_pid" 2>/dev/null; then
@@ -239,6 +293,8 @@ else
   files=("$work/jobs.txt" "$work/journal.txt" "$work/jobcomp.txt")
   if [ "$mode" = restart ]; then
     python3 "$here/check_schedule.py" --restart "${files[@]}"
+  elif [ "$mode" = faults ]; then
+    python3 "$here/check_schedule.py" --restart "${files[@]}" "${check_args[@]}"
   else
     python3 "$here/check_schedule.py" "${files[@]}" "${check_args[@]}"
   fi
