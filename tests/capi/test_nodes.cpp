@@ -189,7 +189,9 @@ TEST_CASE("nodes: a drained node keeps its job and leaves when the job ends") {
     CHECK(m.free_nodes() == std::set<int32_t>{1});
 }
 
-TEST_CASE("nodes: under EASY the head job wider than the nodes in service takes the reservation back when a node returns") {
+TEST_CASE(
+    "nodes: under EASY the head job wider than the nodes in service takes the reservation back "
+    "when a node returns") {
     Node m("[machine]\nprocs = 8\n[scheduler]\npreset = \"easy\"\n");
     m.submit(1, 8, 120);
     m.submit(2, 7, 180);
