@@ -94,7 +94,7 @@ struct Options {
 
 // --qos-classes: a class that stands in for the QOS while the file is
 // checked before Slurm is read ([classes] needs one), and never used.
-constexpr const char* kPlaceholderClass = "rota-slurm: the QOS";
+constexpr const char* kStandInClass = "rota-slurm: the QOS";
 
 // How often the QOS are read again: the accounting database offers no
 // "changed since", and a QOS changes rarely.
@@ -553,7 +553,7 @@ bool check_with_qos(Options& o, rota_engine*& e) {
         std::fprintf(stderr, "rota-slurm: cannot open config file '%s'\n", o.config);
         return false;
     }
-    text += std::string("\n[[classes.class]]\nname = \"") + kPlaceholderClass + "\"\n";
+    text += std::string("\n[[classes.class]]\nname = \"") + kStandInClass + "\"\n";
     if (rota_engine_new(text.c_str(), dir_of(o.config).c_str(), &e) != ROTA_OK) {
         std::fprintf(stderr, "rota-slurm: %s: %s\n", o.config, rota_errmsg(e));
         rota_engine_free(e);
@@ -563,7 +563,7 @@ bool check_with_qos(Options& o, rota_engine*& e) {
     for (int32_t c = 1; c <= classes(e); ++c) {
         rota_class_info ci = {};
         ci.size = sizeof ci;
-        if (rota_class_info_get(e, c, &ci) == ROTA_OK && std::strcmp(ci.name, kPlaceholderClass))
+        if (rota_class_info_get(e, c, &ci) == ROTA_OK && std::strcmp(ci.name, kStandInClass))
             o.file_classes.insert(ci.name);
     }
     return true;
