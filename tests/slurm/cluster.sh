@@ -34,6 +34,21 @@ cluster_skip() {
   exit 77
 }
 
+# cluster_require [DAEMON]: skips the test (cluster_skip) unless Slurm's
+# daemons and clients, munge and python3 are installed, the user is root
+# (slurmd starts jobs as their owner, and munged's private key is root's)
+# and, when the argument is given, rota-slurm is built at DAEMON.
+cluster_require() {
+  local b
+  for b in slurmctld slurmd munged mungekey sbatch squeue sinfo scontrol python3; do
+    command -v "$b" >/dev/null 2>&1 || cluster_skip "$b is not installed"
+  done
+  if [ $# -gt 0 ]; then
+    [ -n "$1" ] && [ -x "$1" ] || cluster_skip "rota-slurm is not built (libslurm-dev is missing)"
+  fi
+  [ "$(id -u)" = 0 ] || cluster_skip "the cluster needs root"
+}
+
 # Records a PID so that cluster_stop stops it.
 cluster_track() { echo "$1" >>"$CLUSTER_DIR/pids"; }
 

@@ -42,12 +42,7 @@ rota_lib=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 
 source "$here/cluster.sh"
-for b in slurmctld slurmd munged mungekey sbatch squeue sinfo python3; do
-  command -v "$b" >/dev/null 2>&1 || cluster_skip "$b is not installed"
-done
-[ -n "$daemon" ] && [ -x "$daemon" ] || cluster_skip "rota-slurm is not built (libslurm-dev is missing)"
-# slurmd starts jobs as their owner, and munged's private key is root's.
-[ "$(id -u)" = 0 ] || cluster_skip "the cluster needs root"
+cluster_require "$daemon"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rota-slurm-test.XXXXXX")
 ok=0

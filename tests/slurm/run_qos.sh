@@ -27,12 +27,8 @@ daemon=$1
 here=$(cd "$(dirname "$0")" && pwd)
 
 source "$here/cluster.sh"
-for b in slurmctld slurmd munged mungekey sbatch squeue sinfo scontrol python3; do
-  command -v "$b" >/dev/null 2>&1 || cluster_skip "$b is not installed"
-done
+cluster_require "$daemon"
 cluster_have_accounting || cluster_skip "MariaDB or slurmdbd is not installed (Debian: mariadb-server, slurmdbd)"
-[ -n "$daemon" ] && [ -x "$daemon" ] || cluster_skip "rota-slurm is not built (libslurm-dev is missing)"
-[ "$(id -u)" = 0 ] || cluster_skip "the cluster needs root"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rota-slurm-qos.XXXXXX")
 ok=0

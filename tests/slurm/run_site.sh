@@ -32,11 +32,7 @@ daemon=$1
 here=$(cd "$(dirname "$0")" && pwd)
 
 source "$here/cluster.sh"
-for b in slurmctld slurmd munged mungekey sbatch squeue sinfo scontrol python3; do
-  command -v "$b" >/dev/null 2>&1 || cluster_skip "$b is not installed"
-done
-[ -n "$daemon" ] && [ -x "$daemon" ] || cluster_skip "rota-slurm is not built (libslurm-dev is missing)"
-[ "$(id -u)" = 0 ] || cluster_skip "the cluster needs root"
+cluster_require "$daemon"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rota-slurm-site.XXXXXX")
 ok=0

@@ -9,10 +9,7 @@ set -euo pipefail
 test_sim=$1
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/cluster.sh"
-for b in slurmctld slurmd munged mungekey sbatch sinfo; do
-  command -v "$b" >/dev/null 2>&1 || cluster_skip "$b is not installed"
-done
-[ "$(id -u)" = 0 ] || cluster_skip "the cluster needs root"
+cluster_require
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rota-sweep-test.XXXXXX")
 finish() {
