@@ -49,10 +49,17 @@ bool load_conf(QosSite& site, uint16_t& mode, uint32_t& exempt, std::string& err
 }
 
 // TOML's basic string: QOS names are plain words, but a quote or a
-// backslash must not end the string early.
+// backslash must not end the string early, and a control character (which
+// TOML refuses raw) is written as its escape.
 std::string quoted(const std::string& s) {
     std::string q = "\"";
     for (char c : s) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", static_cast<unsigned char>(c));
+            q += esc;
+            continue;
+        }
         if (c == '"' || c == '\\') q += '\\';
         q += c;
     }
