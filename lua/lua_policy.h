@@ -106,6 +106,7 @@ class LuaPolicy : public Policy {
     LuaConfig cfg_;
     std::int64_t last_work_ = 0;
     BackfillContext last_ctx_;
+    bool have_backfill_ctx_ = false;  // last_ctx_'s backfill fields were set since the last load
     Vms vms_;
 };
 

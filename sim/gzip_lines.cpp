@@ -14,7 +14,10 @@ namespace rota::sim {
 
 namespace {
 
-constexpr std::size_t kBlock = 1 << 20;
+// Small enough that the buffer's pages are few (each is a page fault, a
+// few microseconds on a virtual machine, the first time it is touched),
+// large enough that reads are few.
+constexpr std::size_t kBlock = 1 << 18;
 // No trace line comes near this (an SWF line is under 200 bytes): a longer
 // one is a wrong file, refused before it fills the memory.
 constexpr std::size_t kMaxLine = 4 << 20;

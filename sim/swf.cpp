@@ -121,8 +121,18 @@ inline Bad parse_int(const char*& pos, const char* e, std::int64_t& out) {
     return Bad::ok;
 }
 
+// Most traces give field 6 as a whole number (-1 when unknown): read as
+// an integer, it is the double from_chars would give (both round to
+// nearest), at a fraction of the cost. "-0" keeps its sign through
+// from_chars.
 inline Bad parse_double(const char*& p, const char* e, double& out) {
     const char* tok = p;
+    std::int64_t whole;
+    if (const char* q = p; parse_int(q, e, whole) == Bad::ok && (whole != 0 || *tok != '-')) {
+        p = q;
+        out = static_cast<double>(whole);
+        return Bad::ok;
+    }
     while (p != e && !is_space(*p)) ++p;
     const char* b = tok;
     if (*b == '+') ++b;  // from_chars rejects a leading '+'
@@ -760,6 +770,10 @@ class IdIndex {
         if (ids_.empty() || id > ids_.back()) return false;
         return std::binary_search(ids_.begin(), ids_.end(), id);
     }
+    void reserve(std::size_t records) {
+        ids_.reserve(records);
+        kept_.reserve(records);
+    }
     // Records an id not seen before, as a record the mapping may skip.
     void add(std::int64_t id) {
         if (map_.empty() && (ids_.empty() || id > ids_.back())) {
@@ -854,11 +868,16 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
     // with one id would be one job to every reader of the results.
     IdIndex ids;
     // The header's record count, when it gives one, sizes the job array
-    // once instead of by doubling; a header's word is trusted up to 4
+    // and the ids once instead of by doubling; a header's word is trusted up to 4
     // million jobs (160 MiB), past which the array grows as it is read.
-    if (t.header.max_records > 0)
-        t.jobs.reserve(
-            static_cast<std::size_t>(std::min<std::int64_t>(t.header.max_records, 1 << 22)));
+    // (Grown by doubling, the arrays touch twice their memory, and on a
+    // virtual machine each page is a costly fault the first time.)
+    if (t.header.max_records > 0) {
+        const auto records =
+            static_cast<std::size_t>(std::min<std::int64_t>(t.header.max_records, 1 << 22));
+        t.jobs.reserve(records);
+        ids.reserve(records);
+    }
     // Fields 17 and 18: the Alea simulator's extended SWF (the one that
     // comes with a .machines file) uses them for something else.
     t.deps_followed = o.dependencies == DependencyMode::follow ||
@@ -940,7 +959,9 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
             t.pools.demand.push_back(std::max<std::int64_t>(kb, 0));
         }
     }
-    t.jobs.shrink_to_fit();
+    // Given back only when much of it is unused: shrinking copies every job
+    // into memory touched for the first time.
+    if (t.jobs.capacity() - t.jobs.size() > t.jobs.size() / 4) t.jobs.shrink_to_fit();
     if (std::all_of(t.partitions.begin(), t.partitions.end(), [](auto p) { return p < 0; }))
         t.partitions = {};
     t.partitions.shrink_to_fit();
