@@ -20,6 +20,8 @@
 #include <queue>
 #include <span>
 
+#include "huge_pages.h"
+
 namespace rota::sim {
 
 namespace {
@@ -207,6 +209,7 @@ class Machine {
                 [&](std::uint32_t a, std::uint32_t b) { return jobs[a].submit < jobs[b].submit; });
             arrival_ = own_arrival_;
         }
+        reserve_huge(res_.jobs, jobs.size());
         res_.jobs.resize(jobs.size());
         if (opt.record_nodes) res_.nodes.resize(jobs.size());
         for (std::size_t i = 0; i < jobs.size(); ++i) {

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "gzip_lines.h"
+#include "huge_pages.h"
 #include "simulation.h"  // kMaxSimSeconds
 
 namespace rota::sim {
@@ -875,7 +876,7 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
     if (t.header.max_records > 0) {
         const auto records =
             static_cast<std::size_t>(std::min<std::int64_t>(t.header.max_records, 1 << 22));
-        t.jobs.reserve(records);
+        reserve_huge(t.jobs, records);
         ids.reserve(records);
     }
     // Fields 17 and 18: the Alea simulator's extended SWF (the one that
