@@ -97,6 +97,7 @@ class ClassPasses final : public Discipline {
     Cover cover_now(const Job& j, std::int64_t idle, bool leave_reserved) const;
     void cover_add(Cover& c, const Fit& f, const Job& v, int sign) const;
     bool covers(const Cover& c, const Job& j) const;
+    bool take_pools_for(const Job& j);
     bool fits_idle(const Job& j, const Fit& f, bool outside_set, bool leave_reserved) const;
     Fit reserved_fit_;                // the reserved job's
     std::vector<Slot> owner_;         // per node: the loaded job, kNoSlot if idle

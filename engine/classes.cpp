@@ -1073,11 +1073,11 @@ void ClassPasses::pass1_serve() {
     }
     // A job still there holds a processor of the set; else the set is free
     // when all its processors are idle, counted word by word (and the pools
-    // hold the job).
+    // hold the job, their holders off the set gone too).
     if (gone &&
         machine().matrix().free_where_busy(0, set_nodes_) ==
             set_nodes_.size() - set_nodes_.idle() &&
-        (cfg().pools.empty() || covers(cover_now(j, j.spec.procs, false), j))) {
+        (cfg().pools.empty() || take_pools_for(j))) {
         const std::vector<NodeRun> set = class_set_;
         drop_class_reservation();
         load(u, set);

@@ -132,6 +132,40 @@ bool ClassPasses::covers(const Cover& c, const Job& j) const {
     return true;
 }
 
+// Pass 1's reserved set is processors; a pool the reserved job needs may
+// be held by loaded jobs off the set (a licence held by a job elsewhere,
+// which candidate_sets counted in the set's cost). Once the set is free,
+// such holders that the job may preempt leave, lowest class first, then
+// those with the fewest processors, each once its do-not-disturb time is
+// over. True when the pools hold the job now.
+bool ClassPasses::take_pools_for(const Job& j) {
+    Cover have = cover_now(j, j.spec.procs, false);
+    if (covers(have, j)) return true;
+    std::vector<Slot>& holders = chosen_scratch_;
+    holders.clear();
+    for (Slot v : running()) {
+        const Job& x = job(v);
+        bool helps = false;
+        for (std::size_t k = 0; k < have.pools.size(); ++k)
+            helps = helps || (x.spec.pools[k] > 0 && have.pools[k] < j.spec.pools[k]);
+        if (helps && may_preempt(x, j, true)) holders.push_back(v);
+    }
+    std::stable_sort(holders.begin(), holders.end(), [&](Slot a, Slot b) {
+        const std::int32_t pa = job_class(job(a)).priority, pb = job_class(job(b)).priority;
+        return pa != pb ? pa < pb : job(a).alloc.procs < job(b).alloc.procs;
+    });
+    bool waiting = false;  // a holder still in its do-not-disturb time
+    for (Slot v : holders) {
+        if (covers(have, j)) break;
+        for (std::size_t k = 0; k < have.pools.size(); ++k) have.pools[k] += job(v).spec.pools[k];
+        if (job(v).dnd_end <= now())
+            swap_out(v, false);
+        else
+            waiting = true;
+    }
+    return !waiting && covers(cover_now(j, j.spec.procs, false), j);
+}
+
 // Whether the job can be loaded on idle processors now.
 bool ClassPasses::fits_idle(const Job& j, const Fit& f, bool outside_set,
                             bool leave_reserved) const {

@@ -107,6 +107,41 @@ TEST_CASE(
     CHECK(act(acts, ROTA_ACTION_START, 4)->nodes == std::vector<int32_t>{6, 7});
 }
 
+TEST_CASE(
+    "compose: under job classes a job needing its partition's nodes and a licence held "
+    "elsewhere preempts both holders, and only them",
+    "[compose][classes]") {
+    // 8 processors, partition gpu = nodes 6-7, one licence. Three standby
+    // jobs run: job 1 on gpu (6-7), job 2 holding the licence (0-1), job 3
+    // neither (2-3). Interactive job 4 (past its wait at once) needs 2
+    // gpu nodes and the licence: gpu's nodes are job 1's and the licence
+    // is job 2's, so its set is jobs 1 and 2, swapped out once their
+    // do-not-disturb time (3 s x 2) is over. Job 3 stays; job 4 is loaded
+    // on 6-7 (its partition), not on the nodes job 2 gave back.
+    auto e = engine_from(classes(8, "",
+                                 "[[machine.pools]]\nname = \"lic\"\ncapacity = 1\n"
+                                 "[[machine.partitions]]\nname = \"gpu\"\nnodes = \"6-7\"\n"));
+    submit_job(e.get(), 1, 2, 1000, kStandby, {0}, "gpu");
+    submit_job(e.get(), 2, 2, 1000, kStandby, {1});
+    submit_job(e.get(), 3, 2, 1000, kStandby, {0});
+    auto acts = at(e.get(), 0);
+    REQUIRE(act(acts, ROTA_ACTION_START, 1));
+    CHECK(act(acts, ROTA_ACTION_START, 1)->nodes == std::vector<int32_t>{6, 7});
+    REQUIRE(act(acts, ROTA_ACTION_START, 2));
+    CHECK(act(acts, ROTA_ACTION_START, 2)->nodes == std::vector<int32_t>{0, 1});
+    REQUIRE(act(acts, ROTA_ACTION_START, 3));
+    submit_job(e.get(), 4, 2, 100, kInteractive, {1}, "gpu");
+    acts = at(e.get(), 100);
+    CHECK(act(acts, ROTA_ACTION_SWAP_OUT, 1));
+    CHECK(act(acts, ROTA_ACTION_SWAP_OUT, 2));
+    CHECK_FALSE(act(acts, ROTA_ACTION_SWAP_OUT, 3));
+    REQUIRE(act(acts, ROTA_ACTION_START, 4));
+    CHECK(act(acts, ROTA_ACTION_START, 4)->nodes == std::vector<int32_t>{6, 7});
+    CHECK(info(e.get(), 3).state == ROTA_JOB_RUNNING);
+    CHECK(info(e.get(), 1).state == ROTA_JOB_QUEUED);
+    CHECK(info(e.get(), 2).state == ROTA_JOB_QUEUED);
+}
+
 TEST_CASE("compose: under job classes pass 2 asks the backfill_select policy which jobs to load",
           "[compose][classes]") {
     // When job 1 (the whole machine) ends at 100, jobs 2 (4 processors), 3
