@@ -122,18 +122,8 @@ inline Bad parse_int(const char*& pos, const char* e, std::int64_t& out) {
     return Bad::ok;
 }
 
-// Most traces give field 6 as a whole number (-1 when unknown): read as
-// an integer, it is the double from_chars would give (both round to
-// nearest), at a fraction of the cost. "-0" keeps its sign through
-// from_chars.
 inline Bad parse_double(const char*& p, const char* e, double& out) {
     const char* tok = p;
-    std::int64_t whole;
-    if (const char* q = p; parse_int(q, e, whole) == Bad::ok && (whole != 0 || *tok != '-')) {
-        p = q;
-        out = static_cast<double>(whole);
-        return Bad::ok;
-    }
     while (p != e && !is_space(*p)) ++p;
     const char* b = tok;
     if (*b == '+') ++b;  // from_chars rejects a leading '+'
