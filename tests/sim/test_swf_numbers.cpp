@@ -1,8 +1,8 @@
 // The SWF reader's number fields against a reference made of the standard
-// library's conversions: random tokens (digit runs of every length around
-// the reader's eight-byte word, signs, stray characters, decimals) in an
-// integer field and in field 6, the one decimal field, at positions where
-// the token does and does not have eight bytes of line after its start.
+// library's conversions: random tokens (digit runs of 0 to 23 digits, past
+// what 64 bits hold, signs, stray characters, decimals) in an integer field
+// and in field 6, the one decimal field, in the middle of a line and near
+// its end, padded with blanks or tabs.
 
 #include <unistd.h>
 
