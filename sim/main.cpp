@@ -1101,6 +1101,436 @@ constexpr int kExitUsage = 2;
 
 namespace {
 
+// `rota simulate`'s flags, bound by add_simulate_command; -1 (or empty)
+// where a flag was not given, except where CLI11 counts them (given()).
+struct SimulateArgs {
+    CLI::App* command = nullptr;
+    std::string config_path;
+    std::string trace;
+    std::string compat;
+    std::string jobs_csv;
+    std::string summary_json;
+    std::vector<std::string> policies;
+    std::int32_t procs = 0;
+    std::int64_t max_jumps = -1;
+    std::int64_t jobs = -1;
+    double load = -1;
+    std::int64_t seed = -1;
+    bool no_progress = false;
+    std::int64_t mpl = -1;
+    std::int64_t migration_q = -2;
+    double slice = -1;
+    double cs_overhead = -1;
+    double migration_cost = -1;
+    double matrix_at = -1;
+    std::vector<std::string> pool_flags;
+    std::string memory;
+    std::string memory_units;
+    std::string memory_capacity;
+    bool positive_use = false;
+    double queue_length = -1;
+    double arrival_rate = -1;
+    std::int64_t arrival_seed = -1;
+    std::string batsim_csv;
+    std::string jobs_npy;
+    std::string swf_out;
+    double min_pct = -1;
+    double adapt_latency = -1;
+    double adapt_per_byte = -1;
+    std::int64_t interactive_procs = -1;
+    std::int64_t interactive_time = -1;
+    std::int64_t mpl_limit = -1;
+    std::string exec_model;
+    std::string packing;
+    bool json_flag = false;
+    std::int64_t cycle = -1;
+    std::string dependencies;
+    std::string partitions_flag;
+    std::vector<std::string> partition_names;
+    std::string clusters_flag;
+    std::string stop_on;
+    bool groups_flag = false;
+    std::vector<std::int32_t> size_groups;
+    std::vector<std::int32_t> width_groups;
+    double stop_rel_error = -1;
+    double confidence = -1;
+    std::int64_t warmup = -1;
+    std::int64_t batch_jobs = -1;
+    std::int32_t min_batches = -1;
+};
+
+// Adds the `simulate` subcommand to app, its flags bound to `a`.
+void add_simulate_command(CLI::App& app, SimulateArgs& a) {
+    auto* sim = a.command = app.add_subcommand(
+        "simulate", "simulate a trace or a generated workload under one or more policies");
+    sim->add_option("config", a.config_path,
+                    "a TOML configuration file (docs/config.md); flags override it")
+        ->check(CLI::ExistingFile);
+    sim->add_option("--trace", a.trace,
+                    "the SWF trace to simulate, plain or gzipped, '-' for the standard input "
+                    "[simulator.trace]; default: the built-in generated workload");
+    sim->add_option("--procs", a.procs,
+                    "machine size in processors [simulator.procs]; default: the trace header's "
+                    "MaxProcs, else MaxNodes")
+        ->check(int_at_least(1))
+        ->check(CLI::Validator(
+            [](std::string& in) -> std::string {
+                return std::strtoll(in.c_str(), nullptr, 10) > kMaxMachineProcs
+                           ? "a machine has at most " + std::to_string(kMaxMachineProcs) +
+                                 " processors, not " + in
+                           : std::string();
+            },
+            "", ""));
+    sim->add_option(
+           "--policy", a.policies,
+           // The list is the one --policy accepts (policy_names), so it cannot fall behind.
+           "the policies to compare, comma-separated or the flag repeated: " + policy_list() +
+               " (custom: the configuration file's own engine tables) [simulator.policy]")
+        ->delimiter(',')
+        // One value per --policy, so that a configuration file given after
+        // it is the file, not a policy name.
+        ->allow_extra_args(false)
+        ->default_str("fcfs,easy,conservative");
+    sim->add_option("--compat", a.compat,
+                    "none, or pyss: pyss's job mapping and event order [simulator.compat]")
+        ->check(CLI::IsMember({"none", "pyss"}))
+        ->default_str("none");
+    sim->add_option("--jobs-csv", a.jobs_csv,
+                    "write one CSV line per job to this file (one file per policy, suffixed, when "
+                    "several run) [simulator.jobs_csv]");
+    sim->add_option("--batsim-csv", a.batsim_csv,
+                    "write Batsim's _jobs.csv columns to this file, for evalys "
+                    "[simulator.batsim_csv]");
+    sim->add_option("--jobs-npy", a.jobs_npy,
+                    "write the --batsim-csv jobs as NumPy .npy records (numeric columns; "
+                    "final_state 1 COMPLETED_SUCCESSFULLY, 2 COMPLETED_WALLTIME_REACHED, 3 "
+                    "REJECTED) and their allocated_resources to FILE.nodes, one line each "
+                    "[simulator.jobs_npy]");
+    sim->add_option("--swf-out", a.swf_out,
+                    "write the simulated schedule as SWF (wait times in field 3) "
+                    "[simulator.swf_out]");
+    sim->add_option("--summary-json", a.summary_json,
+                    "write every metric, counter and the run's provenance as JSON "
+                    "[simulator.summary_json]");
+    sim->add_flag("--json", a.json_flag,
+                  "print the summary JSON on the standard output instead of the table");
+    // [Feitelson97]: job classes (docs/user-guide.md, "Job classes").
+    sim->add_option("--interactive-procs", a.interactive_procs,
+                    "classes: a job of at most this many processors (and --interactive-time) is "
+                    "in class interactive [simulator.interactive_procs]")
+        ->check(int_at_least(0))
+        ->default_str("64");
+    sim->add_option("--interactive-time", a.interactive_time,
+                    "classes: ... and at most this many seconds requested "
+                    "[simulator.interactive_time]")
+        ->check(int_at_least(0))
+        ->default_str("7200");
+    // [Weissman03]: malleable jobs (docs/user-guide.md, "Malleable jobs").
+    sim->add_option("--min-pct", a.min_pct,
+                    "malleable: each job's min as a percentage of its ideal (its processors), "
+                    "rounded up [simulator.min_pct]")
+        ->check(real_in(0, 100, true, false, "a percentage in (0, 100]"))
+        ->default_str("100");
+    sim->add_option("--mpl-limit", a.mpl_limit,
+                    "malleable: M of achieve_mp(M), 0 for no limit [simulator.mpl_limit]")
+        ->check(int_in(0, 1'000'000'000, "0 (no limit) or a count up to 1000000000"))
+        ->default_str("0");
+    sim->add_option("--exec-model", a.exec_model,
+                    "malleable: run time on fewer processors than ideal [simulator.exec_model]")
+        ->check(CLI::IsMember({"linear", "parabolic"}))
+        ->default_str("linear");
+    sim->add_option("--adapt-latency", a.adapt_latency,
+                    "malleable: seconds every grow or shrink costs [simulator.adapt_latency]")
+        // The engine's range (malleable.adapt_latency), named by the flag.
+        ->check(real_in(0, 1e9, false, false, "a number of seconds from 0 to 1e9"))
+        ->default_str("0");
+    sim->add_option("--adapt-per-byte", a.adapt_per_byte,
+                    "malleable: seconds per byte redistributed [simulator.adapt_per_byte]")
+        ->check(real_in(0, 1e3, false, false, "a number of seconds per byte from 0 to 1000"))
+        ->default_str("0");
+    sim->add_option("--max-jumps", a.max_jumps,
+                    "FPFS: how many times a job may be jumped over [simulator.max_jumps]")
+        ->check(int_at_least(0))
+        ->default_str("10");
+    sim->add_option("--jobs", a.jobs,
+                    "generated workload: number of jobs [simulator.workload.jobs]")
+        ->check(int_in(1, kMaxJobs, "a whole number from 1 to 100000000"))
+        ->default_str("10000");
+    sim->add_option("--load", a.load, "generated workload: offered load [simulator.workload.load]")
+        ->check(offered_load())
+        ->default_str("0.5");
+    sim->add_option("--seed", a.seed, "generated workload: random seed [simulator.workload.seed]")
+        ->check(int_at_least(0))
+        ->default_str("1");
+    sim->add_flag("--no-progress", a.no_progress,
+                  "no progress bar (shown only when stderr is a terminal) [simulator.progress]");
+    sim->add_option("--mpl", a.mpl,
+                    "gang: multiprogramming level, the matrix's rows [simulator.mpl]")
+        ->check(int_in(1, 32, "a whole number from 1 to 32"))
+        ->default_str("5");
+    // The ranges of run_config.cpp's checks, so that an error names the flag.
+    sim->add_option("--slice", a.slice, "gang: time slice in seconds [simulator.slice]")
+        ->check(real_in(1e-6, 1e9, false, false,
+                        "a number of seconds from one microsecond (0.000001) to 1e9"))
+        ->default_str("200");
+    sim->add_option("--cs-overhead", a.cs_overhead,
+                    "gang: context-switch overhead, a fraction of the slice "
+                    "[simulator.cs_overhead]")
+        ->check(real_in(0, 1, false, true, "a number in [0, 1)"))
+        ->default_str("0");
+    sim->add_option("--migration-cost", a.migration_cost,
+                    "gang: cost C of one migration in seconds [simulator.migration_cost]")
+        ->check(real_in(0, 1e9, false, false, "a number of seconds from 0 to 1e9"))
+        ->default_str("0");
+    sim->add_option("--migration-q", a.migration_q,
+                    "gang: most tasks migrated per slice, -1 for no limit "
+                    "[simulator.migration_q]")
+        ->check(int_in(-1, 1'000'000'000, "-1 (unlimited) or a count from 0 to 1000000000"))
+        ->default_str("-1");
+    sim->add_option("--packing", a.packing,
+                    "gang: a job's columns in a row, first_fit or buddy ([Feitelson97] §3) "
+                    "[simulator.packing]")
+        ->check(CLI::IsMember({"first_fit", "buddy"}))
+        ->default_str("first_fit");
+    sim->add_option("--matrix-at", a.matrix_at,
+                    "gang: print the matrix at this simulated time in seconds "
+                    "[simulator.matrix_at]")
+        ->check(real_in(0, 1e12, false, false, "a time in seconds from 0 to 1e12"));
+    sim->add_option("--pool", a.pool_flags,
+                    "a pool of the machine, name=capacity, repeatable or comma-separated "
+                    "([[machine.pools]]); replaces the capacity of a workload's pool of that name")
+        ->delimiter(',');
+    sim->add_option("--memory", a.memory,
+                    "memory as a pool from SWF fields 10/7: none (default) | requested | used | "
+                    "auto (requested, else used) [simulator.memory]")
+        ->check(CLI::IsMember({"none", "requested", "used", "auto"}));
+    sim->add_option("--memory-units", a.memory_units,
+                    "how fields 7 and 10 read: kb-per-processor (SWF, default) | bytes-per-job "
+                    "(wagap-2013) [simulator.memory_units]")
+        ->check(CLI::IsMember({"kb-per-processor", "bytes-per-job"}));
+    sim->add_option("--memory-capacity", a.memory_capacity,
+                    "the memory pool's capacity in KB (suffix K, M, G, T: 32G); default: the "
+                    ".machines file beside the trace [simulator.memory_capacity]");
+    sim->add_flag("--positive-use", a.positive_use,
+                  "keep only jobs with positive CPU time (field 6) and used memory (field 7), "
+                  "[Leinberger99]'s NAS filter [simulator.positive_use]");
+    sim->add_option("--cycle", a.cycle,
+                    "a scheduling pass every S seconds (at multiples of S) while jobs wait, "
+                    "as a batch system's scheduling cycle; 0: passes at events only "
+                    "[simulator.cycle]")
+        ->check(int_at_least(0))
+        ->default_str("0");
+    sim->add_option("--dependencies", a.dependencies,
+                    "SWF fields 17 and 18 (preceding job, think time): follow | ignore | auto "
+                    "(default: follow, except for Alea's extended SWF, which comes with a "
+                    ".machines file) [simulator.dependencies]")
+        ->check(CLI::IsMember({"follow", "ignore", "auto"}));
+    sim->add_option("--queue-length", a.queue_length,
+                    "replace the arrivals by Poisson ones calibrated so that FCFS/FF-EASY keeps "
+                    "this mean ready queue ([Leinberger99] §4.1); 0: the workload's own arrivals "
+                    "[simulator.queue_length]")
+        ->check(nonnegative_real());
+    sim->add_option("--arrival-rate", a.arrival_rate,
+                    "replace the arrivals by Poisson ones at this rate, jobs/s; 0: the "
+                    "workload's own arrivals [simulator.arrival_rate]")
+        ->check(nonnegative_real());
+    sim->add_option("--arrival-seed", a.arrival_seed,
+                    "seed of the Poisson arrivals [simulator.arrival_seed]")
+        ->check(int_at_least(0))
+        ->default_str("1");
+
+    sim->add_option("--partitions", a.partitions_flag,
+                    "the machine's partitions, name=nodes separated by commas, a '*' after the "
+                    "default ones: small=0-31,big=0-127* ([[machine.partitions]], which it "
+                    "replaces)");
+    sim->add_option("--partition-names", a.partition_names,
+                    "what SWF field 16's partition numbers 1, 2, ... name, comma-separated; "
+                    "default: the machine's partitions in configuration order "
+                    "[simulator.partition_names]")
+        ->delimiter(',');
+
+    sim->add_option(
+        "--clusters", a.clusters_flag,
+        "a multi-cluster machine ([Ngubiri07]): 5x20 or 20,20,16 ([[machine.clusters]]); "
+        "default: the workload's '; Clusters:' header; none: one machine");
+    sim->add_flag("--groups", a.groups_flag,
+                  "report [Ngubiri07]'s groups C, S, W (automatic when the workload has "
+                  "components) [simulator.groups]");
+    sim->add_option("--size-groups", a.size_groups,
+                    "the largest size of S1, S2, S3, e.g. 1,3,7; default: the quartiles of the "
+                    "workload [simulator.size_groups]")
+        ->delimiter(',');
+    sim->add_option("--width-groups", a.width_groups,
+                    "the largest widest component of W1, W2, W3; default: the workload's "
+                    "quartiles [simulator.width_groups]")
+        ->delimiter(',');
+    sim->add_option(
+           "--stop-rel-error", a.stop_rel_error,
+           "stop when every average response time is known within this relative error "
+           "([Ngubiri07]: 0.05), by batch means; 0: run every job [simulator.stop_rel_error]")
+        ->check(nonnegative_real())
+        ->default_str("0");
+    sim->add_option("--warmup", a.warmup,
+                    "leave the first N arrivals out of every metric [simulator.warmup]")
+        ->check(int_at_least(0))
+        ->default_str("0");
+    sim->add_option("--batch-jobs", a.batch_jobs,
+                    "batch means: jobs per batch at the start, doubled as the run grows (default "
+                    "500) [simulator.batch_jobs]")
+        ->check(int_at_least(1));
+    sim->add_option("--min-batches", a.min_batches,
+                    "batch means: batches before an interval is trusted (default 20) "
+                    "[simulator.min_batches]")
+        ->check(int_in(2, kMaxMinBatches,
+                       "a count of batches from 2 to " + std::to_string(kMaxMinBatches)));
+    sim->add_option("--confidence", a.confidence,
+                    "confidence of the intervals (default 0.95) [simulator.confidence]")
+        ->check(real_in(0, 1, true, true, "a number in (0, 1)"));
+    sim->add_option("--stop-on", a.stop_on,
+                    "groups (default): the whole stream and every group meet the rule | stream: "
+                    "the whole stream only [simulator.stop_on]")
+        ->check(CLI::IsMember({"groups", "stream"}));
+}
+
+// The run's configuration: the file's (or the defaults), then every flag
+// given, checked.
+RunConfig simulate_config(const SimulateArgs& a) {
+    if (!a.config_path.empty())
+        if (const std::string hint = swf_hint(a.config_path); !hint.empty())
+            throw ConfigError(hint);
+    RunConfig rc = load_run_config(a.config_path);
+    if (a.command->count("--trace") > 0 && a.trace.empty())
+        throw ConfigError(
+            "--trace: is empty: name a trace, or leave --trace out for the generated workload");
+    if (!a.trace.empty()) rc.trace = a.trace;
+    // An empty output path would write nothing and say nothing.
+    for (const char* f :
+         {"--jobs-csv", "--summary-json", "--batsim-csv", "--jobs-npy", "--swf-out"})
+        if (a.command->count(f) > 0 && a.command->get_option(f)->as<std::string>().empty())
+            throw ConfigError(std::string(f) +
+                              ": is empty: name a file, or leave the flag out for no file");
+    // A flag given is taken as given, and checked (check_statistics,
+    // the engine): a bad value is an error, never silently ignored.
+    auto given = [&](const char* flag) { return a.command->count(flag) > 0; };
+    if (given("--procs")) rc.procs = a.procs;
+    if (!a.policies.empty()) {
+        for (const auto& p : a.policies) check_policy(p);
+        // custom runs the file's engine tables: without a file it would
+        // run the engine's defaults under a name that promises more.
+        if (a.config_path.empty() &&
+            std::find(a.policies.begin(), a.policies.end(), "custom") != a.policies.end())
+            throw ConfigError(
+                "--policy custom: runs a configuration file's own engine tables, and no "
+                "file is given (rota simulate FILE.toml --policy custom)");
+        rc.policies = a.policies;
+    }
+    if (!a.compat.empty()) rc.compat = a.compat;
+    if (!a.jobs_csv.empty()) rc.jobs_csv = a.jobs_csv;
+    if (!a.summary_json.empty()) rc.summary_json = a.summary_json;
+    if (!a.batsim_csv.empty()) rc.batsim_csv = a.batsim_csv;
+    if (!a.jobs_npy.empty()) rc.jobs_npy = a.jobs_npy;
+    if (!a.swf_out.empty()) rc.swf_out = a.swf_out;
+    if (a.json_flag) rc.json = true;
+    if (given("--max-jumps")) rc.max_jumps = a.max_jumps;
+    if (given("--min-pct")) rc.min_pct = a.min_pct;
+    if (given("--interactive-procs")) rc.interactive_procs = a.interactive_procs;
+    if (given("--interactive-time")) rc.interactive_time = a.interactive_time;
+    if (given("--mpl-limit")) rc.mpl_limit = a.mpl_limit;
+    if (given("--exec-model")) rc.exec_model = a.exec_model;
+    if (given("--adapt-latency")) rc.adapt_latency = a.adapt_latency;
+    if (given("--adapt-per-byte")) rc.adapt_per_byte = a.adapt_per_byte;
+    if (given("--jobs")) rc.workload.jobs = a.jobs;
+    if (given("--load")) rc.workload.load = a.load;
+    if (given("--seed")) {
+        if (a.seed < 0) throw std::invalid_argument("--seed must be >= 0");
+        rc.workload.seed = static_cast<std::uint64_t>(a.seed);
+    }
+    if (a.no_progress) rc.progress = false;
+    if (given("--mpl")) rc.mpl = a.mpl;
+    if (given("--slice")) rc.slice = a.slice;
+    if (given("--cs-overhead")) rc.cs_overhead = a.cs_overhead;
+    if (given("--migration-cost")) rc.migration_cost = a.migration_cost;
+    if (given("--migration-q")) rc.migration_q = a.migration_q;
+    if (given("--packing")) rc.packing = a.packing;
+    if (given("--matrix-at")) {
+        if (!(a.matrix_at >= 0))
+            throw std::invalid_argument("--matrix-at must be a time >= 0 in seconds");
+        rc.matrix_at = a.matrix_at;
+    }
+    std::set<std::string> pools_given;
+    for (const auto& f : a.pool_flags) {
+        PoolSpec p;
+        try {
+            p = parse_pool_spec(f);
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(std::string("--pool: ") + e.what());
+        }
+        if (!pools_given.insert(p.name).second)
+            throw ConfigError("--pool: pool '" + p.name + "' is given twice");
+        bool replaced = false;
+        for (auto& q : rc.pools)
+            if (q.name == p.name) q = p, replaced = true;
+        if (!replaced) rc.pools.push_back(p);
+    }
+    if (!a.memory.empty()) rc.memory = a.memory;
+    if (!a.memory_units.empty()) rc.memory_units = a.memory_units;
+    if (!a.memory_capacity.empty()) {
+        try {
+            rc.memory_capacity = parse_amount(a.memory_capacity, "--memory-capacity");
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(e.what());
+        }
+    }
+    if (a.positive_use) rc.positive_use = true;
+    if (!a.dependencies.empty()) rc.dependencies = a.dependencies;
+    if (given("--partitions")) try {
+            rc.partitions = parse_partitions(a.partitions_flag);
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(std::string("--partitions: ") + e.what());
+        }
+    if (given("--partition-names")) try {
+            check_partition_names(a.partition_names);
+            rc.partition_names = a.partition_names;
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(std::string("--partition-names: ") + e.what());
+        }
+    if (a.cycle >= 0) rc.cycle = a.cycle;
+    if (a.queue_length >= 0) rc.queue_length = a.queue_length;
+    if (a.arrival_rate >= 0) rc.arrival_rate = a.arrival_rate;
+    if (a.arrival_seed >= 0) rc.arrival_seed = static_cast<std::uint64_t>(a.arrival_seed);
+    try {
+        if (a.clusters_flag == "none") {
+            rc.clusters.clear();
+            rc.one_machine = true;
+        } else if (a.command->count("--clusters") > 0) {
+            try {
+                rc.clusters = parse_clusters(a.clusters_flag);
+            } catch (const std::invalid_argument& e) {
+                throw std::invalid_argument(std::string("--") + e.what());
+            }
+        }
+        if (!a.size_groups.empty()) check_group_bounds(a.size_groups, "--size-groups");
+        if (!a.width_groups.empty()) check_group_bounds(a.width_groups, "--width-groups");
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(e.what());
+    }
+    if (a.groups_flag) rc.groups = true;
+    if (!a.size_groups.empty()) rc.size_groups = a.size_groups;
+    if (!a.width_groups.empty()) rc.width_groups = a.width_groups;
+    if (a.stop_rel_error >= 0) rc.stop_rel_error = a.stop_rel_error;
+    if (a.warmup >= 0) rc.warmup = a.warmup;
+    if (a.batch_jobs >= 0) rc.batch_jobs = a.batch_jobs;
+    if (a.min_batches >= 0) rc.min_batches = a.min_batches;
+    if (a.confidence >= 0) rc.confidence = a.confidence;
+    if (!a.stop_on.empty()) rc.stop_on = a.stop_on;
+    for (const char* f :
+         {"--size-groups", "--width-groups", "--confidence", "--batch-jobs", "--min-batches"})
+        if (given(f)) rc.group_flags.emplace_back(f);
+    check_statistics(rc);
+    refuse_unread_flags(rc, given);
+    return rc;
+}
+
 int run(int argc, char** argv) {
     CLI::App app{
         "rota: a parallel-job scheduling engine, its simulator and a workload generator.\n"
@@ -1117,265 +1547,8 @@ int run(int argc, char** argv) {
     // EASY and conservative backfilling.
     app.require_subcommand(0, 1);
 
-    std::string config_path;
-    std::string trace, compat, jobs_csv, summary_json;
-    std::vector<std::string> policies;
-    std::int32_t procs = 0;
-    std::int64_t max_jumps = -1, jobs = -1;
-    double load = -1;
-    std::int64_t seed = -1;
-    bool no_progress = false;
-    std::int64_t mpl = -1, migration_q = -2;
-    double slice = -1, cs_overhead = -1, migration_cost = -1, matrix_at = -1;
-    std::vector<std::string> pool_flags;
-    std::string memory, memory_units, memory_capacity;
-    bool positive_use = false;
-    double queue_length = -1, arrival_rate = -1;
-    std::int64_t arrival_seed = -1;
-    std::string batsim_csv, jobs_npy, swf_out;
-    double min_pct = -1, adapt_latency = -1, adapt_per_byte = -1;
-    std::int64_t interactive_procs = -1, interactive_time = -1;
-    std::int64_t mpl_limit = -1;
-    std::string exec_model, packing;
-    bool json_flag = false;
-    auto* sim = app.add_subcommand(
-        "simulate", "simulate a trace or a generated workload under one or more policies");
-    sim->add_option("config", config_path,
-                    "a TOML configuration file (docs/config.md); flags override it")
-        ->check(CLI::ExistingFile);
-    sim->add_option("--trace", trace,
-                    "the SWF trace to simulate, plain or gzipped, '-' for the standard input "
-                    "[simulator.trace]; default: the built-in generated workload");
-    sim->add_option("--procs", procs,
-                    "machine size in processors [simulator.procs]; default: the trace header's "
-                    "MaxProcs, else MaxNodes")
-        ->check(int_at_least(1))
-        ->check(CLI::Validator(
-            [](std::string& in) -> std::string {
-                return std::strtoll(in.c_str(), nullptr, 10) > kMaxMachineProcs
-                           ? "a machine has at most " + std::to_string(kMaxMachineProcs) +
-                                 " processors, not " + in
-                           : std::string();
-            },
-            "", ""));
-    sim->add_option(
-           "--policy", policies,
-           // The list is the one --policy accepts (policy_names), so it cannot fall behind.
-           "the policies to compare, comma-separated or the flag repeated: " + policy_list() +
-               " (custom: the configuration file's own engine tables) [simulator.policy]")
-        ->delimiter(',')
-        // One value per --policy, so that a configuration file given after
-        // it is the file, not a policy name.
-        ->allow_extra_args(false)
-        ->default_str("fcfs,easy,conservative");
-    sim->add_option("--compat", compat,
-                    "none, or pyss: pyss's job mapping and event order [simulator.compat]")
-        ->check(CLI::IsMember({"none", "pyss"}))
-        ->default_str("none");
-    sim->add_option("--jobs-csv", jobs_csv,
-                    "write one CSV line per job to this file (one file per policy, suffixed, when "
-                    "several run) [simulator.jobs_csv]");
-    sim->add_option("--batsim-csv", batsim_csv,
-                    "write Batsim's _jobs.csv columns to this file, for evalys "
-                    "[simulator.batsim_csv]");
-    sim->add_option("--jobs-npy", jobs_npy,
-                    "write the --batsim-csv jobs as NumPy .npy records (numeric columns; "
-                    "final_state 1 COMPLETED_SUCCESSFULLY, 2 COMPLETED_WALLTIME_REACHED, 3 "
-                    "REJECTED) and their allocated_resources to FILE.nodes, one line each "
-                    "[simulator.jobs_npy]");
-    sim->add_option("--swf-out", swf_out,
-                    "write the simulated schedule as SWF (wait times in field 3) "
-                    "[simulator.swf_out]");
-    sim->add_option("--summary-json", summary_json,
-                    "write every metric, counter and the run's provenance as JSON "
-                    "[simulator.summary_json]");
-    sim->add_flag("--json", json_flag,
-                  "print the summary JSON on the standard output instead of the table");
-    // [Feitelson97]: job classes (docs/user-guide.md, "Job classes").
-    sim->add_option("--interactive-procs", interactive_procs,
-                    "classes: a job of at most this many processors (and --interactive-time) is "
-                    "in class interactive [simulator.interactive_procs]")
-        ->check(int_at_least(0))
-        ->default_str("64");
-    sim->add_option("--interactive-time", interactive_time,
-                    "classes: ... and at most this many seconds requested "
-                    "[simulator.interactive_time]")
-        ->check(int_at_least(0))
-        ->default_str("7200");
-    // [Weissman03]: malleable jobs (docs/user-guide.md, "Malleable jobs").
-    sim->add_option("--min-pct", min_pct,
-                    "malleable: each job's min as a percentage of its ideal (its processors), "
-                    "rounded up [simulator.min_pct]")
-        ->check(real_in(0, 100, true, false, "a percentage in (0, 100]"))
-        ->default_str("100");
-    sim->add_option("--mpl-limit", mpl_limit,
-                    "malleable: M of achieve_mp(M), 0 for no limit [simulator.mpl_limit]")
-        ->check(int_in(0, 1'000'000'000, "0 (no limit) or a count up to 1000000000"))
-        ->default_str("0");
-    sim->add_option("--exec-model", exec_model,
-                    "malleable: run time on fewer processors than ideal [simulator.exec_model]")
-        ->check(CLI::IsMember({"linear", "parabolic"}))
-        ->default_str("linear");
-    sim->add_option("--adapt-latency", adapt_latency,
-                    "malleable: seconds every grow or shrink costs [simulator.adapt_latency]")
-        // The engine's range (malleable.adapt_latency), named by the flag.
-        ->check(real_in(0, 1e9, false, false, "a number of seconds from 0 to 1e9"))
-        ->default_str("0");
-    sim->add_option("--adapt-per-byte", adapt_per_byte,
-                    "malleable: seconds per byte redistributed [simulator.adapt_per_byte]")
-        ->check(real_in(0, 1e3, false, false, "a number of seconds per byte from 0 to 1000"))
-        ->default_str("0");
-    sim->add_option("--max-jumps", max_jumps,
-                    "FPFS: how many times a job may be jumped over [simulator.max_jumps]")
-        ->check(int_at_least(0))
-        ->default_str("10");
-    sim->add_option("--jobs", jobs, "generated workload: number of jobs [simulator.workload.jobs]")
-        ->check(int_in(1, kMaxJobs, "a whole number from 1 to 100000000"))
-        ->default_str("10000");
-    sim->add_option("--load", load, "generated workload: offered load [simulator.workload.load]")
-        ->check(offered_load())
-        ->default_str("0.5");
-    sim->add_option("--seed", seed, "generated workload: random seed [simulator.workload.seed]")
-        ->check(int_at_least(0))
-        ->default_str("1");
-    sim->add_flag("--no-progress", no_progress,
-                  "no progress bar (shown only when stderr is a terminal) [simulator.progress]");
-    sim->add_option("--mpl", mpl, "gang: multiprogramming level, the matrix's rows [simulator.mpl]")
-        ->check(int_in(1, 32, "a whole number from 1 to 32"))
-        ->default_str("5");
-    // The ranges of run_config.cpp's checks, so that an error names the flag.
-    sim->add_option("--slice", slice, "gang: time slice in seconds [simulator.slice]")
-        ->check(real_in(1e-6, 1e9, false, false,
-                        "a number of seconds from one microsecond (0.000001) to 1e9"))
-        ->default_str("200");
-    sim->add_option("--cs-overhead", cs_overhead,
-                    "gang: context-switch overhead, a fraction of the slice "
-                    "[simulator.cs_overhead]")
-        ->check(real_in(0, 1, false, true, "a number in [0, 1)"))
-        ->default_str("0");
-    sim->add_option("--migration-cost", migration_cost,
-                    "gang: cost C of one migration in seconds [simulator.migration_cost]")
-        ->check(real_in(0, 1e9, false, false, "a number of seconds from 0 to 1e9"))
-        ->default_str("0");
-    sim->add_option("--migration-q", migration_q,
-                    "gang: most tasks migrated per slice, -1 for no limit "
-                    "[simulator.migration_q]")
-        ->check(int_in(-1, 1'000'000'000, "-1 (unlimited) or a count from 0 to 1000000000"))
-        ->default_str("-1");
-    sim->add_option("--packing", packing,
-                    "gang: a job's columns in a row, first_fit or buddy ([Feitelson97] §3) "
-                    "[simulator.packing]")
-        ->check(CLI::IsMember({"first_fit", "buddy"}))
-        ->default_str("first_fit");
-    sim->add_option("--matrix-at", matrix_at,
-                    "gang: print the matrix at this simulated time in seconds "
-                    "[simulator.matrix_at]")
-        ->check(real_in(0, 1e12, false, false, "a time in seconds from 0 to 1e12"));
-    sim->add_option("--pool", pool_flags,
-                    "a pool of the machine, name=capacity, repeatable or comma-separated "
-                    "([[machine.pools]]); replaces the capacity of a workload's pool of that name")
-        ->delimiter(',');
-    sim->add_option("--memory", memory,
-                    "memory as a pool from SWF fields 10/7: none (default) | requested | used | "
-                    "auto (requested, else used) [simulator.memory]")
-        ->check(CLI::IsMember({"none", "requested", "used", "auto"}));
-    sim->add_option("--memory-units", memory_units,
-                    "how fields 7 and 10 read: kb-per-processor (SWF, default) | bytes-per-job "
-                    "(wagap-2013) [simulator.memory_units]")
-        ->check(CLI::IsMember({"kb-per-processor", "bytes-per-job"}));
-    sim->add_option("--memory-capacity", memory_capacity,
-                    "the memory pool's capacity in KB (suffix K, M, G, T: 32G); default: the "
-                    ".machines file beside the trace [simulator.memory_capacity]");
-    sim->add_flag("--positive-use", positive_use,
-                  "keep only jobs with positive CPU time (field 6) and used memory (field 7), "
-                  "[Leinberger99]'s NAS filter [simulator.positive_use]");
-    std::int64_t cycle = -1;
-    sim->add_option("--cycle", cycle,
-                    "a scheduling pass every S seconds (at multiples of S) while jobs wait, "
-                    "as a batch system's scheduling cycle; 0: passes at events only "
-                    "[simulator.cycle]")
-        ->check(int_at_least(0))
-        ->default_str("0");
-    std::string dependencies;
-    sim->add_option("--dependencies", dependencies,
-                    "SWF fields 17 and 18 (preceding job, think time): follow | ignore | auto "
-                    "(default: follow, except for Alea's extended SWF, which comes with a "
-                    ".machines file) [simulator.dependencies]")
-        ->check(CLI::IsMember({"follow", "ignore", "auto"}));
-    sim->add_option("--queue-length", queue_length,
-                    "replace the arrivals by Poisson ones calibrated so that FCFS/FF-EASY keeps "
-                    "this mean ready queue ([Leinberger99] §4.1); 0: the workload's own arrivals "
-                    "[simulator.queue_length]")
-        ->check(nonnegative_real());
-    sim->add_option("--arrival-rate", arrival_rate,
-                    "replace the arrivals by Poisson ones at this rate, jobs/s; 0: the "
-                    "workload's own arrivals [simulator.arrival_rate]")
-        ->check(nonnegative_real());
-    sim->add_option("--arrival-seed", arrival_seed,
-                    "seed of the Poisson arrivals [simulator.arrival_seed]")
-        ->check(int_at_least(0))
-        ->default_str("1");
-
-    std::string partitions_flag;
-    std::vector<std::string> partition_names;
-    sim->add_option("--partitions", partitions_flag,
-                    "the machine's partitions, name=nodes separated by commas, a '*' after the "
-                    "default ones: small=0-31,big=0-127* ([[machine.partitions]], which it "
-                    "replaces)");
-    sim->add_option("--partition-names", partition_names,
-                    "what SWF field 16's partition numbers 1, 2, ... name, comma-separated; "
-                    "default: the machine's partitions in configuration order "
-                    "[simulator.partition_names]")
-        ->delimiter(',');
-
-    std::string clusters_flag, stop_on;
-    bool groups_flag = false;
-    std::vector<std::int32_t> size_groups, width_groups;
-    double stop_rel_error = -1, confidence = -1;
-    std::int64_t warmup = -1, batch_jobs = -1;
-    std::int32_t min_batches = -1;
-    sim->add_option(
-        "--clusters", clusters_flag,
-        "a multi-cluster machine ([Ngubiri07]): 5x20 or 20,20,16 ([[machine.clusters]]); "
-        "default: the workload's '; Clusters:' header; none: one machine");
-    sim->add_flag("--groups", groups_flag,
-                  "report [Ngubiri07]'s groups C, S, W (automatic when the workload has "
-                  "components) [simulator.groups]");
-    sim->add_option("--size-groups", size_groups,
-                    "the largest size of S1, S2, S3, e.g. 1,3,7; default: the quartiles of the "
-                    "workload [simulator.size_groups]")
-        ->delimiter(',');
-    sim->add_option("--width-groups", width_groups,
-                    "the largest widest component of W1, W2, W3; default: the workload's "
-                    "quartiles [simulator.width_groups]")
-        ->delimiter(',');
-    sim->add_option(
-           "--stop-rel-error", stop_rel_error,
-           "stop when every average response time is known within this relative error "
-           "([Ngubiri07]: 0.05), by batch means; 0: run every job [simulator.stop_rel_error]")
-        ->check(nonnegative_real())
-        ->default_str("0");
-    sim->add_option("--warmup", warmup,
-                    "leave the first N arrivals out of every metric [simulator.warmup]")
-        ->check(int_at_least(0))
-        ->default_str("0");
-    sim->add_option("--batch-jobs", batch_jobs,
-                    "batch means: jobs per batch at the start, doubled as the run grows (default "
-                    "500) [simulator.batch_jobs]")
-        ->check(int_at_least(1));
-    sim->add_option("--min-batches", min_batches,
-                    "batch means: batches before an interval is trusted (default 20) "
-                    "[simulator.min_batches]")
-        ->check(int_in(2, kMaxMinBatches,
-                       "a count of batches from 2 to " + std::to_string(kMaxMinBatches)));
-    sim->add_option("--confidence", confidence,
-                    "confidence of the intervals (default 0.95) [simulator.confidence]")
-        ->check(real_in(0, 1, true, true, "a number in (0, 1)"));
-    sim->add_option("--stop-on", stop_on,
-                    "groups (default): the whole stream and every group meet the rule | stream: "
-                    "the whole stream only [simulator.stop_on]")
-        ->check(CLI::IsMember({"groups", "stream"}));
-
+    SimulateArgs args;
+    add_simulate_command(app, args);
     auto gen = add_generate_command(app);  // `rota generate`: sim/generate_command.cpp
     auto sweep = add_sweep_command(app);   // `rota sweep`: sim/sweep.cpp
     auto top = add_top_command(app);       // `rota top`: sim/top_command.cpp
@@ -1401,140 +1574,7 @@ int run(int argc, char** argv) {
     if (top->command->parsed()) return run_top_command(*top);
     try {
         if (gen->command->parsed()) return run_generate_command(*gen);
-        if (!config_path.empty())
-            if (const std::string hint = swf_hint(config_path); !hint.empty())
-                throw ConfigError(hint);
-        RunConfig rc = load_run_config(config_path);
-        if (sim->count("--trace") > 0 && trace.empty())
-            throw ConfigError(
-                "--trace: is empty: name a trace, or leave --trace out for the generated workload");
-        if (!trace.empty()) rc.trace = trace;
-        // An empty output path would write nothing and say nothing.
-        for (const char* f :
-             {"--jobs-csv", "--summary-json", "--batsim-csv", "--jobs-npy", "--swf-out"})
-            if (sim->count(f) > 0 && sim->get_option(f)->as<std::string>().empty())
-                throw ConfigError(std::string(f) +
-                                  ": is empty: name a file, or leave the flag out for no file");
-        // A flag given is taken as given, and checked (check_statistics,
-        // the engine): a bad value is an error, never silently ignored.
-        auto given = [&](const char* flag) { return sim->count(flag) > 0; };
-        if (given("--procs")) rc.procs = procs;
-        if (!policies.empty()) {
-            for (const auto& p : policies) check_policy(p);
-            // custom runs the file's engine tables: without a file it would
-            // run the engine's defaults under a name that promises more.
-            if (config_path.empty() &&
-                std::find(policies.begin(), policies.end(), "custom") != policies.end())
-                throw ConfigError(
-                    "--policy custom: runs a configuration file's own engine tables, and no "
-                    "file is given (rota simulate FILE.toml --policy custom)");
-            rc.policies = policies;
-        }
-        if (!compat.empty()) rc.compat = compat;
-        if (!jobs_csv.empty()) rc.jobs_csv = jobs_csv;
-        if (!summary_json.empty()) rc.summary_json = summary_json;
-        if (!batsim_csv.empty()) rc.batsim_csv = batsim_csv;
-        if (!jobs_npy.empty()) rc.jobs_npy = jobs_npy;
-        if (!swf_out.empty()) rc.swf_out = swf_out;
-        if (json_flag) rc.json = true;
-        if (given("--max-jumps")) rc.max_jumps = max_jumps;
-        if (given("--min-pct")) rc.min_pct = min_pct;
-        if (given("--interactive-procs")) rc.interactive_procs = interactive_procs;
-        if (given("--interactive-time")) rc.interactive_time = interactive_time;
-        if (given("--mpl-limit")) rc.mpl_limit = mpl_limit;
-        if (given("--exec-model")) rc.exec_model = exec_model;
-        if (given("--adapt-latency")) rc.adapt_latency = adapt_latency;
-        if (given("--adapt-per-byte")) rc.adapt_per_byte = adapt_per_byte;
-        if (given("--jobs")) rc.workload.jobs = jobs;
-        if (given("--load")) rc.workload.load = load;
-        if (given("--seed")) {
-            if (seed < 0) throw std::invalid_argument("--seed must be >= 0");
-            rc.workload.seed = static_cast<std::uint64_t>(seed);
-        }
-        if (no_progress) rc.progress = false;
-        if (given("--mpl")) rc.mpl = mpl;
-        if (given("--slice")) rc.slice = slice;
-        if (given("--cs-overhead")) rc.cs_overhead = cs_overhead;
-        if (given("--migration-cost")) rc.migration_cost = migration_cost;
-        if (given("--migration-q")) rc.migration_q = migration_q;
-        if (given("--packing")) rc.packing = packing;
-        if (given("--matrix-at")) {
-            if (!(matrix_at >= 0))
-                throw std::invalid_argument("--matrix-at must be a time >= 0 in seconds");
-            rc.matrix_at = matrix_at;
-        }
-        std::set<std::string> pools_given;
-        for (const auto& f : pool_flags) {
-            PoolSpec p;
-            try {
-                p = parse_pool_spec(f);
-            } catch (const std::invalid_argument& e) {
-                throw ConfigError(std::string("--pool: ") + e.what());
-            }
-            if (!pools_given.insert(p.name).second)
-                throw ConfigError("--pool: pool '" + p.name + "' is given twice");
-            bool replaced = false;
-            for (auto& q : rc.pools)
-                if (q.name == p.name) q = p, replaced = true;
-            if (!replaced) rc.pools.push_back(p);
-        }
-        if (!memory.empty()) rc.memory = memory;
-        if (!memory_units.empty()) rc.memory_units = memory_units;
-        if (!memory_capacity.empty()) {
-            try {
-                rc.memory_capacity = parse_amount(memory_capacity, "--memory-capacity");
-            } catch (const std::invalid_argument& e) {
-                throw ConfigError(e.what());
-            }
-        }
-        if (positive_use) rc.positive_use = true;
-        if (!dependencies.empty()) rc.dependencies = dependencies;
-        if (given("--partitions")) try {
-                rc.partitions = parse_partitions(partitions_flag);
-            } catch (const std::invalid_argument& e) {
-                throw ConfigError(std::string("--partitions: ") + e.what());
-            }
-        if (given("--partition-names")) try {
-                check_partition_names(partition_names);
-                rc.partition_names = partition_names;
-            } catch (const std::invalid_argument& e) {
-                throw ConfigError(std::string("--partition-names: ") + e.what());
-            }
-        if (cycle >= 0) rc.cycle = cycle;
-        if (queue_length >= 0) rc.queue_length = queue_length;
-        if (arrival_rate >= 0) rc.arrival_rate = arrival_rate;
-        if (arrival_seed >= 0) rc.arrival_seed = static_cast<std::uint64_t>(arrival_seed);
-        try {
-            if (clusters_flag == "none") {
-                rc.clusters.clear();
-                rc.one_machine = true;
-            } else if (sim->count("--clusters") > 0) {
-                try {
-                    rc.clusters = parse_clusters(clusters_flag);
-                } catch (const std::invalid_argument& e) {
-                    throw std::invalid_argument(std::string("--") + e.what());
-                }
-            }
-            if (!size_groups.empty()) check_group_bounds(size_groups, "--size-groups");
-            if (!width_groups.empty()) check_group_bounds(width_groups, "--width-groups");
-        } catch (const std::invalid_argument& e) {
-            throw ConfigError(e.what());
-        }
-        if (groups_flag) rc.groups = true;
-        if (!size_groups.empty()) rc.size_groups = size_groups;
-        if (!width_groups.empty()) rc.width_groups = width_groups;
-        if (stop_rel_error >= 0) rc.stop_rel_error = stop_rel_error;
-        if (warmup >= 0) rc.warmup = warmup;
-        if (batch_jobs >= 0) rc.batch_jobs = batch_jobs;
-        if (min_batches >= 0) rc.min_batches = min_batches;
-        if (confidence >= 0) rc.confidence = confidence;
-        if (!stop_on.empty()) rc.stop_on = stop_on;
-        for (const char* f :
-             {"--size-groups", "--width-groups", "--confidence", "--batch-jobs", "--min-batches"})
-            if (given(f)) rc.group_flags.emplace_back(f);
-        check_statistics(rc);
-        refuse_unread_flags(rc, given);
-        return run_simulate(std::move(rc), prov);
+        return run_simulate(simulate_config(args), prov);
     } catch (const ConfigError& e) {
         std::cerr << "rota: error: " << escaped(e.what()) << "\n";
         return kExitUsage;
