@@ -1159,10 +1159,8 @@ struct SimulateArgs {
     std::int32_t min_batches = -1;
 };
 
-// Adds the `simulate` subcommand to app, its flags bound to `a`.
-void add_simulate_command(CLI::App& app, SimulateArgs& a) {
-    auto* sim = a.command = app.add_subcommand(
-        "simulate", "simulate a trace or a generated workload under one or more policies");
+// The configuration, the trace, the machine, the policies and the outputs.
+void add_run_flags(CLI::App* sim, SimulateArgs& a) {
     sim->add_option("config", a.config_path,
                     "a TOML configuration file (docs/config.md); flags override it")
         ->check(CLI::ExistingFile);
@@ -1214,6 +1212,10 @@ void add_simulate_command(CLI::App& app, SimulateArgs& a) {
                     "[simulator.summary_json]");
     sim->add_flag("--json", a.json_flag,
                   "print the summary JSON on the standard output instead of the table");
+}
+
+// Job classes, malleable jobs, FPFS, and the generated workload.
+void add_model_flags(CLI::App* sim, SimulateArgs& a) {
     // [Feitelson97]: job classes (docs/user-guide.md, "Job classes").
     sim->add_option("--interactive-procs", a.interactive_procs,
                     "classes: a job of at most this many processors (and --interactive-time) is "
@@ -1264,6 +1266,10 @@ void add_simulate_command(CLI::App& app, SimulateArgs& a) {
         ->default_str("1");
     sim->add_flag("--no-progress", a.no_progress,
                   "no progress bar (shown only when stderr is a terminal) [simulator.progress]");
+}
+
+// Gang scheduling ([Zhang00]).
+void add_gang_flags(CLI::App* sim, SimulateArgs& a) {
     sim->add_option("--mpl", a.mpl,
                     "gang: multiprogramming level, the matrix's rows [simulator.mpl]")
         ->check(int_in(1, 32, "a whole number from 1 to 32"))
@@ -1296,6 +1302,10 @@ void add_simulate_command(CLI::App& app, SimulateArgs& a) {
                     "gang: print the matrix at this simulated time in seconds "
                     "[simulator.matrix_at]")
         ->check(real_in(0, 1e12, false, false, "a time in seconds from 0 to 1e12"));
+}
+
+// Pools, memory, arrivals, dependencies and partitions.
+void add_resource_flags(CLI::App* sim, SimulateArgs& a) {
     sim->add_option("--pool", a.pool_flags,
                     "a pool of the machine, name=capacity, repeatable or comma-separated "
                     "([[machine.pools]]); replaces the capacity of a workload's pool of that name")
@@ -1348,7 +1358,10 @@ void add_simulate_command(CLI::App& app, SimulateArgs& a) {
                     "default: the machine's partitions in configuration order "
                     "[simulator.partition_names]")
         ->delimiter(',');
+}
 
+// Clusters, [Ngubiri07]'s groups and the stopping rule.
+void add_statistics_flags(CLI::App* sim, SimulateArgs& a) {
     sim->add_option(
         "--clusters", a.clusters_flag,
         "a multi-cluster machine ([Ngubiri07]): 5x20 or 20,20,16 ([[machine.clusters]]); "
@@ -1390,6 +1403,15 @@ void add_simulate_command(CLI::App& app, SimulateArgs& a) {
                     "groups (default): the whole stream and every group meet the rule | stream: "
                     "the whole stream only [simulator.stop_on]")
         ->check(CLI::IsMember({"groups", "stream"}));
+}
+
+// Adds the `simulate` subcommand to app, its flags bound to `a`.
+void add_simulate_command(CLI::App& app, SimulateArgs& a) {
+    auto* sim = a.command = app.add_subcommand(
+        "simulate", "simulate a trace or a generated workload under one or more policies");
+    for (auto* add :
+         {add_run_flags, add_model_flags, add_gang_flags, add_resource_flags, add_statistics_flags})
+        add(sim, a);
 }
 
 // The run's configuration: the file's (or the defaults), then every flag
