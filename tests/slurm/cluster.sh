@@ -261,3 +261,40 @@ cluster_stop() {
     kill -KILL "$p" 2>/dev/null || true
   done
 }
+
+# For the QOS tests (run_qos.sh, run_qos_site.sh), on a cluster started
+# with CLUSTER_ACCOUNTING=1: QOS low (Priority=10, 6 s exempt from
+# preemption) and high (Priority=100, Preempt=low), both root's.
+cluster_qos_low_high() {
+  sacctmgr -i add qos low Priority=10 PreemptExemptTime=00:00:06 >/dev/null
+  sacctmgr -i add qos high Priority=100 Preempt=low >/dev/null
+  sacctmgr -i modify user root set QOS+=low,high >/dev/null
+}
+
+# cluster_held_job DIR NAME SECONDS SBATCH_ARGS...: submits a held job that
+# sleeps SECONDS, appends "NAME ID EPOCH" to DIR/jobs.txt, prints its id.
+# The QOS reach slurmctld from slurmdbd a moment after sacctmgr: a refused
+# submission is tried again for 5 s.
+cluster_held_job() {
+  local dir=$1 name=$2 secs=$3 id="" k
+  shift 3
+  for k in $(seq 20); do
+    id=$(sbatch --parsable --hold -t 2 -o /dev/null -D "$dir" -J "$name" "$@" \
+      --wrap "sleep $secs" 2>/dev/null) && break
+    sleep 0.25
+  done
+  [ -n "$id" ] || { echo "cluster: job $name cannot be submitted: sbatch $*" >&2; return 1; }
+  echo "$name $id $(date +%s)" >>"$dir/jobs.txt"
+  echo "$id"
+}
+
+# cluster_sample FILE: writes "@ EPOCH" and squeue's running jobs ("ID
+# NODELIST") to FILE every half second, in the background; its PID is in
+# $! for the caller to stop.
+cluster_sample() {
+  ( while :; do
+      echo "@ $(date +%s.%N)"
+      squeue -h -t R -o '%i %N' 2>/dev/null || true
+      sleep 0.5
+    done ) >"$1" &
+}

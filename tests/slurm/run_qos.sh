@@ -46,35 +46,16 @@ trap 'exit 1' INT TERM HUP
 CLUSTER_ACCOUNTING=1 cluster_start "$work" 4 "PreemptType=preempt/qos
 PreemptMode=REQUEUE
 JobRequeue=1" || exit 1
-sacctmgr -i add qos low Priority=10 PreemptExemptTime=00:00:06 >/dev/null
-sacctmgr -i add qos high Priority=100 Preempt=low >/dev/null
-sacctmgr -i modify user root set QOS+=low,high >/dev/null
+cluster_qos_low_high
 printf '[machine]\nprocs = 4\n' >"$work/rota.toml"
 
 : >"$work/jobs.txt"
-job() {  # job NAME SECONDS SBATCH_ARGS...
-  local name=$1 secs=$2 id
-  shift 2
-  id=$(sbatch --parsable --hold -t 2 -o /dev/null -D "$work" -J "$name" "$@" --wrap "sleep $secs")
-  echo "$name $id $(date +%s)" >>"$work/jobs.txt"
-  echo "$id"
-}
-# The association's QOS reach slurmctld from slurmdbd a moment after
-# sacctmgr: the first submission may find low unknown.
-for k in $(seq 20); do
-  l1=$(sbatch --parsable --hold -q low -t 2 -o /dev/null -D "$work" -J L1 -N 1 --wrap "sleep 15" 2>/dev/null) && break
-  sleep 0.25
-done
-[ -n "${l1:-}" ] || { echo "run_qos.sh: the QOS low cannot be used"; exit 1; }
-echo "L1 $l1 $(date +%s)" >>"$work/jobs.txt"
+job() { cluster_held_job "$work" "$@"; }  # job NAME SECONDS SBATCH_ARGS...
+job L1 15 -q low -N 1 >/dev/null || { echo "run_qos.sh: the QOS low cannot be used"; exit 1; }
 for n in 2 3 4; do job "L$n" 15 -q low -N 1 >/dev/null; done
 
 # Which jobs run on which nodes, every half second, for the whole run.
-( while :; do
-    echo "@ $(date +%s.%N)"
-    squeue -h -t R -o '%i %N' 2>/dev/null || true
-    sleep 0.5
-  done ) >"$work/samples.txt" &
+cluster_sample "$work/samples.txt"
 sampler_pid=$!
 
 "$daemon" --config "$work/rota.toml" --qos-classes --interval 0.5 --journal "$work/journal.txt" \

@@ -42,37 +42,18 @@ JobRequeue=1
 PartitionName=small Nodes=n[3-4] MaxTime=INFINITE State=UP
 PartitionName=rest Nodes=n[1-2] MaxTime=INFINITE State=UP
 Licenses=lic:1" || exit 1
-sacctmgr -i add qos low Priority=10 PreemptExemptTime=00:00:06 >/dev/null
-sacctmgr -i add qos high Priority=100 Preempt=low >/dev/null
-sacctmgr -i modify user root set QOS+=low,high >/dev/null
+cluster_qos_low_high
 printf '[machine]\nprocs = 4\n' >"$work/rota.toml"
 
 : >"$work/jobs.txt"
-job() {  # job NAME SECONDS SBATCH_ARGS...
-  local name=$1 secs=$2 id
-  shift 2
-  id=$(sbatch --parsable --hold -t 2 -o /dev/null -D "$work" -J "$name" "$@" --wrap "sleep $secs")
-  echo "$name $id $(date +%s)" >>"$work/jobs.txt"
-  echo "$id"
-}
-# The association's QOS reach slurmctld from slurmdbd a moment after
-# sacctmgr: the first submission may find low unknown.
-for k in $(seq 20); do
-  l1=$(sbatch --parsable --hold -q low -p small -t 2 -o /dev/null -D "$work" -J L1 -N 1 \
-    --wrap "sleep 15" 2>/dev/null) && break
-  sleep 0.25
-done
-[ -n "${l1:-}" ] || { echo "run_qos_site.sh: the QOS low cannot be used"; exit 1; }
-echo "L1 $l1 $(date +%s)" >>"$work/jobs.txt"
+job() { cluster_held_job "$work" "$@"; }  # job NAME SECONDS SBATCH_ARGS...
+job L1 15 -q low -p small -N 1 >/dev/null ||
+  { echo "run_qos_site.sh: the QOS low cannot be used"; exit 1; }
 job L2 15 -q low -p small -N 1 >/dev/null
 l3=$(job L3 15 -q low -p rest -L lic:1 -N 1)
 l4=$(job L4 15 -q low -p rest -N 1)
 
-( while :; do
-    echo "@ $(date +%s.%N)"
-    squeue -h -t R -o '%i %N' 2>/dev/null || true
-    sleep 0.5
-  done ) >"$work/samples.txt" &
+cluster_sample "$work/samples.txt"
 sampler_pid=$!
 
 "$daemon" --config "$work/rota.toml" --qos-classes --interval 0.5 --journal "$work/journal.txt" \
