@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <stdexcept>
 
@@ -11,6 +12,12 @@
 #include "simulation.h"
 
 namespace rota::sim {
+
+void print_calibration_step(const CalibrationStep& s) {
+    std::cerr << fmt::format(
+        "calibration: {:.6g} jobs/s (offered load {:.3f}): mean queue {:.2f}\n", s.rate,
+        s.offered_load, s.mean_queue);
+}
 
 CalibrationStep queue_at_rate(std::vector<TraceJob>& jobs, const PoolDemands& pools,
                               std::int32_t procs, const std::vector<double>& unit, double rate,

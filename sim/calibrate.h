@@ -30,6 +30,9 @@ struct CalibrationOptions {
     std::function<void(const CalibrationStep&)> progress;
 };
 
+// What `rota generate` and `rota simulate` print to stderr after each step.
+void print_calibration_step(const CalibrationStep& s);
+
 struct CalibrationResult {
     double rate = 0;  // the closest to the target found
     double offered_load = 0;

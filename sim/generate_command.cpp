@@ -274,11 +274,7 @@ int run_generate_command(GenerateArgs& a) {
         CalibrationOptions co;
         co.target = gen_queue;
         co.tolerance = gen_tolerance;
-        co.progress = [](const CalibrationStep& s) {
-            std::cerr << fmt::format(
-                "calibration: {:.6g} jobs/s (offered load {:.3f}): mean queue {:.2f}\n", s.rate,
-                s.offered_load, s.mean_queue);
-        };
+        co.progress = print_calibration_step;
         CalibrationResult r;
         try {
             r = calibrate_arrivals(w.jobs, w.pools, g.procs, w.unit_arrivals, co);

@@ -241,11 +241,7 @@ void prepare_workload(RunConfig& rc, Workload& w, std::ostream& out) {
     } else {
         CalibrationOptions co;
         co.target = rc.queue_length;
-        co.progress = [](const CalibrationStep& s) {
-            std::cerr << fmt::format(
-                "calibration: {:.6g} jobs/s (offered load {:.3f}): mean queue {:.2f}\n", s.rate,
-                s.offered_load, s.mean_queue);
-        };
+        co.progress = print_calibration_step;
         CalibrationResult r;
         try {
             r = calibrate_arrivals(w.jobs, w.pools, w.procs, unit, co);
