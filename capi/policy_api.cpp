@@ -195,53 +195,33 @@ class NativePolicy final : public Policy {
     std::string source(Hook h) const override {
         return std::string("the C policy for ") + hook_name(h);
     }
-    HookOutcome admission(const JobBatch& b, const CommonContext& c,
-                          std::vector<Admission>& out) override {
-        out.assign(b.size(), Admission{});
-        rota_call call{Hook::admission, nullptr};
-        call.admissions = &out;
-        return run(b, c, call);
+#define ROTA_X(hook, id, Batch, Context, Answer, fallback)                   \
+    HookOutcome hook(const Batch& b, const Context& c, Answer& a) override { \
+        return run(Hook::hook, b, c, a);                                     \
     }
-    HookOutcome order(const JobBatch& b, const CommonContext& c, std::vector<double>& k) override {
-        rota_call call{Hook::order, nullptr};
-        call.keys = &k;
-        return run(b, c, call);
-    }
-    HookOutcome backfill_select(const JobBatch& b, const BackfillContext& c,
-                                std::vector<std::int64_t>& a) override {
-        return ints(Hook::backfill_select, b, c, a);
-    }
-    HookOutcome migration_option(const MigrationBatch& b, const MigrationContext& c,
-                                 std::vector<std::int64_t>& a) override {
-        return ints(Hook::migration_option, b, c, a);
-    }
-    HookOutcome placement(const JobBatch& b, const PlacementContext& c,
-                          std::vector<std::int64_t>& a) override {
-        return ints(Hook::placement, b, c, a);
-    }
-    HookOutcome harvest(const MalleableBatch& b, const MalleableContext& c,
-                        std::vector<std::int64_t>& a) override {
-        return ints(Hook::harvest, b, c, a);
-    }
-    HookOutcome distribution(const MalleableBatch& b, const MalleableContext& c,
-                             std::vector<std::int64_t>& a) override {
-        return ints(Hook::distribution, b, c, a);
-    }
-    HookOutcome preempt(const PreemptBatch& b, const PreemptContext& c,
-                        std::vector<std::int64_t>& a) override {
-        return ints(Hook::preempt, b, c, a);
-    }
+    ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
 
   private:
-    template <class B, class C>
-    HookOutcome ints(Hook h, const B& b, const C& c, std::vector<std::int64_t>& out) {
-        out.clear();
-        rota_call call{h, nullptr};
-        call.ints = &out;
-        return run(b, c, call);
+    // Where the C function writes its answer (rota_answer_*).
+    template <class B>
+    static void bind(rota_call& call, const B& b, Admissions& out) {
+        out.assign(b.size(), Admission{});  // every job accepted unless the function says
+        call.admissions = &out;
     }
-    template <class B, class C>
-    HookOutcome run(const B& b, const C& c, rota_call& call) {
+    template <class B>
+    static void bind(rota_call& call, const B&, Keys& keys) {
+        call.keys = &keys;
+    }
+    template <class B>
+    static void bind(rota_call& call, const B&, Indices& out) {
+        out.clear();
+        call.ints = &out;
+    }
+    template <class B, class C, class A>
+    HookOutcome run(Hook h, const B& b, const C& c, A& answer) {
+        rota_call call{h, nullptr};
+        bind(call, b, answer);
         View<B, C> view(b, c);
         call.view = &view;
         const int rc = fn_(ud_, &call);

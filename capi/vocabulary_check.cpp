@@ -34,7 +34,7 @@ struct c_type<std::vector<T>> {
 template <class T>
 using c_type_t = typename c_type<T>::type;
 
-#define ROTA_X(hook, id, fallback)                                \
+#define ROTA_X(hook, id, B, C, A, fallback)                       \
     static_assert(ROTA_HOOK_##id == static_cast<int>(Hook::hook), \
                   "ROTA_HOOK_" #id " in rota.h is not the hook's number");
 ROTA_HOOKS(ROTA_X)

@@ -5,7 +5,8 @@
 // (`fallback`, as ROTA_HOOKS in vocabulary.h describes it). The core asks
 // every hook the same way (Scheduler::ask): quarantine and pass budget, the
 // call timed, the answer checked, the fallback on failure. Adding a hook is
-// a ROTA_HOOKS row, a HookSpec here, its Policy method, and the call.
+// a ROTA_HOOKS row, a HookSpec here, the call, and its ROTA_HOOK_* number in
+// rota.h.
 #pragma once
 
 #include <cstdint>
@@ -17,127 +18,129 @@
 
 namespace rota {
 
+// How a script writes an answer (docs/lua-api.md; lua/answer.h reads each):
+// decisions, one per job (admission); keys, a number per job (order);
+// picks, 1-based indices or the batch itself for all (backfill_select);
+// options, an integer per row, nil for 0 (migration_option); clusters, an
+// array of 1-based cluster numbers per job (placement); amounts, an
+// integer per row or a plan of rota.waterfill that takes processors
+// (harvest) or gives them (distribution); one_index, one 1-based index or
+// nil (preempt). A new hook picks the form its answer has.
+enum class AnswerForm : std::uint8_t {
+    decisions,
+    keys,
+    picks,
+    options,
+    clusters,
+    taken_amounts,
+    given_amounts,
+    one_index
+};
+
+// Per hook, besides its signature (HookSignature, from ROTA_HOOKS): `form`,
+// its answer's form in a script; `check(answer, batch, ctx, policy)`, "" or
+// what is wrong; `unset`, what the engine does without a policy (Policy's
+// default method too); `fallback`, what it does when a call fails;
+// kUnsetReadsContext, whether `unset` reads the context (else the engine
+// does not build one).
 template <Hook H>
 struct HookSpec;
 
-// The defaults a Policy gives for a hook it does not override are what the
-// engine does without a policy (policy.cpp).
-struct DefaultPolicy final : Policy {
-    bool provides(Hook) const override { return true; }
-};
-
-template <Hook H>
-struct UnsetIsDefault {
-    static constexpr bool kUnsetReadsContext = true;
-    template <class B, class C, class A>
-    static void unset(const B& b, const C& c, A& a) {
-        static DefaultPolicy defaults;
-        (defaults.*HookSpec<H>::method)(b, c, a);
-    }
-};
-
 template <>
-struct HookSpec<Hook::admission> : UnsetIsDefault<Hook::admission> {
-    using Batch = JobBatch;
-    using Context = CommonContext;
-    using Answer = std::vector<Admission>;
-    static constexpr auto method = &Policy::admission;
+struct HookSpec<Hook::admission> : HookSignature<Hook::admission> {
+    static constexpr AnswerForm form = AnswerForm::decisions;
+    static constexpr bool kUnsetReadsContext = false;
     static std::string check(const Answer& a, const Batch& b, const Context&, const Policy&) {
         return check_admission(a, b.size());
     }
-    static void fallback(const Batch& b, const Context&, Answer& a) {
+    static void unset(const Batch& b, const Context&, Answer& a) {
         a.assign(b.size(), Admission{});
     }
+    static void fallback(const Batch& b, const Context& c, Answer& a) { unset(b, c, a); }
 };
 
 template <>
-struct HookSpec<Hook::order> : UnsetIsDefault<Hook::order> {
-    using Batch = JobBatch;
-    using Context = CommonContext;
-    using Answer = std::vector<double>;
-    static constexpr auto method = &Policy::order;
+struct HookSpec<Hook::order> : HookSignature<Hook::order> {
+    static constexpr AnswerForm form = AnswerForm::keys;
+    static constexpr bool kUnsetReadsContext = false;
     static std::string check(const Answer& a, const Batch& b, const Context&, const Policy&) {
         return check_keys(a, b.size());
     }
-    static void fallback(const Batch& b, const Context&, Answer& a) {
+    static void unset(const Batch& b, const Context&, Answer& a) {
         a.assign(b.submit.begin(), b.submit.end());
     }
+    static void fallback(const Batch& b, const Context& c, Answer& a) { unset(b, c, a); }
 };
 
 template <>
-struct HookSpec<Hook::backfill_select> : UnsetIsDefault<Hook::backfill_select> {
-    static constexpr bool kUnsetReadsContext = false;  // every candidate, in queue order
-    using Batch = JobBatch;
-    using Context = BackfillContext;
-    using Answer = std::vector<std::int64_t>;
-    static constexpr auto method = &Policy::backfill_select;
+struct HookSpec<Hook::backfill_select> : HookSignature<Hook::backfill_select> {
+    static constexpr AnswerForm form = AnswerForm::picks;
+    static constexpr bool kUnsetReadsContext = false;
     static std::string check(const Answer& a, const Batch& b, const Context&, const Policy& p) {
         thread_local std::vector<std::uint8_t> seen;  // no call allocates
         return check_picks(a, b.size(), seen, p.first_index());
+    }
+    // Every candidate, in queue order.
+    static void unset(const Batch& b, const Context&, Answer& a) {
+        a.clear();
+        for (std::size_t i = 0; i < b.size(); ++i) a.push_back(static_cast<std::int64_t>(i));
     }
     static void fallback(const Batch&, const Context&, Answer& a) { a.clear(); }
 };
 
 template <>
-struct HookSpec<Hook::migration_option> : UnsetIsDefault<Hook::migration_option> {
-    using Batch = MigrationBatch;
-    using Context = MigrationContext;
-    using Answer = std::vector<std::int64_t>;
-    static constexpr auto method = &Policy::migration_option;
+struct HookSpec<Hook::migration_option> : HookSignature<Hook::migration_option> {
+    static constexpr AnswerForm form = AnswerForm::options;
+    static constexpr bool kUnsetReadsContext = true;
     static std::string check(const Answer& a, const Batch& b, const Context&, const Policy&) {
         return check_options(a, b.size());
     }
+    static void unset(const Batch& b, const Context& c, Answer& a) { min_cost_options(b, c, a); }
     static void fallback(const Batch& b, const Context&, Answer& a) { a.assign(b.size(), 0); }
 };
 
 // An empty answer keeps the engine's Worst Fit.
 template <>
-struct HookSpec<Hook::placement> {
+struct HookSpec<Hook::placement> : HookSignature<Hook::placement> {
+    static constexpr AnswerForm form = AnswerForm::clusters;
     static constexpr bool kUnsetReadsContext = false;
-    using Batch = JobBatch;
-    using Context = PlacementContext;
-    using Answer = std::vector<std::int64_t>;
-    static constexpr auto method = &Policy::placement;
     static std::string check(const Answer& a, const Batch& b, const Context& c, const Policy&) {
         return check_placement(a, b, c.clusters);
     }
-    static void fallback(const Batch&, const Context&, Answer& a) { a.clear(); }
     static void unset(const Batch&, const Context&, Answer& a) { a.clear(); }
+    static void fallback(const Batch&, const Context&, Answer& a) { a.clear(); }
 };
 
 template <>
-struct HookSpec<Hook::harvest> : UnsetIsDefault<Hook::harvest> {
-    using Batch = MalleableBatch;
-    using Context = MalleableContext;
-    using Answer = std::vector<std::int64_t>;
-    static constexpr auto method = &Policy::harvest;
+struct HookSpec<Hook::harvest> : HookSignature<Hook::harvest> {
+    static constexpr AnswerForm form = AnswerForm::taken_amounts;
+    static constexpr bool kUnsetReadsContext = false;
     static std::string check(const Answer& a, const Batch& b, const Context& c, const Policy&) {
         return check_harvest(a, b, c.needed);
     }
+    static void unset(const Batch&, const Context&, Answer& a) { a.clear(); }  // never harvest
     static void fallback(const Batch&, const Context&, Answer& a) { a.clear(); }
 };
 
 template <>
-struct HookSpec<Hook::distribution> : UnsetIsDefault<Hook::distribution> {
-    using Batch = MalleableBatch;
-    using Context = MalleableContext;
-    using Answer = std::vector<std::int64_t>;
-    static constexpr auto method = &Policy::distribution;
+struct HookSpec<Hook::distribution> : HookSignature<Hook::distribution> {
+    static constexpr AnswerForm form = AnswerForm::given_amounts;
+    static constexpr bool kUnsetReadsContext = true;
     static std::string check(const Answer& a, const Batch& b, const Context& c, const Policy&) {
         return check_distribution(a, b, c.needed);
     }
+    static void unset(const Batch& b, const Context& c, Answer& a) { favor_queued(b, c, a); }
     static void fallback(const Batch& b, const Context& c, Answer& a) { favor_queued(b, c, a); }
 };
 
 template <>
-struct HookSpec<Hook::preempt> : UnsetIsDefault<Hook::preempt> {
-    using Batch = PreemptBatch;
-    using Context = PreemptContext;
-    using Answer = std::vector<std::int64_t>;
-    static constexpr auto method = &Policy::preempt;
+struct HookSpec<Hook::preempt> : HookSignature<Hook::preempt> {
+    static constexpr AnswerForm form = AnswerForm::one_index;
+    static constexpr bool kUnsetReadsContext = false;
     static std::string check(const Answer& a, const Batch& b, const Context&, const Policy&) {
         return check_preempt(a, b.size());
     }
+    static void unset(const Batch& b, const Context&, Answer& a) { lowest_cost_set(b, a); }
     static void fallback(const Batch& b, const Context&, Answer& a) { lowest_cost_set(b, a); }
 };
 
@@ -146,8 +149,8 @@ struct HookSpec<Hook::preempt> : UnsetIsDefault<Hook::preempt> {
 template <class F>
 decltype(auto) with_hook_spec(Hook h, F&& f) {
     switch (h) {
-#define ROTA_X(hook, id, fallback) \
-    case Hook::hook:               \
+#define ROTA_X(hook, id, B, C, A, fallback) \
+    case Hook::hook:                        \
         return f(HookSpec<Hook::hook>{});
         ROTA_HOOKS(ROTA_X)
 #undef ROTA_X

@@ -2,57 +2,17 @@
 
 #include <algorithm>
 
+#include "hooks.h"
+
 namespace rota {
 
-// A Policy that does not provide a hook is never asked for it; these bodies
-// only make the interface usable for partial implementations.
-HookOutcome Policy::admission(const JobBatch& jobs, const CommonContext&,
-                              std::vector<Admission>& out) {
-    out.assign(jobs.size(), Admission{});
-    return {};
-}
-
-HookOutcome Policy::order(const JobBatch& jobs, const CommonContext&, std::vector<double>& keys) {
-    keys.assign(jobs.submit.begin(), jobs.submit.end());
-    return {};
-}
-
-HookOutcome Policy::backfill_select(const JobBatch& cands, const BackfillContext&,
-                                    std::vector<std::int64_t>& picks) {
-    picks.clear();
-    for (std::size_t i = 0; i < cands.size(); ++i) picks.push_back(static_cast<std::int64_t>(i));
-    return {};
-}
-
-HookOutcome Policy::migration_option(const MigrationBatch& m, const MigrationContext& ctx,
-                                     std::vector<std::int64_t>& out) {
-    min_cost_options(m, ctx, out);
-    return {};
-}
-
-HookOutcome Policy::placement(const JobBatch&, const PlacementContext&,
-                              std::vector<std::int64_t>& clusters) {
-    clusters.clear();
-    return HookOutcome::failure("placement: not provided");  // the engine's Worst Fit applies
-}
-
-HookOutcome Policy::harvest(const MalleableBatch&, const MalleableContext&,
-                            std::vector<std::int64_t>& take) {
-    take.clear();  // never harvest
-    return {};
-}
-
-HookOutcome Policy::distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
-                                 std::vector<std::int64_t>& give) {
-    favor_queued(jobs, ctx, give);
-    return {};
-}
-
-HookOutcome Policy::preempt(const PreemptBatch& sets, const PreemptContext&,
-                            std::vector<std::int64_t>& pick) {
-    lowest_cost_set(sets, pick);
-    return {};
-}
+#define ROTA_X(hook, id, Batch, Context, Answer, fallback)                             \
+    HookOutcome Policy::hook(const Batch& batch, const Context& ctx, Answer& answer) { \
+        HookSpec<Hook::hook>::unset(batch, ctx, answer);                               \
+        return {};                                                                     \
+    }
+ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
 
 void lowest_cost_set(const PreemptBatch& sets, std::vector<std::int64_t>& pick) {
     pick.clear();

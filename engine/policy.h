@@ -16,16 +16,6 @@
 
 namespace rota {
 
-enum class AdmissionKind : std::uint8_t { accept, hold, reject };
-struct Admission {
-    AdmissionKind kind = AdmissionKind::accept;
-    std::string reason;  // required for reject
-    // hold only: the engine time by which the policy wants to be asked
-    // again (a shift change, say); the engine then wakes up for it. Held
-    // jobs are asked again at every pass besides.
-    Time until = kForever;
-};
-
 // `ok == false` means the policy broke (raised an error, ran over its
 // budget, answered something that is not an answer); the engine counts and
 // logs it and applies the hook's fallback. A policy saying "no" is ok.
@@ -62,48 +52,30 @@ class Policy {
     // policy that does not count.
     virtual std::int64_t last_work() const { return 0; }
 
-    // One decision per job of `jobs` (new arrivals and held jobs).
-    virtual HookOutcome admission(const JobBatch& jobs, const CommonContext& ctx,
-                                  std::vector<Admission>& out);
-    // One sort key per job; lower keys run first, ties in arrival order.
-    // Called with the jobs entering the queue, and with the whole queue to
-    // re-key it (after a reload, and at an interval when the keys age).
-    virtual HookOutcome order(const JobBatch& jobs, const CommonContext& ctx,
-                              std::vector<double>& keys);
-    // `cands` fit now without delaying any reservation. Answer the 0-based
-    // indices to start, in order; the engine starts each that still fits.
-    virtual HookOutcome backfill_select(const JobBatch& cands, const BackfillContext& ctx,
-                                        std::vector<std::int64_t>& picks);
-    // For each candidate move: 0 (do not migrate), 1 or 2 (the option).
-    virtual HookOutcome migration_option(const MigrationBatch& m, const MigrationContext& ctx,
-                                         std::vector<std::int64_t>& options);
-    // [Ngubiri07] §3: for the jobs starting now, in start order, a cluster
-    // (0-based) for every component, job after job (jobs.components(j)
-    // entries each). The engine checks that each job's clusters are
-    // distinct and have room, and falls back to Worst Fit otherwise.
-    virtual HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
-                                  std::vector<std::int64_t>& clusters);
-    // [Weissman03] §2.2. `victims` are the running jobs that may give up
-    // processors; ctx.needed of them must be taken for the arriving job
-    // ctx.job_id to reach its min. Answer how many to take from each
-    // victim (one entry per victim, summing to ctx.needed, none taking a
-    // job below its min), or nothing (an empty answer): cannot harvest.
-    virtual HookOutcome harvest(const MalleableBatch& victims, const MalleableContext& ctx,
-                                std::vector<std::int64_t>& take);
-    // Who gets the ctx.needed processors a termination freed: one amount
-    // per job of `jobs` (running jobs grow by it, up to their ideal; a
-    // queued job starts on it, between its min and ideal, or gets 0); the
-    // sum at most ctx.needed.
-    virtual HookOutcome distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
-                                     std::vector<std::int64_t>& give);
-    // [Feitelson97] §4.3, pass 1: job ctx.job_id waited past its class's
-    // maximum wait and needs processors others hold. `sets` are the
-    // candidate processor sets; answer the 0-based index of the one to
-    // reserve for it (one entry), or nothing: it gets no reservation this
-    // pass and the next job past its wait may take it.
-    virtual HookOutcome preempt(const PreemptBatch& sets, const PreemptContext& ctx,
-                                std::vector<std::int64_t>& pick);
+    // One method per hook of ROTA_HOOKS (vocabulary.h says what each
+    // answers). The bodies here are what the engine does without a policy
+    // (HookSpec<H>::unset, hooks.h); a Policy that does not provide a hook
+    // is never asked for it.
+#define ROTA_X(hook, id, Batch, Context, Answer, fallback) \
+    virtual HookOutcome hook(const Batch& batch, const Context& ctx, Answer& answer);
+    ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
 };
+
+// What hook H is handed and answers, and the Policy method that answers.
+template <Hook H>
+struct HookSignature;
+#define ROTA_X(hook, id, B, C, A, fallback)           \
+    template <>                                       \
+    struct HookSignature<Hook::hook> {                \
+        static constexpr Hook kHook = Hook::hook;     \
+        using Batch = B;                              \
+        using Context = C;                            \
+        using Answer = A;                             \
+        static constexpr auto method = &Policy::hook; \
+    };
+ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
 
 // The fallbacks of harvest and distribution (vocabulary.h): never harvest;
 // favor queued jobs, FCFS, each at min(free, ideal) while the next one's

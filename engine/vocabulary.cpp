@@ -9,8 +9,8 @@ namespace rota {
 
 const char* hook_name(Hook h) {
     switch (h) {
-#define ROTA_X(hook, id, fallback) \
-    case Hook::hook:               \
+#define ROTA_X(hook, id, B, C, A, fallback) \
+    case Hook::hook:                        \
         return #hook;
         ROTA_HOOKS(ROTA_X)
 #undef ROTA_X
@@ -20,8 +20,8 @@ const char* hook_name(Hook h) {
 
 const char* hook_fallback(Hook h) {
     switch (h) {
-#define ROTA_X(hook, id, fallback) \
-    case Hook::hook:               \
+#define ROTA_X(hook, id, B, C, A, fallback) \
+    case Hook::hook:                        \
         return fallback;
         ROTA_HOOKS(ROTA_X)
 #undef ROTA_X

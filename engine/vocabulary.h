@@ -6,14 +6,14 @@
 // context structs (checked against these lists at compile time in
 // capi/vocabulary_check.cpp) and the per-hook counters.
 //
-// Adding a column is one line here. Adding a hook starts with one line
-// here and reaches about 14 files (21 with a batch and context of its
-// own): docs/design.md, "Asking a hook", lists them.
+// Adding a column is one line here. Adding a hook is one line here and
+// reaches a few more files (docs/design.md, "Asking a hook", lists them).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "names.h"
@@ -21,18 +21,49 @@
 
 namespace rota {
 
-// X(hook, ID, fallback): the hook's name, its ROTA_HOOK_<ID> in the C ABI
-// and what the engine does when a call fails (ARCHITECTURE §5). Append
-// only: the position is the hook's number.
-#define ROTA_HOOKS(X)                                                                \
-    X(admission, ADMISSION, "accept every job of the batch")                         \
-    X(order, ORDER, "FCFS: the key is the submit time")                              \
-    X(backfill_select, BACKFILL_SELECT, "no backfill this pass")                     \
-    X(migration_option, MIGRATION_OPTION, "no migration in this phase")              \
-    X(placement, PLACEMENT, "Worst Fit: the widest component to the freest cluster") \
-    X(harvest, HARVEST, "never harvest: the arriving job waits")                     \
-    X(distribution, DISTRIBUTION, "favor queued jobs, then grow running ones")       \
-    X(preempt, PREEMPT, "the lowest-cost set ([Feitelson97] §4.3)")
+// X(hook, ID, Batch, Context, Answer, fallback): the hook's name, its
+// ROTA_HOOK_<ID> in the C ABI, what it is handed (a batch and a context
+// of the lists below) and answers, and what the engine does when a call
+// fails (ARCHITECTURE §5). The Policy interface (policy.h), the Lua and C
+// policies and the dry run at load are all written from this list.
+// Append only: the position is the hook's number. What each answers:
+// * admission: one Admission per job of the batch (new arrivals and held
+//   jobs).
+// * order: one sort key per job; lower keys run first, ties in arrival
+//   order. Called with the jobs entering the queue, and with the whole
+//   queue to re-key it (after a reload, and at an interval when the keys
+//   age).
+// * backfill_select: the candidates fit now without delaying any
+//   reservation; the 0-based indices to start, in order; the engine starts
+//   each that still fits.
+// * migration_option: for each candidate move 0 (do not migrate), 1 or 2
+//   (the option, [Zhang00] §5.4).
+// * placement: for the jobs starting now, in start order, a cluster
+//   (0-based) for every component, job after job ([Ngubiri07] §3); the
+//   engine checks that each job's clusters are distinct and have room.
+// * harvest: how many processors to take from each running victim, summing
+//   to ctx.needed, none below its min ([Weissman03] §2.2); empty: cannot.
+// * distribution: who gets the ctx.needed processors a termination freed,
+//   one amount per job (running jobs grow up to their ideal; a queued job
+//   starts between its min and ideal, or gets 0).
+// * preempt: the 0-based index of the candidate processor set to reserve
+//   for job ctx.job_id, past its class's wait limit ([Feitelson97] §4.3),
+//   or nothing.
+#define ROTA_HOOKS(X)                                                                             \
+    X(admission, ADMISSION, JobBatch, CommonContext, Admissions, "accept every job of the batch") \
+    X(order, ORDER, JobBatch, CommonContext, Keys, "FCFS: the key is the submit time")            \
+    X(backfill_select, BACKFILL_SELECT, JobBatch, BackfillContext, Indices,                       \
+      "no backfill this pass")                                                                    \
+    X(migration_option, MIGRATION_OPTION, MigrationBatch, MigrationContext, Indices,              \
+      "no migration in this phase")                                                               \
+    X(placement, PLACEMENT, JobBatch, PlacementContext, Indices,                                  \
+      "Worst Fit: the widest component to the freest cluster")                                    \
+    X(harvest, HARVEST, MalleableBatch, MalleableContext, Indices,                                \
+      "never harvest: the arriving job waits")                                                    \
+    X(distribution, DISTRIBUTION, MalleableBatch, MalleableContext, Indices,                      \
+      "favor queued jobs, then grow running ones")                                                \
+    X(preempt, PREEMPT, PreemptBatch, PreemptContext, Indices,                                    \
+      "the lowest-cost set ([Feitelson97] §4.3)")
 
 // X(column, type, value of Job `j`, meaning): the columns of every batch of
 // jobs (admission, order, backfill_select). Append only.
@@ -268,13 +299,13 @@ struct MaybeTime {
 };
 
 enum class Hook : std::uint8_t {
-#define ROTA_X(hook, id, fallback) hook,
+#define ROTA_X(hook, id, B, C, A, fallback) hook,
     ROTA_HOOKS(ROTA_X)
 #undef ROTA_X
 };
 
 inline constexpr int kHookCount = 0
-#define ROTA_X(hook, id, fallback) +1
+#define ROTA_X(hook, id, B, C, A, fallback) +1
     ROTA_HOOKS(ROTA_X)
 #undef ROTA_X
     ;
@@ -462,6 +493,20 @@ struct PreemptBatch {
     }
     void clear();
 };
+
+// What hooks answer (ROTA_HOOKS).
+enum class AdmissionKind : std::uint8_t { accept, hold, reject };
+struct Admission {
+    AdmissionKind kind = AdmissionKind::accept;
+    std::string reason;  // required for reject
+    // hold only: the engine time by which the policy wants to be asked
+    // again (a shift change, say); the engine then wakes up for it. Held
+    // jobs are asked again at every pass besides.
+    Time until = kForever;
+};
+using Admissions = std::vector<Admission>;
+using Keys = std::vector<double>;
+using Indices = std::vector<std::int64_t>;  // indices, options, clusters, amounts
 
 // The names of a batch kind's columns, in declaration order.
 inline constexpr const char* kJobColumnNames[] = {

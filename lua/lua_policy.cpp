@@ -47,13 +47,6 @@ HookOutcome guarded(Hook h, F&& f) {
 
 }  // namespace
 
-template <class F>
-HookOutcome LuaPolicy::run(Hook h, F&& f) {
-    HookOutcome o = guarded(h, std::forward<F>(f));
-    last_work_ = vm(h) ? vm(h)->instructions_used() : 0;
-    return o;
-}
-
 LuaPolicy::LuaPolicy(LuaConfig cfg) : cfg_(std::move(cfg)) {
     check(cfg_);
     if (!cfg_.log) cfg_.log = log_to_stderr;
@@ -116,96 +109,39 @@ void LuaPolicy::reload() {
     have_backfill_ctx_ = false;
 }
 
-namespace {
-
-HookOutcome not_configured(Hook h) {
-    return HookOutcome::failure(std::string(hook_name(h)) + ": no script configured");
+// The last context seen is what a reload dry-runs with.
+void LuaPolicy::remember(const CommonContext& c) {
+    static_cast<CommonContext&>(last_ctx_) = c;
 }
 
-}  // namespace
+// The backfill fields only once per load: their shape (resources,
+// capacities) is what a dry run needs, and copying them at every call was
+// a tenth of the call.
+void LuaPolicy::remember(const BackfillContext& c) {
+    if (have_backfill_ctx_) return remember(static_cast<const CommonContext&>(c));
+    last_ctx_ = c;
+    have_backfill_ctx_ = true;
+}
 
-// The last context seen is what a reload dry-runs with (the backfill
-// fields: the first seen since the last load).
-HookOutcome LuaPolicy::admission(const JobBatch& jobs, const CommonContext& ctx,
-                                 std::vector<Admission>& out) {
-    static_cast<CommonContext&>(last_ctx_) = ctx;
-    return run(Hook::admission, [&] {
-        return vm(Hook::admission) ? vm(Hook::admission)->admission(jobs, ctx, out)
-                                   : not_configured(Hook::admission);
+template <Hook H>
+HookOutcome LuaPolicy::ask(const typename HookSignature<H>::Batch& b,
+                           const typename HookSignature<H>::Context& c,
+                           typename HookSignature<H>::Answer& a) {
+    remember(c);
+    lua::Vm* v = vm(H);
+    HookOutcome o = guarded(H, [&] {
+        return v ? v->ask<H>(b, c, a)
+                 : HookOutcome::failure(std::string(hook_name(H)) + ": no script configured");
     });
+    last_work_ = v ? v->instructions_used() : 0;
+    return o;
 }
 
-HookOutcome LuaPolicy::order(const JobBatch& jobs, const CommonContext& ctx,
-                             std::vector<double>& keys) {
-    static_cast<CommonContext&>(last_ctx_) = ctx;
-    return run(Hook::order, [&] {
-        return vm(Hook::order) ? vm(Hook::order)->order(jobs, ctx, keys)
-                               : not_configured(Hook::order);
-    });
-}
-
-HookOutcome LuaPolicy::backfill_select(const JobBatch& cands, const BackfillContext& ctx,
-                                       std::vector<std::int64_t>& picks) {
-    // The backfill fields only once per load: their shape (resources,
-    // capacities) is what a dry run needs, and copying them at every call
-    // was a tenth of the call.
-    if (!have_backfill_ctx_) {
-        last_ctx_ = ctx;
-        have_backfill_ctx_ = true;
-    } else {
-        static_cast<CommonContext&>(last_ctx_) = ctx;
+#define ROTA_X(hook, id, Batch, Context, Answer, fallback)                                \
+    HookOutcome LuaPolicy::hook(const Batch& batch, const Context& ctx, Answer& answer) { \
+        return ask<Hook::hook>(batch, ctx, answer);                                       \
     }
-    return run(Hook::backfill_select, [&] {
-        return vm(Hook::backfill_select)
-                   ? vm(Hook::backfill_select)->backfill_select(cands, ctx, picks)
-                   : not_configured(Hook::backfill_select);
-    });
-}
-
-HookOutcome LuaPolicy::migration_option(const MigrationBatch& m, const MigrationContext& ctx,
-                                        std::vector<std::int64_t>& out) {
-    static_cast<CommonContext&>(last_ctx_) = ctx;
-    return run(Hook::migration_option, [&] {
-        return vm(Hook::migration_option)
-                   ? vm(Hook::migration_option)->migration_option(m, ctx, out)
-                   : not_configured(Hook::migration_option);
-    });
-}
-
-HookOutcome LuaPolicy::placement(const JobBatch& jobs, const PlacementContext& ctx,
-                                 std::vector<std::int64_t>& clusters) {
-    static_cast<CommonContext&>(last_ctx_) = ctx;
-    return run(Hook::placement, [&] {
-        return vm(Hook::placement) ? vm(Hook::placement)->placement(jobs, ctx, clusters)
-                                   : not_configured(Hook::placement);
-    });
-}
-
-HookOutcome LuaPolicy::harvest(const MalleableBatch& victims, const MalleableContext& ctx,
-                               std::vector<std::int64_t>& take) {
-    static_cast<CommonContext&>(last_ctx_) = ctx;
-    return run(Hook::harvest, [&] {
-        return vm(Hook::harvest) ? vm(Hook::harvest)->harvest(victims, ctx, take)
-                                 : not_configured(Hook::harvest);
-    });
-}
-
-HookOutcome LuaPolicy::distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
-                                    std::vector<std::int64_t>& give) {
-    static_cast<CommonContext&>(last_ctx_) = ctx;
-    return run(Hook::distribution, [&] {
-        return vm(Hook::distribution) ? vm(Hook::distribution)->distribution(jobs, ctx, give)
-                                      : not_configured(Hook::distribution);
-    });
-}
-
-HookOutcome LuaPolicy::preempt(const PreemptBatch& sets, const PreemptContext& ctx,
-                               std::vector<std::int64_t>& pick) {
-    static_cast<CommonContext&>(last_ctx_) = ctx;
-    return run(Hook::preempt, [&] {
-        return vm(Hook::preempt) ? vm(Hook::preempt)->preempt(sets, ctx, pick)
-                                 : not_configured(Hook::preempt);
-    });
-}
+ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
 
 }  // namespace rota

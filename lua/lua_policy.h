@@ -65,23 +65,12 @@ class LuaPolicy : public Policy {
     std::string source(Hook h) const override { return resolved_path(h); }
     std::int64_t first_index() const override { return 1; }
     std::int64_t last_work() const override { return last_work_; }
-    // Never throw: a broken script gives HookOutcome::failure("<hook>: ...").
-    HookOutcome admission(const JobBatch& jobs, const CommonContext& ctx,
-                          std::vector<Admission>& out) override;
-    HookOutcome order(const JobBatch& jobs, const CommonContext& ctx,
-                      std::vector<double>& keys) override;
-    HookOutcome backfill_select(const JobBatch& cands, const BackfillContext& ctx,
-                                std::vector<std::int64_t>& picks) override;
-    HookOutcome migration_option(const MigrationBatch& m, const MigrationContext& ctx,
-                                 std::vector<std::int64_t>& out) override;
-    HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
-                          std::vector<std::int64_t>& clusters) override;
-    HookOutcome harvest(const MalleableBatch& victims, const MalleableContext& ctx,
-                        std::vector<std::int64_t>& take) override;
-    HookOutcome distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
-                             std::vector<std::int64_t>& give) override;
-    HookOutcome preempt(const PreemptBatch& sets, const PreemptContext& ctx,
-                        std::vector<std::int64_t>& pick) override;
+    // One per hook (ROTA_HOOKS). Never throw: a broken script gives
+    // HookOutcome::failure("<hook>: ...").
+#define ROTA_X(hook, id, Batch, Context, Answer, fallback) \
+    HookOutcome hook(const Batch& batch, const Context& ctx, Answer& answer) override;
+    ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
 
     // Re-reads and recompiles every configured script into new lua_States
     // and dry-runs each hook on an empty batch (with the last context seen).
@@ -98,10 +87,17 @@ class LuaPolicy : public Policy {
     // script's alone (docs/lua-api.md, "Sandbox").
     using Vms = std::array<std::unique_ptr<lua::Vm>, kHookCount>;
     Vms load_all() const;
-    lua::Vm* vm(Hook h) const { return vms_[static_cast<std::size_t>(h)].get(); }
-    // Calls f() guarded against exceptions and records the call's work.
-    template <class F>
-    HookOutcome run(Hook h, F&& f);
+    lua::Vm* vm(Hook h) const {
+        return vms_[static_cast<std::size_t>(h)].get();
+    }
+    // Asks hook H's state, guarded against exceptions; records the call's
+    // work and the context, for a reload's dry run.
+    template <Hook H>
+    HookOutcome ask(const typename HookSignature<H>::Batch& b,
+                    const typename HookSignature<H>::Context& c,
+                    typename HookSignature<H>::Answer& a);
+    void remember(const CommonContext& c);
+    void remember(const BackfillContext& c);
 
     LuaConfig cfg_;
     std::int64_t last_work_ = 0;

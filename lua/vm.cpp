@@ -11,9 +11,9 @@
 #include <cstring>
 #include <type_traits>
 
-#include "decode.h"
-#include "engine/answers.h"
+#include "answer.h"
 #include "engine/error.h"
+#include "engine/hooks.h"
 #include "params.h"
 #include "script_path.h"
 #include "slots.h"
@@ -333,85 +333,54 @@ void Vm::bind_hook(Hook h, int module, const Params& params) {
     param_names_[index(h)] = std::move(names);
 }
 
-// Each answer is checked as the engine checks it (engine/answers.h).
+namespace {
+
+// Messages of a dry run count indices from 1, as the script does.
+struct CountsFromOne final : Policy {
+    bool provides(Hook) const override { return false; }
+    std::int64_t first_index() const override { return 1; }
+};
+
+}  // namespace
+
+// Hook H on an empty batch and the last context seen; the answer is checked
+// as the engine checks it (engine/hooks.h).
+template <Hook H>
+HookOutcome Vm::dry_run_one(const BackfillContext& last) {
+    using S = HookSpec<H>;
+    const typename S::Batch none{};
+    typename S::Context ctx{};
+    if constexpr (std::is_same_v<typename S::Context, BackfillContext>)
+        ctx = last;
+    else
+        static_cast<CommonContext&>(ctx) = last;
+    if constexpr (requires { ctx.job_id; }) {
+        ctx.job_id = -1;  // no job: a harvest's or a preemption's
+        ctx.job_user = -1;
+    }
+    typename S::Answer answer;
+    HookOutcome r = ask<H>(none, ctx, answer);
+    if (!r.ok) return r;
+    const std::string why = S::check(answer, none, ctx, CountsFromOne{});
+    if (why.empty()) return r;
+    return HookOutcome::failure(std::string(hook_name(H)) + ": " + path(H) +
+                                " returned an invalid answer: " + why);
+}
+
 void Vm::dry_run(const BackfillContext& last) {
-    const JobBatch none;
-    const MigrationBatch no_moves;
-    std::vector<Admission> decisions;
-    std::vector<double> keys;
-    std::vector<std::int64_t> picks;
-    std::vector<std::uint8_t> seen;
-    MigrationContext mctx;
-    static_cast<CommonContext&>(mctx) = last;
     for (int i = 0; i < kHookCount; ++i) {
         const auto h = static_cast<Hook>(i);
         if (!provides(h)) continue;
-        HookOutcome r;
-        std::string why;
-        switch (h) {
-            case Hook::admission:
-                r = admission(none, last, decisions);
-                if (r.ok) why = check_admission(decisions, 0);
-                break;
-            case Hook::order:
-                r = order(none, last, keys);
-                if (r.ok) why = check_keys(keys, 0);
-                break;
-            case Hook::backfill_select:
-                r = backfill_select(none, last, picks);
-                if (r.ok) why = check_picks(picks, 0, seen);
-                break;
-            case Hook::migration_option:
-                r = migration_option(no_moves, mctx, picks);
-                if (r.ok) why = check_options(picks, 0);
-                break;
-            case Hook::placement: {
-                PlacementContext pctx;
-                static_cast<CommonContext&>(pctx) = last;
-                r = placement(none, pctx, picks);
-                if (r.ok) why = check_placement(picks, none, 0);
-                break;
-            }
-            case Hook::harvest:
-            case Hook::distribution: {
-                const MalleableBatch no_jobs;
-                MalleableContext mc;
-                static_cast<CommonContext&>(mc) = last;
-                mc.job_id = -1;
-                mc.job_user = -1;
-                if (h == Hook::harvest) {
-                    r = harvest(no_jobs, mc, picks);
-                    if (r.ok) why = check_harvest(picks, no_jobs, 0);
-                } else {
-                    r = distribution(no_jobs, mc, picks);
-                    if (r.ok) why = check_distribution(picks, no_jobs, 0);
-                }
-                break;
-            }
-            case Hook::preempt: {
-                const PreemptBatch no_sets;
-                PreemptContext pc;
-                static_cast<CommonContext&>(pc) = last;
-                pc.job_id = -1;
-                pc.job_user = -1;
-                r = preempt(no_sets, pc, picks);
-                if (r.ok) why = check_preempt(picks, 0);
-                break;
-            }
-        }
-        if (r.ok && !why.empty())
-            r = HookOutcome::failure(std::string(hook_name(h)) + ": " + path(h) +
-                                     " returned an invalid answer: " + why);
-        if (!r.ok) {
-            // A script that checks its params fails here on a bad value:
-            // say where those params were set, since the script cannot.
-            const std::string& names = param_names_[static_cast<std::size_t>(i)];
-            throw Error(Errc::script,
-                        "dry run on an empty batch failed: " + r.error +
-                            (names.empty() ? std::string()
-                                           : std::string(" (its params, from [policy.") +
-                                                 hook_name(h) + "]: " + names + ")"));
-        }
+        const HookOutcome r =
+            with_hook_spec(h, [&](auto spec) { return dry_run_one<decltype(spec)::kHook>(last); });
+        if (r.ok) continue;
+        // A script that checks its params fails here on a bad value: say
+        // where those params were set, since the script cannot.
+        const std::string& names = param_names_[static_cast<std::size_t>(i)];
+        throw Error(Errc::script, "dry run on an empty batch failed: " + r.error +
+                                      (names.empty() ? std::string()
+                                                     : std::string(" (its params, from [policy.") +
+                                                           hook_name(h) + "]: " + names + ")"));
     }
 }
 
@@ -430,13 +399,14 @@ void Vm::print_line(std::string_view line) {
     sink_(printable(line, kPrintLineMax));
 }
 
-template <class Ctx>
-int Vm::call(Hook h, int batch_slot, BatchView& batch, const void* b, slot::Ctx cs, ContextView& cv,
-             const Ctx& ctx) {
+template <class Batch, class Ctx>
+int Vm::call(Hook h, const Batch& b, const Ctx& ctx) {
     lua_State* L = this->L();
     lua_settop(L, slot::top);  // in case an exception cut the last call short
     printed_in_call_ = 0;
-    batch.begin(L, batch_slot, b);
+    const auto [batch_slot, batch] = slot_of(b);
+    const auto [cs, cv] = slot_of(ctx);
+    batch.begin(L, batch_slot, &b);
     cv.begin(L, cs.meta, cs.loader, ctx);
     lua_pushvalue(L, slot::fn(h));
     lua_pushvalue(L, batch_slot);
@@ -517,116 +487,22 @@ HookOutcome not_configured(Hook h) {
 
 }  // namespace
 
-HookOutcome Vm::admission(const JobBatch& jobs, const CommonContext& ctx,
-                          std::vector<Admission>& out) {
-    const Hook h = Hook::admission;
-    if (!provides(h)) return not_configured(h);
-    const int status = call(h, slot::jobs, jobs_view_, &jobs, slot::common, common_view_, ctx);
-    if (status != LUA_OK) return failure(h, status);
-    if (!decode_admission(L(), -1, jobs.size(), out, why_)) return invalid(h);
+template <Hook H>
+HookOutcome Vm::ask(const typename HookSignature<H>::Batch& b,
+                    const typename HookSignature<H>::Context& c,
+                    typename HookSignature<H>::Answer& a) {
+    a.clear();
+    if (!provides(H)) return not_configured(H);
+    const int status = call(H, b, c);
+    if (status != LUA_OK) return failure(H, status);
+    if (!decode_answer<H>(L(), -1, slot_of(b).slot, b, a, why_)) return invalid(H);
     lua_settop(L(), slot::top);
     return {};
 }
 
-HookOutcome Vm::order(const JobBatch& jobs, const CommonContext& ctx, std::vector<double>& keys) {
-    const Hook h = Hook::order;
-    if (!provides(h)) return not_configured(h);
-    const int status = call(h, slot::jobs, jobs_view_, &jobs, slot::common, common_view_, ctx);
-    if (status != LUA_OK) return failure(h, status);
-    if (!decode_keys(L(), -1, jobs.size(), keys, why_)) return invalid(h);
-    lua_settop(L(), slot::top);
-    return {};
-}
-
-HookOutcome Vm::backfill_select(const JobBatch& cands, const BackfillContext& ctx,
-                                std::vector<std::int64_t>& picks) {
-    const Hook h = Hook::backfill_select;
-    picks.clear();
-    if (!provides(h)) return not_configured(h);
-    const int status = call(h, slot::jobs, jobs_view_, &cands, slot::backfill, backfill_view_, ctx);
-    if (status != LUA_OK) return failure(h, status);
-    // Returning the candidate batch itself means "all of them, in the order
-    // given": first fit answers without building a table per call.
-    if (lua_rawequal(L(), -1, slot::jobs) != 0) {
-        picks.resize(cands.size());
-        for (std::size_t i = 0; i < picks.size(); ++i) picks[i] = static_cast<std::int64_t>(i);
-        lua_settop(L(), slot::top);
-        return {};
-    }
-    if (!decode_picks(L(), -1, picks, why_)) return invalid(h);
-    lua_settop(L(), slot::top);
-    return {};
-}
-
-HookOutcome Vm::migration_option(const MigrationBatch& m, const MigrationContext& ctx,
-                                 std::vector<std::int64_t>& out) {
-    const Hook h = Hook::migration_option;
-    out.clear();
-    if (!provides(h)) return not_configured(h);
-    const int status = call(h, slot::moves, moves_view_, &m, slot::migration, migration_view_, ctx);
-    if (status != LUA_OK) return failure(h, status);
-    if (!decode_options(L(), -1, m.size(), out, why_)) return invalid(h);
-    lua_settop(L(), slot::top);
-    return {};
-}
-
-HookOutcome Vm::placement(const JobBatch& jobs, const PlacementContext& ctx,
-                          std::vector<std::int64_t>& out) {
-    const Hook h = Hook::placement;
-    out.clear();
-    if (!provides(h)) return not_configured(h);
-    const int status =
-        call(h, slot::jobs, jobs_view_, &jobs, slot::placement, placement_view_, ctx);
-    if (status != LUA_OK) return failure(h, status);
-    if (!decode_placement(L(), -1, jobs, out, why_)) return invalid(h);
-    lua_settop(L(), slot::top);
-    return {};
-}
-
-HookOutcome Vm::harvest(const MalleableBatch& victims, const MalleableContext& ctx,
-                        std::vector<std::int64_t>& out) {
-    const Hook h = Hook::harvest;
-    out.clear();
-    if (!provides(h)) return not_configured(h);
-    const int status =
-        call(h, slot::mall, mall_view_, &victims, slot::malleable, malleable_view_, ctx);
-    if (status != LUA_OK) return failure(h, status);
-    // A plan of rota.waterfill answers for itself, without a table of amounts.
-    const PlanAnswer plan = waterfill_answer(L(), -1, victims, true, out, why_);
-    if (plan == PlanAnswer::bad_plan ||
-        (plan == PlanAnswer::not_a_plan && !decode_amounts(L(), -1, victims.size(), out, why_)))
-        return invalid(h);
-    lua_settop(L(), slot::top);
-    return {};
-}
-
-HookOutcome Vm::distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
-                             std::vector<std::int64_t>& out) {
-    const Hook h = Hook::distribution;
-    out.clear();
-    if (!provides(h)) return not_configured(h);
-    const int status =
-        call(h, slot::mall, mall_view_, &jobs, slot::malleable, malleable_view_, ctx);
-    if (status != LUA_OK) return failure(h, status);
-    const PlanAnswer plan = waterfill_answer(L(), -1, jobs, false, out, why_);
-    if (plan == PlanAnswer::bad_plan ||
-        (plan == PlanAnswer::not_a_plan && !decode_amounts(L(), -1, jobs.size(), out, why_)))
-        return invalid(h);
-    if (out.empty()) out.assign(jobs.size(), 0);  // nil: nobody gets anything
-    lua_settop(L(), slot::top);
-    return {};
-}
-
-HookOutcome Vm::preempt(const PreemptBatch& sets, const PreemptContext& ctx,
-                        std::vector<std::int64_t>& out) {
-    const Hook h = Hook::preempt;
-    out.clear();
-    if (!provides(h)) return not_configured(h);
-    const int status = call(h, slot::sets, sets_view_, &sets, slot::preempt, preempt_view_, ctx);
-    if (status != LUA_OK) return failure(h, status);
-    if (!decode_set(L(), -1, out, why_)) return invalid(h);
-    lua_settop(L(), slot::top);
-    return {};
-}
+#define ROTA_X(hook, id, Batch, Context, Answer, fallback) \
+    template HookOutcome Vm::ask<Hook::hook>(const Batch&, const Context&, Answer&);
+ROTA_HOOKS(ROTA_X)
+#undef ROTA_X
 
 }  // namespace rota::lua

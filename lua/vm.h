@@ -41,22 +41,13 @@ class Vm {
     // rota::Error(Errc::script) with the first failure.
     void dry_run(const BackfillContext& last);
 
-    // May throw only std::bad_alloc; the state stays usable either way.
-    HookOutcome admission(const JobBatch& jobs, const CommonContext& ctx,
-                          std::vector<Admission>& out);
-    HookOutcome order(const JobBatch& jobs, const CommonContext& ctx, std::vector<double>& keys);
-    HookOutcome backfill_select(const JobBatch& cands, const BackfillContext& ctx,
-                                std::vector<std::int64_t>& picks);
-    HookOutcome migration_option(const MigrationBatch& m, const MigrationContext& ctx,
-                                 std::vector<std::int64_t>& out);
-    HookOutcome placement(const JobBatch& jobs, const PlacementContext& ctx,
-                          std::vector<std::int64_t>& clusters);
-    HookOutcome harvest(const MalleableBatch& victims, const MalleableContext& ctx,
-                        std::vector<std::int64_t>& take);
-    HookOutcome distribution(const MalleableBatch& jobs, const MalleableContext& ctx,
-                             std::vector<std::int64_t>& give);
-    HookOutcome preempt(const PreemptBatch& sets, const PreemptContext& ctx,
-                        std::vector<std::int64_t>& pick);
+    // Hands batch `b` and context `c` to hook H's script and reads its
+    // answer (lua/answer.h). May throw only std::bad_alloc; the state
+    // stays usable either way.
+    template <Hook H>
+    HookOutcome ask(const typename HookSignature<H>::Batch& b,
+                    const typename HookSignature<H>::Context& c,
+                    typename HookSignature<H>::Answer& a);
 
   private:
     struct Closer {
@@ -78,10 +69,32 @@ class Vm {
     // (Re)creates the batch tables and context proxies in their slots.
     void create_views();
 
+    // Where each kind of batch and context lives in the state: its slot
+    // and its view.
+    struct BatchSlot {
+        int slot;
+        BatchView& view;
+    };
+    struct ContextSlot {
+        slot::Ctx slot;
+        ContextView& view;
+    };
+    BatchSlot slot_of(const JobBatch&) { return {slot::jobs, jobs_view_}; }
+    BatchSlot slot_of(const MigrationBatch&) { return {slot::moves, moves_view_}; }
+    BatchSlot slot_of(const MalleableBatch&) { return {slot::mall, mall_view_}; }
+    BatchSlot slot_of(const PreemptBatch&) { return {slot::sets, sets_view_}; }
+    ContextSlot slot_of(const CommonContext&) { return {slot::common, common_view_}; }
+    ContextSlot slot_of(const BackfillContext&) { return {slot::backfill, backfill_view_}; }
+    ContextSlot slot_of(const MigrationContext&) { return {slot::migration, migration_view_}; }
+    ContextSlot slot_of(const PlacementContext&) { return {slot::placement, placement_view_}; }
+    ContextSlot slot_of(const MalleableContext&) { return {slot::malleable, malleable_view_}; }
+    ContextSlot slot_of(const PreemptContext&) { return {slot::preempt, preempt_view_}; }
     // Hands a batch and a context to hook `h`; the result is on top on LUA_OK.
-    template <class Ctx>
-    int call(Hook h, int batch_slot, BatchView& batch, const void* b, slot::Ctx cs, ContextView& cv,
-             const Ctx& ctx);
+    template <class Batch, class Ctx>
+    int call(Hook h, const Batch& b, const Ctx& ctx);
+    // The dry run of hook H (dry_run).
+    template <Hook H>
+    HookOutcome dry_run_one(const BackfillContext& last);
     HookOutcome failure(Hook h, int status);
     HookOutcome invalid(Hook h);
     std::string error_text(int status) const;
