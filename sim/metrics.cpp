@@ -254,6 +254,9 @@ void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs,
     const bool classes = extras && extras->classes && !extras->classes->empty();
     constexpr std::string_view cls = ",job_class,preemptions";
     if (classes) buf.append(cls.data(), cls.data() + cls.size());
+    const bool malleable = extras && extras->malleable;
+    constexpr std::string_view mall = ",harvests";
+    if (malleable) buf.append(mall.data(), mall.data() + mall.size());
     buf.push_back('\n');
     const auto list = [&buf](const std::int32_t* v, std::int32_t n) {
         for (std::int32_t k = 0; k < n; ++k) {
@@ -312,6 +315,11 @@ void write_jobs_csv(std::ostream& os, const std::vector<JobOutcome>& jobs,
             buf.push_back(',');
             const fmt::format_int p(j.preemptions);
             buf.append(p.data(), p.data() + p.size());
+        }
+        if (malleable) {
+            buf.push_back(',');
+            const fmt::format_int h(j.harvested);
+            buf.append(h.data(), h.data() + h.size());
         }
         ++j_index;
         buf.push_back('\n');

@@ -143,6 +143,9 @@ struct JobExtras {
     // [Feitelson97]: each job's class number (0: default); adds the columns
     // job_class and preemptions.
     const std::vector<std::int32_t>* classes = nullptr;
+    // [Weissman03]: the jobs are malleable; adds the column harvests (the
+    // harvest events each suffered: its SHRINKs).
+    bool malleable = false;
 };
 void write_jobs_csv(std::ostream&, const std::vector<JobOutcome>&,
                     const Components* components = nullptr, const Components* clusters = nullptr,

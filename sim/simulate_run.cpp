@@ -852,24 +852,31 @@ nlohmann::json counters_json(const SimResult& r) {
 }
 
 // [Weissman03]'s Table 2: harvest success rate, harvest events per job (a
-// victim's SHRINK is one event for it).
+// victim's SHRINK is one event for it). The paper does not say whom it
+// divides by, so both readings are given: every job, and the jobs harvested
+// at least once.
 nlohmann::json malleable_json(const SimulateRun& run, const PolicyRun& p) {
     const rota_counters& c = p.r.counters;
-    std::int64_t events = 0;
-    for (const auto& o : p.r.jobs) events += o.harvested;
-    return {
-        {"min_pct", run.rc.min_pct},
-        // A custom configuration's M is its own [malleable]'s.
-        {"mpl_limit",
-         p.policy == "custom" ? nlohmann::json(nullptr) : nlohmann::json(run.rc.mpl_limit)},
-        {"exec_model", run.exec_models.at(p.policy)},
-        {"harvest_success_rate",
-         c.harvest_attempts > 0
-             ? static_cast<double>(c.harvests) / static_cast<double>(c.harvest_attempts)
-             : 1.0},
-        {"harvest_events_per_job",
-         p.r.jobs.empty() ? 0.0
-                          : static_cast<double>(events) / static_cast<double>(p.r.jobs.size())}};
+    std::int64_t events = 0, harvested = 0;
+    for (const auto& o : p.r.jobs) {
+        events += o.harvested;
+        harvested += o.harvested > 0;
+    }
+    return {{"min_pct", run.rc.min_pct},
+            // A custom configuration's M is its own [malleable]'s.
+            {"mpl_limit",
+             p.policy == "custom" ? nlohmann::json(nullptr) : nlohmann::json(run.rc.mpl_limit)},
+            {"exec_model", run.exec_models.at(p.policy)},
+            {"harvest_success_rate",
+             c.harvest_attempts > 0
+                 ? static_cast<double>(c.harvests) / static_cast<double>(c.harvest_attempts)
+                 : 1.0},
+            {"harvest_events_per_job",
+             p.r.jobs.empty() ? 0.0
+                              : static_cast<double>(events) / static_cast<double>(p.r.jobs.size())},
+            {"harvested_jobs", harvested},
+            {"harvest_events_per_harvested_job",
+             harvested == 0 ? 0.0 : static_cast<double>(events) / static_cast<double>(harvested)}};
 }
 
 // [Feitelson97] §4.8: the share of completed jobs ever preempted.
@@ -987,7 +994,8 @@ void write_outputs(SimulateRun& run, PolicyRun& p) {
     const Workload& w = run.w;
     const SimResult& r = p.r;
     if (auto f = files.jobs_csv.find(p.policy); f != files.jobs_csv.end()) {
-        JobExtras extras{nullptr, &w.jobs, &r.nodes, p.opt.job_class};
+        JobExtras extras{nullptr, &w.jobs, &r.nodes, p.opt.job_class,
+                         run.exec_models.count(p.policy) > 0};
         write_jobs_csv(f->second->out(), r.jobs, w.components.empty() ? nullptr : &w.components,
                        run.components ? &r.clusters : nullptr, &extras);
         f->second->commit();

@@ -97,4 +97,23 @@ assert "arrivals" in p["seeds"]
 c = json.load(open(js))["easy"]["counters"]
 assert c["submitted"] == 300 and "migrations" in c and "passes" in c, c
 assert "migration_option" in json.load(open(js))["easy"]["hooks"]
+
+# [Weissman03]: each malleable job's harvest events in --jobs-csv, and the
+# summary's totals agree with them (every SHRINK is one event); a rigid
+# baseline has neither.
+run("simulate", "--trace", trace, "--policy", "low-imp-fq,ideal-backfill", "--min-pct", "30",
+    "--no-progress", "--jobs-csv", os.path.join(work, "mall.csv"),
+    "--summary-json", os.path.join(work, "mall.json"))
+summary = json.load(open(os.path.join(work, "mall.json")))
+with open(os.path.join(work, "mall.low-imp-fq.csv"), newline="") as fh:
+    events = [int(r["harvests"]) for r in csv.DictReader(fh)]
+m, c = summary["low-imp-fq"]["malleable"], summary["low-imp-fq"]["counters"]
+assert sum(events) == c["shrinks"] > 0, (sum(events), c["shrinks"])
+harvested = sum(1 for e in events if e > 0)
+assert m["harvested_jobs"] == harvested, (m, harvested)
+assert abs(m["harvest_events_per_job"] * len(events) - sum(events)) < 1e-6, m
+assert abs(m["harvest_events_per_harvested_job"] - sum(events) / harvested) < 1e-9, m
+with open(os.path.join(work, "mall.ideal-backfill.csv"), newline="") as fh:
+    assert "harvests" not in next(csv.reader(fh))
+assert "malleable" not in summary["ideal-backfill"]
 print("outputs ok")
