@@ -179,9 +179,10 @@ class NativeBackfill : public Policy {
 #undef ROTA_X
         users(ctx, rc);
         rc.head_user = ctx.head_user;
-        rc.head_account = ctx.names ? ctx.names->c_str(ctx.head_account) : "";
-        rc.head_partition = ctx.names ? ctx.names->c_str(ctx.head_partition) : "";
-        rc.head_qos = ctx.names ? ctx.names->c_str(ctx.head_qos) : "";
+#define ROTA_X(field, type, value, doc) \
+    rc.head_##field = ctx.names ? ctx.names->c_str(ctx.head_##field) : "";
+        ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
         out_.resize(c.size());
         const int n = fn_(ud_, &rb, &rc, out_.data());
         picks.clear();

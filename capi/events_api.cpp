@@ -125,10 +125,10 @@ JobSpec spec_of(const rota_job* job, const char* fn, std::size_t machine_pools) 
     auto name = [](const char* p) {
         return p ? std::string(p, strnlen(p, kMaxNameBytes + 1)) : std::string();
     };
-    if (has(offsetof(rota_job, account) + sizeof(job->account))) s.account = name(job->account);
-    if (has(offsetof(rota_job, partition) + sizeof(job->partition)))
-        s.partition = name(job->partition);
-    if (has(offsetof(rota_job, qos) + sizeof(job->qos))) s.qos = name(job->qos);
+#define ROTA_X(field, type, value, doc) \
+    if (has(offsetof(rota_job, field) + sizeof(job->field))) s.field = name(job->field);
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
     if (has(offsetof(rota_job, depends) + sizeof(job->depends))) constraints_of(*job, fn, s);
     return s;
 }

@@ -81,9 +81,9 @@ int rota_job_info_get(const rota_engine* e, int64_t id, rota_job_info* out) {
         full.wait_since = classes && waiting ? j->wait_from : -1;
         full.swapping_until =
             j->swapped && j->swapping_until > e->sched->now() ? j->swapping_until : -1;
-        full.account = e->sched->names().c_str(j->account);
-        full.partition = e->sched->names().c_str(j->partition);
-        full.qos = e->sched->names().c_str(j->qos);
+#define ROTA_X(field, type, value, doc) full.field = e->sched->names().c_str(j->field);
+        ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
         full.begin = j->spec.begin;
         full.unmet = j->state == JobState::waiting ? j->unmet : 0;
         full.eligible = j->state == JobState::waiting && j->unmet == 0 ? j->eligible : -1;

@@ -139,11 +139,13 @@ static_assert(kUserOffsets[0] > kContextOffsets[std::size(kContextOffsets) - 1] 
               "the backfill fields");
 
 // Then who the head is (ABI 7), to the end.
-static_assert(std::is_same_v<decltype(rota_backfill_context::head_user), std::int32_t> &&
-                  std::is_same_v<decltype(rota_backfill_context::head_account), const char*> &&
-                  std::is_same_v<decltype(rota_backfill_context::head_partition), const char*> &&
-                  std::is_same_v<decltype(rota_backfill_context::head_qos), const char*>,
-              "rota_backfill_context's head fields have the wrong types");
+static_assert(std::is_same_v<decltype(rota_backfill_context::head_user), std::int32_t>,
+              "rota_backfill_context.head_user has the wrong type");
+#define ROTA_X(field, type, value, doc)                                                       \
+    static_assert(std::is_same_v<decltype(rota_backfill_context::head_##field), const char*>, \
+                  "rota_backfill_context.head_" #field " has the wrong type");
+ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
 constexpr std::size_t kHeadOffsets[] = {
 #define ROTA_X(name, type, doc) offsetof(rota_backfill_context, name),
     ROTA_CONTEXT_BACKFILL_HEAD(ROTA_X)

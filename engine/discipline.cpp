@@ -52,9 +52,9 @@ void Discipline::set_head(BackfillContext& c, const Job* h) {
     c.head_procs = h->spec.procs;
     c.head_jumps = h->jumps;
     c.head_user = h->spec.user;
-    c.head_account = h->account;
-    c.head_partition = h->partition;
-    c.head_qos = h->qos;
+#define ROTA_X(field, type, value, doc) c.head_##field = h->field;
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
 }
 
 std::unique_ptr<Discipline> make_discipline(Scheduler& core) {

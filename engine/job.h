@@ -11,6 +11,7 @@
 #include "names.h"
 #include "nodes.h"
 #include "types.h"
+#include "vocabulary.h"
 
 namespace rota {
 
@@ -67,8 +68,11 @@ struct JobSpec {
     // the account charged, the partition asked for, the quality of
     // service. Kept as given; the engine interns them into Job's names.
     // `partition` may name several partitions, separated by commas (as
-    // Slurm's --partition): the job runs in one of them.
-    std::string account, partition, qos;
+    // Slurm's --partition): the job runs in one of them. One string per
+    // row of ROTA_JOB_COLUMNS_NAMES (vocabulary.h).
+#define ROTA_X(field, type, value, doc) std::string field;
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
     // Constraints a batch system hands its scheduler (docs/design.md,
     // "Constraints"): the earliest engine time the job may start (0: none);
     // nodes its allocation must include and nodes it must avoid (Slurm's
@@ -141,8 +145,11 @@ struct Job {
     std::int32_t preemptions = 0;
     bool swapped = false;
     bool counted_large = false;  // loaded as a large job (§4.2's large limit)
-    // spec.account, .partition and .qos interned (Scheduler::names()).
-    Name account, partition, qos;
+    // The spec's names (account, partition, qos) interned
+    // (Scheduler::names()).
+#define ROTA_X(field, type, value, doc) Name field;
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
     // On a machine that keeps which nodes are free (node_space.h): the
     // partitions the job may run in, by index (none: any node), its
     // exclusions as a bitset, and the nodes its reservation holds.
@@ -158,9 +165,15 @@ struct Job {
     // A job made from its checked spec, in place: no default spec to move over.
     explicit Job(JobSpec&& s) : spec(std::move(s)) {}
 
-    bool reserved() const { return reserved_start != kNoTime; }
-    std::int32_t min_procs() const { return spec.min_procs > 0 ? spec.min_procs : spec.procs; }
-    Time estimated_end() const { return start + window; }
+    bool reserved() const {
+        return reserved_start != kNoTime;
+    }
+    std::int32_t min_procs() const {
+        return spec.min_procs > 0 ? spec.min_procs : spec.procs;
+    }
+    Time estimated_end() const {
+        return start + window;
+    }
 };
 
 // The nodes a running job executes on, as runs appended to `out`: the

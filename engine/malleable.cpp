@@ -305,12 +305,11 @@ void IScheduler::fill_malleable(MalleableColumn c) {
             return each(b.progress, [&](const Job& j, bool) { return progress(j); });
         case MalleableColumn::user:
             return each(b.user, [](const Job& j, bool) { return j.spec.user; });
-        case MalleableColumn::account:
-            return each(b.account, [](const Job& j, bool) { return j.account; });
-        case MalleableColumn::partition:
-            return each(b.partition, [](const Job& j, bool) { return j.partition; });
-        case MalleableColumn::qos:
-            return each(b.qos, [](const Job& j, bool) { return j.qos; });
+#define ROTA_X(field, type, value, doc) \
+    case MalleableColumn::field:        \
+        return each(b.field, [](const Job& j, bool) { return j.field; });
+            ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
         default:  // filled by put_malleable
             return;
     }
@@ -424,9 +423,9 @@ bool IScheduler::harvest_for(Slot s, std::int32_t needed) {
         ctx.job_min = j.min_procs();
         ctx.job_ideal = j.spec.procs;
         ctx.job_user = j.spec.user;
-        ctx.job_account = j.account;
-        ctx.job_partition = j.partition;
-        ctx.job_qos = j.qos;
+#define ROTA_X(field, type, value, doc) ctx.job_##field = j.field;
+        ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
         return ctx;
     };
     // Never harvest: the default, and the fallback of a failed call.

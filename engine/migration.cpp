@@ -150,9 +150,9 @@ void MatrixWalk::add_migration_candidate(Slot s, std::int32_t from, std::int32_t
     mig_.tasks1.push_back(others);
     mig_.tasks2.push_back(procs);
     mig_.user.push_back(j.spec.user);
-    mig_.account.push_back(j.account);
-    mig_.partition.push_back(j.partition);
-    mig_.qos.push_back(j.qos);
+#define ROTA_X(field, type, value, doc) mig_.field.push_back(j.field);
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
 }
 
 // The migration_option hook chooses for the whole batch; the engine

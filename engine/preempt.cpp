@@ -19,9 +19,9 @@ PreemptContext ClassPasses::preempt_context(const Job& j) const {
     c.job_priority = job_class(j).priority;
     c.waited = now() - j.wait_from;
     c.job_user = j.spec.user;
-    c.job_account = j.account;
-    c.job_partition = j.partition;
-    c.job_qos = j.qos;
+#define ROTA_X(field, type, value, doc) c.job_##field = j.field;
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
     for (const Victims& set : sets_)
         for (Slot s : set.jobs) {
             const Job& v = job(s);
@@ -30,9 +30,9 @@ PreemptContext ClassPasses::preempt_context(const Job& j) const {
             c.victim_class.push_back(v.cls + 1);
             c.victim_priority.push_back(job_class(v).priority);
             c.victim_user.push_back(v.spec.user);
-            c.victim_account.push_back(v.account);
-            c.victim_partition.push_back(v.partition);
-            c.victim_qos.push_back(v.qos);
+#define ROTA_X(field, type, value, doc) c.victim_##field.push_back(v.field);
+            ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
             c.victim_dnd_left.push_back(std::max<Time>(0, v.dnd_end - now()));
             c.victim_elapsed.push_back(now() - v.start);
             c.victim_preemptions.push_back(v.preemptions);

@@ -135,9 +135,11 @@ Scheduler::Slot Scheduler::new_job(JobSpec&& spec) {
         throw Error(Errc::invalid, who() + ": submitted at " + std::to_string(spec.submitted) +
                                        " us, after now (" + std::to_string(now_) +
                                        " us) or negative");
-    for (auto [what, name] : {std::pair{"account", &spec.account},
-                              std::pair{"partition", &spec.partition}, std::pair{"qos", &spec.qos}})
-        if (!good_name(*name)) throw Error(Errc::invalid, who() + ": its " + bad_name(what, *name));
+#define ROTA_X(field, type, value, doc) \
+    if (!good_name(spec.field))         \
+        throw Error(Errc::invalid, who() + ": its " + bad_name(#field, spec.field));
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
     check_constraints(spec);
     if (index_.find(spec.id) != JobIndex::kNone)
         throw Error(Errc::exists, who() + " was already submitted");
@@ -184,9 +186,9 @@ Scheduler::Slot Scheduler::new_job(JobSpec&& spec) {
     j.cls = static_cast<std::int16_t>(j.spec.job_class >= 0 ? j.spec.job_class
                                                             : cfg_.classes.default_class);
     j.wait_from = j.submit;
-    j.account = names_.intern(j.spec.account);
-    j.partition = names_.intern(j.spec.partition);
-    j.qos = names_.intern(j.spec.qos);
+#define ROTA_X(field, type, value, doc) j.field = names_.intern(j.spec.field);
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
     if (!j.spec.exclude.empty())
         j.excluded = std::make_shared<const NodeBits>(node_bits(cfg_.procs, j.spec.exclude));
     j.state = JobState::pending;

@@ -62,9 +62,12 @@ std::string escaped(const std::string& name) {
 // A partition as one field: name:first+count,first+count...[:default].
 std::string partition_text(const PartitionConfig& p) {
     std::string o = escaped(p.name) + ":";
-    for (std::size_t i = 0; i < p.nodes.size(); ++i)
-        o += (i ? "," : "") + std::to_string(p.nodes[i].first) + "+" +
-             std::to_string(p.nodes[i].count);
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+        if (i > 0) o += ',';
+        o += std::to_string(p.nodes[i].first);
+        o += '+';
+        o += std::to_string(p.nodes[i].count);
+    }
     return p.is_default ? o + ":default" : o;
 }
 
@@ -294,8 +297,12 @@ void Scheduler::save_job(std::string& o, Slot s) const {
     snap::list(o, sp.components);
     o += " clusters";
     snap::list(o, j.clusters);
-    o += " names ";
-    o += name_field(sp.account) + ' ' + name_field(sp.partition) + ' ' + name_field(sp.qos);
+    o += " names";
+#define ROTA_X(field, type, value, doc) \
+    o += ' ';                           \
+    o += name_field(sp.field);
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
     o += " runs";
     const bool runs = j.state == JobState::running;
     num(o, runs ? j.alloc.runs.size() : 0);
@@ -758,16 +765,13 @@ void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in) {
         bad("it is placed on " + std::to_string(j.clusters.size()) + " clusters for " +
             std::to_string(sp.components.size()) + " components");
     r.expect("names");
-    sp.account = r.name();
-    sp.partition = r.name();
-    sp.qos = r.name();
-    for (auto [what, name] : {std::pair{"account", &sp.account},
-                              std::pair{"partition", &sp.partition}, std::pair{"qos", &sp.qos}})
-        if (const std::string why = bad_name(what, *name); !why.empty())
-            bad("job " + std::to_string(sp.id) + ": " + why);
-    j.account = names_.intern(sp.account);
-    j.partition = names_.intern(sp.partition);
-    j.qos = names_.intern(sp.qos);
+#define ROTA_X(field, type, value, doc)                                   \
+    sp.field = r.name();                                                  \
+    if (const std::string why = bad_name(#field, sp.field); !why.empty()) \
+        bad("job " + std::to_string(sp.id) + ": " + why);                 \
+    j.field = names_.intern(sp.field);
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
     r.expect("runs");
     j.alloc.runs = r.runs(cfg_.procs);
     const std::int64_t held = snap::check_runs(j.alloc.runs, cfg_.procs, "its runs");
