@@ -87,14 +87,32 @@ namespace rota {
       class_priorities.empty() ? 0 : class_priorities[static_cast<std::size_t>(j.cls)], \
       "its class's priority in the parameter set in force; 0 without [classes]")
 
-// More columns of every batch of jobs, the names production gives a job
-// (engine/names.h): after the class columns in the C ABI's rota_batch
-// (ABI 7), strings in both C and Lua, "" for none. The batch holds their
-// numbers; `names` (the JobBatch's own, the engine's table) spells them.
-#define ROTA_JOB_COLUMNS_NAMES(X)                                              \
-    X(account, Name, j.account, "account the job is charged to; \"\" if none") \
-    X(partition, Name, j.partition, "partition it asked for; \"\" if none")    \
-    X(qos, Name, j.qos, "its quality of service (QOS); \"\" if none")
+// X(name, noun, what, ...): the names production gives a job, "" for none
+// (engine/names.h interns them). Every batch and context that carries a
+// job's names takes them from this list, each with its prefix (head_,
+// job_, victim_), as do the job, its spec, the submission's check, the
+// snapshot and the C ABI's job and job info: a new name is a row here and
+// its fields in rota.h. The trailing argument is passed on to X.
+#define ROTA_JOB_NAMES(X, ...)                                       \
+    X(account, "account", "account it is charged to", __VA_ARGS__)   \
+    X(partition, "partition", "partition it asked for", __VA_ARGS__) \
+    X(qos, "QOS", "its quality of service (QOS)", __VA_ARGS__)
+// The rows each list below makes of a name.
+#define ROTA_NAME_COLUMN(field, noun, what, X) X(field, Name, j.field, what "; \"\" if none")
+#define ROTA_NAME_BATCH_COLUMN(field, noun, what, X) X(field, Name, what "; \"\" if none")
+#define ROTA_NAME_HEAD(field, noun, what, X) \
+    X(head_##field, Name, "its " noun "; \"\" if none or no head")
+#define ROTA_NAME_HARVEST_JOB(field, noun, what, X) \
+    X(job_##field, Name, "harvest: its " noun "; \"\" if none (and for distribution)")
+#define ROTA_NAME_JOB(field, noun, what, X) X(job_##field, Name, "its " noun "; \"\" if none")
+#define ROTA_NAME_VICTIM(field, noun, what, X) \
+    X(victim_##field, Names, "its " noun "; \"\" if none")
+
+// More columns of every batch of jobs, the names: after the class columns
+// in the C ABI's rota_batch (ABI 7), strings in both C and Lua, "" for
+// none. The batch holds their numbers; `names` (the JobBatch's own, the
+// engine's table) spells them.
+#define ROTA_JOB_COLUMNS_NAMES(X) ROTA_JOB_NAMES(ROTA_NAME_COLUMN, X)
 
 // More columns of every batch of jobs, the constraints a batch system gives
 // (docs/design.md, "Constraints"): in Lua and through rota_call_column, not
@@ -122,9 +140,7 @@ namespace rota {
     X(tasks1, std::int32_t, "tasks option 1 migrates (counted against Q)") \
     X(tasks2, std::int32_t, "tasks option 2 migrates (counted against Q)") \
     X(user, std::int32_t, "the job's user, -1 if none")                    \
-    X(account, Name, "account it is charged to; \"\" if none")             \
-    X(partition, Name, "partition it asked for; \"\" if none")             \
-    X(qos, Name, "its quality of service (QOS); \"\" if none")
+    ROTA_JOB_NAMES(ROTA_NAME_BATCH_COLUMN, X)
 
 // X(column, type, meaning): the jobs a harvest or a distribution may
 // concern ([Weissman03] §2.2): running malleable jobs (harvest victims, or
@@ -141,9 +157,7 @@ namespace rota {
     X(cost, double, "seconds one adaptation (grow or shrink) would suspend it now")  \
     X(progress, double, "fraction of its work done, [0, 1] (reported or estimated)") \
     X(user, std::int32_t, "user id, -1 if none")                                     \
-    X(account, Name, "account it is charged to; \"\" if none")                       \
-    X(partition, Name, "partition it asked for; \"\" if none")                       \
-    X(qos, Name, "its quality of service (QOS); \"\" if none")
+    ROTA_JOB_NAMES(ROTA_NAME_BATCH_COLUMN, X)
 
 // X(column, type, meaning): the candidate processor sets of a job past its
 // class's maximum wait ([Feitelson97] §4.3), for preempt: one row per set. A
@@ -194,9 +208,7 @@ namespace rota {
 // ...and who the head is (ABI 7: after the usage records in rota_backfill_context).
 #define ROTA_CONTEXT_BACKFILL_HEAD(X)                                    \
     X(head_user, std::int32_t, "the head's user, -1 if none or no head") \
-    X(head_account, Name, "its account; \"\" if none or no head")        \
-    X(head_partition, Name, "its partition; \"\" if none or no head")    \
-    X(head_qos, Name, "its QOS; \"\" if none or no head")
+    ROTA_JOB_NAMES(ROTA_NAME_HEAD, X)
 
 // What migration_option needs besides: the budget of [Zhang00] §5.4.
 #define ROTA_CONTEXT_MIGRATION(X)                                                                 \
@@ -221,9 +233,7 @@ namespace rota {
     X(job_min, std::int32_t, "harvest: its min")                                                  \
     X(job_ideal, std::int32_t, "harvest: its ideal")                                              \
     X(job_user, std::int32_t, "harvest: its user, -1 if none (and for distribution)")             \
-    X(job_account, Name, "harvest: its account; \"\" if none (and for distribution)")             \
-    X(job_partition, Name, "harvest: its partition; \"\" if none (and for distribution)")         \
-    X(job_qos, Name, "harvest: its QOS; \"\" if none (and for distribution)")                     \
+    ROTA_JOB_NAMES(ROTA_NAME_HARVEST_JOB, X)                                                      \
     X(mpl, std::int32_t, "degree of multiprogramming: jobs running")                              \
     X(mpl_limit, std::int32_t, "M of achieve_mp(M), 0 for no limit")                              \
     X(max_harvests, std::int32_t, "control policy: most harvests per job, 0 for no limit")
@@ -239,17 +249,13 @@ namespace rota {
     X(job_priority, std::int32_t, "its class's priority in the parameter set in force") \
     X(waited, Time, "time since it entered the queue (or was swapped out), us")         \
     X(job_user, std::int32_t, "its user, -1 if none")                                   \
-    X(job_account, Name, "its account; \"\" if none")                                   \
-    X(job_partition, Name, "its partition; \"\" if none")                               \
-    X(job_qos, Name, "its QOS; \"\" if none")                                           \
+    ROTA_JOB_NAMES(ROTA_NAME_JOB, X)                                                    \
     X(victim_id, Amounts, "each victim's job id")                                       \
     X(victim_procs, Amounts, "its processors")                                          \
     X(victim_class, Amounts, "its class, numbered from 1")                              \
     X(victim_priority, Amounts, "its class's priority")                                 \
     X(victim_user, Amounts, "its user, -1 if none")                                     \
-    X(victim_account, Names, "its account; \"\" if none")                               \
-    X(victim_partition, Names, "its partition; \"\" if none")                           \
-    X(victim_qos, Names, "its QOS; \"\" if none")                                       \
+    ROTA_JOB_NAMES(ROTA_NAME_VICTIM, X)                                                 \
     X(victim_dnd_left, Amounts, "do-not-disturb time it has left, us; 0 if over")       \
     X(victim_elapsed, Amounts, "time since it was last loaded, us")                     \
     X(victim_preemptions, Amounts, "times it was preempted before")
