@@ -4,77 +4,20 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <set>
 #include <sstream>
 #include <utility>
 
 #include "classes.h"
+#include "config_keys.h"
 #include "malleable.h"
 #include "simulation.h"  // kMaxSimSeconds
 #include "small_file.h"
+#include "workload_config.h"
 
 namespace rota::sim {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& m) {
-    throw ConfigError(m);
-}
-
-void only(const toml::table& t, const std::string& where, const std::set<std::string>& keys) {
-    for (const auto& [k, v] : t)
-        if (!keys.count(std::string(k.str())))
-            fail("unknown key '" + where + "." + std::string(k.str()) + "'");
-}
-
-template <class T>
-T get(const toml::table& t, const char* key, const std::string& where, T dflt) {
-    const toml::node* n = t.get(key);
-    if (!n) return dflt;
-    if constexpr (std::is_same_v<T, bool>) {
-        if (!n->is_boolean()) fail("key '" + where + "." + key + "' must be a boolean");
-        return n->as_boolean()->get();
-    } else if constexpr (std::is_same_v<T, std::string>) {
-        if (!n->is_string()) fail("key '" + where + "." + key + "' must be a string");
-        // Paths among these reach C calls, which would stop at a NUL.
-        if (n->as_string()->get().find('\0') != std::string::npos)
-            fail("key '" + where + "." + key + "' holds a NUL character (\\u0000)");
-        return n->as_string()->get();
-    } else if constexpr (std::is_floating_point_v<T>) {
-        if (n->is_integer()) return static_cast<T>(n->as_integer()->get());
-        if (!n->is_floating_point()) fail("key '" + where + "." + key + "' must be a number");
-        return static_cast<T>(n->as_floating_point()->get());
-    } else {
-        if (!n->is_integer()) fail("key '" + where + "." + key + "' must be an integer");
-        // A value the field cannot hold would wrap (2^32 + 64 processors
-        // would be 64): the field's own range first, the key's after.
-        // TOML integers stop at 2^63 - 1: a wider field's range is named
-        // as far as a file can write it.
-        const std::int64_t v = n->as_integer()->get();
-        if (!std::in_range<T>(v))
-            fail("key '" + where + "." + key + "' must be between " +
-                 std::to_string(std::numeric_limits<T>::min()) + " and " +
-                 std::to_string(std::min<std::uint64_t>(
-                     std::numeric_limits<T>::max(),
-                     static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) +
-                 ", got " + std::to_string(v));
-        return static_cast<T>(v);
-    }
-}
-
-// An integer key whose meaningful range is narrower than its field's: the
-// message names the key and that range (not the field's, nor a later
-// check's key), e.g. a machine's processors.
-std::int64_t get_between(const toml::table& t, const char* key, const std::string& where,
-                         std::int64_t dflt, std::int64_t lo, std::int64_t hi,
-                         const char* note = "") {
-    const std::int64_t v = get<std::int64_t>(t, key, where, dflt);
-    if (v < lo || v > hi)
-        fail("key '" + where + "." + key + "' must be between " + std::to_string(lo) + " and " +
-             std::to_string(hi) + note + ", got " + std::to_string(v));
-    return v;
-}
 
 // Three increasing group boundaries, or none.
 std::vector<std::int32_t> get_bounds(const toml::table& t, const char* key) {
@@ -252,413 +195,288 @@ std::string read_config_file(const std::string& path) {
     }
 }
 
-RunConfig load_run_config(const std::string& path) {
-    RunConfig rc;
-    if (path.empty()) return rc;
-    toml::table root;
+namespace {
+
+const std::set<std::string> kSimulatorKeys = {
+    // the run
+    "trace", "procs", "policy", "compat", "progress", "cycle",
+    // its output files
+    "jobs_csv", "summary_json", "batsim_csv", "jobs_npy", "swf_out",
+    // the generated workload and its arrivals
+    "workload", "queue_length", "arrival_rate", "arrival_seed",
+    // the presets' own settings: fpfs, gang, malleable, classes
+    "max_jumps", "mpl", "slice", "cs_overhead", "migration_cost", "migration_q", "packing",
+    "matrix_at", "min_pct", "mpl_limit", "exec_model", "adapt_latency", "adapt_per_byte",
+    "interactive_procs", "interactive_time",
+    // how a trace is read
+    "memory", "memory_units", "memory_capacity", "positive_use", "dependencies", "partition_names",
+    // group-wise metrics and the stopping rule
+    "groups", "size_groups", "width_groups", "stop_rel_error", "warmup", "batch_jobs",
+    "min_batches", "confidence", "stop_on"};
+
+toml::table parse_config(const std::string& path) {
     const std::string text = read_config_file(path);
     try {
-        root = toml::parse(text, path);
+        return toml::parse(text, path);
     } catch (const toml::parse_error& e) {
         const auto& b = e.source().begin;
         fail(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
              ": TOML syntax error: " + std::string(e.description()));
     }
+}
+
+void read_policies(const toml::table& t, RunConfig& rc) {
+    const toml::node* p = t.get("policy");
+    if (!p) return;
+    if (p->is_string()) {
+        rc.policies = {p->as_string()->get()};
+    } else if (p->is_array()) {
+        for (const auto& e : *p->as_array()) {
+            if (!e.is_string()) fail("key 'simulator.policy' must hold strings");
+            rc.policies.push_back(e.as_string()->get());
+        }
+    } else {
+        fail("key 'simulator.policy' must be a string or an array of strings");
+    }
+    if (rc.policies.empty())
+        fail(
+            "key 'simulator.policy' lists no policy: name one, or leave the key out for "
+            "fcfs, easy and conservative");
+    for (const auto& n : rc.policies) check_policy(n);
+}
+
+// The trace (relative to the file's folder), the machine's size, the
+// policies and how the trace's fields are mapped.
+void read_run(const toml::table& t, RunConfig& rc) {
+    rc.trace = get<std::string>(t, "trace", "simulator", "");
+    if (t.get("trace") && rc.trace.empty())
+        fail(
+            "key 'simulator.trace' is empty: name a trace, or leave the key out for the "
+            "generated workload");
+    if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
+    rc.procs = static_cast<std::int32_t>(
+        get_between(t, "procs", "simulator", 0, 0, kMaxMachineProcs, " (0: from the trace)"));
+    read_policies(t, rc);
+    rc.compat = get<std::string>(t, "compat", "simulator", "none");
+}
+
+void read_outputs(const toml::table& t, RunConfig& rc) {
+    rc.jobs_csv = get<std::string>(t, "jobs_csv", "simulator", "");
+    rc.summary_json = get<std::string>(t, "summary_json", "simulator", "");
+    rc.batsim_csv = get<std::string>(t, "batsim_csv", "simulator", "");
+    rc.swf_out = get<std::string>(t, "swf_out", "simulator", "");
+    rc.jobs_npy = get<std::string>(t, "jobs_npy", "simulator", "");
+    for (const char* key : {"jobs_csv", "summary_json", "batsim_csv", "jobs_npy", "swf_out"})
+        if (t.get(key) && get<std::string>(t, key, "simulator", "").empty())
+            fail(std::string("key 'simulator.") + key +
+                 "' is empty: name a file, or leave the key out for no file");
+}
+
+// [Weissman03]'s policies (malleable.h).
+void read_malleable(const toml::table& t, RunConfig& rc) {
+    rc.min_pct = get<double>(t, "min_pct", "simulator", rc.min_pct);
+    rc.mpl_limit = get<std::int64_t>(t, "mpl_limit", "simulator", rc.mpl_limit);
+    rc.exec_model = get<std::string>(t, "exec_model", "simulator", rc.exec_model);
+    rc.adapt_latency = get<double>(t, "adapt_latency", "simulator", rc.adapt_latency);
+    rc.adapt_per_byte = get<double>(t, "adapt_per_byte", "simulator", rc.adapt_per_byte);
+}
+
+// [Feitelson97]'s classes (classes.h): the bounds of class "interactive".
+void read_classes(const toml::table& t, RunConfig& rc) {
+    rc.interactive_procs =
+        get<std::int64_t>(t, "interactive_procs", "simulator", rc.interactive_procs);
+    rc.interactive_time =
+        get<std::int64_t>(t, "interactive_time", "simulator", rc.interactive_time);
+}
+
+// The gang presets' rows ([Zhang00] §5) and the matrix printed of them.
+void read_gang(const toml::table& t, RunConfig& rc) {
+    rc.mpl = get<std::int64_t>(t, "mpl", "simulator", rc.mpl);
+    rc.slice = get<double>(t, "slice", "simulator", rc.slice);
+    rc.cs_overhead = get<double>(t, "cs_overhead", "simulator", rc.cs_overhead);
+    rc.migration_cost = get<double>(t, "migration_cost", "simulator", rc.migration_cost);
+    rc.migration_q = get<std::int64_t>(t, "migration_q", "simulator", rc.migration_q);
+    rc.packing = get<std::string>(t, "packing", "simulator", rc.packing);
+    if (t.get("matrix_at")) {  // -1, its default, means none: a file must give a time
+        rc.matrix_at = get<double>(t, "matrix_at", "simulator", rc.matrix_at);
+        if (!(rc.matrix_at >= 0))
+            fail("key 'simulator.matrix_at' must be a time >= 0 in seconds, not " +
+                 fmt::format("{}", rc.matrix_at));
+    }
+}
+
+// Memory as a pool (docs/workloads.md): a capacity in KB, or with a unit.
+void read_memory(const toml::table& t, RunConfig& rc) {
+    rc.memory = get<std::string>(t, "memory", "simulator", rc.memory);
+    rc.memory_units = get<std::string>(t, "memory_units", "simulator", rc.memory_units);
+    if (const toml::node* c = t.get("memory_capacity")) {
+        const char* key = "key 'simulator.memory_capacity'";
+        try {
+            if (c->is_integer())
+                rc.memory_capacity = parse_amount(std::to_string(c->as_integer()->get()), key);
+            else if (c->is_string())
+                rc.memory_capacity = parse_amount(c->as_string()->get(), key);
+            else
+                fail(
+                    "key 'simulator.memory_capacity' must be an integer (KB) or a string such as "
+                    "\"32G\"");
+        } catch (const std::invalid_argument& e) {
+            fail(e.what());
+        }
+    }
+    rc.positive_use = get<bool>(t, "positive_use", "simulator", rc.positive_use);
+}
+
+void read_partition_names(const toml::table& t, RunConfig& rc) {
+    const toml::node* n = t.get("partition_names");
+    if (!n) return;
+    if (!n->is_array()) fail("key 'simulator.partition_names' must be an array of strings");
+    for (const auto& e : *n->as_array()) {
+        if (!e.is_string()) fail("key 'simulator.partition_names' must hold strings");
+        rc.partition_names.push_back(e.as_string()->get());
+    }
+    try {
+        check_partition_names(rc.partition_names);
+    } catch (const std::invalid_argument& e) {
+        fail("key 'simulator.partition_names': " + std::string(e.what()));
+    }
+}
+
+// Group-wise metrics and the stopping rule of [Ngubiri07] §4.2.
+void read_statistics(const toml::table& t, RunConfig& rc) {
+    rc.groups = get<bool>(t, "groups", "simulator", rc.groups);
+    rc.size_groups = get_bounds(t, "size_groups");
+    rc.width_groups = get_bounds(t, "width_groups");
+    rc.stop_rel_error = get<double>(t, "stop_rel_error", "simulator", rc.stop_rel_error);
+    rc.warmup = get<std::int64_t>(t, "warmup", "simulator", rc.warmup);
+    rc.batch_jobs = get<std::int64_t>(t, "batch_jobs", "simulator", rc.batch_jobs);
+    rc.min_batches = get<std::int32_t>(t, "min_batches", "simulator", rc.min_batches);
+    rc.confidence = get<double>(t, "confidence", "simulator", rc.confidence);
+    rc.stop_on = get<std::string>(t, "stop_on", "simulator", rc.stop_on);
+}
+
+// Poisson arrivals replacing the workload's ([Leinberger99] §4.1).
+void read_arrivals(const toml::table& t, RunConfig& rc) {
+    rc.queue_length = get<double>(t, "queue_length", "simulator", rc.queue_length);
+    rc.arrival_rate = get<double>(t, "arrival_rate", "simulator", rc.arrival_rate);
+    rc.arrival_seed = get<std::uint64_t>(t, "arrival_seed", "simulator", rc.arrival_seed);
+}
+
+void check_arrivals(const RunConfig& rc) {
+    // NaN and infinity pass a sign test, and would be reported later as
+    // another setting's error (the calibration's target).
+    if (!(rc.queue_length >= 0 && std::isfinite(rc.queue_length)))
+        refuse("queue_length", "a finite number >= 0 (0: the workload's own arrivals)",
+               fmt::format("{}", rc.queue_length));
+    if (!(rc.arrival_rate >= 0 && std::isfinite(rc.arrival_rate)))
+        refuse("arrival_rate",
+               "a finite number of jobs per second >= 0 (0: the workload's own arrivals)",
+               fmt::format("{}", rc.arrival_rate));
+}
+
+// The keys are read in the order below, which is the order in which a file
+// wrong in several of them is told: tests and users match the first message.
+void read_simulator(const toml::table& t, RunConfig& rc) {
+    only(t, "simulator", kSimulatorKeys);
+    read_run(t, rc);
+    read_outputs(t, rc);
+    rc.max_jumps = get<std::int64_t>(t, "max_jumps", "simulator", 10);
+    read_malleable(t, rc);
+    read_classes(t, rc);
+    rc.progress = get<bool>(t, "progress", "simulator", true);
+    read_gang(t, rc);
+    read_memory(t, rc);
+    rc.dependencies = get<std::string>(t, "dependencies", "simulator", rc.dependencies);
+    rc.cycle = get<std::int64_t>(t, "cycle", "simulator", rc.cycle);
+    read_partition_names(t, rc);
+    try {
+        parse_dependency_mode(rc.dependencies);
+    } catch (const std::invalid_argument& e) {
+        fail("key 'simulator.dependencies': " + std::string(e.what()));
+    }
+    read_arrivals(t, rc);
+    read_statistics(t, rc);
+    check_statistics(rc);
+    check_arrivals(rc);
+    if (const toml::node* w = t.get("workload")) {
+        if (!w->is_table()) fail("key 'simulator.workload' must be a table");
+        rc.workload_given = true;
+        read_workload_table(*w->as_table(), rc.workload);
+    }
+}
+
+// [[machine.pools]]: the simulator merges them with the workload's pools
+// and writes them back for the engine (engine_toml).
+void read_machine_pools(toml::table& machine, RunConfig& rc) {
+    toml::node* p = machine.get("pools");
+    if (!p) return;
+    if (!p->is_array()) fail("key 'machine.pools' must be an array of tables ([[machine.pools]])");
+    std::size_t i = 0;
+    for (const auto& e : *p->as_array()) {
+        const std::string where = "machine.pools[" + std::to_string(i++) + "]";
+        if (!e.is_table()) fail("key '" + where + "' must be a table");
+        const toml::table& pt = *e.as_table();
+        only(pt, where, {"name", "capacity"});
+        PoolSpec spec;
+        spec.name = get<std::string>(pt, "name", where, "");
+        spec.capacity = get<std::int64_t>(pt, "capacity", where, 0);
+        if (spec.name.empty()) fail("key '" + where + ".name' is required");
+        if (spec.capacity <= 0) fail("key '" + where + ".capacity' must be a positive integer");
+        for (const auto& q : rc.pools)
+            if (q.name == spec.name) fail("pool '" + spec.name + "' is given twice");
+        rc.pools.push_back(std::move(spec));
+    }
+    machine.erase("pools");
+}
+
+// [[machine.clusters]]: the simulator needs their sizes (the machine size,
+// the default for --clusters) and writes them back.
+void read_machine_clusters(toml::table& machine, RunConfig& rc) {
+    toml::node* c = machine.get("clusters");
+    if (!c) return;
+    if (!c->is_array())
+        fail("key 'machine.clusters' must be an array of tables ([[machine.clusters]])");
+    if (c->as_array()->empty())
+        fail(
+            "key 'machine.clusters' lists no cluster: give each as a [[machine.clusters]] "
+            "table, or leave the key out for one machine");
+    std::size_t i = 0;
+    for (const auto& e : *c->as_array()) {
+        const std::string where = "machine.clusters[" + std::to_string(i++) + "]";
+        if (!e.is_table()) fail("key '" + where + "' must be a table");
+        const toml::table& ct = *e.as_table();
+        only(ct, where, {"name", "nodes"});
+        ClusterSpec spec;
+        spec.name = get<std::string>(ct, "name", where, "");
+        if (!ct.get("nodes")) fail("key '" + where + ".nodes' is missing");
+        spec.nodes =
+            static_cast<std::int32_t>(get_between(ct, "nodes", where, 0, 1, kMaxMachineProcs));
+        rc.clusters.push_back(std::move(spec));
+    }
+    if (total_nodes(rc.clusters) > kMaxMachineProcs)
+        fail("key 'machine.clusters' has " + std::to_string(total_nodes(rc.clusters)) +
+             " nodes in all; a machine has at most " + std::to_string(kMaxMachineProcs));
+    machine.erase("clusters");
+}
+
+}  // namespace
+
+RunConfig load_run_config(const std::string& path) {
+    RunConfig rc;
+    if (path.empty()) return rc;
+    toml::table root = parse_config(path);
     auto slash = path.find_last_of('/');
     rc.base_dir = slash == std::string::npos ? "." : path.substr(0, slash);
     rc.config_file = path;
     if (const toml::node* s = root.get("simulator")) {
         if (!s->is_table()) fail("key 'simulator' must be a table");
-        const toml::table& t = *s->as_table();
-        only(t, "simulator",
-             {"trace",
-              "procs",
-              "policy",
-              "compat",
-              "jobs_csv",
-              "summary_json",
-              "max_jumps",
-              "progress",
-              "workload",
-              "mpl",
-              "slice",
-              "cs_overhead",
-              "migration_cost",
-              "migration_q",
-              "packing",
-              "matrix_at",
-              "memory",
-              "memory_units",
-              "memory_capacity",
-              "positive_use",
-              "queue_length",
-              "arrival_rate",
-              "arrival_seed",
-              "groups",
-              "size_groups",
-              "width_groups",
-              "stop_rel_error",
-              "warmup",
-              "batch_jobs",
-              "min_batches",
-              "confidence",
-              "stop_on",
-              "batsim_csv",
-              "jobs_npy",
-              "swf_out",
-              "min_pct",
-              "mpl_limit",
-              "exec_model",
-              "adapt_latency",
-              "adapt_per_byte",
-              "interactive_procs",
-              "interactive_time",
-              "dependencies",
-              "cycle",
-              "partition_names"});
-        rc.trace = get<std::string>(t, "trace", "simulator", "");
-        if (t.get("trace") && rc.trace.empty())
-            fail(
-                "key 'simulator.trace' is empty: name a trace, or leave the key out for the "
-                "generated workload");
-        if (!rc.trace.empty() && rc.trace[0] != '/') rc.trace = rc.base_dir + "/" + rc.trace;
-        rc.procs = static_cast<std::int32_t>(
-            get_between(t, "procs", "simulator", 0, 0, kMaxMachineProcs, " (0: from the trace)"));
-        if (const toml::node* p = t.get("policy")) {
-            if (p->is_string()) {
-                rc.policies = {p->as_string()->get()};
-            } else if (p->is_array()) {
-                for (const auto& e : *p->as_array()) {
-                    if (!e.is_string()) fail("key 'simulator.policy' must hold strings");
-                    rc.policies.push_back(e.as_string()->get());
-                }
-            } else {
-                fail("key 'simulator.policy' must be a string or an array of strings");
-            }
-            if (rc.policies.empty())
-                fail(
-                    "key 'simulator.policy' lists no policy: name one, or leave the key out for "
-                    "fcfs, easy and conservative");
-            for (const auto& n : rc.policies) check_policy(n);
-        }
-        rc.compat = get<std::string>(t, "compat", "simulator", "none");
-        rc.jobs_csv = get<std::string>(t, "jobs_csv", "simulator", "");
-        rc.summary_json = get<std::string>(t, "summary_json", "simulator", "");
-        rc.batsim_csv = get<std::string>(t, "batsim_csv", "simulator", "");
-        rc.swf_out = get<std::string>(t, "swf_out", "simulator", "");
-        rc.jobs_npy = get<std::string>(t, "jobs_npy", "simulator", "");
-        for (const char* key : {"jobs_csv", "summary_json", "batsim_csv", "jobs_npy", "swf_out"})
-            if (t.get(key) && get<std::string>(t, key, "simulator", "").empty())
-                fail(std::string("key 'simulator.") + key +
-                     "' is empty: name a file, or leave the key out for no file");
-        rc.max_jumps = get<std::int64_t>(t, "max_jumps", "simulator", 10);
-        rc.min_pct = get<double>(t, "min_pct", "simulator", rc.min_pct);
-        rc.mpl_limit = get<std::int64_t>(t, "mpl_limit", "simulator", rc.mpl_limit);
-        rc.exec_model = get<std::string>(t, "exec_model", "simulator", rc.exec_model);
-        rc.adapt_latency = get<double>(t, "adapt_latency", "simulator", rc.adapt_latency);
-        rc.adapt_per_byte = get<double>(t, "adapt_per_byte", "simulator", rc.adapt_per_byte);
-        rc.interactive_procs =
-            get<std::int64_t>(t, "interactive_procs", "simulator", rc.interactive_procs);
-        rc.interactive_time =
-            get<std::int64_t>(t, "interactive_time", "simulator", rc.interactive_time);
-        rc.progress = get<bool>(t, "progress", "simulator", true);
-        rc.mpl = get<std::int64_t>(t, "mpl", "simulator", rc.mpl);
-        rc.slice = get<double>(t, "slice", "simulator", rc.slice);
-        rc.cs_overhead = get<double>(t, "cs_overhead", "simulator", rc.cs_overhead);
-        rc.migration_cost = get<double>(t, "migration_cost", "simulator", rc.migration_cost);
-        rc.migration_q = get<std::int64_t>(t, "migration_q", "simulator", rc.migration_q);
-        rc.packing = get<std::string>(t, "packing", "simulator", rc.packing);
-        if (t.get("matrix_at")) {  // -1, its default, means none: a file must give a time
-            rc.matrix_at = get<double>(t, "matrix_at", "simulator", rc.matrix_at);
-            if (!(rc.matrix_at >= 0))
-                fail("key 'simulator.matrix_at' must be a time >= 0 in seconds, not " +
-                     fmt::format("{}", rc.matrix_at));
-        }
-        rc.memory = get<std::string>(t, "memory", "simulator", rc.memory);
-        rc.memory_units = get<std::string>(t, "memory_units", "simulator", rc.memory_units);
-        if (const toml::node* c = t.get("memory_capacity")) {
-            try {
-                if (c->is_integer())
-                    rc.memory_capacity = parse_amount(std::to_string(c->as_integer()->get()),
-                                                      "key 'simulator.memory_capacity'");
-                else if (c->is_string())
-                    rc.memory_capacity =
-                        parse_amount(c->as_string()->get(), "key 'simulator.memory_capacity'");
-                else
-                    fail(
-                        "key 'simulator.memory_capacity' must be an integer (KB) or a string "
-                        "such as \"32G\"");
-            } catch (const std::invalid_argument& e) {
-                fail(e.what());
-            }
-        }
-        rc.positive_use = get<bool>(t, "positive_use", "simulator", rc.positive_use);
-        rc.dependencies = get<std::string>(t, "dependencies", "simulator", rc.dependencies);
-        rc.cycle = get<std::int64_t>(t, "cycle", "simulator", rc.cycle);
-        if (const toml::node* n = t.get("partition_names")) {
-            if (!n->is_array()) fail("key 'simulator.partition_names' must be an array of strings");
-            for (const auto& e : *n->as_array()) {
-                if (!e.is_string()) fail("key 'simulator.partition_names' must hold strings");
-                rc.partition_names.push_back(e.as_string()->get());
-            }
-            try {
-                check_partition_names(rc.partition_names);
-            } catch (const std::invalid_argument& e) {
-                fail("key 'simulator.partition_names': " + std::string(e.what()));
-            }
-        }
-        try {
-            parse_dependency_mode(rc.dependencies);
-        } catch (const std::invalid_argument& e) {
-            fail("key 'simulator.dependencies': " + std::string(e.what()));
-        }
-        rc.queue_length = get<double>(t, "queue_length", "simulator", rc.queue_length);
-        rc.arrival_rate = get<double>(t, "arrival_rate", "simulator", rc.arrival_rate);
-        rc.arrival_seed = get<std::uint64_t>(t, "arrival_seed", "simulator", rc.arrival_seed);
-        rc.groups = get<bool>(t, "groups", "simulator", rc.groups);
-        rc.size_groups = get_bounds(t, "size_groups");
-        rc.width_groups = get_bounds(t, "width_groups");
-        rc.stop_rel_error = get<double>(t, "stop_rel_error", "simulator", rc.stop_rel_error);
-        rc.warmup = get<std::int64_t>(t, "warmup", "simulator", rc.warmup);
-        rc.batch_jobs = get<std::int64_t>(t, "batch_jobs", "simulator", rc.batch_jobs);
-        rc.min_batches = get<std::int32_t>(t, "min_batches", "simulator", rc.min_batches);
-        rc.confidence = get<double>(t, "confidence", "simulator", rc.confidence);
-        rc.stop_on = get<std::string>(t, "stop_on", "simulator", rc.stop_on);
-        check_statistics(rc);
-        // NaN and infinity pass a sign test, and would be reported later as
-        // another setting's error (the calibration's target).
-        if (!(rc.queue_length >= 0 && std::isfinite(rc.queue_length)))
-            refuse("queue_length", "a finite number >= 0 (0: the workload's own arrivals)",
-                   fmt::format("{}", rc.queue_length));
-        if (!(rc.arrival_rate >= 0 && std::isfinite(rc.arrival_rate)))
-            refuse("arrival_rate",
-                   "a finite number of jobs per second >= 0 (0: the workload's own arrivals)",
-                   fmt::format("{}", rc.arrival_rate));
-        if (const toml::node* w = t.get("workload")) {
-            if (!w->is_table()) fail("key 'simulator.workload' must be a table");
-            rc.workload_given = true;
-            const toml::table& wt = *w->as_table();
-            only(wt, "simulator.workload",
-                 {"jobs",
-                  "procs",
-                  "load",
-                  "phi",
-                  "seed",
-                  "users",
-                  "model",
-                  "factor",
-                  "k",
-                  "variance",
-                  "pool_capacity",
-                  "q",
-                  "size_min",
-                  "size_max",
-                  "thres",
-                  "max_components",
-                  "partition",
-                  "mean_runtime",
-                  "mean_interarrival",
-                  "time_unit",
-                  "clusters",
-                  "fit_trace",
-                  "apps",
-                  "beta"});
-            auto& g = rc.workload;
-            // The default is the lublin model; model = "standard" starts
-            // from the standard model's own defaults (1,024 processors, 0.9).
-            if (get<std::string>(wt, "model", "simulator.workload", "") == "standard")
-                g = GenerateOptions{};
-            g.jobs = get_between(wt, "jobs", "simulator.workload", g.jobs, 0, kMaxJobs);
-            g.procs = static_cast<std::int32_t>(
-                get_between(wt, "procs", "simulator.workload", g.procs, 1, kMaxMachineProcs));
-            g.load = get<double>(wt, "load", "simulator.workload", g.load);
-            g.phi = get<double>(wt, "phi", "simulator.workload", g.phi);
-            g.seed = get<std::uint64_t>(wt, "seed", "simulator.workload", g.seed);
-            g.users =
-                static_cast<std::int32_t>(get_between(wt, "users", "simulator.workload", g.users, 0,
-                                                      std::numeric_limits<std::int32_t>::max()));
-            const std::string model = get<std::string>(wt, "model", "simulator.workload", "");
-            if (wt.get("model") && model.empty())
-                fail(
-                    "key 'simulator.workload.model' is empty: name a model, or leave the key out "
-                    "for the default (lublin)");
-            if (!model.empty()) {
-                // [Zhang00]'s model: its own defaults (10,000 jobs, 320 nodes, Φ 0.2)
-                // unless the keys above were given too.
-                GenerateOptions z =
-                    zhang_options(get<double>(wt, "factor", "simulator.workload", 1.0), g.seed);
-                if (model != "zhang" && model != "standard" && model != "feitelson-k" &&
-                    model != "ngubiri" && model != "lublin" && model != "feitelson96" &&
-                    model != "weissman" && model != "weissman-apps")
-                    fail(
-                        "key 'simulator.workload.model' must be \"lublin\", \"standard\", "
-                        "\"zhang\", \"feitelson-k\", \"ngubiri\", \"feitelson96\", "
-                        "\"weissman\" or \"weissman-apps\"");
-                if (model == "weissman" || model == "weissman-apps") {
-                    // [Weissman03]'s models: their defaults (the SDSC SP2's 128
-                    // processors and its own rates; 64 processors, mixed,
-                    // beta 1) unless given.
-                    const std::string w = "simulator.workload";
-                    GenerateOptions f = model == "weissman" ? weissman_options(g.seed)
-                                                            : weissman_apps_options(g.seed);
-                    f.jobs = g.jobs;
-                    if (wt.get("procs")) f.procs = g.procs;
-                    if (wt.get("phi")) f.phi = g.phi;
-                    if (model == "weissman") {
-                        if (wt.get("load")) f.load = g.load;
-                        f.fit_trace = get<std::string>(wt, "fit_trace", w, "");
-                    } else {
-                        if (wt.get("load"))
-                            fail(
-                                "key 'simulator.workload.load' does not apply to model "
-                                "\"weissman-apps\": beta sets the arrivals");
-                        f.apps = get<std::string>(wt, "apps", w, f.apps);
-                        f.beta = get<double>(wt, "beta", w, f.beta);
-                        if (!(f.beta >= 0) || !std::isfinite(f.beta))
-                            fail("key 'simulator.workload.beta' must be a number >= 0");
-                    }
-                    g = f;
-                }
-                if (model == "feitelson96") {
-                    // [Feitelson97]'s model: 128 processors, load 0.5, exact
-                    // estimates unless the keys above say otherwise.
-                    GenerateOptions f = feitelson96_options(g.seed);
-                    f.jobs = g.jobs;
-                    if (wt.get("load")) f.load = g.load;
-                    if (wt.get("procs")) f.procs = g.procs;
-                    if (wt.get("phi")) f.phi = g.phi;
-                    g = f;
-                }
-                if (model == "ngubiri") {
-                    // [Ngubiri07]'s model: its defaults (§4.1) unless given.
-                    const std::string w = "simulator.workload";
-                    GenerateOptions n = ngubiri_options(g.seed);
-                    n.jobs = g.jobs;
-                    n.q = get<double>(wt, "q", w, n.q);
-                    // The sizes' own bounds; one against the other in generate.
-                    n.size_min = static_cast<std::int32_t>(
-                        get_between(wt, "size_min", w, n.size_min, 1, kMaxNgubiriSize));
-                    n.size_max = static_cast<std::int32_t>(
-                        get_between(wt, "size_max", w, n.size_max, 1, kMaxNgubiriSize));
-                    n.thres = static_cast<std::int32_t>(
-                        get_between(wt, "thres", w, n.thres, 0, kMaxNgubiriSize));
-                    n.max_components = static_cast<std::int32_t>(
-                        get_between(wt, "max_components", w, n.max_components, 1, kMaxComponents));
-                    n.mean_runtime = get<double>(wt, "mean_runtime", w, n.mean_runtime);
-                    n.mean_interarrival =
-                        get<double>(wt, "mean_interarrival", w, n.mean_interarrival);
-                    n.time_unit = get<double>(wt, "time_unit", w, n.time_unit);
-                    try {
-                        n.partition =
-                            parse_partition(get<std::string>(wt, "partition", w, "random"));
-                        if (wt.get("clusters")) {
-                            n.clusters.clear();
-                            for (const auto& c :
-                                 parse_clusters(get<std::string>(wt, "clusters", w, "")))
-                                n.clusters.push_back(c.nodes);
-                        }
-                    } catch (const std::invalid_argument& e) {
-                        fail("key 'simulator.workload': " + std::string(e.what()));
-                    }
-                    for (const char* key : {"procs", "load", "phi", "users"})
-                        if (wt.get(key))
-                            fail(std::string("key 'simulator.workload.") + key +
-                                 "' does not apply to model \"ngubiri\"");
-                    g = n;
-                }
-                if (model == "zhang") {
-                    if (wt.get("jobs")) z.jobs = g.jobs;
-                    g = z;
-                }
-                if (model == "feitelson-k") {
-                    // [Leinberger99]'s model: 128 processors and exact estimates
-                    // unless the keys above say otherwise.
-                    GenerateOptions f = feitelson_k_options(
-                        static_cast<std::int32_t>(
-                            get_between(wt, "k", "simulator.workload", 2, 1, kMaxResources)),
-                        get<double>(wt, "variance", "simulator.workload", 0.1), g.seed);
-                    f.pool_capacity = get<std::int64_t>(wt, "pool_capacity", "simulator.workload",
-                                                        f.pool_capacity);
-                    f.jobs = g.jobs;
-                    f.load = wt.get("load") ? g.load : GenerateOptions{}.load;
-                    if (wt.get("procs")) f.procs = g.procs;
-                    if (wt.get("phi")) f.phi = g.phi;
-                    g = f;
-                }
-            }
-            if (g.model != WorkloadModel::feitelson_k)
-                for (const char* key : {"k", "variance", "pool_capacity"})
-                    if (wt.get(key))
-                        fail(std::string("key 'simulator.workload.") + key +
-                             "' applies only to model \"feitelson-k\"");
-            if (g.model != WorkloadModel::weissman && wt.get("fit_trace"))
-                fail("key 'simulator.workload.fit_trace' applies only to model \"weissman\"");
-            if (g.model != WorkloadModel::weissman_apps)
-                for (const char* key : {"apps", "beta"})
-                    if (wt.get(key))
-                        fail(std::string("key 'simulator.workload.") + key +
-                             "' applies only to model \"weissman-apps\"");
-            if (g.model != WorkloadModel::ngubiri)
-                for (const char* key :
-                     {"q", "size_min", "size_max", "thres", "max_components", "partition",
-                      "mean_runtime", "mean_interarrival", "time_unit", "clusters"})
-                    if (wt.get(key))
-                        fail(std::string("key 'simulator.workload.") + key +
-                             "' applies only to model \"ngubiri\"");
-        }
+        read_simulator(*s->as_table(), rc);
         root.erase("simulator");
     }
-    // [[machine.pools]]: the simulator merges them with the workload's
-    // pools and writes them back for the engine (engine_toml).
-    if (toml::node* m = root.get("machine"); m && m->is_table()) {
-        if (toml::node* p = m->as_table()->get("pools")) {
-            if (!p->is_array())
-                fail("key 'machine.pools' must be an array of tables ([[machine.pools]])");
-            std::size_t i = 0;
-            for (const auto& e : *p->as_array()) {
-                const std::string where = "machine.pools[" + std::to_string(i++) + "]";
-                if (!e.is_table()) fail("key '" + where + "' must be a table");
-                const toml::table& pt = *e.as_table();
-                only(pt, where, {"name", "capacity"});
-                PoolSpec spec;
-                spec.name = get<std::string>(pt, "name", where, "");
-                spec.capacity = get<std::int64_t>(pt, "capacity", where, 0);
-                if (spec.name.empty()) fail("key '" + where + ".name' is required");
-                if (spec.capacity <= 0)
-                    fail("key '" + where + ".capacity' must be a positive integer");
-                for (const auto& q : rc.pools)
-                    if (q.name == spec.name) fail("pool '" + spec.name + "' is given twice");
-                rc.pools.push_back(std::move(spec));
-            }
-            m->as_table()->erase("pools");
-        }
-        // [[machine.clusters]]: the simulator needs their sizes (the machine
-        // size, the default for --clusters) and writes them back.
-        if (toml::node* c = m->as_table()->get("clusters")) {
-            if (!c->is_array())
-                fail("key 'machine.clusters' must be an array of tables ([[machine.clusters]])");
-            if (c->as_array()->empty())
-                fail(
-                    "key 'machine.clusters' lists no cluster: give each as a [[machine.clusters]] "
-                    "table, or leave the key out for one machine");
-            std::size_t i = 0;
-            for (const auto& e : *c->as_array()) {
-                const std::string where = "machine.clusters[" + std::to_string(i++) + "]";
-                if (!e.is_table()) fail("key '" + where + "' must be a table");
-                const toml::table& ct = *e.as_table();
-                only(ct, where, {"name", "nodes"});
-                ClusterSpec spec;
-                spec.name = get<std::string>(ct, "name", where, "");
-                if (!ct.get("nodes")) fail("key '" + where + ".nodes' is missing");
-                spec.nodes = static_cast<std::int32_t>(
-                    get_between(ct, "nodes", where, 0, 1, kMaxMachineProcs));
-                rc.clusters.push_back(std::move(spec));
-            }
-            if (total_nodes(rc.clusters) > kMaxMachineProcs)
-                fail("key 'machine.clusters' has " + std::to_string(total_nodes(rc.clusters)) +
-                     " nodes in all; a machine has at most " + std::to_string(kMaxMachineProcs));
-            m->as_table()->erase("clusters");
-        }
+    // A [machine] that is not a table is refused by engine_toml, naming it.
+    if (toml::table* m = root["machine"].as_table()) {
+        read_machine_pools(*m, rc);
+        read_machine_clusters(*m, rc);
     }
     rc.engine = std::move(root);
     return rc;

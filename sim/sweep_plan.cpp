@@ -240,8 +240,9 @@ toml::table run_config_table(const SweepPlan& p, const SweepRun& r) {
     return t;
 }
 
-SweepPlan load_sweep(const std::string& path) {
-    toml::table root;
+namespace {
+
+toml::table parse_sweep_file(const std::string& path) {
     std::string text;
     try {
         text = read_config_file(path);
@@ -249,22 +250,17 @@ SweepPlan load_sweep(const std::string& path) {
         bad(e.what());
     }
     try {
-        root = toml::parse(text, path);
+        return toml::parse(text, path);
     } catch (const toml::parse_error& e) {
         const auto& b = e.source().begin;
         bad(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
             ": TOML syntax error: " + std::string(e.description()));
     }
-    const fs::path base = fs::absolute(fs::path(path)).parent_path();
-    const toml::table* sw = root["sweep"].as_table();
-    if (!sw) bad(path + ": no [sweep] table");
-    only(*sw, "sweep",
-         {"name", "output", "seeds", "seed_key", "metrics", "confidence", "traces", "policies",
-          "parameters", "grid", "plot", "slurm"});
-    SweepPlan p;
-    p.source = fs::absolute(path).lexically_normal().string();
-    p.name = (*sw)["name"].value_or(fs::path(path).stem().string());
-    // The folder is <name>.sweep beside where rota runs (or sweep.output).
+}
+
+// The folder is <name>.sweep beside where rota runs (or sweep.output).
+void read_name(const toml::table& sw, const std::string& path, SweepPlan& p) {
+    p.name = sw["name"].value_or(fs::path(path).stem().string());
     if (p.name.empty() || p.name == "." || p.name == ".." || p.name.find('/') != std::string::npos)
         bad("'sweep.name' must be a plain name, without '/' (the runs go to '<name>.sweep'), not "
             "'" +
@@ -272,97 +268,122 @@ SweepPlan load_sweep(const std::string& path) {
     // It is printed, and written into every run's run.toml and the batch script.
     if (!is_clean(p.name))
         bad("'sweep.name' must be printable UTF-8, without control bytes, not '" + escaped(p.name) +
-            "'" + (sw->get("name") ? std::string() : std::string(" (the sweep file's name)")));
-    p.output = (*sw)["output"].value_or(std::string());
-    p.seed_key = (*sw)["seed_key"].value_or(p.seed_key);
-    if (const toml::node* n = sw->get("seeds")) {
-        p.seeds.clear();
-        const toml::array* a = n->as_array();
-        if (!a || a->empty()) bad("'sweep.seeds' must be a non-empty array of integers");
-        for (const auto& e : *a) {
-            if (!e.is_integer() || e.as_integer()->get() < 0)
-                bad("'sweep.seeds' must hold integers >= 0");
-            p.seeds.push_back(e.as_integer()->get());
-        }
-        no_twice(p.seeds, "sweep.seeds");
+            "'" + (sw.get("name") ? std::string() : std::string(" (the sweep file's name)")));
+}
+
+void read_seeds(const toml::table& sw, SweepPlan& p) {
+    const toml::node* n = sw.get("seeds");
+    if (!n) return;
+    p.seeds.clear();
+    const toml::array* a = n->as_array();
+    if (!a || a->empty()) bad("'sweep.seeds' must be a non-empty array of integers");
+    for (const auto& e : *a) {
+        if (!e.is_integer() || e.as_integer()->get() < 0)
+            bad("'sweep.seeds' must hold integers >= 0");
+        p.seeds.push_back(e.as_integer()->get());
     }
-    p.metrics = sw->get("metrics") ? strings(*sw->get("metrics"), "sweep.metrics")
-                                   : default_sweep_metrics();
+    no_twice(p.seeds, "sweep.seeds");
+}
+
+// What the table reports of the runs: the metrics and their intervals.
+void read_metrics(const toml::table& sw, SweepPlan& p) {
+    p.metrics =
+        sw.get("metrics") ? strings(*sw.get("metrics"), "sweep.metrics") : default_sweep_metrics();
     if (p.metrics.empty()) bad("'sweep.metrics' is empty: leave it out for the default metrics");
     no_twice(p.metrics, "sweep.metrics");
-    if (const toml::node* n = sw->get("confidence")) {
+    if (const toml::node* n = sw.get("confidence")) {
         auto c = n->value<double>();
         if (!c || !(*c > 0 && *c < 1)) bad("'sweep.confidence' must be in (0, 1)");
         p.confidence = *c;
     }
-    if (const toml::node* n = sw->get("plot")) {
-        const toml::array* a = n->as_array();
-        if (!a) bad("'sweep.plot' must be an array of tables: [[sweep.plot]]");
-        for (const auto& e : *a) {
-            const toml::table* t = e.as_table();
-            if (!t) bad("'sweep.plot' must be an array of tables: [[sweep.plot]]");
-            only(*t, "sweep.plot",
-                 {"x", "y", "series", "panels", "where", "file", "title", "logx", "logy", "xlabel",
-                  "ylabel"});
-            json j = json::object();
-            for (auto&& [k, v] : *t) {
-                const std::string key(k.str());
-                if (key == "y" || key == "series" || (key == "logy" && v.is_array())) {
-                    j[key] = strings(v, "sweep.plot." + key);
-                } else if (key == "where") {
-                    const toml::table* w = v.as_table();
-                    if (!w) bad("'sweep.plot.where' must be a table");
-                    for (auto&& [wk, wv] : *w) {
-                        const std::string name =
-                            "sweep.plot.where.\"" + std::string(wk.str()) + "\"";
-                        json vals = json::array();
-                        if (const toml::array* wa = wv.as_array())
-                            for (const auto& x : *wa) vals.push_back(to_json(x, name));
-                        else
-                            vals.push_back(to_json(wv, name));
-                        j["where"][std::string(wk.str())] = vals;
-                    }
-                } else {
-                    j[key] = to_json(v, "sweep.plot." + key);
-                }
-            }
-            if (!j.contains("x") || !j.contains("y")) bad("every [[sweep.plot]] needs x and y");
-            p.plots.push_back(j);
-        }
-    }
-    if (const toml::node* n = sw->get("slurm")) {
-        const toml::table* t = n->as_table();
-        if (!t) bad("'sweep.slurm' must be a table");
-        only(*t, "sweep.slurm",
-             {"partition", "time", "mem", "account", "max_parallel", "max_array_size", "options"});
-        for (auto&& [k, v] : *t) {
-            const std::string key(k.str());
-            if (key == "options")
-                p.slurm[key] = strings(v, "sweep.slurm.options");
-            else
-                p.slurm[key] = to_json(v, "sweep.slurm." + key);
-        }
-        check_slurm_options(p.slurm);
-    }
+}
 
+// A plot's `where`: each key with the values kept, a single value as a list
+// of one.
+void read_plot_where(const toml::node& v, json& j) {
+    const toml::table* w = v.as_table();
+    if (!w) bad("'sweep.plot.where' must be a table");
+    for (auto&& [wk, wv] : *w) {
+        const std::string name = "sweep.plot.where.\"" + std::string(wk.str()) + "\"";
+        json vals = json::array();
+        if (const toml::array* wa = wv.as_array())
+            for (const auto& x : *wa) vals.push_back(to_json(x, name));
+        else
+            vals.push_back(to_json(wv, name));
+        j["where"][std::string(wk.str())] = vals;
+    }
+}
+
+// One [[sweep.plot]], as the plot script reads it.
+json read_plot(const toml::table& t) {
+    only(t, "sweep.plot",
+         {"x", "y", "series", "panels", "where", "file", "title", "logx", "logy", "xlabel",
+          "ylabel"});
+    json j = json::object();
+    for (auto&& [k, v] : t) {
+        const std::string key(k.str());
+        if (key == "y" || key == "series" || (key == "logy" && v.is_array()))
+            j[key] = strings(v, "sweep.plot." + key);
+        else if (key == "where")
+            read_plot_where(v, j);
+        else
+            j[key] = to_json(v, "sweep.plot." + key);
+    }
+    if (!j.contains("x") || !j.contains("y")) bad("every [[sweep.plot]] needs x and y");
+    return j;
+}
+
+void read_plots(const toml::table& sw, SweepPlan& p) {
+    const toml::node* n = sw.get("plot");
+    if (!n) return;
+    const toml::array* a = n->as_array();
+    if (!a) bad("'sweep.plot' must be an array of tables: [[sweep.plot]]");
+    for (const auto& e : *a) {
+        const toml::table* t = e.as_table();
+        if (!t) bad("'sweep.plot' must be an array of tables: [[sweep.plot]]");
+        p.plots.push_back(read_plot(*t));
+    }
+}
+
+void read_slurm(const toml::table& sw, SweepPlan& p) {
+    const toml::node* n = sw.get("slurm");
+    if (!n) return;
+    const toml::table* t = n->as_table();
+    if (!t) bad("'sweep.slurm' must be a table");
+    only(*t, "sweep.slurm",
+         {"partition", "time", "mem", "account", "max_parallel", "max_array_size", "options"});
+    for (auto&& [k, v] : *t) {
+        const std::string key(k.str());
+        if (key == "options")
+            p.slurm[key] = strings(v, "sweep.slurm.options");
+        else
+            p.slurm[key] = to_json(v, "sweep.slurm." + key);
+    }
+    check_slurm_options(p.slurm);
+}
+
+// The top level's axes; each [[sweep.grid]] starts from them.
+std::vector<Grid> read_grids(const toml::table& sw, const fs::path& base) {
     Grid top;
-    read_axes(*sw, "sweep", top, base);
+    read_axes(sw, "sweep", top, base);
+    const toml::node* n = sw.get("grid");
+    if (!n) return {top};
+    const toml::array* a = n->as_array();
+    if (!a || a->empty()) bad("'sweep.grid' must be an array of tables: [[sweep.grid]]");
     std::vector<Grid> grids;
-    if (const toml::node* n = sw->get("grid")) {
-        const toml::array* a = n->as_array();
-        if (!a || a->empty()) bad("'sweep.grid' must be an array of tables: [[sweep.grid]]");
-        for (const auto& e : *a) {
-            const toml::table* t = e.as_table();
-            if (!t) bad("'sweep.grid' must be an array of tables: [[sweep.grid]]");
-            only(*t, "sweep.grid", {"traces", "policies", "parameters"});
-            Grid g = top;
-            read_axes(*t, "sweep.grid", g, base);
-            grids.push_back(g);
-        }
-    } else {
-        grids.push_back(top);
+    for (const auto& e : *a) {
+        const toml::table* t = e.as_table();
+        if (!t) bad("'sweep.grid' must be an array of tables: [[sweep.grid]]");
+        only(*t, "sweep.grid", {"traces", "policies", "parameters"});
+        Grid g = top;
+        read_axes(*t, "sweep.grid", g, base);
+        grids.push_back(g);
     }
+    return grids;
+}
 
+// The configuration every run starts from: the file without [sweep].
+std::string base_configuration(const toml::table& root, const fs::path& base) {
     toml::table b = root;
     b.erase("sweep");
     absolutize(b, base, true);
@@ -378,14 +399,16 @@ SweepPlan load_sweep(const std::string& path) {
     }
     std::ostringstream bs;
     bs << b;
-    p.base_toml = bs.str();
+    return bs.str();
+}
 
-    // The runs are counted before any is made: a few lines can describe
-    // billions of them.
+// The runs are counted before any is made: a few lines can describe
+// billions of them.
+void check_run_count(const std::vector<Grid>& grids, std::size_t seeds) {
     double described = 0;
     for (const Grid& g : grids) {
         double n = static_cast<double>(std::max<std::size_t>(1, g.traces.size())) *
-                   static_cast<double>(g.policies.size()) * static_cast<double>(p.seeds.size());
+                   static_cast<double>(g.policies.size()) * static_cast<double>(seeds);
         for (const auto& [k, v] : g.params) n *= static_cast<double>(v.size());
         described += n;
     }
@@ -395,42 +418,47 @@ SweepPlan load_sweep(const std::string& path) {
                         "seeds, over its grids); a sweep may have at most {}: split it, or "
                         "narrow its axes",
                         described, kMaxSweepRuns));
+}
 
-    std::set<std::string> seen;
-    for (const Grid& g : grids) {
-        if (g.policies.empty()) bad("no policies: set sweep.policies (or a grid's policies)");
-        for (const auto& [k, v] : g.params)
-            if (std::find(p.columns.begin(), p.columns.end(), k) == p.columns.end())
-                p.columns.push_back(k);
-        std::vector<std::string> traces =
-            g.traces.empty() ? std::vector<std::string>{""} : g.traces;
-        if (!g.traces.empty()) p.has_traces = true;
-        // Odometer over the parameters; the last parameter varies fastest.
-        std::vector<std::size_t> at(g.params.size(), 0);
-        for (const auto& tr : traces)
-            for (const auto& pol : g.policies) {
-                std::fill(at.begin(), at.end(), 0);
-                while (true) {
-                    for (std::int64_t seed : p.seeds) {
-                        SweepRun r;
-                        r.trace = tr;
-                        r.policy = pol;
-                        r.seed = seed;
-                        for (std::size_t i = 0; i < g.params.size(); ++i)
-                            r.params.emplace_back(g.params[i].first, g.params[i].second[at[i]]);
-                        // Identical runs of several grids are made once.
-                        json id = {tr, pol, seed, json::object()};
-                        for (const auto& [k, v] : r.params) id[3][k] = v;
-                        if (!seen.insert(json_safe(id).dump()).second) continue;
-                        r.index = p.runs.size();
-                        p.runs.push_back(std::move(r));
-                    }
-                    std::size_t i = g.params.size();
-                    while (i > 0 && ++at[i - 1] == g.params[i - 1].second.size()) at[--i] = 0;
-                    if (i == 0) break;
+// A grid's runs, seed by seed within each parameter combination, within
+// each policy, within each trace. `seen` holds the runs of the grids
+// before: identical runs of several grids are made once.
+void add_grid_runs(const Grid& g, SweepPlan& p, std::set<std::string>& seen) {
+    if (g.policies.empty()) bad("no policies: set sweep.policies (or a grid's policies)");
+    for (const auto& [k, v] : g.params)
+        if (std::find(p.columns.begin(), p.columns.end(), k) == p.columns.end())
+            p.columns.push_back(k);
+    std::vector<std::string> traces = g.traces.empty() ? std::vector<std::string>{""} : g.traces;
+    if (!g.traces.empty()) p.has_traces = true;
+    // Odometer over the parameters; the last parameter varies fastest.
+    std::vector<std::size_t> at(g.params.size(), 0);
+    for (const auto& tr : traces)
+        for (const auto& pol : g.policies) {
+            std::fill(at.begin(), at.end(), 0);
+            while (true) {
+                for (std::int64_t seed : p.seeds) {
+                    SweepRun r;
+                    r.trace = tr;
+                    r.policy = pol;
+                    r.seed = seed;
+                    for (std::size_t i = 0; i < g.params.size(); ++i)
+                        r.params.emplace_back(g.params[i].first, g.params[i].second[at[i]]);
+                    json id = {tr, pol, seed, json::object()};
+                    for (const auto& [k, v] : r.params) id[3][k] = v;
+                    if (!seen.insert(json_safe(id).dump()).second) continue;
+                    r.index = p.runs.size();
+                    p.runs.push_back(std::move(r));
                 }
+                std::size_t i = g.params.size();
+                while (i > 0 && ++at[i - 1] == g.params[i - 1].second.size()) at[--i] = 0;
+                if (i == 0) break;
             }
-    }
+        }
+}
+
+void expand_runs(const std::vector<Grid>& grids, SweepPlan& p) {
+    std::set<std::string> seen;
+    for (const Grid& g : grids) add_grid_runs(g, p, seen);
     for (auto& r : p.runs) {
         // Parameters in column order, so every run lists them the same way.
         std::vector<std::pair<std::string, json>> ordered;
@@ -439,10 +467,28 @@ SweepPlan load_sweep(const std::string& path) {
                 if (kv.first == c) ordered.push_back(kv);
         r.params = std::move(ordered);
     }
-    // Every run's configuration must be one `rota simulate` accepts. It is
-    // read back from a folder of our own (mkdtemp): a file of a name others
-    // can guess in the shared temporary folder could be a link they made
-    // to a file of ours, which writing it would overwrite.
+}
+
+// The run's configuration, written in `file`, as `rota simulate` reads it;
+// a refusal names the run by its axes.
+void check_run(const SweepRun& r, const fs::path& file, const std::string& path) {
+    try {
+        RunConfig rc = load_run_config(file.string());
+        check_statistics(rc);
+        // The machine's size is known here when the run sets it.
+        if (rc.procs > 0 && rc.clusters.empty()) check_machine_procs(rc, rc.procs);
+    } catch (const std::exception& e) {
+        std::string where = "run " + std::to_string(r.index) + " (policy " + r.policy;
+        for (const auto& [k, v] : r.params) where += ", " + k + " = " + cell(v);
+        bad(path + ": " + where + "): " + e.what());
+    }
+}
+
+// Every run's configuration must be one `rota simulate` accepts. It is
+// read back from a folder of our own (mkdtemp): a file of a name others
+// can guess in the shared temporary folder could be a link they made
+// to a file of ours, which writing it would overwrite.
+void check_runs(const SweepPlan& p, const std::string& path) {
     std::string folder = (fs::temp_directory_path() / "rota_sweep_check_XXXXXX").string();
     if (::mkdtemp(folder.data()) == nullptr)
         fail("cannot make a temporary folder to check the runs: " +
@@ -468,17 +514,36 @@ SweepPlan load_sweep(const std::string& path) {
             std::ofstream f(tmp, std::ios::trunc);
             f << os.str();
         }
-        try {
-            RunConfig rc = load_run_config(tmp.string());
-            check_statistics(rc);
-            // The machine's size is known here when the run sets it.
-            if (rc.procs > 0 && rc.clusters.empty()) check_machine_procs(rc, rc.procs);
-        } catch (const std::exception& e) {
-            std::string where = "run " + std::to_string(r.index) + " (policy " + r.policy;
-            for (const auto& [k, v] : r.params) where += ", " + k + " = " + cell(v);
-            bad(path + ": " + where + "): " + e.what());
-        }
+        check_run(r, tmp, path);
     }
+}
+
+}  // namespace
+
+SweepPlan load_sweep(const std::string& path) {
+    const toml::table root = parse_sweep_file(path);
+    const fs::path base = fs::absolute(fs::path(path)).parent_path();
+    const toml::table* sw = root["sweep"].as_table();
+    if (!sw) bad(path + ": no [sweep] table");
+    // The keys are read in the order below, which is the order in which a
+    // file wrong in several of them is told.
+    only(*sw, "sweep",
+         {"name", "output", "seeds", "seed_key", "metrics", "confidence", "traces", "policies",
+          "parameters", "grid", "plot", "slurm"});
+    SweepPlan p;
+    p.source = fs::absolute(path).lexically_normal().string();
+    read_name(*sw, path, p);
+    p.output = (*sw)["output"].value_or(std::string());
+    p.seed_key = (*sw)["seed_key"].value_or(p.seed_key);
+    read_seeds(*sw, p);
+    read_metrics(*sw, p);
+    read_plots(*sw, p);
+    read_slurm(*sw, p);
+    const std::vector<Grid> grids = read_grids(*sw, base);
+    p.base_toml = base_configuration(root, base);
+    check_run_count(grids, p.seeds.size());
+    expand_runs(grids, p);
+    check_runs(p, path);
     return p;
 }
 
