@@ -224,7 +224,8 @@ std::vector<PartitionCfg> make_partitions(Rng& r, std::int32_t procs) {
             std::fill_n(in.begin() + first, len, 1);
         }
         PartitionCfg p;
-        p.name = "p" + std::to_string(k);
+        p.name = 'p';
+        p.name += std::to_string(k);
         for (std::int32_t i = 0; i < procs; ++i)
             if (in[static_cast<std::size_t>(i)]) p.nodes.push_back(i);
         p.is_default = r.chance(30);

@@ -943,7 +943,10 @@ TEST_CASE("snapshot: format 1 snapshots of every discipline restore as they were
         for (std::string line; std::getline(expect, line);) want.push_back(line);
         auto listed = [](const char* what, const std::vector<int64_t>& ids) {
             std::string s = what;
-            for (int64_t id : ids) s += " " + std::to_string(id);
+            for (int64_t id : ids) {
+                s += ' ';
+                s += std::to_string(id);
+            }
             return s;
         };
         got.push_back(listed("queue", id_list(e.get(), rota_queue)));
