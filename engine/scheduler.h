@@ -377,7 +377,7 @@ class Scheduler {
     void restore_machine(Record r);
     void restore_counters(SnapshotReader& in);
     void restore_jobs(SnapshotReader& in, int format);
-    void restore_job(Record& r, Slot s, SnapshotReader& in);
+    void restore_job(Record& r, Slot s, SnapshotReader& in, int format);
     void check_job_record(const Job& j) const;
     void place_restored(Slot s, std::int64_t held, std::int64_t home, std::int64_t mask);
     void check_restored_clusters(const Job& j) const;

@@ -31,7 +31,7 @@ using snap::num;
 namespace {
 
 constexpr const char* kMagic = "rota-snapshot";
-constexpr int kFormat = 2;
+constexpr int kFormat = 3;
 
 std::uint64_t fnv1a(const char* p, std::size_t n) {
     std::uint64_t h = 1469598103934665603ull;
@@ -297,9 +297,14 @@ void Scheduler::save_job(std::string& o, Slot s) const {
     snap::list(o, sp.components);
     o += " clusters";
     snap::list(o, j.clusters);
+    // Each name by its key (format 3), so that a name added later reads as
+    // "" from an older snapshot and needs no new format.
     o += " names";
+#define ROTA_X(field, type, value, doc) +1
+    num(o, 0 ROTA_JOB_COLUMNS_NAMES(ROTA_X));
+#undef ROTA_X
 #define ROTA_X(field, type, value, doc) \
-    o += ' ';                           \
+    o += " " #field " ";                \
     o += name_field(sp.field);
     ROTA_JOB_COLUMNS_NAMES(ROTA_X)
 #undef ROTA_X
@@ -634,7 +639,7 @@ void Scheduler::restore_jobs(SnapshotReader& in, int format) {
         Record r = in.next("job");
         const Slot s = in.slot(r);
         if (used[s]++) bad("slot " + std::to_string(s) + " is listed twice");
-        restore_job(r, s, in);
+        restore_job(r, s, in, format);
         if (!seqs.insert(jobs_[s].seq).second)
             bad("arrival number " + std::to_string(jobs_[s].seq) + " twice");
     }
@@ -716,9 +721,32 @@ void Scheduler::restore_jobs(SnapshotReader& in, int format) {
                 job_state_name(jobs_[s].state) + " but in no list");
 }
 
+// A job record's names as (key, value) pairs. Formats 1 and 2 held three,
+// in this order, unnamed; format 3 names each, in any order, and leaves
+// out none it knows (an empty name is "-").
+namespace {
+std::vector<std::pair<std::string, std::string>> named_fields(Record& r, int format) {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (format < 3) {
+        for (const char* key : {"account", "partition", "qos"}) out.emplace_back(key, r.name());
+        return out;
+    }
+    // More names than this library knows is a newer writer's, which the
+    // key says: the count's bound only stops a runaway allocation.
+    const std::size_t n = r.count(256);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::string key = r.word();
+        for (const auto& [k, v] : out)
+            if (k == key) bad("the name '" + key + "' twice");
+        out.emplace_back(std::move(key), r.name());
+    }
+    return out;
+}
+}  // namespace
+
 // One job record: its fields as a submit checks them, then its place on
 // the machine.
-void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in) {
+void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in, int format) {
     Job& j = jobs_[s];
     JobSpec& sp = j.spec;
     sp.id = r.in_range("id", 0, INT64_MAX);
@@ -765,8 +793,20 @@ void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in) {
         bad("it is placed on " + std::to_string(j.clusters.size()) + " clusters for " +
             std::to_string(sp.components.size()) + " components");
     r.expect("names");
+    for (auto& [key, value] : named_fields(r, format)) {
+        bool known = false;
+#define ROTA_X(field, type, value_, doc) \
+    if (key == #field) {                 \
+        sp.field = std::move(value);     \
+        known = true;                    \
+    }
+        ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
+        if (!known)
+            bad("job " + std::to_string(sp.id) + ": a name '" + key +
+                "' this library does not know (written by a newer rota)");
+    }
 #define ROTA_X(field, type, value, doc)                                   \
-    sp.field = r.name();                                                  \
     if (const std::string why = bad_name(#field, sp.field); !why.empty()) \
         bad("job " + std::to_string(sp.id) + ": " + why);                 \
     j.field = names_.intern(sp.field);

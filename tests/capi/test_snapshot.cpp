@@ -249,7 +249,7 @@ TEST_CASE("snapshot: queue order, a conservative reservation and a down node sur
     REQUIRE(reservations_of(a.get()) == promised);
 
     const std::string snap = snapshot_of(a.get());
-    CHECK(snap.rfind("rota-snapshot 2\n", 0) == 0);
+    CHECK(snap.rfind("rota-snapshot 3\n", 0) == 0);
     auto b = restored(cfg, snap);
     CHECK(snapshot_of(b.get()) == snap);  // nothing lost, nothing added
     CHECK(queue_of(b.get()) == std::vector<int64_t>{2, 4});
@@ -599,11 +599,11 @@ TEST_CASE("snapshot: a newer, truncated, altered or foreign snapshot is refused"
     const std::string snap = snapshot_of(a.get());
 
     SECTION("a newer format version") {
-        std::string v3 = snap;
-        v3.replace(0, std::string("rota-snapshot 2").size(), "rota-snapshot 3");
-        const auto [rc, msg] = refused(cfg, v3);
+        std::string v4 = snap;
+        v4.replace(0, std::string("rota-snapshot 3").size(), "rota-snapshot 4");
+        const auto [rc, msg] = refused(cfg, v4);
         CHECK(rc == ROTA_EINVAL);
-        CHECK_THAT(msg, Catch::Contains("format version 3") && Catch::Contains("newer"));
+        CHECK_THAT(msg, Catch::Contains("format version 4") && Catch::Contains("newer"));
     }
     SECTION("not a snapshot") {
         const auto [rc, msg] = refused(cfg, "[machine]\nprocs = 8\n");
@@ -951,9 +951,9 @@ TEST_CASE("snapshot: format 1 snapshots of every discipline restore as they were
         };
         got.push_back(listed("queue", id_list(e.get(), rota_queue)));
         got.push_back(listed("running", id_list(e.get(), rota_running)));
-        const std::string v2 = snapshot_of(e.get());
-        CHECK(v2.rfind("rota-snapshot 2\n", 0) == 0);
-        CHECK(snapshot_of(restored(cfg, v2).get()) == v2);
+        const std::string now = snapshot_of(e.get());
+        CHECK(now.rfind("rota-snapshot 3\n", 0) == 0);
+        CHECK(snapshot_of(restored(cfg, now).get()) == now);
         // The old library's continuation: up to 60 wakeups, each a pass.
         for (int step = 0; step < 60 && want.size() > 2; ++step) {
             rota_time t = 0;
@@ -967,5 +967,48 @@ TEST_CASE("snapshot: format 1 snapshots of every discipline restore as they were
                               " " + std::to_string(a.time));
         }
         CHECK(got == want);
+    }
+}
+
+namespace {
+std::string names_of(rota_engine* e, int64_t id) {
+    rota_job_info info{};
+    info.size = sizeof info;
+    REQUIRE(rota_job_info_get(e, id, &info) == ROTA_OK);
+    return std::string(info.account) + "|" + info.partition + "|" + info.qos;
+}
+}  // namespace
+
+// Format 3 names each of a job's names by its key, so that a name added to
+// the library later reads as "" from an older snapshot (no new format); a
+// format 2 snapshot (tests/data/snapshot/names2.snapshot, written by the
+// library before: job 3 "phys ics" and QOS "gold", job 4 account, partition
+// and QOS) holds them by position.
+TEST_CASE("snapshot: a job's names by key in format 3, by position in format 2", "[snapshot]") {
+    const std::string v2 = file_text(std::string(ROTA_TEST_DATA) + "/snapshot/names2.snapshot");
+    REQUIRE(v2.rfind("rota-snapshot 2\n", 0) == 0);
+    auto e = restored(kConservative, v2);
+    CHECK(names_of(e.get(), 3) == "phys ics||gold");
+    CHECK(names_of(e.get(), 4) == "chem|debug|low");
+    CHECK(names_of(e.get(), 1) == "||");
+    const std::string v3 = snapshot_of(e.get());
+    CHECK(v3.rfind("rota-snapshot 3\n", 0) == 0);
+    CHECK(v3.find(" names 3 account 6368656d partition 6465627567 qos 6c6f77 runs") !=
+          std::string::npos);
+    CHECK(snapshot_of(restored(kConservative, v3).get()) == v3);
+
+    const std::string job4 = " names 3 account 6368656d partition 6465627567 qos 6c6f77";
+    SECTION("a name left out is none, in any order") {
+        auto f =
+            restored(kConservative, replaced(v3, job4, " names 2 qos 6c6f77 account 6368656d"));
+        CHECK(names_of(f.get(), 4) == "chem||low");
+    }
+    SECTION("a name this library does not know is refused, naming it") {
+        check_refused(kConservative, replaced(v3, job4, " names 1 cluster_name 6c6f77"),
+                      "'cluster_name' this library does not know");
+    }
+    SECTION("a name twice is refused") {
+        check_refused(kConservative, replaced(v3, job4, " names 2 qos 6c6f77 qos 6c6f77"),
+                      "the name 'qos' twice");
     }
 }
