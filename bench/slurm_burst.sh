@@ -4,7 +4,10 @@
 # EASY, one after the other: the same jobs (tests/slurm/run_cluster.sh's
 # sequence: 1-8 nodes, sleeps of 1-4 s, limits of 1-6 minutes), all
 # submitted at once. Prints each run's makespan (first submission to last
-# end) and mean wait (submission to start), from Slurm's completion records.
+# end) and mean wait (submission to start), from Slurm's completion records,
+# then each run's node hand-off (bench/slurm_handoff.py: from a job's end to
+# the next start, from slurmctld's log; rota-slurm's split into its poll and
+# the release).
 #   [ROTA_SLURM_INTERVAL=SECONDS] bench/slurm_burst.sh ROTA_SLURM_BINARY [JOBS]
 # (rota-slurm polls every ROTA_SLURM_INTERVAL seconds, 0.5 by default).
 # Needs root, Slurm and munge (scripts/install-deps.sh). Slurm's backfill is
@@ -40,7 +43,7 @@ run() {
   else
     cluster_start "$dir" 8 >&2
     printf '[machine]\nprocs = 8\n[scheduler]\npreset = "easy"\n' >"$dir/rota.toml"
-    "$daemon" --config "$dir/rota.toml" --interval "${ROTA_SLURM_INTERVAL:-0.5}" 2>"$dir/rota-slurm.log" &
+    "$daemon" --config "$dir/rota.toml" --journal "$dir/journal.txt" --interval "${ROTA_SLURM_INTERVAL:-0.5}" 2>"$dir/rota-slurm.log" &
     daemon_pid=$!
     cluster_track "$daemon_pid"
     hold=--hold
@@ -59,6 +62,8 @@ run() {
   done
   if [ -n "$daemon_pid" ]; then kill -TERM "$daemon_pid"; wait "$daemon_pid" || true; daemon_pid=""; fi
   cluster_stop
+  python3 "$here/../../bench/slurm_handoff.py" "$dir/log/slurmctld.log" \
+    $([ "$who" = rota ] && echo "$dir/journal.txt") >"$work/$who.handoff"
   python3 - "$dir/jobs.txt" "$dir/jobcomp.txt" <<'PY'
 import sys
 from datetime import datetime
@@ -84,4 +89,8 @@ rota=$(run rota)
 printf '%-28s %12s %14s\n' scheduler makespan_s mean_wait_s
 printf '%-28s %12s %14s\n' "Slurm sched/backfill" $slurm
 printf '%-28s %12s %14s\n' "rota-slurm EASY" $rota
+echo "Slurm sched/backfill:"
+cat "$work/slurm.handoff"
+echo "rota-slurm EASY (--interval ${ROTA_SLURM_INTERVAL:-0.5}):"
+cat "$work/rota.handoff"
 rm -rf "$work"

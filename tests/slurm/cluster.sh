@@ -70,6 +70,7 @@ SlurmdPidFile=$dir/run/slurmd-%n.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd-%n.log
 SlurmctldDebug=info
+LogTimeFormat=iso8601_ms
 SlurmdDebug=info
 SelectType=select/linear
 ProctrackType=proctrack/linuxproc
