@@ -146,9 +146,11 @@ GenerateOptions model_workload(const toml::table& wt, const std::string& model,
     if (model == "feitelson-k") return feitelson_k_workload(wt, g);
     if (model == "zhang") {
         // [Zhang00]'s model: its own defaults (10,000 jobs, 320 nodes, Φ 0.2);
-        // of the common keys, only jobs is taken.
+        // of the common keys, jobs and phi (its §2.1 Φ model, as `rota
+        // generate --phi`) are taken.
         GenerateOptions z = zhang_options(factor, g.seed);
         if (wt.get("jobs")) z.jobs = g.jobs;
+        if (wt.get("phi")) z.phi = g.phi;
         return z;
     }
     return g;  // lublin and standard: the common keys

@@ -152,3 +152,14 @@ TEST_CASE("machine.procs in a simulator file is the simulated machine's or an er
         "nodes = 20\n");
     CHECK_THROWS_WITH(engine_toml(clusters, "fcfs", 40), Catch::Contains("is 30"));
 }
+
+// [Zhang00]'s model takes Φ (its §2.1) from the file, as `rota generate
+// --phi` does: a sweep over simulator.workload.phi must change the runs.
+TEST_CASE("the zhang model takes phi from [simulator.workload]", "[config]") {
+    const std::string head = "[simulator.workload]\nmodel = \"zhang\"\nfactor = 1.3\n";
+    CHECK(load(head).workload.phi == 0.2);  // the model's own default
+    const RunConfig exact = load(head + "phi = 1.0\n");
+    CHECK(exact.workload.phi == 1.0);
+    CHECK(exact.workload.factor == 1.3);
+    CHECK(load(head + "phi = 0.6\njobs = 50\n").workload.phi == 0.6);
+}
