@@ -377,6 +377,177 @@ void add_statistics_flags(CLI::App* sim, SimulateArgs& a) {
         ->check(CLI::IsMember({"groups", "stream"}));
 }
 
+// simulate_config's steps, in the order it checks the flags: each lays
+// the flags of one concern over the file's run.
+struct FlagsOverFile {
+    const SimulateArgs& a;
+    RunConfig& rc;
+
+    // A flag given is taken as given, and checked (check_statistics,
+    // the engine): a bad value is an error, never silently ignored.
+    bool given(const char* flag) const { return a.command->count(flag) > 0; }
+
+    void trace() {
+        if (given("--trace") && a.trace.empty())
+            throw ConfigError(
+                "--trace: is empty: name a trace, or leave --trace out for the generated workload");
+        if (!a.trace.empty()) rc.trace = a.trace;
+    }
+
+    // An empty output path would write nothing and say nothing.
+    void refuse_empty_outputs() const {
+        for (const char* f :
+             {"--jobs-csv", "--summary-json", "--batsim-csv", "--jobs-npy", "--swf-out"})
+            if (given(f) && a.command->get_option(f)->as<std::string>().empty())
+                throw ConfigError(std::string(f) +
+                                  ": is empty: name a file, or leave the flag out for no file");
+    }
+
+    void machine_and_policies() {
+        if (given("--procs")) rc.procs = a.procs;
+        if (!a.policies.empty()) {
+            for (const auto& p : a.policies) check_policy(p);
+            // custom runs the file's engine tables: without a file it would
+            // run the engine's defaults under a name that promises more.
+            if (a.config_path.empty() &&
+                std::find(a.policies.begin(), a.policies.end(), "custom") != a.policies.end())
+                throw ConfigError(
+                    "--policy custom: runs a configuration file's own engine tables, and no "
+                    "file is given (rota simulate FILE.toml --policy custom)");
+            rc.policies = a.policies;
+        }
+        if (!a.compat.empty()) rc.compat = a.compat;
+    }
+
+    void outputs() {
+        if (!a.jobs_csv.empty()) rc.jobs_csv = a.jobs_csv;
+        if (!a.summary_json.empty()) rc.summary_json = a.summary_json;
+        if (!a.batsim_csv.empty()) rc.batsim_csv = a.batsim_csv;
+        if (!a.jobs_npy.empty()) rc.jobs_npy = a.jobs_npy;
+        if (!a.swf_out.empty()) rc.swf_out = a.swf_out;
+        if (a.json_flag) rc.json = true;
+    }
+
+    // FPFS, job classes, malleable jobs and the generated workload.
+    void model() {
+        if (given("--max-jumps")) rc.max_jumps = a.max_jumps;
+        if (given("--min-pct")) rc.min_pct = a.min_pct;
+        if (given("--interactive-procs")) rc.interactive_procs = a.interactive_procs;
+        if (given("--interactive-time")) rc.interactive_time = a.interactive_time;
+        if (given("--mpl-limit")) rc.mpl_limit = a.mpl_limit;
+        if (given("--exec-model")) rc.exec_model = a.exec_model;
+        if (given("--adapt-latency")) rc.adapt_latency = a.adapt_latency;
+        if (given("--adapt-per-byte")) rc.adapt_per_byte = a.adapt_per_byte;
+        if (given("--jobs")) rc.workload.jobs = a.jobs;
+        if (given("--load")) rc.workload.load = a.load;
+        if (given("--seed")) {
+            if (a.seed < 0) throw std::invalid_argument("--seed must be >= 0");
+            rc.workload.seed = static_cast<std::uint64_t>(a.seed);
+        }
+        if (a.no_progress) rc.progress = false;
+    }
+
+    void gang() {
+        if (given("--mpl")) rc.mpl = a.mpl;
+        if (given("--slice")) rc.slice = a.slice;
+        if (given("--cs-overhead")) rc.cs_overhead = a.cs_overhead;
+        if (given("--migration-cost")) rc.migration_cost = a.migration_cost;
+        if (given("--migration-q")) rc.migration_q = a.migration_q;
+        if (given("--packing")) rc.packing = a.packing;
+        if (given("--matrix-at")) {
+            if (!(a.matrix_at >= 0))
+                throw std::invalid_argument("--matrix-at must be a time >= 0 in seconds");
+            rc.matrix_at = a.matrix_at;
+        }
+    }
+
+    void pools() {
+        std::set<std::string> pools_given;
+        for (const auto& f : a.pool_flags) {
+            PoolSpec p;
+            try {
+                p = parse_pool_spec(f);
+            } catch (const std::invalid_argument& e) {
+                throw ConfigError(std::string("--pool: ") + e.what());
+            }
+            if (!pools_given.insert(p.name).second)
+                throw ConfigError("--pool: pool '" + p.name + "' is given twice");
+            bool replaced = false;
+            for (auto& q : rc.pools)
+                if (q.name == p.name) q = p, replaced = true;
+            if (!replaced) rc.pools.push_back(p);
+        }
+    }
+
+    // How the trace's fields read: memory, dependencies, partitions.
+    void trace_fields() {
+        if (!a.memory.empty()) rc.memory = a.memory;
+        if (!a.memory_units.empty()) rc.memory_units = a.memory_units;
+        if (!a.memory_capacity.empty()) {
+            try {
+                rc.memory_capacity = parse_amount(a.memory_capacity, "--memory-capacity");
+            } catch (const std::invalid_argument& e) {
+                throw ConfigError(e.what());
+            }
+        }
+        if (a.positive_use) rc.positive_use = true;
+        if (!a.dependencies.empty()) rc.dependencies = a.dependencies;
+        if (given("--partitions")) try {
+                rc.partitions = parse_partitions(a.partitions_flag);
+            } catch (const std::invalid_argument& e) {
+                throw ConfigError(std::string("--partitions: ") + e.what());
+            }
+        if (given("--partition-names")) try {
+                check_partition_names(a.partition_names);
+                rc.partition_names = a.partition_names;
+            } catch (const std::invalid_argument& e) {
+                throw ConfigError(std::string("--partition-names: ") + e.what());
+            }
+    }
+
+    void arrivals() {
+        if (a.cycle >= 0) rc.cycle = a.cycle;
+        if (a.queue_length >= 0) rc.queue_length = a.queue_length;
+        if (a.arrival_rate >= 0) rc.arrival_rate = a.arrival_rate;
+        if (a.arrival_seed >= 0) rc.arrival_seed = static_cast<std::uint64_t>(a.arrival_seed);
+    }
+
+    void clusters_and_group_bounds() {
+        try {
+            if (a.clusters_flag == "none") {
+                rc.clusters.clear();
+                rc.one_machine = true;
+            } else if (given("--clusters")) {
+                try {
+                    rc.clusters = parse_clusters(a.clusters_flag);
+                } catch (const std::invalid_argument& e) {
+                    throw std::invalid_argument(std::string("--") + e.what());
+                }
+            }
+            if (!a.size_groups.empty()) check_group_bounds(a.size_groups, "--size-groups");
+            if (!a.width_groups.empty()) check_group_bounds(a.width_groups, "--width-groups");
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(e.what());
+        }
+    }
+
+    // [Ngubiri07]'s groups and the stopping rule.
+    void statistics() {
+        if (a.groups_flag) rc.groups = true;
+        if (!a.size_groups.empty()) rc.size_groups = a.size_groups;
+        if (!a.width_groups.empty()) rc.width_groups = a.width_groups;
+        if (a.stop_rel_error >= 0) rc.stop_rel_error = a.stop_rel_error;
+        if (a.warmup >= 0) rc.warmup = a.warmup;
+        if (a.batch_jobs >= 0) rc.batch_jobs = a.batch_jobs;
+        if (a.min_batches >= 0) rc.min_batches = a.min_batches;
+        if (a.confidence >= 0) rc.confidence = a.confidence;
+        if (!a.stop_on.empty()) rc.stop_on = a.stop_on;
+        for (const char* f :
+             {"--size-groups", "--width-groups", "--confidence", "--batch-jobs", "--min-batches"})
+            if (given(f)) rc.group_flags.emplace_back(f);
+    }
+};
+
 }  // namespace
 
 // Adds the `simulate` subcommand to app, its flags bound to `a`.
@@ -395,135 +566,20 @@ RunConfig simulate_config(const SimulateArgs& a) {
         if (const std::string hint = swf_hint(a.config_path); !hint.empty())
             throw ConfigError(hint);
     RunConfig rc = load_run_config(a.config_path);
-    if (a.command->count("--trace") > 0 && a.trace.empty())
-        throw ConfigError(
-            "--trace: is empty: name a trace, or leave --trace out for the generated workload");
-    if (!a.trace.empty()) rc.trace = a.trace;
-    // An empty output path would write nothing and say nothing.
-    for (const char* f :
-         {"--jobs-csv", "--summary-json", "--batsim-csv", "--jobs-npy", "--swf-out"})
-        if (a.command->count(f) > 0 && a.command->get_option(f)->as<std::string>().empty())
-            throw ConfigError(std::string(f) +
-                              ": is empty: name a file, or leave the flag out for no file");
-    // A flag given is taken as given, and checked (check_statistics,
-    // the engine): a bad value is an error, never silently ignored.
-    auto given = [&](const char* flag) { return a.command->count(flag) > 0; };
-    if (given("--procs")) rc.procs = a.procs;
-    if (!a.policies.empty()) {
-        for (const auto& p : a.policies) check_policy(p);
-        // custom runs the file's engine tables: without a file it would
-        // run the engine's defaults under a name that promises more.
-        if (a.config_path.empty() &&
-            std::find(a.policies.begin(), a.policies.end(), "custom") != a.policies.end())
-            throw ConfigError(
-                "--policy custom: runs a configuration file's own engine tables, and no "
-                "file is given (rota simulate FILE.toml --policy custom)");
-        rc.policies = a.policies;
-    }
-    if (!a.compat.empty()) rc.compat = a.compat;
-    if (!a.jobs_csv.empty()) rc.jobs_csv = a.jobs_csv;
-    if (!a.summary_json.empty()) rc.summary_json = a.summary_json;
-    if (!a.batsim_csv.empty()) rc.batsim_csv = a.batsim_csv;
-    if (!a.jobs_npy.empty()) rc.jobs_npy = a.jobs_npy;
-    if (!a.swf_out.empty()) rc.swf_out = a.swf_out;
-    if (a.json_flag) rc.json = true;
-    if (given("--max-jumps")) rc.max_jumps = a.max_jumps;
-    if (given("--min-pct")) rc.min_pct = a.min_pct;
-    if (given("--interactive-procs")) rc.interactive_procs = a.interactive_procs;
-    if (given("--interactive-time")) rc.interactive_time = a.interactive_time;
-    if (given("--mpl-limit")) rc.mpl_limit = a.mpl_limit;
-    if (given("--exec-model")) rc.exec_model = a.exec_model;
-    if (given("--adapt-latency")) rc.adapt_latency = a.adapt_latency;
-    if (given("--adapt-per-byte")) rc.adapt_per_byte = a.adapt_per_byte;
-    if (given("--jobs")) rc.workload.jobs = a.jobs;
-    if (given("--load")) rc.workload.load = a.load;
-    if (given("--seed")) {
-        if (a.seed < 0) throw std::invalid_argument("--seed must be >= 0");
-        rc.workload.seed = static_cast<std::uint64_t>(a.seed);
-    }
-    if (a.no_progress) rc.progress = false;
-    if (given("--mpl")) rc.mpl = a.mpl;
-    if (given("--slice")) rc.slice = a.slice;
-    if (given("--cs-overhead")) rc.cs_overhead = a.cs_overhead;
-    if (given("--migration-cost")) rc.migration_cost = a.migration_cost;
-    if (given("--migration-q")) rc.migration_q = a.migration_q;
-    if (given("--packing")) rc.packing = a.packing;
-    if (given("--matrix-at")) {
-        if (!(a.matrix_at >= 0))
-            throw std::invalid_argument("--matrix-at must be a time >= 0 in seconds");
-        rc.matrix_at = a.matrix_at;
-    }
-    std::set<std::string> pools_given;
-    for (const auto& f : a.pool_flags) {
-        PoolSpec p;
-        try {
-            p = parse_pool_spec(f);
-        } catch (const std::invalid_argument& e) {
-            throw ConfigError(std::string("--pool: ") + e.what());
-        }
-        if (!pools_given.insert(p.name).second)
-            throw ConfigError("--pool: pool '" + p.name + "' is given twice");
-        bool replaced = false;
-        for (auto& q : rc.pools)
-            if (q.name == p.name) q = p, replaced = true;
-        if (!replaced) rc.pools.push_back(p);
-    }
-    if (!a.memory.empty()) rc.memory = a.memory;
-    if (!a.memory_units.empty()) rc.memory_units = a.memory_units;
-    if (!a.memory_capacity.empty()) {
-        try {
-            rc.memory_capacity = parse_amount(a.memory_capacity, "--memory-capacity");
-        } catch (const std::invalid_argument& e) {
-            throw ConfigError(e.what());
-        }
-    }
-    if (a.positive_use) rc.positive_use = true;
-    if (!a.dependencies.empty()) rc.dependencies = a.dependencies;
-    if (given("--partitions")) try {
-            rc.partitions = parse_partitions(a.partitions_flag);
-        } catch (const std::invalid_argument& e) {
-            throw ConfigError(std::string("--partitions: ") + e.what());
-        }
-    if (given("--partition-names")) try {
-            check_partition_names(a.partition_names);
-            rc.partition_names = a.partition_names;
-        } catch (const std::invalid_argument& e) {
-            throw ConfigError(std::string("--partition-names: ") + e.what());
-        }
-    if (a.cycle >= 0) rc.cycle = a.cycle;
-    if (a.queue_length >= 0) rc.queue_length = a.queue_length;
-    if (a.arrival_rate >= 0) rc.arrival_rate = a.arrival_rate;
-    if (a.arrival_seed >= 0) rc.arrival_seed = static_cast<std::uint64_t>(a.arrival_seed);
-    try {
-        if (a.clusters_flag == "none") {
-            rc.clusters.clear();
-            rc.one_machine = true;
-        } else if (a.command->count("--clusters") > 0) {
-            try {
-                rc.clusters = parse_clusters(a.clusters_flag);
-            } catch (const std::invalid_argument& e) {
-                throw std::invalid_argument(std::string("--") + e.what());
-            }
-        }
-        if (!a.size_groups.empty()) check_group_bounds(a.size_groups, "--size-groups");
-        if (!a.width_groups.empty()) check_group_bounds(a.width_groups, "--width-groups");
-    } catch (const std::invalid_argument& e) {
-        throw ConfigError(e.what());
-    }
-    if (a.groups_flag) rc.groups = true;
-    if (!a.size_groups.empty()) rc.size_groups = a.size_groups;
-    if (!a.width_groups.empty()) rc.width_groups = a.width_groups;
-    if (a.stop_rel_error >= 0) rc.stop_rel_error = a.stop_rel_error;
-    if (a.warmup >= 0) rc.warmup = a.warmup;
-    if (a.batch_jobs >= 0) rc.batch_jobs = a.batch_jobs;
-    if (a.min_batches >= 0) rc.min_batches = a.min_batches;
-    if (a.confidence >= 0) rc.confidence = a.confidence;
-    if (!a.stop_on.empty()) rc.stop_on = a.stop_on;
-    for (const char* f :
-         {"--size-groups", "--width-groups", "--confidence", "--batch-jobs", "--min-batches"})
-        if (given(f)) rc.group_flags.emplace_back(f);
+    FlagsOverFile f{a, rc};
+    f.trace();
+    f.refuse_empty_outputs();
+    f.machine_and_policies();
+    f.outputs();
+    f.model();
+    f.gang();
+    f.pools();
+    f.trace_fields();
+    f.arrivals();
+    f.clusters_and_group_bounds();
+    f.statistics();
     check_statistics(rc);
-    refuse_unread_flags(rc, given);
+    refuse_unread_flags(rc, [&](const char* flag) { return f.given(flag); });
     return rc;
 }
 
