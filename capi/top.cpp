@@ -137,16 +137,31 @@ void add_line(std::string& out, std::string line, std::int32_t width) {
     out += '\n';
 }
 
-std::string render(const rota_engine* e, std::int32_t width) {
-    const Scheduler& s = *e->sched;
-    const SchedulerConfig& cfg = s.config();
-    const ClassPasses* cp = s.classes();
-    const bool classes = cp != nullptr;
-    const Time now = s.now();
-    const JobId reserved = classes ? cp->class_reserved_job() : -1;
+// The engine as the view sees it now: its jobs, one line each, and the
+// node map's letters.
+struct View {
+    const Scheduler& s;
+    const ClassPasses* cp;
+    bool classes;
+    Time now;
+    JobId reserved;
+    std::vector<Line> lines;
+    std::int64_t swapped = 0;
+    std::vector<char> node;
+    std::int64_t loaded = 0;
 
-    // Every job the engine lists: running, waiting, held, and the
-    // suspended ones the handle remembers.
+    explicit View(const Scheduler& sched)
+        : s(sched),
+          cp(sched.classes()),
+          classes(cp != nullptr),
+          now(sched.now()),
+          reserved(classes ? cp->class_reserved_job() : -1) {}
+};
+
+// Every job the engine lists: running, waiting, held, and the
+// suspended ones the handle remembers.
+std::vector<JobId> listed_ids(const rota_engine* e) {
+    const Scheduler& s = *e->sched;
     std::vector<JobId> ids;
     s.running_ids(ids);
     s.queue_ids(ids);
@@ -159,29 +174,35 @@ std::string render(const rota_engine* e, std::int32_t width) {
                               }),
                susp.end());
     ids.insert(ids.end(), susp.begin(), susp.end());
+    return ids;
+}
 
-    std::vector<Line> lines;
-    lines.reserve(ids.size());
-    std::int64_t swapped = 0;
-    for (JobId id : ids) {
-        const Job* j = s.find(id);
-        if (!j) continue;
-        Line l{};
-        l.job = j;
-        l.cls = classes ? j->cls : -1;
-        l.priority =
-            classes ? cp->class_params().classes[static_cast<std::size_t>(j->cls)].priority : 0;
-        l.loaded = j->state == JobState::running;
-        l.state = state_of(*j, now, classes, reserved);
-        l.executed = j->used;
-        if (l.loaded) {
-            const Time from = j->exec_from != kNoTime ? j->exec_from : j->start;
-            if (now > from) l.executed += now - from;
-        }
-        if (j->swapped) swapped += j->spec.procs;
-        lines.push_back(l);
+Line line_of(const View& v, const Job& j) {
+    Line l{};
+    l.job = &j;
+    l.cls = v.classes ? j.cls : -1;
+    l.priority =
+        v.classes ? v.cp->class_params().classes[static_cast<std::size_t>(j.cls)].priority : 0;
+    l.loaded = j.state == JobState::running;
+    l.state = state_of(j, v.now, v.classes, v.reserved);
+    l.executed = j.used;
+    if (l.loaded) {
+        const Time from = j.exec_from != kNoTime ? j.exec_from : j.start;
+        if (v.now > from) l.executed += v.now - from;
     }
-    std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+    return l;
+}
+
+// The table's lines in its order, each with its letter.
+void list_jobs(View& v, const std::vector<JobId>& ids) {
+    v.lines.reserve(ids.size());
+    for (JobId id : ids) {
+        const Job* j = v.s.find(id);
+        if (!j) continue;
+        if (j->swapped) v.swapped += j->spec.procs;
+        v.lines.push_back(line_of(v, *j));
+    }
+    std::sort(v.lines.begin(), v.lines.end(), [](const Line& a, const Line& b) {
         if (a.priority != b.priority) return a.priority > b.priority;
         if (a.cls != b.cls) return a.cls < b.cls;
         if (a.loaded != b.loaded) return a.loaded;
@@ -190,16 +211,18 @@ std::string render(const rota_engine* e, std::int32_t width) {
     // Letters: the loaded jobs first, the map's, then the others.
     std::size_t next = 0;
     for (int pass = 0; pass < 2; ++pass)
-        for (Line& l : lines)
+        for (Line& l : v.lines)
             if (l.loaded == (pass == 0)) l.letter = letter(next++);
+}
 
-    // The node map: the active row (the only one but under gang scheduling).
-    const std::int32_t procs = cfg.procs;
-    std::vector<char> node(static_cast<std::size_t>(procs), '.');
+// The node map: the active row (the only one but under gang scheduling).
+void map_nodes(View& v, std::int32_t procs) {
+    const Scheduler& s = v.s;
+    v.node.assign(static_cast<std::size_t>(procs), '.');
     for (std::int32_t k = 0; k < procs; ++k)
-        if (s.node_state(k) == Scheduler::NodeState::out) node[static_cast<std::size_t>(k)] = 'x';
+        if (s.node_state(k) == Scheduler::NodeState::out) v.node[static_cast<std::size_t>(k)] = 'x';
     std::vector<std::pair<JobId, char>> by_id;
-    for (const Line& l : lines)
+    for (const Line& l : v.lines)
         if (l.loaded) by_id.emplace_back(l.job->spec.id, l.letter);
     std::sort(by_id.begin(), by_id.end());
     auto letter_of = [&](JobId id) {
@@ -207,39 +230,40 @@ std::string render(const rota_engine* e, std::int32_t width) {
         return it != by_id.end() && it->first == id ? it->second : '?';
     };
     const Matrix& m = s.machine().matrix();
-    std::int64_t loaded = 0;
     if (m.has_cells()) {
         for (std::int32_t col = 0; col < m.cols(); ++col) {
             const Matrix::Slot slot = m.at(s.active_row(), col);
             if (slot == Matrix::kEmpty) continue;
-            node[static_cast<std::size_t>(col)] = letter_of(s.job_at(slot));
-            ++loaded;
+            v.node[static_cast<std::size_t>(col)] = letter_of(s.job_at(slot));
+            ++v.loaded;
         }
-    } else {
-        for (const Line& l : lines) {
-            if (!l.loaded) continue;
-            for (const NodeRun& r : l.job->alloc.runs)
-                for (std::int32_t k = r.first; k < r.first + r.count; ++k, ++loaded)
-                    node[static_cast<std::size_t>(k)] = l.letter;
-        }
+        return;
     }
+    for (const Line& l : v.lines) {
+        if (!l.loaded) continue;
+        for (const NodeRun& r : l.job->alloc.runs)
+            for (std::int32_t k = r.first; k < r.first + r.count; ++k, ++v.loaded)
+                v.node[static_cast<std::size_t>(k)] = l.letter;
+    }
+}
 
-    // The header: its items on one line, on more if the width is short.
+// The header: its items on one line, on more if the width is short.
+void add_header(std::string& out, const View& v, std::int32_t procs, std::int32_t width) {
     std::vector<std::string> items = {
-        "time " + clock_text(now),
-        std::string("period ") + (!classes             ? "-"
-                                  : *cp->period_name() ? cp->period_name()
-                                                       : "base"),
-        "loaded " + std::to_string(loaded) + "/" + std::to_string(procs),
-        "swapped " + std::to_string(swapped),
-        "jobs " + std::to_string(lines.size()),
+        "time " + clock_text(v.now),
+        std::string("period ") + (!v.classes             ? "-"
+                                  : *v.cp->period_name() ? v.cp->period_name()
+                                                         : "base"),
+        "loaded " + std::to_string(v.loaded) + "/" + std::to_string(procs),
+        "swapped " + std::to_string(v.swapped),
+        "jobs " + std::to_string(v.lines.size()),
     };
-    if (reserved >= 0)
-        for (const Line& l : lines)
-            if (l.job->spec.id == reserved)
-                items.push_back("reserved " + std::to_string(cp->class_reserved_nodes()) + " for " +
-                                l.letter);
-    std::string out, head;
+    if (v.reserved >= 0)
+        for (const Line& l : v.lines)
+            if (l.job->spec.id == v.reserved)
+                items.push_back("reserved " + std::to_string(v.cp->class_reserved_nodes()) +
+                                " for " + l.letter);
+    std::string head;
     for (const std::string& item : items) {
         if (!head.empty() && head.size() + 2 + item.size() > static_cast<std::size_t>(width)) {
             add_line(out, head, width);
@@ -248,7 +272,10 @@ std::string render(const rota_engine* e, std::int32_t width) {
         head += (head.empty() ? "" : "  ") + item;
     }
     add_line(out, head, width);
+}
 
+void add_map(std::string& out, const std::vector<char>& node, std::int32_t procs,
+             std::int32_t width) {
     const MapLayout ml = map_layout(procs, width);
     for (std::int32_t first = 0; first < procs; first += ml.per_row) {
         std::string row(ml.label - digits(first), ' ');
@@ -262,25 +289,38 @@ std::string render(const rota_engine* e, std::int32_t width) {
         add_line(out, row, width);
     }
     out += '\n';
+}
 
-    // The job table.
-    std::size_t idw = 3, userw = 4, pew = 3, timew = 5;
+std::string pad(const std::string& v, std::size_t w, bool left) {
+    const std::string fill(v.size() < w ? w - v.size() : 0, ' ');
+    return left ? v + fill : fill + v;
+}
+
+// The job table's column widths, and each job's MM:SS.
+struct TableWidths {
+    std::size_t id = 3, user = 4, pe = 3, time = 5;
     std::vector<std::string> times;
-    times.reserve(lines.size());
+};
+
+TableWidths table_widths(const std::vector<Line>& lines) {
+    TableWidths w;
+    w.times.reserve(lines.size());
     for (const Line& l : lines) {
-        idw = std::max(idw, digits(l.job->spec.id));
-        userw = std::max(userw, l.job->spec.user < 0 ? 1 : digits(l.job->spec.user));
-        pew = std::max(pew, digits(l.job->spec.procs));
-        times.push_back(mmss(l.executed));
-        timew = std::max(timew, times.back().size());
+        w.id = std::max(w.id, digits(l.job->spec.id));
+        w.user = std::max(w.user, l.job->spec.user < 0 ? 1 : digits(l.job->spec.user));
+        w.pe = std::max(w.pe, digits(l.job->spec.procs));
+        w.times.push_back(mmss(l.executed));
+        w.time = std::max(w.time, w.times.back().size());
     }
-    auto pad = [](const std::string& v, std::size_t w, bool left) {
-        const std::string fill(v.size() < w ? w - v.size() : 0, ' ');
-        return left ? v + fill : fill + v;
-    };
+    return w;
+}
+
+void add_table(std::string& out, const std::vector<Line>& lines, const SchedulerConfig& cfg,
+               std::int32_t width) {
+    const TableWidths w = table_widths(lines);
     add_line(out,
-             "CLAS " + pad("JOB", idw + 2, true) + " " + pad("USER", userw, false) + " " +
-                 pad("#PE", pew, false) + " ST " + pad("MM:SS", timew, false),
+             "CLAS " + pad("JOB", w.id + 2, true) + " " + pad("USER", w.user, false) + " " +
+                 pad("#PE", w.pe, false) + " ST " + pad("MM:SS", w.time, false),
              width);
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const Line& l = lines[i];
@@ -289,12 +329,25 @@ std::string render(const rota_engine* e, std::int32_t width) {
             l.cls < 0 ? std::string("-")
                       : class_label(cfg.classes.base.classes[static_cast<std::size_t>(l.cls)].name);
         std::string row =
-            pad(cls, 4, true) + " " + l.letter + " " + pad(std::to_string(spec.id), idw, true) +
-            " " + pad(spec.user < 0 ? std::string("-") : std::to_string(spec.user), userw, false) +
-            " " + pad(std::to_string(spec.procs), pew, false) + " " + l.state + "  " +
-            pad(times[i], timew, false);
+            pad(cls, 4, true) + " " + l.letter + " " + pad(std::to_string(spec.id), w.id, true) +
+            " " + pad(spec.user < 0 ? std::string("-") : std::to_string(spec.user), w.user, false) +
+            " " + pad(std::to_string(spec.procs), w.pe, false) + " " + l.state + "  " +
+            pad(w.times[i], w.time, false);
         add_line(out, row, width);
     }
+}
+
+std::string render(const rota_engine* e, std::int32_t width) {
+    View v(*e->sched);
+    list_jobs(v, listed_ids(e));
+    const SchedulerConfig& cfg = v.s.config();
+    const std::int32_t procs = cfg.procs;
+    map_nodes(v, procs);
+    std::string out;
+    add_header(out, v, procs, width);
+    add_map(out, v.node, procs, width);
+    // The job table.
+    add_table(out, v.lines, cfg, width);
     return out;
 }
 

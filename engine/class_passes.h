@@ -266,6 +266,14 @@ class ClassPasses final : public Discipline {
     void drop_class_reservation();
     void drop_needless(std::vector<Slot>& victims, Cover& have, const Job& j, const Fit& f) const;
     void candidate_sets(Slot s, const Fit& f);
+    // candidate_sets' steps, over eligible_ and its scratch below.
+    void list_eligible(const Job& j, const Fit& f);
+    void fill_order_keys();
+    bool lowest_class_is_cheapest();
+    bool take_in_order(std::size_t o, const Job& j, const Fit& f, Cover& have);
+    std::uint32_t next_in_order(std::size_t k);
+    void drop_needless_picks(Cover& have, const Job& j, const Fit& f);
+    void add_candidate_set(std::int64_t procs);
     void pass1_reserve(const ClassParams& p);
     void build_set(const Job& j, const Victims& set, const Fit& f);
     void pass1_serve();

@@ -365,9 +365,22 @@ void ClassPasses::best_fit(const Job& j, bool outside_set, std::vector<NodeRun>&
 void ClassPasses::candidate_sets(Slot s, const Fit& f) {
     sets_.clear();
     const Job& j = job(s);
-    // The eligible victims with what the four orders compare and their
-    // cost, in the running jobs' order (the sorts are stable).
-    // (may_preempt and victim_cost for pass 1, by class.)
+    list_eligible(j, f);
+    const Cover idle = cover_now(j, idle_for(f, false), false);
+    fill_order_keys();
+    const bool same_order = lowest_class_is_cheapest();
+    for (std::size_t o = 0; o < (same_order ? 3 : 4); ++o) {
+        Cover have = idle;
+        if (!take_in_order(o, j, f, have)) continue;
+        drop_needless_picks(have, j, f);
+        add_candidate_set(have.procs);
+    }
+}
+
+// The eligible victims with what the four orders compare and their
+// cost, in the running jobs' order (the sorts are stable).
+// (may_preempt and victim_cost for pass 1, by class.)
+void ClassPasses::list_eligible(const Job& j, const Fit& f) {
     using Victim = CandidateVictim;
     std::vector<Victim>& eligible = eligible_;
     eligible.clear();
@@ -393,16 +406,18 @@ void ClassPasses::candidate_sets(Slot s, const Fit& f) {
                             procs > 0 ? cost / procs : std::numeric_limits<double>::infinity(),
                             std::max<Time>(0, x.dnd_end - now()), procs, classes[c].priority});
     }
-    const Cover idle = cover_now(j, idle_for(f, false), false);
-    const std::size_t n = eligible.size();
-    // Each order as unsigned keys, one per victim, that compare as the
-    // order does (a key ties where the order ties): per-node cost (a
-    // non-negative double, whose bits order as its value), time left,
-    // width (widest first), class priority (lowest first).
+}
+
+// Each order as unsigned keys, one per victim, that compare as the
+// order does (a key ties where the order ties): per-node cost (a
+// non-negative double, whose bits order as its value), time left,
+// width (widest first), class priority (lowest first).
+void ClassPasses::fill_order_keys() {
+    const std::size_t n = eligible_.size();
     std::vector<std::uint64_t>& keys = order_keys_;
     keys.resize(4 * n);
     for (std::size_t i = 0; i < n; ++i) {
-        const Victim& v = eligible[i];
+        const CandidateVictim& v = eligible_[i];
         keys[i] = std::bit_cast<std::uint64_t>(v.per_node);
         keys[n + i] = static_cast<std::uint64_t>(v.dnd_left);
         keys[2 * n + i] = static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max() -
@@ -410,19 +425,18 @@ void ClassPasses::candidate_sets(Slot s, const Fit& f) {
         keys[3 * n + i] = static_cast<std::uint64_t>(static_cast<std::int64_t>(v.priority) -
                                                      std::numeric_limits<std::int32_t>::min());
     }
-    constexpr std::uint64_t kTaken = std::numeric_limits<std::uint64_t>::max();  // above any key
-    std::vector<std::uint64_t>& left = left_keys_;
-    std::vector<std::pair<std::uint64_t, std::uint32_t>>& rest = rest_scratch_;
-    std::vector<std::uint32_t>& chosen = chosen_idx_;
-    // The lowest class first is the cheapest per node first when the cost
-    // per node is one for each priority and rises with it (as it does for
-    // victims of priority >= 0, unless rounding tells apart victims of one
-    // class): it would list the cheapest order's set again.
+}
+
+// The lowest class first is the cheapest per node first when the cost
+// per node is one for each priority and rises with it (as it does for
+// victims of priority >= 0, unless rounding tells apart victims of one
+// class): it would list the cheapest order's set again.
+bool ClassPasses::lowest_class_is_cheapest() {
     bool same_order = true;
     std::vector<std::pair<std::int32_t, double>>& by_priority = priority_cost_;
     by_priority.clear();
-    for (std::size_t i = 0; i < n && same_order; ++i) {
-        const Victim& v = eligible[i];
+    for (std::size_t i = 0; i < eligible_.size() && same_order; ++i) {
+        const CandidateVictim& v = eligible_[i];
         auto it = std::find_if(by_priority.begin(), by_priority.end(),
                                [&](const auto& e) { return e.first == v.priority; });
         if (it == by_priority.end())
@@ -435,66 +449,86 @@ void ClassPasses::candidate_sets(Slot s, const Fit& f) {
         for (std::size_t k = 1; k < by_priority.size(); ++k)
             same_order = same_order && by_priority[k - 1].second < by_priority[k].second;
     }
-    for (std::size_t o = 0; o < (same_order ? 3 : 4); ++o) {
-        // The first victims of the stable sort by the order: a set needs
-        // a few, so they are selected one at a time (the first least one
-        // not taken yet); past a handful the rest is sorted in one go, by
-        // key then position (the stable order).
-        constexpr std::size_t kSelect = 8;
-        left.assign(keys.begin() + static_cast<std::ptrdiff_t>(o * n),
-                    keys.begin() + static_cast<std::ptrdiff_t>((o + 1) * n));
-        chosen.clear();
-        Cover have = idle;
-        for (std::size_t k = 0; k < n && !covers(have, j); ++k) {
-            std::uint32_t pick = 0;
-            if (k < kSelect) {
-                std::size_t least = 0;
-                for (std::size_t i = 1; i < n; ++i)
-                    if (left[i] < left[least]) least = i;
-                left[least] = kTaken;
-                pick = static_cast<std::uint32_t>(least);
-            } else {
-                if (k == kSelect) {
-                    rest.clear();
-                    for (std::size_t i = 0; i < n; ++i)
-                        if (left[i] != kTaken)
-                            rest.push_back({left[i], static_cast<std::uint32_t>(i)});
-                    std::sort(rest.begin(), rest.end());
-                }
-                pick = rest[k - kSelect].second;
-            }
-            chosen.push_back(pick);
-            cover_add(have, f, job(eligible[pick].v), +1);
-        }
-        if (!covers(have, j)) continue;
-        // drop_needless, on positions in `eligible`.
-        for (std::size_t k = chosen.size(); k-- > 0;) {
-            cover_add(have, f, job(eligible[chosen[k]].v), -1);
-            if (covers(have, j))
-                chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
-            else
-                cover_add(have, f, job(eligible[chosen[k]].v), +1);
-        }
-        double cost = 0;
-        Time ready = 0;
-        for (std::uint32_t i : chosen) {
-            cost += eligible[i].cost;
-            ready = std::max(ready, eligible[i].dnd_left);
-        }
-        cost += static_cast<double>(ready) / static_cast<double>(kSecond);
-        Victims& set = sets_.add();
-        set.jobs.clear();
-        for (std::uint32_t i : chosen) set.jobs.push_back(eligible[i].v);
-        std::sort(set.jobs.begin(), set.jobs.end());
-        set.procs = have.procs;
-        set.cost = cost;
-        set.ready = now() + ready;
-        for (std::size_t k = 0; k + 1 < sets_.size(); ++k)
-            if (sets_[k].jobs == set.jobs) {
-                sets_.pop();
-                break;
-            }
+    return same_order;
+}
+
+// The victims of order `o` (positions in eligible_, in chosen_idx_) added
+// to `have` one by one until it holds the job; false if all of them do
+// not.
+bool ClassPasses::take_in_order(std::size_t o, const Job& j, const Fit& f, Cover& have) {
+    const std::size_t n = eligible_.size();
+    left_keys_.assign(order_keys_.begin() + static_cast<std::ptrdiff_t>(o * n),
+                      order_keys_.begin() + static_cast<std::ptrdiff_t>((o + 1) * n));
+    chosen_idx_.clear();
+    for (std::size_t k = 0; k < n && !covers(have, j); ++k) {
+        const std::uint32_t pick = next_in_order(k);
+        chosen_idx_.push_back(pick);
+        cover_add(have, f, job(eligible_[pick].v), +1);
     }
+    return covers(have, j);
+}
+
+// The k-th victim of the stable sort by the keys of left_keys_, the k
+// before it taken: a set needs a few, so they are selected one at a time
+// (the first least one not taken yet); past a handful the rest is sorted
+// in one go, by key then position (the stable order).
+std::uint32_t ClassPasses::next_in_order(std::size_t k) {
+    constexpr std::size_t kSelect = 8;
+    constexpr std::uint64_t kTaken = std::numeric_limits<std::uint64_t>::max();  // above any key
+    std::vector<std::uint64_t>& left = left_keys_;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>>& rest = rest_scratch_;
+    const std::size_t n = left.size();
+    if (k < kSelect) {
+        std::size_t least = 0;
+        for (std::size_t i = 1; i < n; ++i)
+            if (left[i] < left[least]) least = i;
+        left[least] = kTaken;
+        return static_cast<std::uint32_t>(least);
+    }
+    if (k == kSelect) {
+        rest.clear();
+        for (std::size_t i = 0; i < n; ++i)
+            if (left[i] != kTaken) rest.push_back({left[i], static_cast<std::uint32_t>(i)});
+        std::sort(rest.begin(), rest.end());
+    }
+    return rest[k - kSelect].second;
+}
+
+// drop_needless, on positions in `eligible_`.
+void ClassPasses::drop_needless_picks(Cover& have, const Job& j, const Fit& f) {
+    std::vector<std::uint32_t>& chosen = chosen_idx_;
+    for (std::size_t k = chosen.size(); k-- > 0;) {
+        cover_add(have, f, job(eligible_[chosen[k]].v), -1);
+        if (covers(have, j))
+            chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
+        else
+            cover_add(have, f, job(eligible_[chosen[k]].v), +1);
+    }
+}
+
+// The victims of chosen_idx_ as a set of sets_, with its cost: theirs,
+// plus a second for each second the last one's do-not-disturb time has
+// left; unless an order before listed the same victims.
+void ClassPasses::add_candidate_set(std::int64_t procs) {
+    double cost = 0;
+    Time ready = 0;
+    for (std::uint32_t i : chosen_idx_) {
+        cost += eligible_[i].cost;
+        ready = std::max(ready, eligible_[i].dnd_left);
+    }
+    cost += static_cast<double>(ready) / static_cast<double>(kSecond);
+    Victims& set = sets_.add();
+    set.jobs.clear();
+    for (std::uint32_t i : chosen_idx_) set.jobs.push_back(eligible_[i].v);
+    std::sort(set.jobs.begin(), set.jobs.end());
+    set.procs = procs;
+    set.cost = cost;
+    set.ready = now() + ready;
+    for (std::size_t k = 0; k + 1 < sets_.size(); ++k)
+        if (sets_[k].jobs == set.jobs) {
+            sets_.pop();
+            break;
+        }
 }
 
 // Greedy choices can overshoot: a victim taken early may be needless once

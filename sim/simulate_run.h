@@ -1,5 +1,5 @@
 // `rota simulate`'s run: the workload under each policy, the results side
-// by side, the output files (docs/user-guide.md). Its flags are main.cpp's.
+// by side, the output files (docs/user-guide.md). Its flags are simulate_args.cpp's.
 #pragma once
 
 #include <string>

@@ -820,17 +820,22 @@ std::string first_line_of(const std::string& path, std::int64_t id) {
     return "";
 }
 
-}  // namespace
+// One reading of a trace into `t`: the options, the reader, and the ids
+// of the records read so far.
+struct TraceLoad {
+    const std::string& path;
+    const LoadOptions& o;
+    SwfReader& reader;
+    Trace& t;
+    std::int32_t machine_procs;
+    // Job ids name jobs in the engine, the CSV and the actions: two jobs
+    // with one id would be one job to every reader of the results.
+    IdIndex ids;
 
-Trace load_trace(const std::string& path, const LoadOptions& o) {
-    SwfReader reader(path);
-    Trace t;
-    t.header = reader.header();
-    const Mapping m = o.mapping;
-    std::int32_t machine_procs = o.machine_procs;
-    t.machines = read_machines_file(path);
-    t.pools.pools = t.header.pools;
-    if (o.memory != MemorySource::none) {
+    TraceLoad(const std::string& file, const LoadOptions& options, SwfReader& r, Trace& into)
+        : path(file), o(options), reader(r), t(into), machine_procs(options.machine_procs) {}
+
+    void add_memory_pool() {
         for (const auto& p : t.pools.pools)
             if (p.name == kMemoryPool)
                 throw std::invalid_argument(path +
@@ -845,7 +850,10 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
                 path + ".machines)");
         t.pools.pools.push_back({kMemoryPool, cap});
     }
-    if (m == Mapping::pyss && machine_procs <= 0) {
+
+    // The pyss mapping caps jobs at the machine's size: the header's,
+    // unless given.
+    void find_machine_size() {
         machine_procs = t.header.max_procs > 0 ? header_procs(t.header, path) : 0;
         if (machine_procs <= 0) {
             throw std::invalid_argument(path +
@@ -853,115 +861,138 @@ Trace load_trace(const std::string& path, const LoadOptions& o) {
                                         "trace has no MaxProcs header");
         }
     }
-    SwfRecord rec;
-    const std::size_t header_pools = t.header.pools.size();
-    // Job ids name jobs in the engine, the CSV and the actions: two jobs
-    // with one id would be one job to every reader of the results.
-    IdIndex ids;
+
     // The header's record count, when it gives one, sizes the job array
     // and the ids once instead of by doubling; a header's word is trusted up to 4
     // million jobs (160 MiB), past which the array grows as it is read.
     // (Grown by doubling, the arrays touch twice their memory, and on a
     // virtual machine each page is a costly fault the first time.)
-    if (t.header.max_records > 0) {
+    void reserve() {
+        if (t.header.max_records <= 0) return;
         const auto records =
             static_cast<std::size_t>(std::min<std::int64_t>(t.header.max_records, 1 << 22));
         reserve_huge(t.jobs, records);
         ids.reserve(records);
     }
-    // Fields 17 and 18: the Alea simulator's extended SWF (the one that
-    // comes with a .machines file) uses them for something else.
-    t.deps_followed = o.dependencies == DependencyMode::follow ||
-                      (o.dependencies == DependencyMode::automatic && !t.machines);
-    while (reader.next(rec)) {
+
+    void add_record(const SwfRecord& rec) {
         if (ids.contains(rec.id))
             // A fault of the trace, as a malformed field is (exit status 1).
             throw SwfError(path, reader.line_number(), 0,
                            "job id " + std::to_string(rec.id) + " was already given" +
                                first_line_of(path, rec.id));
         ids.add(rec.id);
-        auto j =
-            m == Mapping::pyss ? map_pyss(rec, machine_procs, t.stats) : map_default(rec, t.stats);
-        if (!j) continue;
+        auto j = o.mapping == Mapping::pyss ? map_pyss(rec, machine_procs, t.stats)
+                                            : map_default(rec, t.stats);
+        if (!j) return;
         if (o.positive_use && !(rec.avg_cpu > 0 && rec.used_mem > 0)) {
             --t.stats.kept;
             skip(rec, SkipReason::cpu_or_memory_unused, t.stats);
-            continue;
+            return;
         }
-        if (t.deps_followed) {
-            // Job numbers start at 1: 0 and -1 (missing) name no job.
-            if (rec.preceding > 0) {
-                auto bad = [&](const std::string& what) {
-                    throw SwfError(path, reader.line_number(), 17,
-                                   what +
-                                       " (--dependencies ignore reads the trace without "
-                                       "dependencies)");
-                };
-                if (rec.preceding == rec.id)
-                    bad("job " + std::to_string(rec.id) + " cannot follow itself");
-                if (!ids.contains(rec.preceding))
-                    bad("job " + std::to_string(rec.preceding) +
-                        " is not an earlier job of the trace (a job can only follow one before "
-                        "it)");
-                if (rec.think < -1)
-                    throw SwfError(
-                        path, reader.line_number(), 18,
-                        "negative: " + std::to_string(rec.think) + " (-1, missing, counts as 0)");
-                if (const std::int32_t k = ids.kept(rec.preceding); k >= 0) {
-                    t.deps.add(t.jobs.size(), t.jobs.size() + 1, k,
-                               std::max<std::int64_t>(rec.think, 0));
-                    ++t.stats.dependent;
-                } else {
-                    ++t.stats.dependencies_dropped;  // it was skipped: its own submit time
-                }
-            }
-        }
+        // Job numbers start at 1: 0 and -1 (missing) name no job.
+        if (t.deps_followed && rec.preceding > 0) add_dependency(rec);
         ids.keep(static_cast<std::int32_t>(t.jobs.size()));
         t.jobs.push_back(*j);
         t.partitions.push_back(rec.partition < 0 ? -1 : rec.partition);
-        if (!t.header.adapt_bytes.empty()) {
-            const auto& table = t.header.adapt_bytes;
-            const auto it =
-                std::lower_bound(table.begin(), table.end(),
-                                 std::pair<std::int32_t, std::int64_t>{rec.executable, 0});
-            t.adapt_bytes.push_back(it != table.end() && it->first == rec.executable ? it->second
-                                                                                     : 0);
+        if (!t.header.adapt_bytes.empty()) add_adapt_bytes(rec);
+        if (t.header.components) add_components(rec, *j);
+        if (t.pools.empty()) return;
+        add_pool_demands(rec, *j);
+    }
+
+    // Fields 17 and 18: the job about to be added follows an earlier one.
+    void add_dependency(const SwfRecord& rec) {
+        auto bad = [&](const std::string& what) {
+            throw SwfError(path, reader.line_number(), 17,
+                           what +
+                               " (--dependencies ignore reads the trace without "
+                               "dependencies)");
+        };
+        if (rec.preceding == rec.id) bad("job " + std::to_string(rec.id) + " cannot follow itself");
+        if (!ids.contains(rec.preceding))
+            bad("job " + std::to_string(rec.preceding) +
+                " is not an earlier job of the trace (a job can only follow one before "
+                "it)");
+        if (rec.think < -1)
+            throw SwfError(
+                path, reader.line_number(), 18,
+                "negative: " + std::to_string(rec.think) + " (-1, missing, counts as 0)");
+        if (const std::int32_t k = ids.kept(rec.preceding); k >= 0) {
+            t.deps.add(t.jobs.size(), t.jobs.size() + 1, k, std::max<std::int64_t>(rec.think, 0));
+            ++t.stats.dependent;
+        } else {
+            ++t.stats.dependencies_dropped;  // it was skipped: its own submit time
         }
-        if (t.header.components) {
-            if (rec.components.empty()) {
-                t.components.push(&j->procs, 1);
-            } else {
-                std::int64_t sum = 0;
-                for (auto w : rec.components) sum += w;
-                // The pyss mapping may cap or replace the processors.
-                if (sum != j->procs)
-                    throw std::invalid_argument(
-                        path + ": job " + std::to_string(j->id) + " has " +
-                        std::to_string(j->procs) + " processors after the " +
-                        (m == Mapping::pyss ? "pyss" : "default") + " mapping and components " +
-                        format_widths(rec.components.data(), rec.components.size()));
-                t.components.push(rec.components);
-            }
+    }
+
+    void add_adapt_bytes(const SwfRecord& rec) {
+        const auto& table = t.header.adapt_bytes;
+        const auto it = std::lower_bound(table.begin(), table.end(),
+                                         std::pair<std::int32_t, std::int64_t>{rec.executable, 0});
+        t.adapt_bytes.push_back(it != table.end() && it->first == rec.executable ? it->second : 0);
+    }
+
+    void add_components(const SwfRecord& rec, const TraceJob& j) {
+        if (rec.components.empty()) {
+            t.components.push(&j.procs, 1);
+            return;
         }
-        if (t.pools.empty()) continue;
-        for (std::size_t k = 0; k < header_pools; ++k) t.pools.demand.push_back(rec.pools[k]);
+        std::int64_t sum = 0;
+        for (auto w : rec.components) sum += w;
+        // The pyss mapping may cap or replace the processors.
+        if (sum != j.procs)
+            throw std::invalid_argument(
+                path + ": job " + std::to_string(j.id) + " has " + std::to_string(j.procs) +
+                " processors after the " + (o.mapping == Mapping::pyss ? "pyss" : "default") +
+                " mapping and components " +
+                format_widths(rec.components.data(), rec.components.size()));
+        t.components.push(rec.components);
+    }
+
+    void add_pool_demands(const SwfRecord& rec, const TraceJob& j) {
+        for (std::size_t k = 0; k < t.header.pools.size(); ++k)
+            t.pools.demand.push_back(rec.pools[k]);
         if (o.memory != MemorySource::none) {
-            std::int64_t kb = memory_demand(rec, j->procs, o.memory, o.memory_units, t.stats);
+            std::int64_t kb = memory_demand(rec, j.procs, o.memory, o.memory_units, t.stats);
             t.pools.demand.push_back(std::max<std::int64_t>(kb, 0));
         }
     }
-    // Given back only when much of it is unused: shrinking copies every job
-    // into memory touched for the first time.
-    if (t.jobs.capacity() - t.jobs.size() > t.jobs.size() / 4) t.jobs.shrink_to_fit();
-    if (std::all_of(t.partitions.begin(), t.partitions.end(), [](auto p) { return p < 0; }))
-        t.partitions = {};
-    t.partitions.shrink_to_fit();
-    t.pools.demand.shrink_to_fit();
-    if (!t.deps.empty()) {
-        t.deps.after.resize(t.jobs.size(), -1);
-        t.deps.think.resize(t.jobs.size(), 0);
+
+    void finish() {
+        // Given back only when much of it is unused: shrinking copies every job
+        // into memory touched for the first time.
+        if (t.jobs.capacity() - t.jobs.size() > t.jobs.size() / 4) t.jobs.shrink_to_fit();
+        if (std::all_of(t.partitions.begin(), t.partitions.end(), [](auto p) { return p < 0; }))
+            t.partitions = {};
+        t.partitions.shrink_to_fit();
+        t.pools.demand.shrink_to_fit();
+        if (!t.deps.empty()) {
+            t.deps.after.resize(t.jobs.size(), -1);
+            t.deps.think.resize(t.jobs.size(), 0);
+        }
+        if (t.header.components && t.jobs.empty()) t.components.offset = {0};
     }
-    if (t.header.components && t.jobs.empty()) t.components.offset = {0};
+};
+
+}  // namespace
+
+Trace load_trace(const std::string& path, const LoadOptions& o) {
+    SwfReader reader(path);
+    Trace t;
+    t.header = reader.header();
+    TraceLoad load(path, o, reader, t);
+    t.machines = read_machines_file(path);
+    t.pools.pools = t.header.pools;
+    if (o.memory != MemorySource::none) load.add_memory_pool();
+    if (o.mapping == Mapping::pyss && o.machine_procs <= 0) load.find_machine_size();
+    load.reserve();
+    // Fields 17 and 18: the Alea simulator's extended SWF (the one that
+    // comes with a .machines file) uses them for something else.
+    t.deps_followed = o.dependencies == DependencyMode::follow ||
+                      (o.dependencies == DependencyMode::automatic && !t.machines);
+    for (SwfRecord rec; reader.next(rec);) load.add_record(rec);
+    load.finish();
     return t;
 }
 

@@ -178,41 +178,49 @@ void check(bool ok, const std::string& what) {
     if (!ok) throw UsageError(what);
 }
 
-int run(const TopArgs& a) {
+// Each message names the flag, what it takes and the value given, as
+// rota simulate's flags do.
+template <typename Value>
+void need(bool ok, const char* flag, const std::string& want, Value value) {
+    check(ok, fmt::format("{}: must be {}, not {}", flag, want, value));
+}
+
+bool given(const TopArgs& a, const char* flag) {
+    return a.command->count(flag) > 0;
+}
+
+// The flags' own ranges, before any file is read.
+void check_flags(const TopArgs& a) {
     // Frames are drawn at whole microseconds, the engine's unit, within
     // its time axis.
     const auto max_s = static_cast<double>(kMaxSimSeconds);
-    // Each message names the flag, what it takes and the value given, as
-    // rota simulate's flags do.
-    const auto need = [](bool ok, const char* flag, const std::string& want, auto value) {
-        check(ok, fmt::format("{}: must be {}, not {}", flag, want, value));
-    };
     need(a.step >= 1e-6 && a.step <= max_s, "--step",
          fmt::format("a number of seconds from 0.000001 to {}", kMaxSimSeconds), a.step);
     need(a.delay >= 0 && a.delay <= 3600, "--delay", "a number of seconds from 0 to 3600", a.delay);
     need(a.start >= 0 && a.start <= max_s, "--start",
          fmt::format("a time in seconds from 0 to {}", kMaxSimSeconds), a.start);
     need(a.frames >= 0, "--frames", "a whole number >= 0", a.frames);
-    auto given = [&](const char* flag) { return a.command->count(flag) > 0; };
-    need(!given("--procs") || (a.procs >= 1 && a.procs <= kMaxMachineProcs), "--procs",
+    need(!given(a, "--procs") || (a.procs >= 1 && a.procs <= kMaxMachineProcs), "--procs",
          fmt::format("a number of processors from 1 to {}", kMaxMachineProcs), a.procs);
-    need(!given("--jobs") || (a.jobs >= 1 && a.jobs <= kMaxJobs), "--jobs",
+    need(!given(a, "--jobs") || (a.jobs >= 1 && a.jobs <= kMaxJobs), "--jobs",
          fmt::format("a whole number from 1 to {}", kMaxJobs), a.jobs);
     // The range rota simulate takes: a load of 1e-9 spreads 50 jobs over
     // so long a span that the frames never reach them.
-    need(!given("--load") || (a.load >= kMinLoad && a.load <= kMaxLoad), "--load",
+    need(!given(a, "--load") || (a.load >= kMinLoad && a.load <= kMaxLoad), "--load",
          fmt::format("an offered load from {} to {}", kMinLoad, kMaxLoad), a.load);
-    need(!given("--seed") || a.seed >= 0, "--seed", "a whole number >= 0", a.seed);
-    need(!given("--width") || (a.width >= 40 && a.width <= 1024), "--width",
+    need(!given(a, "--seed") || a.seed >= 0, "--seed", "a whole number >= 0", a.seed);
+    need(!given(a, "--width") || (a.width >= 40 && a.width <= 1024), "--width",
          "a number of columns from 40 to 1024", a.width);
-    need(!given("--once") || (a.once >= 0 && a.once <= max_s), "--once",
+    need(!given(a, "--once") || (a.once >= 0 && a.once <= max_s), "--once",
          fmt::format("a time in seconds from 0 to {}", kMaxSimSeconds), a.once);
     check(a.config.empty() || a.config_flag.empty(),
           "give the configuration once: as an argument or with --config");
-    const bool once = given("--once");
-    check(!(once && (a.hold || given("--frames"))),
+    check(!(given(a, "--once") && (a.hold || given(a, "--frames"))),
           "--once prints one frame: drop --hold and --frames");
+}
 
+// The configuration file's run, with the flags given over it.
+RunConfig top_config(const TopArgs& a) {
     const std::string config = a.config.empty() ? a.config_flag : a.config;
     RunConfig rc;
     try {
@@ -222,17 +230,22 @@ int run(const TopArgs& a) {
     }
     // As rota simulate: an empty trace, or a generated workload's flag
     // with a trace, is an error, never ignored.
-    check(!given("--trace") || !a.trace.empty(),
+    check(!given(a, "--trace") || !a.trace.empty(),
           "--trace is empty: name a trace, or leave --trace out for the generated workload");
     if (!a.trace.empty()) rc.trace = a.trace;
     if (!rc.trace.empty())
         for (const char* f : {"--jobs", "--load", "--seed"})
-            check(!given(f), std::string(f) + " has no effect on a trace (--trace " + rc.trace +
-                                 "): it is for the generated workload");
-    if (given("--procs")) rc.procs = static_cast<std::int32_t>(a.procs);
-    if (given("--jobs")) rc.workload.jobs = a.jobs;
-    if (given("--load")) rc.workload.load = a.load;
-    if (given("--seed")) rc.workload.seed = static_cast<std::uint64_t>(a.seed);
+            check(!given(a, f), std::string(f) + " has no effect on a trace (--trace " + rc.trace +
+                                    "): it is for the generated workload");
+    if (given(a, "--procs")) rc.procs = static_cast<std::int32_t>(a.procs);
+    if (given(a, "--jobs")) rc.workload.jobs = a.jobs;
+    if (given(a, "--load")) rc.workload.load = a.load;
+    if (given(a, "--seed")) rc.workload.seed = static_cast<std::uint64_t>(a.seed);
+    return rc;
+}
+
+// The one policy shown: --policy, else the file's first, else classes.
+std::string top_policy(const TopArgs& a, const RunConfig& rc) {
     std::string policy = a.policy;
     if (policy.empty()) {
         policy = rc.policies.empty() ? "classes" : rc.policies.front();
@@ -244,9 +257,13 @@ int run(const TopArgs& a) {
     } catch (const std::exception& e) {
         throw UsageError(e.what());
     }
+    return policy;
+}
 
-    // rota top's own machine and users unless the file describes the workload.
-    Workload w = load(rc, !rc.workload_given);
+using EnginePtr = std::unique_ptr<rota_engine, void (*)(rota_engine*)>;
+
+// The engine of the policy over the workload's machine, its warnings given.
+EnginePtr make_engine(const RunConfig& rc, const std::string& policy, const Workload& w) {
     std::string cfg;
     try {
         cfg = engine_toml(rc, policy, w.procs);
@@ -259,37 +276,77 @@ int run(const TopArgs& a) {
         rota_engine_free(raw);
         throw UsageError(policy + ": " + msg);
     }
-    std::unique_ptr<rota_engine, void (*)(rota_engine*)> engine(raw, rota_engine_free);
+    EnginePtr engine(raw, rota_engine_free);
     if (const std::string warn = slice_warning(raw, w.jobs); !warn.empty())
         std::cerr << "rota: warning: " << escaped(warn) << "\n";
     if (const std::string warn = cycle_warning(rc.cycle, w.jobs); !warn.empty())
         std::cerr << "rota: warning: " << escaped(warn) << "\n";
     rota_set_log(raw, nullptr, nullptr);  // log lines would break the frames
+    return engine;
+}
 
-    Terminal term;
-    const bool live = !once && term.out_tty();
-    auto width_now = [&] {
-        std::int32_t cols = 80, rows = 0;
-        term.size(cols, rows);
-        return a.width > 0 ? static_cast<std::int32_t>(a.width)
-                           : clamp_width(once || !term.out_tty() ? 80 : cols);
+// Keep to the screen: the table's last lines give way to a count.
+void fit_rows(std::vector<std::string>& lines, std::int32_t rows) {
+    if (rows > 2 && lines.size() + 1 > static_cast<std::size_t>(rows)) {
+        const std::size_t keep = static_cast<std::size_t>(rows) - 2;
+        const std::size_t more = lines.size() - keep;
+        lines.resize(keep);
+        lines.push_back(fmt::format("... {} more line{}", more, more == 1 ? "" : "s"));
+    }
+}
+
+// The view on a screen of `cols` columns: each line clears what the last
+// frame left after it, but a line as wide as the screen: there the cursor
+// waits on its last character. The first frame clears the screen.
+std::string screen_text(const std::vector<std::string>& lines, const std::string& footer,
+                        std::int32_t cols, bool first) {
+    const auto erase = [&](const std::string& l) {
+        return l.size() < static_cast<std::size_t>(cols) ? "\x1b[K" : "";
     };
+    std::string screen = first ? "\x1b[2J\x1b[H" : "\x1b[H";
+    for (const auto& l : lines) screen += l + erase(l) + "\n";
+    screen += footer + erase(footer) + "\x1b[J";
+    return screen;
+}
 
-    const std::vector<std::int32_t> classes =
-        job_classes(raw, w.jobs, rc.interactive_procs, rc.interactive_time);
-    SimOptions opt;
-    if (!classes.empty()) opt.job_class = &classes;
-    if (!w.pools.empty()) opt.pools = &w.pools;
-    opt.deps = &w.deps;
-    opt.cycle = rc.cycle;
-
-    const auto step = static_cast<std::int64_t>(std::llround(a.step * 1e6));
-    std::int64_t next = static_cast<std::int64_t>(std::llround((once ? a.once : a.start) * 1e6));
+// The frames of one run: drawn as the simulation passes their times,
+// plain text, or redrawn in place on a terminal (live).
+struct TopRun {
+    const TopArgs& a;
+    const bool once;
+    Terminal term;
+    const bool live;
+    const std::int64_t step;
+    std::int64_t next;  // the time of the next frame, microseconds
     std::int64_t drawn = 0;
     bool done = false, quit = false;
     std::ostream& os = std::cout;
 
-    auto draw = [&](rota_engine* e, bool last) {
+    explicit TopRun(const TopArgs& args)
+        : a(args),
+          once(given(args, "--once")),
+          live(!once && term.out_tty()),
+          step(static_cast<std::int64_t>(std::llround(args.step * 1e6))),
+          next(static_cast<std::int64_t>(std::llround((once ? args.once : args.start) * 1e6))) {}
+
+    std::int32_t width_now() const {
+        std::int32_t cols = 80, rows = 0;
+        term.size(cols, rows);
+        return a.width > 0 ? static_cast<std::int32_t>(a.width)
+                           : clamp_width(once || !term.out_tty() ? 80 : cols);
+    }
+
+    std::string footer(bool last, std::int32_t width) const {
+        std::string f = fmt::format(
+            "rota top  frame {}{}  step {:g} s  {}  ST: N new, W waiting on nodes, R running, S "
+            "suspended, i/o swapping in/out, O swapped out",
+            drawn + 1, a.frames > 0 ? "/" + std::to_string(a.frames) : std::string(), a.step,
+            last && a.hold ? "any key quits" : "q quits");
+        if (f.size() > static_cast<std::size_t>(width)) f.resize(static_cast<std::size_t>(width));
+        return f;
+    }
+
+    void draw(rota_engine* e, bool last) {
         std::int32_t cols = 80, rows = 0;
         term.size(cols, rows);
         const std::int32_t width = width_now();
@@ -302,33 +359,12 @@ int run(const TopArgs& a) {
         std::vector<std::string> lines;
         std::istringstream in(text);
         for (std::string l; std::getline(in, l);) lines.push_back(l);
-        std::string footer = fmt::format(
-            "rota top  frame {}{}  step {:g} s  {}  ST: N new, W waiting on nodes, R running, S "
-            "suspended, i/o swapping in/out, O swapped out",
-            drawn + 1, a.frames > 0 ? "/" + std::to_string(a.frames) : std::string(), a.step,
-            last && a.hold ? "any key quits" : "q quits");
-        if (footer.size() > static_cast<std::size_t>(width))
-            footer.resize(static_cast<std::size_t>(width));
-        // Keep to the screen: the table's last lines give way to a count.
-        if (rows > 2 && lines.size() + 1 > static_cast<std::size_t>(rows)) {
-            const std::size_t keep = static_cast<std::size_t>(rows) - 2;
-            const std::size_t more = lines.size() - keep;
-            lines.resize(keep);
-            lines.push_back(fmt::format("... {} more line{}", more, more == 1 ? "" : "s"));
-        }
-        // Each line clears what the last frame left after it, but a line as
-        // wide as the screen: there the cursor waits on its last character.
-        const auto erase = [&](const std::string& l) {
-            return l.size() < static_cast<std::size_t>(cols) ? "\x1b[K" : "";
-        };
-        std::string screen = drawn == 0 ? "\x1b[2J\x1b[H" : "\x1b[H";
-        for (const auto& l : lines) screen += l + erase(l) + "\n";
-        screen += footer + erase(footer) + "\x1b[J";
-        os << screen << std::flush;
-    };
+        const std::string foot = footer(last, width);
+        fit_rows(lines, rows);
+        os << screen_text(lines, foot, cols, drawn == 0) << std::flush;
+    }
 
-    if (live) term.raw();
-    opt.after_pass = [&](rota_engine* e, std::int64_t now) {
+    void after_pass(rota_engine* e, std::int64_t now) {
         if (done || now < next) return;
         // Frame k shows the engine after the first pass at or after
         // start + k x step; a quiet stretch of several steps is one frame.
@@ -341,20 +377,45 @@ int run(const TopArgs& a) {
             return;
         }
         if (term.wait(a.delay)) done = quit = true;
-    };
-    opt.stop = [&](const std::vector<JobOutcome>&) { return done; };
-    simulate(raw, w.jobs, opt);
-    if (!done) {
-        // The simulation ended first: its final state is the last frame.
+    }
+
+    // The simulation ended first: its final state is the last frame.
+    void draw_end(rota_engine* e) {
         // (An empty workload ends at 0, which is no earlier than --once 0.)
-        if (once && static_cast<double>(rota_now(raw)) < a.once * 1e6)
+        if (once && static_cast<double>(rota_now(e)) < a.once * 1e6)
             std::cerr << fmt::format("rota: note: the simulation ended at {} s, before --once {}\n",
-                                     rota_now(raw) / kUs, a.once);
-        draw(raw, true);
+                                     rota_now(e) / kUs, a.once);
+        draw(e, true);
         ++drawn;
     }
-    if (live) os << "\n" << std::flush;
-    if (a.hold && !quit) term.hold();
+
+    void play(rota_engine* e, const RunConfig& rc, Workload& w) {
+        const std::vector<std::int32_t> classes =
+            job_classes(e, w.jobs, rc.interactive_procs, rc.interactive_time);
+        SimOptions opt;
+        if (!classes.empty()) opt.job_class = &classes;
+        if (!w.pools.empty()) opt.pools = &w.pools;
+        opt.deps = &w.deps;
+        opt.cycle = rc.cycle;
+        if (live) term.raw();
+        opt.after_pass = [this](rota_engine* engine, std::int64_t now) { after_pass(engine, now); };
+        opt.stop = [this](const std::vector<JobOutcome>&) { return done; };
+        simulate(e, w.jobs, opt);
+        if (!done) draw_end(e);
+        if (live) os << "\n" << std::flush;
+        if (a.hold && !quit) term.hold();
+    }
+};
+
+int run(const TopArgs& a) {
+    check_flags(a);
+    RunConfig rc = top_config(a);
+    const std::string policy = top_policy(a, rc);
+    // rota top's own machine and users unless the file describes the workload.
+    Workload w = load(rc, !rc.workload_given);
+    const EnginePtr engine = make_engine(rc, policy, w);
+    TopRun view(a);
+    view.play(engine.get(), rc, w);
     return 0;
 }
 
