@@ -358,6 +358,15 @@ class Scheduler {
 
     // The pass (pass.cpp).
     void admit();
+    // The steps of admit: pending jobs that can never start are rejected
+    // (unfit_reason says why), then admission and order are asked about the
+    // rest; the context is made once, when a hook first reads it.
+    void screen_pending();
+    std::string unfit_reason(Slot s);
+    bool ask_admission(std::size_t nheld, std::optional<CommonContext>& ctx);
+    void apply_admissions(std::size_t nheld, bool asked);
+    void order_accepted(std::optional<CommonContext>& ctx);
+    const CommonContext& lazy_context(std::optional<CommonContext>& ctx) const;
     CommonContext common_context() const;
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
     // Asks hook H for its answer to batch `b`, every hook the same way
