@@ -313,6 +313,15 @@ class Scheduler {
     const Job& job(Slot s) const { return jobs_[s]; }
     Slot slot_of(JobId id) const;
     Slot new_job(JobSpec&& spec);
+    // The steps of new_job: its checks, whose order decides which error a
+    // bad spec is given, then its slot and the engine's own fields.
+    void check_submission(const JobSpec& spec) const;
+    void check_sizes(const JobSpec& spec) const;
+    void check_components(const JobSpec& spec) const;
+    void check_job_class(const JobSpec& spec) const;
+    void check_axis_room(const JobSpec& spec, Time window) const;
+    Slot take_slot(JobSpec&& spec);
+    void enter_job(Slot s, Time window);
     Demand demand(const Job& j) const {
         const std::int32_t procs = j.state == JobState::running ? j.alloc.procs : j.spec.procs;
         Demand d{procs, j.spec.pools.empty() ? nullptr : j.spec.pools.data(), j.window};
