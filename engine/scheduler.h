@@ -298,6 +298,18 @@ class Scheduler {
     // being out of service.
     bool node_idle(std::int32_t node) const;
     void take_out(std::int32_t node);
+    // The steps of adopt (node_events.cpp): its checks, in the order that
+    // decides which error a bad adopt is given, then the row and clusters
+    // the job's nodes are found in, then the job made running there.
+    void check_adoption(const JobSpec& spec, Time start, const std::string& who) const;
+    void check_adopted_runs(const JobSpec& spec, const std::vector<NodeRun>& runs,
+                            const std::string& who) const;
+    std::int32_t adoption_row(const std::vector<NodeRun>& runs, const std::string& who) const;
+    std::vector<std::int16_t> adopted_clusters(const JobSpec& spec,
+                                               const std::vector<NodeRun>& runs,
+                                               const std::string& who) const;
+    void run_adopted(Slot s, const JobSpec& spec, Time start, std::int32_t row,
+                     const std::vector<NodeRun>& runs);
     void requeue(Slot s, const std::string& why);
     void retire_drained(const std::vector<NodeRun>& runs);
 
