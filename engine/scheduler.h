@@ -407,7 +407,25 @@ class Scheduler {
     void restore_machine(Record r);
     void restore_counters(SnapshotReader& in);
     void restore_jobs(SnapshotReader& in, int format);
+    // The sections of the job table, read in the order they are written;
+    // `used` says per slot how it was met so far (snapshot.cpp).
+    std::vector<char> restore_free_slots(SnapshotReader& in);
+    void restore_job_records(SnapshotReader& in, int format, std::vector<char>& used);
+    void restore_slot_list(SnapshotReader& in, const char* kw, JobState st, std::vector<Slot>& out,
+                           std::vector<char>& used);
+    void restore_ended(SnapshotReader& in);
+    void restore_queue(SnapshotReader& in, std::vector<char>& used);
+    void restore_running(SnapshotReader& in, std::vector<char>& used);
+    void check_listed(const std::vector<char>& used) const;
     void restore_job(Record& r, Slot s, SnapshotReader& in, int format);
+    // The sections of one job record, read in the order they are written,
+    // then the job entered in the index, the windows and the machine.
+    void restore_job_fields(Record& r, Job& j, SnapshotReader& in);
+    void restore_job_shape(Record& r, Job& j);
+    void restore_job_names(Record& r, Job& j, int format);
+    void restore_job_progress(Record& r, Job& j);
+    void restore_job_constraints(Record& r, Job& j);
+    void enter_restored(Slot s, std::int64_t held, std::int64_t home, std::int64_t mask);
     void check_job_record(const Job& j) const;
     void place_restored(Slot s, std::int64_t held, std::int64_t home, std::int64_t mask);
     void check_restored_clusters(const Job& j) const;
