@@ -367,55 +367,60 @@ HookScript* script_for(EngineConfig& c, Hook h) {
     return nullptr;
 }
 
-// Applies `scheduler.preset` and checks that every key given can be
-// honoured by the mode it describes: a key that would be silently ignored
-// is an error that names it.
-void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c) {
-    SchedulerConfig& s = c.scheduler;
-    const std::string preset = sched ? get_string(*sched, "preset", "scheduler.") : "";
-    auto given = [](const toml::table* t, const char* key) { return t && t->get(key); };
-    // An empty name is a preset left blank, not a choice of none.
-    if (preset.empty() && given(sched, "preset"))
-        fail("key 'scheduler.preset': an empty name (expected " + preset_names() + ")");
-    if (!preset.empty()) {
-        const Preset* p = find_preset(preset);
-        if (!p)
-            fail("key 'scheduler.preset': unknown preset '" + preset + "' (expected " +
-                 preset_names() + ")");
-        c.preset = p->name;
-        auto owned = [&](const toml::table* t, const char* key, const std::string& full) {
-            if (given(t, key))
-                fail("key '" + full + "' is set by the preset '" + preset +
-                     "'; leave scheduler.preset out to set it yourself");
-        };
-        owned(sched, "backfill", "scheduler.backfill");
-        owned(sched, "reservation_depth", "scheduler.reservation_depth");
-        s.backfill = p->backfill;
-        s.reservation_depth = p->reservation_depth;
-        if (p->gang) {
-            owned(gang, "migration", "gang.migration");
-            s.migration = p->migration;
+bool given(const toml::table* t, const char* key) {
+    return t && t->get(key);
+}
+
+void preset_scripts(const Preset& p, EngineConfig& c, const std::string& preset) {
+    const SchedulerConfig& s = c.scheduler;
+    HookScript* bf = script_for(c, Hook::backfill_select);
+    if (p.backfill_script) {
+        if (p.owns_backfill_script && bf && !bf->script.empty())
+            fail("key 'policy.backfill_select.script' is set by the preset '" + preset +
+                 "'; leave scheduler.preset out to set it yourself");
+        if (!bf) {
+            c.scripts.push_back({Hook::backfill_select, "", {}});
+            bf = &c.scripts.back();
         }
-        HookScript* bf = script_for(c, Hook::backfill_select);
-        if (p->backfill_script) {
-            if (p->owns_backfill_script && bf && !bf->script.empty())
-                fail("key 'policy.backfill_select.script' is set by the preset '" + preset +
-                     "'; leave scheduler.preset out to set it yourself");
-            if (!bf) {
-                c.scripts.push_back({Hook::backfill_select, "", {}});
-                bf = &c.scripts.back();
-            }
-            if (bf->script.empty()) bf->script = p->backfill_script;
-        }
-        HookScript* mig = script_for(c, Hook::migration_option);
-        if (p->migration_script && s.migration) {
-            if (!mig) {
-                c.scripts.push_back({Hook::migration_option, "", {}});
-                mig = &c.scripts.back();
-            }
-            if (mig->script.empty()) mig->script = p->migration_script;
-        }
+        if (bf->script.empty()) bf->script = p.backfill_script;
     }
+    HookScript* mig = script_for(c, Hook::migration_option);
+    if (p.migration_script && s.migration) {
+        if (!mig) {
+            c.scripts.push_back({Hook::migration_option, "", {}});
+            mig = &c.scripts.back();
+        }
+        if (mig->script.empty()) mig->script = p.migration_script;
+    }
+}
+
+// The preset's parts, unless a key it sets is given too.
+void apply_preset(const toml::table* sched, const toml::table* gang, EngineConfig& c,
+                  const std::string& preset) {
+    SchedulerConfig& s = c.scheduler;
+    const Preset* p = find_preset(preset);
+    if (!p)
+        fail("key 'scheduler.preset': unknown preset '" + preset + "' (expected " + preset_names() +
+             ")");
+    c.preset = p->name;
+    auto owned = [&](const toml::table* t, const char* key, const std::string& full) {
+        if (given(t, key))
+            fail("key '" + full + "' is set by the preset '" + preset +
+                 "'; leave scheduler.preset out to set it yourself");
+    };
+    owned(sched, "backfill", "scheduler.backfill");
+    owned(sched, "reservation_depth", "scheduler.reservation_depth");
+    s.backfill = p->backfill;
+    s.reservation_depth = p->reservation_depth;
+    if (p->gang) {
+        owned(gang, "migration", "gang.migration");
+        s.migration = p->migration;
+    }
+    preset_scripts(*p, c, preset);
+}
+
+void check_mode_keys(const toml::table* gang, EngineConfig& c) {
+    const SchedulerConfig& s = c.scheduler;
     for (const auto& hs : c.scripts)
         if (hs.script.empty())
             fail(std::string("key 'policy.") + hook_name(hs.hook) + ".script' is required");
@@ -441,13 +446,10 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
             fail("key 'policy.migration_option' is never called: gang.migration is false" +
                  (c.preset.empty() ? std::string() : " (preset '" + c.preset + "')"));
     }
-    // Which parts go together is the engine's (engine/combinations.h); the
-    // message names the preset that brought a part in.
-    try {
-        check_combination(s);
-    } catch (const Error& x) {
-        fail(std::string(x.what()) + (c.preset.empty() ? "" : " (preset '" + c.preset + "')"));
-    }
+}
+
+void check_malleable_keys(const toml::table* sched, EngineConfig& c) {
+    const SchedulerConfig& s = c.scheduler;
     // The iScheduler replaces the walk ([Weissman03], Figure 3(a)): it has no
     // reservations and no backfilling, and its hooks have no use elsewhere.
     if (s.malleable.enabled) {
@@ -465,6 +467,10 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
                 fail(std::string("key 'policy.") + hook_name(h) +
                      "' is never called: there is no [malleable] table ([Weissman03])");
     }
+}
+
+void check_classes_keys(const toml::table* sched, EngineConfig& c) {
+    const SchedulerConfig& s = c.scheduler;
     // [Feitelson97]'s two-pass algorithm replaces the walk: it reserves one
     // processor set at a time and preempts; its pass 2 asks backfill_select
     // which of the jobs that fit the idle processors to load.
@@ -480,6 +486,28 @@ void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c)
             "key 'policy.preempt' is never called: there is no [classes] table ([Feitelson97]), "
             "nothing is preempted");
     }
+}
+
+// Applies `scheduler.preset` and checks that every key given can be
+// honoured by the mode it describes: a key that would be silently ignored
+// is an error that names it.
+void resolve(const toml::table* sched, const toml::table* gang, EngineConfig& c) {
+    const SchedulerConfig& s = c.scheduler;
+    const std::string preset = sched ? get_string(*sched, "preset", "scheduler.") : "";
+    // An empty name is a preset left blank, not a choice of none.
+    if (preset.empty() && given(sched, "preset"))
+        fail("key 'scheduler.preset': an empty name (expected " + preset_names() + ")");
+    if (!preset.empty()) apply_preset(sched, gang, c, preset);
+    check_mode_keys(gang, c);
+    // Which parts go together is the engine's (engine/combinations.h); the
+    // message names the preset that brought a part in.
+    try {
+        check_combination(s);
+    } catch (const Error& x) {
+        fail(std::string(x.what()) + (c.preset.empty() ? "" : " (preset '" + c.preset + "')"));
+    }
+    check_malleable_keys(sched, c);
+    check_classes_keys(sched, c);
     if (c.rekey_interval_given && !script_for(c, Hook::order))
         fail(
             "key 'scheduler.rekey_interval' has no effect: there is no [policy.order] script "

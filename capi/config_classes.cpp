@@ -116,23 +116,11 @@ ClassParams llnl_t3d() {
     return p;
 }
 
-}  // namespace
+using ClassIndex = std::map<std::string, std::size_t>;
 
-void parse_classes(const toml::table& t, SchedulerConfig& s) {
-    only_keys(t, "classes", config_keys("classes"));
-    ClassesConfig& c = s.classes;
-    c.enabled = true;
-    const std::string preset = get_string(t, "preset", "classes.");
-    if (preset.empty() && t.get("preset"))
-        fail("key 'classes.preset': an empty name (expected llnl-t3d)");
-    if (!preset.empty()) {
-        if (preset != "llnl-t3d")
-            fail("key 'classes.preset': unknown preset '" + preset + "' (expected llnl-t3d)");
-        c.base = llnl_t3d();
-        c.default_class = 2;  // production: batch jobs' class (§4.4)
-        c.swap_time = kSecond;
-    }
-    std::map<std::string, std::size_t> index;
+// [[classes.class]]: new classes, or the preset's changed; by name.
+ClassIndex parse_class_list(const toml::table& t, ClassesConfig& c) {
+    ClassIndex index;
     for (std::size_t i = 0; i < c.base.classes.size(); ++i) index[c.base.classes[i].name] = i;
     if (const toml::node* arr = t.get("class")) {
         each_class(*arr, "classes.class", config_keys("classes.class[]"),
@@ -151,6 +139,100 @@ void parse_classes(const toml::table& t, SchedulerConfig& s) {
     }
     if (c.base.classes.empty())
         fail("[classes] needs at least one [[classes.class]] (or classes.preset)");
+    return index;
+}
+
+std::int64_t week_start(const toml::table& t) {
+    const std::string w = get_string(t, "week_start", "classes.");
+    char day[8] = {0};
+    int h = -1, m = -1;
+    char tail = 0;
+    const int d =
+        std::sscanf(w.c_str(), "%3s %d:%d%c", day, &h, &m, &tail) == 3 ? day_index(day) : -1;
+    if (d < 0 || h < 0 || h > 23 || m < 0 || m > 59)
+        fail("key 'classes.week_start' must be a day and time, \"mon 08:00\", got \"" + w + "\"");
+    return static_cast<std::int64_t>(d) * 86400 + h * 3600 + m * 60;
+}
+
+void preset_periods(ClassesConfig& c) {
+    // Table 1 is weekday daytime (07:00-18:00, the hours of §4.6's
+    // Table 2). At weekends and at night interactive jobs have the
+    // priority of production jobs (§4.2) and large jobs may fill the
+    // machine; the paper gives no other night values.
+    for (auto [name, days, from, to] :
+         {std::tuple{"weekend", std::uint8_t{0x60}, 0, 86400},
+          std::tuple{"night", std::uint8_t{0x7f}, 18 * 3600, 7 * 3600}}) {
+        ClassPeriod p{name, days, from, to, c.base};
+        p.params.classes[0].priority = c.base.classes[2].priority;
+        p.params.limits.large_procs = 0;
+        c.periods.push_back(std::move(p));
+    }
+}
+
+void parse_period_days(const toml::node& days, const std::string& where, ClassPeriod& p) {
+    if (!days.is_array() || days.as_array()->empty())
+        fail("key '" + where + "days' must be a non-empty array of \"mon\"..\"sun\"");
+    p.days = 0;
+    for (const auto& dn : *days.as_array()) {
+        const int d = dn.is_string() ? day_index(dn.as_string()->get()) : -1;
+        if (d < 0) fail("key '" + where + "days' must hold \"mon\", \"tue\", ..., \"sun\"");
+        p.days |= static_cast<std::uint8_t>(1u << d);
+    }
+}
+
+ClassPeriod parse_period(const toml::table& pt, const std::string& path, const ClassesConfig& c,
+                         const ClassIndex& index) {
+    const std::string where = path + ".";
+    only_keys(pt, path, config_keys("classes.period[]"));
+    ClassPeriod p;
+    p.name = get_string(pt, "name", where);
+    if (const toml::node* days = pt.get("days")) parse_period_days(*days, where, p);
+    p.from = clock_time(pt, "from", where, 0);
+    p.to = clock_time(pt, "to", where, 86400);
+    if (p.from == p.to) fail("key '" + where + "to' equals its 'from': an empty period");
+    p.params = c.base;
+    limits(pt, where, p.params.limits);
+    if (const toml::node* carr = pt.get("class")) {
+        each_class(*carr, where + "class", config_keys("classes.period[].class[]"),
+                   [&](const toml::table& ct, const std::string& cw, const std::string& name) {
+                       auto it = index.find(name);
+                       if (it == index.end())
+                           fail("key '" + cw + "name' names no class of [[classes.class]]: '" +
+                                name + "'");
+                       class_keys(ct, cw, p.params.classes[it->second]);
+                   });
+    }
+    return p;
+}
+
+void parse_periods(const toml::node& arr, ClassesConfig& c, const ClassIndex& index) {
+    if (!arr.is_array_of_tables())
+        fail("key 'classes.period' must be an array of tables ([[classes.period]])");
+    std::size_t i = 0;
+    for (const auto& e : *arr.as_array()) {
+        const toml::table& pt = *e.as_table();
+        const std::string path = "classes.period[" + std::to_string(i++) + "]";
+        c.periods.push_back(parse_period(pt, path, c, index));
+    }
+}
+
+}  // namespace
+
+void parse_classes(const toml::table& t, SchedulerConfig& s) {
+    only_keys(t, "classes", config_keys("classes"));
+    ClassesConfig& c = s.classes;
+    c.enabled = true;
+    const std::string preset = get_string(t, "preset", "classes.");
+    if (preset.empty() && t.get("preset"))
+        fail("key 'classes.preset': an empty name (expected llnl-t3d)");
+    if (!preset.empty()) {
+        if (preset != "llnl-t3d")
+            fail("key 'classes.preset': unknown preset '" + preset + "' (expected llnl-t3d)");
+        c.base = llnl_t3d();
+        c.default_class = 2;  // production: batch jobs' class (§4.4)
+        c.swap_time = kSecond;
+    }
+    const ClassIndex index = parse_class_list(t, c);
     if (t.get("default")) {
         const std::string d = get_string(t, "default", "classes.");
         auto it = index.find(d);
@@ -158,75 +240,11 @@ void parse_classes(const toml::table& t, SchedulerConfig& s) {
         c.default_class = static_cast<std::int32_t>(it->second);
     }
     c.swap_time = seconds(t, "swap_time", "classes.", c.swap_time);
-    if (t.get("week_start")) {
-        const std::string w = get_string(t, "week_start", "classes.");
-        char day[8] = {0};
-        int h = -1, m = -1;
-        char tail = 0;
-        const int d =
-            std::sscanf(w.c_str(), "%3s %d:%d%c", day, &h, &m, &tail) == 3 ? day_index(day) : -1;
-        if (d < 0 || h < 0 || h > 23 || m < 0 || m > 59)
-            fail("key 'classes.week_start' must be a day and time, \"mon 08:00\", got \"" + w +
-                 "\"");
-        c.week_origin = static_cast<std::int64_t>(d) * 86400 + h * 3600 + m * 60;
-    }
+    if (t.get("week_start")) c.week_origin = week_start(t);
     limits(t, "classes.", c.base.limits);
-    if (!preset.empty() && !t.get("period")) {
-        // Table 1 is weekday daytime (07:00-18:00, the hours of §4.6's
-        // Table 2). At weekends and at night interactive jobs have the
-        // priority of production jobs (§4.2) and large jobs may fill the
-        // machine; the paper gives no other night values.
-        for (auto [name, days, from, to] :
-             {std::tuple{"weekend", std::uint8_t{0x60}, 0, 86400},
-              std::tuple{"night", std::uint8_t{0x7f}, 18 * 3600, 7 * 3600}}) {
-            ClassPeriod p{name, days, from, to, c.base};
-            p.params.classes[0].priority = c.base.classes[2].priority;
-            p.params.limits.large_procs = 0;
-            c.periods.push_back(std::move(p));
-        }
-    }
+    if (!preset.empty() && !t.get("period")) preset_periods(c);
 
-    if (const toml::node* arr = t.get("period")) {
-        if (!arr->is_array_of_tables())
-            fail("key 'classes.period' must be an array of tables ([[classes.period]])");
-        std::size_t i = 0;
-        for (const auto& e : *arr->as_array()) {
-            const toml::table& pt = *e.as_table();
-            const std::string path = "classes.period[" + std::to_string(i++) + "]";
-            const std::string where = path + ".";
-            only_keys(pt, path, config_keys("classes.period[]"));
-            ClassPeriod p;
-            p.name = get_string(pt, "name", where);
-            if (const toml::node* days = pt.get("days")) {
-                if (!days->is_array() || days->as_array()->empty())
-                    fail("key '" + where + "days' must be a non-empty array of \"mon\"..\"sun\"");
-                p.days = 0;
-                for (const auto& dn : *days->as_array()) {
-                    const int d = dn.is_string() ? day_index(dn.as_string()->get()) : -1;
-                    if (d < 0)
-                        fail("key '" + where + "days' must hold \"mon\", \"tue\", ..., \"sun\"");
-                    p.days |= static_cast<std::uint8_t>(1u << d);
-                }
-            }
-            p.from = clock_time(pt, "from", where, 0);
-            p.to = clock_time(pt, "to", where, 86400);
-            if (p.from == p.to) fail("key '" + where + "to' equals its 'from': an empty period");
-            p.params = c.base;
-            limits(pt, where, p.params.limits);
-            if (const toml::node* carr = pt.get("class")) {
-                each_class(
-                    *carr, where + "class", config_keys("classes.period[].class[]"),
-                    [&](const toml::table& ct, const std::string& cw, const std::string& name) {
-                        auto it = index.find(name);
-                        if (it == index.end())
-                            fail("key '" + cw + "name' names no class of [[classes.class]]: '" +
-                                 name + "'");
-                        class_keys(ct, cw, p.params.classes[it->second]);
-                    });
-            }
-            c.periods.push_back(std::move(p));
-        }
-    }
+    if (const toml::node* arr = t.get("period")) parse_periods(*arr, c, index);
 }
 
 }  // namespace rota

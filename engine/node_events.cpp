@@ -149,6 +149,17 @@ namespace rota {
 void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun>& runs) {
     begin_event();
     const std::string who = "job " + std::to_string(spec.id);
+    check_adoption(spec, start, who);
+    check_adopted_runs(spec, runs, who);
+    const std::int32_t row = adoption_row(runs, who);
+    std::vector<std::int16_t> placed;
+    if (clustered()) placed = adopted_clusters(spec, runs, who);
+    const Slot s = new_job(JobSpec(spec));
+    job(s).clusters = std::move(placed);
+    run_adopted(s, spec, start, row, runs);
+}
+
+void Scheduler::check_adoption(const JobSpec& spec, Time start, const std::string& who) const {
     // A replayed adopt is told that the job is known, before its own nodes
     // are found busy.
     if (index_.find(spec.id) != JobIndex::kNone)
@@ -171,6 +182,10 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
         throw Error(Errc::invalid, who + ": its walltime ended at " +
                                        std::to_string(start + spec.estimate * cfg_.rows) +
                                        " us, not after now");
+}
+
+void Scheduler::check_adopted_runs(const JobSpec& spec, const std::vector<NodeRun>& runs,
+                                   const std::string& who) const {
     std::int64_t count = 0;
     for (const NodeRun& r : runs) {
         if (r.count <= 0 || r.first < 0 || r.first > cfg_.procs - r.count)
@@ -190,7 +205,11 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
         if (sorted[i - 1].first + sorted[i - 1].count > sorted[i].first)
             throw Error(Errc::invalid, who + ": node " + std::to_string(sorted[i].first) +
                                            " is in two of its node runs");
-    Matrix& m = machine_.matrix();
+}
+
+std::int32_t Scheduler::adoption_row(const std::vector<NodeRun>& runs,
+                                     const std::string& who) const {
+    const Matrix& m = machine_.matrix();
     // The row: the active one if its cells are free there, else the next
     // that has them. The embedder knows the nodes, not the rows: adopting
     // the jobs that execute now first puts them together in the active row.
@@ -201,42 +220,49 @@ void Scheduler::adopt(const JobSpec& spec, Time start, const std::vector<NodeRun
     if (row < 0)
         throw Error(Errc::state, who + ": a node it runs on is busy or out of service" +
                                      (time_sharing() ? " in every row" : std::string()));
+    return row;
+}
+
+std::vector<std::int16_t> Scheduler::adopted_clusters(const JobSpec& spec,
+                                                      const std::vector<NodeRun>& runs,
+                                                      const std::string& who) const {
     // On clusters the runs say where each component is: as many clusters as
     // components, each holding one component's width.
     std::vector<std::int16_t> placed;
-    if (clustered()) {
-        std::vector<std::int32_t> per(static_cast<std::size_t>(machine_.clusters()), 0);
-        for (const NodeRun& r : runs) {
-            const std::int32_t c = machine_.cluster_of(r.first);
-            if (machine_.cluster_of(r.first + r.count - 1) != c)
-                throw Error(Errc::invalid, who + ": a node run crosses clusters");
-            per[static_cast<std::size_t>(c)] += r.count;
-        }
-        std::vector<std::int32_t> comps =
-            spec.components.empty() ? std::vector<std::int32_t>{spec.procs} : spec.components;
-        placed.assign(comps.size(), -1);
-        for (std::size_t i = 0; i < comps.size(); ++i)
-            for (std::size_t c = 0; c < per.size(); ++c)
-                if (per[c] == comps[i]) {
-                    placed[i] = static_cast<std::int16_t>(c);
-                    per[c] = 0;
-                    break;
-                }
-        for (std::size_t i = 0; i < comps.size(); ++i)
-            if (placed[i] < 0 || std::any_of(per.begin(), per.end(), [](auto v) { return v; }))
-                throw Error(Errc::invalid, who + ": its nodes are not one component per cluster");
+    std::vector<std::int32_t> per(static_cast<std::size_t>(machine_.clusters()), 0);
+    for (const NodeRun& r : runs) {
+        const std::int32_t c = machine_.cluster_of(r.first);
+        if (machine_.cluster_of(r.first + r.count - 1) != c)
+            throw Error(Errc::invalid, who + ": a node run crosses clusters");
+        per[static_cast<std::size_t>(c)] += r.count;
     }
-    const Slot s = new_job(JobSpec(spec));
+    std::vector<std::int32_t> comps =
+        spec.components.empty() ? std::vector<std::int32_t>{spec.procs} : spec.components;
+    placed.assign(comps.size(), -1);
+    for (std::size_t i = 0; i < comps.size(); ++i)
+        for (std::size_t c = 0; c < per.size(); ++c)
+            if (per[c] == comps[i]) {
+                placed[i] = static_cast<std::int16_t>(c);
+                per[c] = 0;
+                break;
+            }
+    for (std::size_t i = 0; i < comps.size(); ++i)
+        if (placed[i] < 0 || std::any_of(per.begin(), per.end(), [](auto v) { return v; }))
+            throw Error(Errc::invalid, who + ": its nodes are not one component per cluster");
+    return placed;
+}
+
+void Scheduler::run_adopted(Slot s, const JobSpec& spec, Time start, std::int32_t row,
+                            const std::vector<NodeRun>& runs) {
     Job& j = job(s);
     if (spec.submitted == 0) j.submit = start;
-    j.clusters = std::move(placed);
     // Running on its nodes first: at node level (partitions, constraints)
     // the timeline takes the nodes a running job's demand names.
     j.alloc.runs = runs;
     j.alloc.procs = spec.procs;
     j.state = JobState::running;
     if (keeps_profile_) machine_.take(row, now_, start + j.window, demand(j));
-    m.place(row, runs, s);
+    machine_.matrix().place(row, runs, s);
     j.alloc.home_row = static_cast<std::int16_t>(row);
     j.alloc.row_mask = 1u << row;
     j.start = start;

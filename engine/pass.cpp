@@ -157,43 +157,7 @@ CommonContext Scheduler::common_context() const {
 void Scheduler::admit() {
     if (!waiting_.empty()) release_waiting();
     if (pending_.empty() && held_.empty()) return;
-    admit_slots_.clear();
-    for (Slot s : pending_) {
-        const Job& j = job(s);
-        // A job that can never fit the machine is rejected whatever the
-        // policy says, so that FCFS never blocks forever on it.
-        // A malleable job only needs its min ([Weissman03]).
-        const std::int32_t need = discipline_->least_procs(j);
-        if (need > cfg_.procs) {
-            reject(s, "requests " + std::to_string(need) + " processors" +
-                          (need < j.spec.procs ? " at least" : "") + "; the machine has " +
-                          std::to_string(cfg_.procs));
-            continue;
-        }
-        if (std::string why = partition_reason(job(s)); !why.empty()) {
-            reject(s, std::move(why));
-            continue;
-        }
-        if (std::string why = nodes_reason(j); !why.empty()) {
-            reject(s, std::move(why));
-            continue;
-        }
-        if (std::string why = discipline_->never_starts(j); !why.empty()) {
-            reject(s, std::move(why));
-            continue;
-        }
-        bool ok = true;
-        for (std::size_t k = 0; ok && k < cfg_.pools.size(); ++k) {
-            if (j.spec.pools[k] > cfg_.pools[k].capacity) {
-                reject(s, "requests " + std::to_string(j.spec.pools[k]) + " of " +
-                              cfg_.pools[k].name + "; the machine has " +
-                              std::to_string(cfg_.pools[k].capacity));
-                ok = false;
-            }
-        }
-        if (ok) admit_slots_.push_back(s);
-    }
-    pending_.clear();
+    screen_pending();
     if (admit_slots_.empty() && held_.empty()) return;
 
     // The batch and the context are for the hooks: made only when one is
@@ -201,28 +165,70 @@ void Scheduler::admit() {
     // every arrival passes through here); without an admission policy every
     // job is accepted, without an order policy its key is its submit time.
     std::optional<CommonContext> ctx;
-    const auto context = [&]() -> const CommonContext& {
-        if (!ctx) ctx = common_context();
-        return *ctx;
-    };
     // Held jobs arrived earlier than pending ones: keep arrival order.
     const std::size_t nheld = held_.size();
+    const bool asked = ask_admission(nheld, ctx);
+    apply_admissions(nheld, asked);
+    if (accepted_.empty()) return;
+    order_accepted(ctx);
+}
+
+const CommonContext& Scheduler::lazy_context(std::optional<CommonContext>& ctx) const {
+    if (!ctx) ctx = common_context();
+    return *ctx;
+}
+
+void Scheduler::screen_pending() {
+    admit_slots_.clear();
+    for (Slot s : pending_) {
+        if (std::string why = unfit_reason(s); !why.empty())
+            reject(s, std::move(why));
+        else
+            admit_slots_.push_back(s);
+    }
+    pending_.clear();
+}
+
+std::string Scheduler::unfit_reason(Slot s) {
+    const Job& j = job(s);
+    // A job that can never fit the machine is rejected whatever the
+    // policy says, so that FCFS never blocks forever on it.
+    // A malleable job only needs its min ([Weissman03]).
+    const std::int32_t need = discipline_->least_procs(j);
+    if (need > cfg_.procs)
+        return "requests " + std::to_string(need) + " processors" +
+               (need < j.spec.procs ? " at least" : "") + "; the machine has " +
+               std::to_string(cfg_.procs);
+    if (std::string why = partition_reason(job(s)); !why.empty()) return why;
+    if (std::string why = nodes_reason(j); !why.empty()) return why;
+    if (std::string why = discipline_->never_starts(j); !why.empty()) return why;
+    for (std::size_t k = 0; k < cfg_.pools.size(); ++k)
+        if (j.spec.pools[k] > cfg_.pools[k].capacity)
+            return "requests " + std::to_string(j.spec.pools[k]) + " of " + cfg_.pools[k].name +
+                   "; the machine has " + std::to_string(cfg_.pools[k].capacity);
+    return {};
+}
+
+bool Scheduler::ask_admission(std::size_t nheld, std::optional<CommonContext>& ctx) {
+    if (policy_[static_cast<int>(Hook::admission)] == nullptr) return false;
+    discipline_->batch_columns(held_batch_);
+    if (!held_batch_ok_ || held_batch_.size() != nheld) {
+        held_batch_.clear();
+        for (Slot s : held_) held_batch_.push(job(s));
+    } else if (cfg_.classes.enabled) {
+        for (std::size_t i = 0; i < nheld; ++i) held_batch_.refresh_classes(i, job(held_[i]));
+    }
+    for (Slot s : admit_slots_) held_batch_.push(job(s));
+    const auto context = [&]() -> const CommonContext& { return lazy_context(ctx); };
+    ask<Hook::admission>(held_batch_, context, admissions_);
+    return true;
+}
+
+void Scheduler::apply_admissions(std::size_t nheld, bool asked) {
     const std::size_t n = nheld + admit_slots_.size();
     const auto slot_at = [&](std::size_t i) {
         return i < nheld ? held_[i] : admit_slots_[i - nheld];
     };
-    const bool asked = policy_[static_cast<int>(Hook::admission)] != nullptr;
-    if (asked) {
-        discipline_->batch_columns(held_batch_);
-        if (!held_batch_ok_ || held_batch_.size() != nheld) {
-            held_batch_.clear();
-            for (Slot s : held_) held_batch_.push(job(s));
-        } else if (cfg_.classes.enabled) {
-            for (std::size_t i = 0; i < nheld; ++i) held_batch_.refresh_classes(i, job(held_[i]));
-        }
-        for (Slot s : admit_slots_) held_batch_.push(job(s));
-        ask<Hook::admission>(held_batch_, context, admissions_);
-    }
     accepted_.clear();
     held_keep_.assign(n, 0);
     std::size_t kept = 0;
@@ -257,14 +263,16 @@ void Scheduler::admit() {
     else
         held_batch_.clear();
     held_batch_ok_ = true;
-    if (accepted_.empty()) return;
+}
 
-    // Order keys for the accepted ones, in one more call.
+// Order keys for the accepted ones, in one more call.
+void Scheduler::order_accepted(std::optional<CommonContext>& ctx) {
     const bool keyed = policy_[static_cast<int>(Hook::order)] != nullptr;
     if (keyed) {
         discipline_->batch_columns(batch_);
         batch_.clear();
         for (Slot s : accepted_) batch_.push(job(s));
+        const auto context = [&]() -> const CommonContext& { return lazy_context(ctx); };
         ask<Hook::order>(batch_, context, keys_);
     }
     for (std::size_t i = 0; i < accepted_.size(); ++i) {

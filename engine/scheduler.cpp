@@ -14,6 +14,15 @@
 
 namespace rota {
 
+namespace {
+
+// Built only for an error: every submission passes through new_job.
+std::string who(const JobSpec& spec) {
+    return "job " + std::to_string(spec.id);
+}
+
+}  // namespace
+
 Scheduler::Scheduler(SchedulerConfig cfg)
     : cfg_(checked(std::move(cfg))),
       machine_(cfg_),
@@ -84,80 +93,99 @@ void Scheduler::submit(JobSpec spec) {
 
 // Checks a job as submitted and gives it a slot, indexed, pending.
 Scheduler::Slot Scheduler::new_job(JobSpec&& spec) {
-    // Built only for an error: every submission passes through here.
-    const auto who = [&spec] { return "job " + std::to_string(spec.id); };
-    if (spec.id < 0) throw Error(Errc::invalid, who() + ": ids must be >= 0");
-    if (spec.procs <= 0) throw Error(Errc::invalid, who() + ": procs must be positive");
-    if (spec.estimate <= 0) throw Error(Errc::invalid, who() + ": estimate must be positive");
+    check_submission(spec);
+    const Time window = spec.estimate * cfg_.rows;
+    check_axis_room(spec, window);
+    const Slot s = take_slot(std::move(spec));
+    enter_job(s, window);
+    return s;
+}
+
+void Scheduler::check_submission(const JobSpec& spec) const {
+    check_sizes(spec);
+    if (!spec.components.empty()) check_components(spec);
+    if (spec.min_procs < 0 || spec.min_procs > spec.procs)
+        throw Error(Errc::invalid, who(spec) + ": min_procs " + std::to_string(spec.min_procs) +
+                                       " must be between 1 and procs = " +
+                                       std::to_string(spec.procs) + " (0: rigid)");
+    if (spec.adapt_bytes < 0) throw Error(Errc::invalid, who(spec) + ": adapt_bytes must be >= 0");
+    discipline_->check_spec(spec);
+    if (spec.job_class != -1) check_job_class(spec);
+    if (spec.submitted < 0 || spec.submitted > now_)
+        throw Error(Errc::invalid, who(spec) + ": submitted at " + std::to_string(spec.submitted) +
+                                       " us, after now (" + std::to_string(now_) +
+                                       " us) or negative");
+#define ROTA_X(field, type, value, doc) \
+    if (!good_name(spec.field))         \
+        throw Error(Errc::invalid, who(spec) + ": its " + bad_name(#field, spec.field));
+    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
+#undef ROTA_X
+    check_constraints(spec);
+    if (index_.find(spec.id) != JobIndex::kNone)
+        throw Error(Errc::exists, who(spec) + " was already submitted");
+}
+
+void Scheduler::check_sizes(const JobSpec& spec) const {
+    if (spec.id < 0) throw Error(Errc::invalid, who(spec) + ": ids must be >= 0");
+    if (spec.procs <= 0) throw Error(Errc::invalid, who(spec) + ": procs must be positive");
+    if (spec.estimate <= 0) throw Error(Errc::invalid, who(spec) + ": estimate must be positive");
     // Windows (estimate x rows) must fit in the time axis with room to spare.
     if (const Time most = (kTimeAxisEnd - now_) / cfg_.rows; spec.estimate > most)
-        throw Error(Errc::invalid, who() + ": estimate " + std::to_string(spec.estimate) +
+        throw Error(Errc::invalid, who(spec) + ": estimate " + std::to_string(spec.estimate) +
                                        " us would end past the time axis (now " +
                                        std::to_string(now_) + " us: at most " +
                                        std::to_string(most) + " us" +
                                        (cfg_.rows > 1 ? " with the rows' windows" : "") + ")");
     if (spec.pools.size() != cfg_.pools.size())
-        throw Error(Errc::invalid, who() + ": gives " + std::to_string(spec.pools.size()) +
+        throw Error(Errc::invalid, who(spec) + ": gives " + std::to_string(spec.pools.size()) +
                                        " pool amounts; the machine has " +
                                        std::to_string(cfg_.pools.size()) + " pools");
     for (auto v : spec.pools)
-        if (v < 0) throw Error(Errc::invalid, who() + ": pool amounts must be >= 0");
-    if (!spec.components.empty()) {
-        std::int64_t sum = 0;
-        for (auto w : spec.components) {
-            if (w <= 0) throw Error(Errc::invalid, who() + ": component widths must be positive");
-            sum += w;
-        }
-        if (sum != spec.procs)
-            throw Error(Errc::invalid, who() + ": its components add up to " + std::to_string(sum) +
-                                           " nodes, not procs = " + std::to_string(spec.procs));
-        if (!clustered() && spec.components.size() > 1)
-            throw Error(Errc::invalid, who() + ": has " + std::to_string(spec.components.size()) +
-                                           " components; the machine has no clusters");
+        if (v < 0) throw Error(Errc::invalid, who(spec) + ": pool amounts must be >= 0");
+}
+
+void Scheduler::check_components(const JobSpec& spec) const {
+    std::int64_t sum = 0;
+    for (auto w : spec.components) {
+        if (w <= 0) throw Error(Errc::invalid, who(spec) + ": component widths must be positive");
+        sum += w;
     }
-    if (spec.min_procs < 0 || spec.min_procs > spec.procs)
-        throw Error(Errc::invalid, who() + ": min_procs " + std::to_string(spec.min_procs) +
-                                       " must be between 1 and procs = " +
-                                       std::to_string(spec.procs) + " (0: rigid)");
-    if (spec.adapt_bytes < 0) throw Error(Errc::invalid, who() + ": adapt_bytes must be >= 0");
-    discipline_->check_spec(spec);
-    if (spec.job_class != -1) {
-        const auto classes = static_cast<std::int32_t>(cfg_.classes.base.classes.size());
-        // Numbered from 1 in the ABI (rota.h); the engine counts from 0.
-        if (!cfg_.classes.enabled)
-            throw Error(Errc::invalid, who() + ": job_class " + std::to_string(spec.job_class + 1) +
-                                           " given, but there is no [classes] table");
-        if (spec.job_class < 0 || spec.job_class >= classes)
-            throw Error(Errc::invalid, who() + ": job_class " + std::to_string(spec.job_class + 1) +
-                                           " is outside 1.." + std::to_string(classes));
-    }
-    if (spec.submitted < 0 || spec.submitted > now_)
-        throw Error(Errc::invalid, who() + ": submitted at " + std::to_string(spec.submitted) +
-                                       " us, after now (" + std::to_string(now_) +
-                                       " us) or negative");
-#define ROTA_X(field, type, value, doc) \
-    if (!good_name(spec.field))         \
-        throw Error(Errc::invalid, who() + ": its " + bad_name(#field, spec.field));
-    ROTA_JOB_COLUMNS_NAMES(ROTA_X)
-#undef ROTA_X
-    check_constraints(spec);
-    if (index_.find(spec.id) != JobIndex::kNone)
-        throw Error(Errc::exists, who() + " was already submitted");
+    if (sum != spec.procs)
+        throw Error(Errc::invalid, who(spec) + ": its components add up to " + std::to_string(sum) +
+                                       " nodes, not procs = " + std::to_string(spec.procs));
+    if (!clustered() && spec.components.size() > 1)
+        throw Error(Errc::invalid, who(spec) + ": has " + std::to_string(spec.components.size()) +
+                                       " components; the machine has no clusters");
+}
+
+void Scheduler::check_job_class(const JobSpec& spec) const {
+    const auto classes = static_cast<std::int32_t>(cfg_.classes.base.classes.size());
+    // Numbered from 1 in the ABI (rota.h); the engine counts from 0.
+    if (!cfg_.classes.enabled)
+        throw Error(Errc::invalid, who(spec) + ": job_class " + std::to_string(spec.job_class + 1) +
+                                       " given, but there is no [classes] table");
+    if (spec.job_class < 0 || spec.job_class >= classes)
+        throw Error(Errc::invalid, who(spec) + ": job_class " + std::to_string(spec.job_class + 1) +
+                                       " is outside 1.." + std::to_string(classes));
+}
+
+void Scheduler::check_axis_room(const JobSpec& spec, Time window) const {
     // While the machine is busy a job starts by now plus the windows of
     // the jobs before it, which every job the engine holds may be: its
     // window must end on the axis after all of theirs, so that no
     // walltime, reservation or wakeup ever passes the axis's end.
-    const Time window = spec.estimate * cfg_.rows;
     if (const Time room = kTimeAxisEnd - now_ - held_windows_; window > room)
         throw Error(Errc::invalid,
-                    who() + ": estimate " + std::to_string(spec.estimate) + " us" +
+                    who(spec) + ": estimate " + std::to_string(spec.estimate) + " us" +
                         (cfg_.rows > 1 ? " (x " + std::to_string(cfg_.rows) + " rows)" : "") +
                         " could end past the time axis after the " + std::to_string(index_.size()) +
                         (index_.size() == 1 ? " job" : " jobs") + " the engine holds (now " +
                         std::to_string(now_) + " us plus their windows, " +
                         std::to_string(held_windows_) + " us, leave " +
                         std::to_string(std::max<Time>(room, 0)) + " us of the axis)");
+}
 
+Scheduler::Slot Scheduler::take_slot(JobSpec&& spec) {
     Slot s;
     if (!free_slots_.empty()) {
         s = free_slots_.back();
@@ -173,6 +201,10 @@ Scheduler::Slot Scheduler::new_job(JobSpec&& spec) {
         s = static_cast<Slot>(jobs_.size());
         jobs_.emplace_back(std::move(spec));
     }
+    return s;
+}
+
+void Scheduler::enter_job(Slot s, Time window) {
     Job& j = jobs_[s];  // below, read j.spec only
     if (!clustered())
         j.spec.components.clear();  // one component: the job itself
@@ -193,7 +225,6 @@ Scheduler::Slot Scheduler::new_job(JobSpec&& spec) {
         j.excluded = std::make_shared<const NodeBits>(node_bits(cfg_.procs, j.spec.exclude));
     j.state = JobState::pending;
     index_.insert(j.spec.id, s);
-    return s;
 }
 
 void Scheduler::stop_running(Slot s, JobState final_state, bool ok) {

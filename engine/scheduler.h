@@ -298,6 +298,18 @@ class Scheduler {
     // being out of service.
     bool node_idle(std::int32_t node) const;
     void take_out(std::int32_t node);
+    // The steps of adopt (node_events.cpp): its checks, in the order that
+    // decides which error a bad adopt is given, then the row and clusters
+    // the job's nodes are found in, then the job made running there.
+    void check_adoption(const JobSpec& spec, Time start, const std::string& who) const;
+    void check_adopted_runs(const JobSpec& spec, const std::vector<NodeRun>& runs,
+                            const std::string& who) const;
+    std::int32_t adoption_row(const std::vector<NodeRun>& runs, const std::string& who) const;
+    std::vector<std::int16_t> adopted_clusters(const JobSpec& spec,
+                                               const std::vector<NodeRun>& runs,
+                                               const std::string& who) const;
+    void run_adopted(Slot s, const JobSpec& spec, Time start, std::int32_t row,
+                     const std::vector<NodeRun>& runs);
     void requeue(Slot s, const std::string& why);
     void retire_drained(const std::vector<NodeRun>& runs);
 
@@ -313,6 +325,15 @@ class Scheduler {
     const Job& job(Slot s) const { return jobs_[s]; }
     Slot slot_of(JobId id) const;
     Slot new_job(JobSpec&& spec);
+    // The steps of new_job: its checks, whose order decides which error a
+    // bad spec is given, then its slot and the engine's own fields.
+    void check_submission(const JobSpec& spec) const;
+    void check_sizes(const JobSpec& spec) const;
+    void check_components(const JobSpec& spec) const;
+    void check_job_class(const JobSpec& spec) const;
+    void check_axis_room(const JobSpec& spec, Time window) const;
+    Slot take_slot(JobSpec&& spec);
+    void enter_job(Slot s, Time window);
     Demand demand(const Job& j) const {
         const std::int32_t procs = j.state == JobState::running ? j.alloc.procs : j.spec.procs;
         Demand d{procs, j.spec.pools.empty() ? nullptr : j.spec.pools.data(), j.window};
@@ -358,6 +379,15 @@ class Scheduler {
 
     // The pass (pass.cpp).
     void admit();
+    // The steps of admit: pending jobs that can never start are rejected
+    // (unfit_reason says why), then admission and order are asked about the
+    // rest; the context is made once, when a hook first reads it.
+    void screen_pending();
+    std::string unfit_reason(Slot s);
+    bool ask_admission(std::size_t nheld, std::optional<CommonContext>& ctx);
+    void apply_admissions(std::size_t nheld, bool asked);
+    void order_accepted(std::optional<CommonContext>& ctx);
+    const CommonContext& lazy_context(std::optional<CommonContext>& ctx) const;
     CommonContext common_context() const;
     bool call_ok(Hook h, const HookOutcome& o, std::uint64_t ns);
     // Asks hook H for its answer to batch `b`, every hook the same way
@@ -377,7 +407,25 @@ class Scheduler {
     void restore_machine(Record r);
     void restore_counters(SnapshotReader& in);
     void restore_jobs(SnapshotReader& in, int format);
+    // The sections of the job table, read in the order they are written;
+    // `used` says per slot how it was met so far (snapshot.cpp).
+    std::vector<char> restore_free_slots(SnapshotReader& in);
+    void restore_job_records(SnapshotReader& in, int format, std::vector<char>& used);
+    void restore_slot_list(SnapshotReader& in, const char* kw, JobState st, std::vector<Slot>& out,
+                           std::vector<char>& used);
+    void restore_ended(SnapshotReader& in);
+    void restore_queue(SnapshotReader& in, std::vector<char>& used);
+    void restore_running(SnapshotReader& in, std::vector<char>& used);
+    void check_listed(const std::vector<char>& used) const;
     void restore_job(Record& r, Slot s, SnapshotReader& in, int format);
+    // The sections of one job record, read in the order they are written,
+    // then the job entered in the index, the windows and the machine.
+    void restore_job_fields(Record& r, Job& j, SnapshotReader& in);
+    void restore_job_shape(Record& r, Job& j);
+    void restore_job_names(Record& r, Job& j, int format);
+    void restore_job_progress(Record& r, Job& j);
+    void restore_job_constraints(Record& r, Job& j);
+    void enter_restored(Slot s, std::int64_t held, std::int64_t home, std::int64_t mask);
     void check_job_record(const Job& j) const;
     void place_restored(Slot s, std::int64_t held, std::int64_t home, std::int64_t mask);
     void check_restored_clusters(const Job& j) const;

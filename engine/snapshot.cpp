@@ -613,6 +613,22 @@ void Scheduler::restore_counters(SnapshotReader& in) {
 // The job table: its free slots, a record per job, then the lists that
 // hold the jobs (pending, held, queue, running).
 void Scheduler::restore_jobs(SnapshotReader& in, int format) {
+    std::vector<char> used = restore_free_slots(in);
+    restore_job_records(in, format, used);
+    check_accounts(used, format == 1 && cfg_.classes.enabled);
+    restore_nodes_out();
+    restore_slot_list(in, "pending", JobState::pending, pending_, used);
+    restore_slot_list(in, "held", JobState::held, held_, used);
+    held_batch_ok_ = false;
+    restore_slot_list(in, "waiting", JobState::waiting, waiting_, used);
+    restore_ended(in);
+    restore_queue(in, used);
+    restore_running(in, used);
+    restore_constraints();
+    check_listed(used);
+}
+
+std::vector<char> Scheduler::restore_free_slots(SnapshotReader& in) {
     {
         Record r = in.next("slots");
         // Each slot takes at least two bytes of the text (a free entry or a
@@ -634,6 +650,11 @@ void Scheduler::restore_jobs(SnapshotReader& in, int format) {
         }
         r.done();
     }
+    return used;
+}
+
+void Scheduler::restore_job_records(SnapshotReader& in, int format, std::vector<char>& used) {
+    const std::size_t slots = in.slots();
     std::unordered_set<std::uint64_t> seqs;  // arrival order: no two jobs tie
     for (std::size_t live = slots - free_slots_.size(); live > 0; --live) {
         Record r = in.next("job");
@@ -643,78 +664,80 @@ void Scheduler::restore_jobs(SnapshotReader& in, int format) {
         if (!seqs.insert(jobs_[s].seq).second)
             bad("arrival number " + std::to_string(jobs_[s].seq) + " twice");
     }
-    check_accounts(used, format == 1 && cfg_.classes.enabled);
-    restore_nodes_out();
-    auto slots_of = [&](const char* kw, JobState st, std::vector<Slot>& out) {
-        Record r = in.next(kw);
-        out.resize(r.count(slots));
-        for (Slot& s : out) {
-            s = in.slot(r);
-            if (used[s] != 1 || jobs_[s].state != st)
-                bad(std::string(kw) + " lists slot " + std::to_string(s) + ", not a " +
-                    job_state_name(st) + " job");
-            used[s] = 2;
-        }
-        r.done();
-    };
-    slots_of("pending", JobState::pending, pending_);
-    slots_of("held", JobState::held, held_);
-    held_batch_ok_ = false;
-    slots_of("waiting", JobState::waiting, waiting_);
-    {
-        Record r = in.next("ended");
-        for (std::size_t i = 0, n = r.count(slots * 8 + 4096); i < n; ++i) {
-            const JobId id = r.in_range("ended job", 0, INT64_MAX);
-            const Time at = r.in_range("ended at", 0, now_);
-            const bool ok = r.flag("ok");
-            if (!ended_.emplace(id, Ended{at, ok}).second)
-                bad("job " + std::to_string(id) + " ended twice");
-            if (!ended_order_.empty() && at < ended_order_.back().first)
-                bad("the ended jobs are not in the order they ended");
-            ended_order_.emplace_back(at, id);
-        }
-        r.done();
+}
+
+void Scheduler::restore_slot_list(SnapshotReader& in, const char* kw, JobState st,
+                                  std::vector<Slot>& out, std::vector<char>& used) {
+    Record r = in.next(kw);
+    out.resize(r.count(in.slots()));
+    for (Slot& s : out) {
+        s = in.slot(r);
+        if (used[s] != 1 || jobs_[s].state != st)
+            bad(std::string(kw) + " lists slot " + std::to_string(s) + ", not a " +
+                job_state_name(st) + " job");
+        used[s] = 2;
     }
-    {
-        Record r = in.next("queue");
-        const std::size_t n = r.count(slots * 8 + 4096);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::string t = r.word();
-            if (t == "-") {
-                // A tombstone: positions after it stay where the walk left them.
-                queue_.push_back({0, 1, kForever});
-                queue_.kill(queue_.span() - 1);
-                continue;
-            }
-            Record one(t);
-            const Slot s = in.slot(one);
-            if (used[s] != 1 || jobs_[s].state != JobState::queued)
-                bad("queue lists slot " + t + ", not a queued job");
-            used[s] = 2;
-            queue_.push_back({s, jobs_[s].spec.procs, jobs_[s].window});
-        }
-        r.done();
+    r.done();
+}
+
+void Scheduler::restore_ended(SnapshotReader& in) {
+    const std::size_t slots = in.slots();
+    Record r = in.next("ended");
+    for (std::size_t i = 0, n = r.count(slots * 8 + 4096); i < n; ++i) {
+        const JobId id = r.in_range("ended job", 0, INT64_MAX);
+        const Time at = r.in_range("ended at", 0, now_);
+        const bool ok = r.flag("ok");
+        if (!ended_.emplace(id, Ended{at, ok}).second)
+            bad("job " + std::to_string(id) + " ended twice");
+        if (!ended_order_.empty() && at < ended_order_.back().first)
+            bad("the ended jobs are not in the order they ended");
+        ended_order_.emplace_back(at, id);
     }
-    {
-        Record r = in.next("running");
-        running_.resize(r.count(slots));
-        for (Slot& s : running_) {
-            s = in.slot(r);
-            if (used[s] != 1 || jobs_[s].state != JobState::running)
-                bad("running lists slot " + std::to_string(s) + ", not a running job once");
-            used[s] = 4;
+    r.done();
+}
+
+void Scheduler::restore_queue(SnapshotReader& in, std::vector<char>& used) {
+    Record r = in.next("queue");
+    const std::size_t n = r.count(in.slots() * 8 + 4096);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string t = r.word();
+        if (t == "-") {
+            // A tombstone: positions after it stay where the walk left them.
+            queue_.push_back({0, 1, kForever});
+            queue_.kill(queue_.span() - 1);
+            continue;
         }
-        r.done();
-        for (Slot s : running_) used[s] = 1;
-        // Kept only for a discipline that visits running jobs in start order.
-        const bool kept = keeps_running_list_;
-        if (!kept && !running_.empty()) bad("running lists jobs in a mode that keeps no list");
-        if (kept && running_.size() != running_count_)
-            bad("running lists " + std::to_string(running_.size()) + " of " +
-                std::to_string(running_count_) + " running jobs");
+        Record one(t);
+        const Slot s = in.slot(one);
+        if (used[s] != 1 || jobs_[s].state != JobState::queued)
+            bad("queue lists slot " + t + ", not a queued job");
+        used[s] = 2;
+        queue_.push_back({s, jobs_[s].spec.procs, jobs_[s].window});
     }
-    restore_constraints();
-    for (Slot s = 0; s < slots; ++s)
+    r.done();
+}
+
+void Scheduler::restore_running(SnapshotReader& in, std::vector<char>& used) {
+    Record r = in.next("running");
+    running_.resize(r.count(in.slots()));
+    for (Slot& s : running_) {
+        s = in.slot(r);
+        if (used[s] != 1 || jobs_[s].state != JobState::running)
+            bad("running lists slot " + std::to_string(s) + ", not a running job once");
+        used[s] = 4;
+    }
+    r.done();
+    for (Slot s : running_) used[s] = 1;
+    // Kept only for a discipline that visits running jobs in start order.
+    const bool kept = keeps_running_list_;
+    if (!kept && !running_.empty()) bad("running lists jobs in a mode that keeps no list");
+    if (kept && running_.size() != running_count_)
+        bad("running lists " + std::to_string(running_.size()) + " of " +
+            std::to_string(running_count_) + " running jobs");
+}
+
+void Scheduler::check_listed(const std::vector<char>& used) const {
+    for (Slot s = 0; s < used.size(); ++s)
         if (used[s] == 1 && jobs_[s].state != JobState::running &&
             jobs_[s].state != JobState::suspended)
             bad("job " + std::to_string(jobs_[s].spec.id) + " is " +
@@ -748,6 +771,22 @@ std::vector<std::pair<std::string, std::string>> named_fields(Record& r, int for
 // the machine.
 void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in, int format) {
     Job& j = jobs_[s];
+    restore_job_fields(r, j, in);
+    restore_job_shape(r, j);
+    restore_job_names(r, j, format);
+    r.expect("runs");
+    j.alloc.runs = r.runs(cfg_.procs);
+    const std::int64_t held = snap::check_runs(j.alloc.runs, cfg_.procs, "its runs");
+    r.expect("rows");
+    const std::int64_t home = r.in_range("home row", -1, cfg_.rows - 1);
+    const std::int64_t mask = r.in_range("row mask", 0, (std::int64_t{1} << cfg_.rows) - 1);
+    restore_job_progress(r, j);
+    restore_job_constraints(r, j);
+    r.done();
+    enter_restored(s, held, home, mask);
+}
+
+void Scheduler::restore_job_fields(Record& r, Job& j, SnapshotReader& in) {
     JobSpec& sp = j.spec;
     sp.id = r.in_range("id", 0, INT64_MAX);
     in.set_record("job " + std::to_string(sp.id));
@@ -772,6 +811,10 @@ void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in, int format) {
     j.settled = r.u64();
     j.cls = static_cast<std::int16_t>(r.i32("class", 0, INT16_MAX));
     j.wait_from = r.time("wait_from");
+}
+
+void Scheduler::restore_job_shape(Record& r, Job& j) {
+    JobSpec& sp = j.spec;
     r.expect("pools");
     sp.pools.resize(r.count(cfg_.pools.size()));
     for (auto& v : sp.pools) v = r.in_range("pool amount", 0, INT64_MAX);
@@ -792,6 +835,10 @@ void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in, int format) {
     if (!j.clusters.empty() && j.clusters.size() != sp.components.size())
         bad("it is placed on " + std::to_string(j.clusters.size()) + " clusters for " +
             std::to_string(sp.components.size()) + " components");
+}
+
+void Scheduler::restore_job_names(Record& r, Job& j, int format) {
+    JobSpec& sp = j.spec;
     r.expect("names");
     for (auto& [key, value] : named_fields(r, format)) {
         bool known = false;
@@ -812,12 +859,9 @@ void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in, int format) {
     j.field = names_.intern(sp.field);
     ROTA_JOB_COLUMNS_NAMES(ROTA_X)
 #undef ROTA_X
-    r.expect("runs");
-    j.alloc.runs = r.runs(cfg_.procs);
-    const std::int64_t held = snap::check_runs(j.alloc.runs, cfg_.procs, "its runs");
-    r.expect("rows");
-    const std::int64_t home = r.in_range("home row", -1, cfg_.rows - 1);
-    const std::int64_t mask = r.in_range("row mask", 0, (std::int64_t{1} << cfg_.rows) - 1);
+}
+
+void Scheduler::restore_job_progress(Record& r, Job& j) {
     r.expect("progress");
     j.work_left = r.f64();
     j.resized = r.time("resized");
@@ -826,13 +870,17 @@ void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in, int format) {
     j.waited = r.flag("waited");
     j.alloc.procs = r.i32("processors", 0, cfg_.procs);
     r.expect("class");
-    j.used = r.in_range("used", 0, sp.estimate);
+    j.used = r.in_range("used", 0, j.spec.estimate);
     j.exec_from = r.time("exec_from");
     j.dnd_end = r.time("dnd_end");
     j.swapping_until = r.time("swapping_until");
     j.preemptions = r.i32("preemptions", 0);
     j.swapped = r.flag("swapped");
     j.counted_large = r.flag("large");
+}
+
+void Scheduler::restore_job_constraints(Record& r, Job& j) {
+    JobSpec& sp = j.spec;
     r.expect("constraints");
     sp.begin = r.in_range("begin", 0, kTimeBound);
     sp.include = r.runs(cfg_.procs);
@@ -846,7 +894,11 @@ void Scheduler::restore_job(Record& r, Slot s, SnapshotReader& in, int format) {
     }
     j.eligible = r.time("eligible");
     j.reason = r.name(4096);
-    r.done();
+}
+
+void Scheduler::enter_restored(Slot s, std::int64_t held, std::int64_t home, std::int64_t mask) {
+    Job& j = jobs_[s];
+    JobSpec& sp = j.spec;
     check_constraints(sp);
     if (!sp.exclude.empty())
         j.excluded = std::make_shared<const NodeBits>(node_bits(cfg_.procs, sp.exclude));
