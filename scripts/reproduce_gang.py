@@ -177,6 +177,34 @@ def fmt_ci(xs):
     return "%s ± %s" % (fmt_s(m), fmt_s(h))
 
 
+def sweep_workload(rota, swf, factor, seed):
+    """Writes the sweep's workload for `factor` and `seed` (Φ = 0.2) to `swf`; returns each
+    job's execution time t^e (the trace's run time) by job id."""
+    subprocess.run([rota, "generate", "--model", "zhang", "--factor", str(factor), "--phi", "0.2",
+                    "--seed", str(seed), "--jobs", str(JOBS), "-o", swf],
+                   check=True, stdout=subprocess.DEVNULL)
+    te = {}
+    with open(swf) as fh:
+        for line in fh:
+            if not line.startswith(";") and line.strip():
+                v = line.split()
+                te[v[0]] = int(v[3])
+    return te
+
+
+def sweep_deviation(tab, cases):
+    """The largest relative difference between per-seed slowdowns recomputed from per-job
+    files and the sweep's own for the same runs; `cases`: (policy, where, per-seed values)."""
+    dev = []
+    for pol, where, vals in cases:
+        runs = tab.runs(pol, where)
+        for i, seed in enumerate(SEEDS):
+            if seed in runs:
+                b = runs[seed]["metrics"][BSLD]
+                dev.append(abs(vals[i] - b) / b)
+    return max(dev) if dev else float("nan")
+
+
 def class_split(rota, work):
     """§5.6's short/long split at workload 5: for each seed, the workload the sweep runs
     (`rota generate --model zhang --factor 1.5`), BGS and MGS re-run with `rota simulate
@@ -189,15 +217,7 @@ def class_split(rota, work):
     SPLIT["median"], SPLIT["short_share"] = [], []
     for seed in SEEDS:
         swf = os.path.join(work, "split_%d.swf" % seed)
-        subprocess.run([rota, "generate", "--model", "zhang", "--factor", str(f), "--phi", "0.2",
-                        "--seed", str(seed), "--jobs", str(JOBS), "-o", swf], check=True)
-        te = {}
-        with open(swf) as fh:
-            for line in fh:
-                if line.startswith(";") or not line.strip():
-                    continue
-                v = line.split()
-                te[v[0]] = int(v[3])
+        te = sweep_workload(rota, swf, f, seed)
         med = statistics.median(te.values())
         SPLIT["median"].append(med)
         SPLIT["short_share"].append(100.0 * sum(1 for x in te.values() if x < med) / len(te))
@@ -243,15 +263,7 @@ def size_split(rota, work):
 
     def one(seed, k):
         swf = os.path.join(work, "size_%d_%d.swf" % (seed, k))
-        subprocess.run([rota, "generate", "--model", "zhang", "--factor", str(FACTORS[k]),
-                        "--phi", "0.2", "--seed", str(seed), "--jobs", str(JOBS), "-o", swf],
-                       check=True, stdout=subprocess.DEVNULL)
-        te = {}
-        with open(swf) as fh:
-            for line in fh:
-                if not line.startswith(";") and line.strip():
-                    v = line.split()
-                    te[v[0]] = int(v[3])
+        te = sweep_workload(rota, swf, FACTORS[k], seed)
         csv = os.path.join(work, "size_%d_%d.csv" % (seed, k))
         cmd = [rota, "simulate", "--trace", swf, "--procs", "320", "--mpl", "5", "--slice",
                "200", "--cs-overhead", "0", "--no-progress", "--policy", "conservative,bgs",
@@ -560,18 +572,12 @@ def split_section(tab):
         fmt_ci(sp["bgs"]["all"]), t1["bgs"], fmt_ci(sp["mgs"]["all"]), t1["mgs"],
         fmt_ci(sp["mgs15"]["all"])))
     w("")
-    dev = []
-    for pol, key, w_ in (("bgs", "bgs", where_of("bgs", SPLIT_K)),
-                         ("mgs", "mgs", where_of("mgs", SPLIT_K)),
-                         ("mgs", "mgs15", where_of("mgs", SPLIT_K, **F15))):
-        runs = tab.runs(pol, w_)
-        for i, seed in enumerate(SEEDS):
-            if seed in runs:
-                a, b = sp[key]["all"][i], runs[seed]["metrics"][BSLD]
-                dev.append(abs(a - b) / b)
+    dev = sweep_deviation(tab, [(pol, w_, sp[key]["all"]) for pol, key, w_ in (
+        ("bgs", "bgs", where_of("bgs", SPLIT_K)), ("mgs", "mgs", where_of("mgs", SPLIT_K)),
+        ("mgs", "mgs15", where_of("mgs", SPLIT_K, **F15)))])
     w("The \"all\" row, recomputed from the per-job files, differs from the sweep's "
       "`all.mean_bounded_slowdown` for the same policies and seeds by at most %.2g (relative): "
-      "these are the sweep's runs." % (max(dev) if dev else float("nan")))
+      "these are the sweep's runs." % dev)
     w("")
     return L
 
@@ -601,17 +607,11 @@ def size_section(tab):
             " | ".join(fmt_ci(d[c][m]) for m in ("bsld", "wait") for c in ("small", "large")
                        for d in (bf, bgs))))
     w("")
-    dev = []
-    for pol in ("conservative", "bgs"):
-        for k in range(9):
-            runs = tab.runs(pol, where_of(pol, k))
-            for i, seed in enumerate(SEEDS):
-                if seed in runs:
-                    a, b = SIZES[(pol, k)]["all"]["bsld"][i], runs[seed]["metrics"][BSLD]
-                    dev.append(abs(a - b) / b)
+    dev = sweep_deviation(tab, [(pol, where_of(pol, k), SIZES[(pol, k)]["all"]["bsld"])
+                                for pol in ("conservative", "bgs") for k in range(9)])
     w("The slowdown of all jobs, recomputed from the per-job files, differs from the sweep's "
       "`all.mean_bounded_slowdown` for the same policies, workloads and seeds by at most %.2g "
-      "(relative): these are the sweep's runs." % (max(dev) if dev else float("nan")))
+      "(relative): these are the sweep's runs." % dev)
     w("")
     return L
 
